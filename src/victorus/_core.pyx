@@ -1,0 +1,369 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Bitboard core: one-leg move generation over a hex board (R10-R14, R19, R20, R28).
+
+Boards are fixed-width 192-bit sets (three 64-bit words). The geometry tables
+come from :mod:`victorus.geometry` (derived, never typed in) and are validated
+once in :class:`BoardTables`; the generation loops run without bounds checks
+and without Python objects. :class:`Position` keeps the occupancy per army,
+the team of every army and the set of live kingdoms, updated incrementally.
+"""
+
+from libc.stdint cimport uint64_t, uint16_t, uint8_t, int16_t, int8_t
+from libc.string cimport memset
+
+cdef enum:
+    MAX_CELLS = 192
+    NUM_DIRS = 12
+    NUM_SEATS = 6
+    NO_KINGDOM = 6
+    COLOR_WHITE = 0
+    COLOR_GREY = 1
+    COLOR_CENTRE = 2
+
+ctypedef struct BB:
+    uint64_t w[3]
+
+ctypedef struct Tables:
+    int ncells
+    int centre
+    int16_t step[MAX_CELLS][NUM_DIRS]          # target cell or -1
+    int16_t flank[MAX_CELLS][NUM_DIRS][2]      # spoke flank cells or -1 (off board / edge step)
+    uint8_t kmask[MAX_CELLS][NUM_DIRS]         # kingdoms touched by the step (R8)
+    uint8_t color[MAX_CELLS]
+    uint8_t kingdom[MAX_CELLS]                 # seat, or NO_KINGDOM
+    int16_t portal[NUM_SEATS]                  # R28 portal cell per seat
+    uint8_t up_dir[NUM_SEATS]                  # R6 up direction per seat
+
+ctypedef struct LegSpec:
+    uint16_t dirs          # bit d set: direction d may be used
+    uint8_t colors         # bit 0: may stop on white, bit 1: on grey (R10, R18)
+    bint capture           # the leg may capture (R20)
+    bint single            # one step only (strategic step R13, pivot R14)
+    int8_t gate            # R19: kingdom the leg must stay in, or -1
+    int8_t army            # the moving army (its team decides R20)
+    bint entry             # R28: the step from the army's portal into the centre is allowed
+    int8_t nocap_kingdom   # R37(c): may not capture inside this kingdom, or -1
+
+
+cdef inline bint bb_has(const BB* b, int i) noexcept nogil:
+    return (b.w[i >> 6] >> (i & 63)) & 1
+
+cdef inline void bb_add(BB* b, int i) noexcept nogil:
+    b.w[i >> 6] |= (<uint64_t>1) << (i & 63)
+
+cdef inline void bb_del(BB* b, int i) noexcept nogil:
+    b.w[i >> 6] &= ~((<uint64_t>1) << (i & 63))
+
+cdef inline void bb_clear(BB* b) noexcept nogil:
+    b.w[0] = 0
+    b.w[1] = 0
+    b.w[2] = 0
+
+cdef inline void bb_or(BB* a, const BB* b) noexcept nogil:
+    a.w[0] |= b.w[0]
+    a.w[1] |= b.w[1]
+    a.w[2] |= b.w[2]
+
+cdef inline bint bb_empty(const BB* b) noexcept nogil:
+    return (b.w[0] | b.w[1] | b.w[2]) == 0
+
+cdef inline int popcount64(uint64_t x) noexcept nogil:
+    cdef int n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+cdef inline int bb_count(const BB* b) noexcept nogil:
+    return popcount64(b.w[0]) + popcount64(b.w[1]) + popcount64(b.w[2])
+
+
+cdef list bb_cells(const BB* b):
+    """Cell indices of a bitboard in increasing order (Python boundary only)."""
+    cdef list out = []
+    cdef int word, bit
+    cdef uint64_t x
+    for word in range(3):
+        x = b.w[word]
+        bit = 0
+        while x:
+            if x & 1:
+                out.append(word * 64 + bit)
+            x >>= 1
+            bit += 1
+    return out
+
+
+cdef class BoardTables:
+    """Validated geometry tables of one board, in the core's C layout."""
+    cdef Tables t
+
+    def __init__(self, int ncells, int centre, steps, flanks, kmasks, colors,
+                 kingdoms, portals, up_dirs):
+        if not 0 < ncells <= MAX_CELLS:
+            raise ValueError(f"ncells must be in 1..{MAX_CELLS}, got {ncells}")
+        if not 0 <= centre < ncells:
+            raise ValueError(f"centre {centre} is not a cell")
+        _check_len("steps", steps, ncells * NUM_DIRS)
+        _check_len("flanks", flanks, ncells * NUM_DIRS * 2)
+        _check_len("kmasks", kmasks, ncells * NUM_DIRS)
+        _check_len("colors", colors, ncells)
+        _check_len("kingdoms", kingdoms, ncells)
+        _check_len("portals", portals, NUM_SEATS)
+        _check_len("up_dirs", up_dirs, NUM_SEATS)
+        memset(&self.t, 0, sizeof(Tables))
+        self.t.ncells = ncells
+        self.t.centre = centre
+        cdef int i, d, k
+        for i in range(ncells):
+            self.t.color[i] = _checked(colors[i], 0, 2, "colour")
+            self.t.kingdom[i] = _checked(kingdoms[i], 0, NO_KINGDOM, "kingdom")
+            for d in range(NUM_DIRS):
+                self.t.step[i][d] = _checked(steps[i * NUM_DIRS + d], -1, ncells - 1, "step")
+                self.t.kmask[i][d] = _checked(kmasks[i * NUM_DIRS + d], 0, 63, "kingdom mask")
+                for k in range(2):
+                    self.t.flank[i][d][k] = _checked(
+                        flanks[(i * NUM_DIRS + d) * 2 + k], -1, ncells - 1, "flank")
+        for i in range(NUM_SEATS):
+            self.t.portal[i] = _checked(portals[i], 0, ncells - 1, "portal")
+            self.t.up_dir[i] = _checked(up_dirs[i], 0, NUM_DIRS - 1, "direction")
+
+    @property
+    def ncells(self):
+        return self.t.ncells
+
+
+def _check_len(name, seq, int expected):
+    if len(seq) != expected:
+        raise ValueError(f"{name}: expected {expected} entries, got {len(seq)}")
+
+
+cdef int _checked(value, int lo, int hi, str what) except? -2:
+    cdef int v = value
+    if not lo <= v <= hi:
+        raise ValueError(f"{what} {v} out of range {lo}..{hi}")
+    return v
+
+
+cdef inline bint in_live_kingdom(const Tables* t, uint8_t live, int cell) noexcept nogil:
+    cdef uint8_t k = t.kingdom[cell]
+    return k != NO_KINGDOM and (live >> k) & 1
+
+
+cdef void gen_leg(const Tables* t, const BB* total, const BB* friends, uint8_t live,
+                  int start, const LegSpec* spec, BB* quiet, BB* captures) noexcept nogil:
+    """Destinations of one leg from ``start`` (R12): slides, walls, spokes, R19, R20, R28."""
+    cdef int d, cur, nxt, f0, f1
+    cdef uint8_t walls, k_start, k_dest
+    cdef int centre = t.centre
+    if spec.gate >= 0 and t.kingdom[start] != spec.gate:    # R19: gated outside its kingdom
+        return
+    k_start = t.kingdom[start] if in_live_kingdom(t, live, start) else NO_KINGDOM
+    for d in range(NUM_DIRS):
+        if not (spec.dirs >> d) & 1:
+            continue
+        cur = start
+        while True:
+            nxt = t.step[cur][d]
+            if nxt < 0:
+                break
+            walls = t.kmask[cur][d] & live
+            if walls & (walls - 1):                  # R8: two live kingdoms touched
+                break
+            if d >= 6:                               # R12: spoke between two blockers
+                f0 = t.flank[cur][d][0]
+                f1 = t.flank[cur][d][1]
+                if (f0 >= 0 and (f0 == centre or bb_has(total, f0))
+                        and f1 >= 0 and (f1 == centre or bb_has(total, f1))):
+                    break
+            if spec.gate >= 0 and t.kingdom[nxt] != spec.gate:   # R19
+                break
+            if nxt == centre:                        # R28: only the portal entry
+                if spec.entry and cur == t.portal[spec.army] and d == t.up_dir[spec.army]:
+                    bb_add(quiet, nxt)
+                break
+            if bb_has(total, nxt):
+                if (spec.capture and not bb_has(friends, nxt)
+                        and (spec.colors >> t.color[nxt]) & 1):
+                    k_dest = t.kingdom[nxt] if in_live_kingdom(t, live, nxt) else NO_KINGDOM
+                    if ((k_start == NO_KINGDOM or k_dest == NO_KINGDOM or k_start == k_dest)
+                            and not (spec.nocap_kingdom >= 0 and k_dest == spec.nocap_kingdom)):
+                        bb_add(captures, nxt)        # R20
+                break
+            if (spec.colors >> t.color[nxt]) & 1:
+                bb_add(quiet, nxt)
+            if spec.single:
+                break
+            cur = nxt
+
+
+cdef uint16_t EDGE_MASK = 0x3F
+cdef uint16_t SPOKE_MASK = 0xFC0
+
+
+cdef class Position:
+    """Occupancy of a board by up to six armies, with teams and live kingdoms.
+
+    Kept in step with the game by :meth:`put` and :meth:`remove`; leg
+    generation reads it without touching Python objects.
+    """
+    cdef readonly BoardTables tables
+    cdef BB occ[NUM_SEATS]
+    cdef BB total
+    cdef int8_t owner[MAX_CELLS]
+    cdef uint8_t team[NUM_SEATS]
+    cdef uint8_t live_mask
+
+    def __init__(self, BoardTables tables, teams=(0, 1, 2, 3, 4, 5), int live=0x3F):
+        self.tables = tables
+        cdef int i
+        for i in range(NUM_SEATS):
+            bb_clear(&self.occ[i])
+        bb_clear(&self.total)
+        for i in range(MAX_CELLS):
+            self.owner[i] = -1
+        self.set_teams(teams)
+        self.set_live(live)
+
+    def set_teams(self, teams):
+        """Team of each army (R33); armies of one team never capture each other."""
+        if len(teams) != NUM_SEATS:
+            raise ValueError(f"teams: expected {NUM_SEATS} entries, got {len(teams)}")
+        cdef int i
+        for i in range(NUM_SEATS):
+            self.team[i] = _checked(teams[i], 0, NUM_SEATS - 1, "team")
+
+    def set_live(self, int live):
+        """Bit s set: seat s's kingdom is live (R8, R30)."""
+        if not 0 <= live <= 0x3F:
+            raise ValueError(f"live kingdom mask must be in 0..63, got {live}")
+        self.live_mask = live
+
+    @property
+    def live(self):
+        return self.live_mask
+
+    cdef int _cell(self, cell) except -1:
+        cdef int c = cell
+        if not 0 <= c < self.tables.t.ncells:
+            raise ValueError(f"cell index {c} out of range 0..{self.tables.t.ncells - 1}")
+        return c
+
+    cdef int _army(self, army) except -1:
+        cdef int a = army
+        if not 0 <= a < NUM_SEATS:
+            raise ValueError(f"army {a} out of range 0..{NUM_SEATS - 1}")
+        return a
+
+    def put(self, cell, army):
+        """Place a piece of ``army`` on an empty, non-centre cell."""
+        cdef int c = self._cell(cell), a = self._army(army)
+        if c == self.tables.t.centre:
+            raise ValueError("the centre never holds a piece (R20)")
+        if self.owner[c] >= 0:
+            raise ValueError(f"cell {c} is already occupied")
+        self.owner[c] = a
+        bb_add(&self.occ[a], c)
+        bb_add(&self.total, c)
+
+    def remove(self, cell):
+        """Empty an occupied cell."""
+        cdef int c = self._cell(cell)
+        cdef int a = self.owner[c]
+        if a < 0:
+            raise ValueError(f"cell {c} is empty")
+        self.owner[c] = -1
+        bb_del(&self.occ[a], c)
+        bb_del(&self.total, c)
+
+    def army_at(self, cell):
+        """Army on a cell, or None."""
+        cdef int a = self.owner[self._cell(cell)]
+        return None if a < 0 else a
+
+    def occupied(self, army=None):
+        """Occupied cell indices, of one army or of all."""
+        if army is None:
+            return bb_cells(&self.total)
+        return bb_cells(&self.occ[self._army(army)])
+
+    cdef void _friends(self, int army, BB* out) noexcept nogil:
+        cdef int a
+        bb_clear(out)
+        for a in range(NUM_SEATS):
+            if self.team[a] == self.team[army]:
+                bb_or(out, &self.occ[a])
+
+    cdef void _leg(self, int cell, LegSpec* spec, BB* quiet, BB* captures) noexcept nogil:
+        cdef BB friends
+        self._friends(spec.army, &friends)
+        bb_clear(quiet)
+        bb_clear(captures)
+        gen_leg(&self.tables.t, &self.total, &friends, self.live_mask, cell, spec, quiet, captures)
+
+    cdef int _spec(self, LegSpec* spec, int cell, int army, int dirs, int colors, bint capture,
+                   bint single, int gate, bint entry, int nocap_kingdom) except -1:
+        self._cell(cell)
+        spec.army = self._army(army)
+        spec.dirs = _checked(dirs, 0, (1 << NUM_DIRS) - 1, "direction mask")
+        spec.colors = _checked(colors, 0, 3, "colour mask")
+        spec.capture = capture
+        spec.single = single
+        spec.gate = _checked(gate, -1, NUM_SEATS - 1, "gate kingdom")
+        spec.entry = entry
+        spec.nocap_kingdom = _checked(nocap_kingdom, -1, NUM_SEATS - 1, "no-capture kingdom")
+        return 0
+
+    def leg(self, int cell, int army, int dirs, int colors, bint capture=True,
+            bint single=False, int gate=-1, bint entry=False, int nocap_kingdom=-1):
+        """Quiet and capture destinations (sorted cell lists) of one leg (R12).
+
+        ``dirs`` is a bit mask of direction indices (geometry.DIRECTIONS),
+        ``colors`` bit 0 allows stopping on white, bit 1 on grey. ``gate`` is
+        the R19 kingdom or -1; ``entry`` allows the R28 portal step.
+        """
+        cdef LegSpec spec
+        cdef BB quiet, captures
+        self._spec(&spec, cell, army, dirs, colors, capture, single, gate, entry, nocap_kingdom)
+        self._leg(cell, &spec, &quiet, &captures)
+        return bb_cells(&quiet), bb_cells(&captures)
+
+    def strategic_step(self, int cell, int army, int colors, int normal_dirs):
+        """R13: empty edge-adjacent cells of the colour that no normal leg reaches."""
+        cdef LegSpec spec
+        cdef BB quiet, captures, normal_quiet, steps
+        self._spec(&spec, cell, army, EDGE_MASK, colors, False, True, -1, False, -1)
+        self._leg(cell, &spec, &steps, &captures)
+        self._spec(&spec, cell, army, normal_dirs, colors, False, False, -1, False, -1)
+        self._leg(cell, &spec, &normal_quiet, &captures)
+        cdef int k
+        for k in range(3):
+            steps.w[k] &= ~normal_quiet.w[k]
+        return bb_cells(&steps)
+
+    def pivot(self, int cell, int army, int colors, int nocap_kingdom=-1):
+        """R14 pivot leg: one edge step to a same-coloured neighbour, quiet or capture."""
+        cdef LegSpec spec
+        cdef BB quiet, captures
+        self._spec(&spec, cell, army, EDGE_MASK, colors, True, True, -1, False, nocap_kingdom)
+        self._leg(cell, &spec, &quiet, &captures)
+        return bb_cells(&quiet), bb_cells(&captures)
+
+    def travel(self, int cell, int army, int colors):
+        """R14 travel leg: spoke slides to empty cells from which a pivot exists."""
+        cdef LegSpec spec, pivot_spec
+        cdef BB quiet, captures, pq, pc, result
+        self._spec(&spec, cell, army, SPOKE_MASK, colors, False, False, -1, False, -1)
+        self._spec(&pivot_spec, cell, army, EDGE_MASK, colors, True, True, -1, False, -1)
+        self._leg(cell, &spec, &quiet, &captures)
+        bb_clear(&result)
+        cdef int p
+        cdef int n = self.tables.t.ncells
+        # The start cell is never edge-adjacent to a travel destination, so the
+        # piece still standing there cannot change any pivot.
+        for p in range(n):
+            if bb_has(&quiet, p):
+                self._leg(p, &pivot_spec, &pq, &pc)
+                if not (bb_empty(&pq) and bb_empty(&pc)):
+                    bb_add(&result, p)
+        return bb_cells(&result)

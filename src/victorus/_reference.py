@@ -1,0 +1,154 @@
+"""Slow, obviously-correct leg generator, for differential tests and benchmarks only.
+
+It follows the wording of RULES.md step by step on axial coordinates (R1, R4,
+R8, R12-R14, R19, R20, R28) and shares nothing with the core's tables except
+the set of cells and the kingdom owners of :class:`~victorus.geometry.Board`.
+The R4 flank table is copied verbatim from the rules on purpose.
+"""
+
+from __future__ import annotations
+
+from .geometry import DIRECTION_VECTORS, Board, hex_distance, rotate
+
+#: R4, verbatim: spoke step -> its two flank offsets from the start cell.
+FLANK_OFFSETS = {
+    (2, -1): ((1, -1), (1, 0)),
+    (1, -2): ((0, -1), (1, -1)),
+    (-1, -1): ((-1, 0), (0, -1)),
+    (-2, 1): ((-1, 1), (-1, 0)),
+    (-1, 2): ((0, 1), (-1, 1)),
+    (1, 1): ((1, 0), (0, 1)),
+}
+EDGE_VECTORS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
+CENTRE = (0, 0)
+
+
+class ReferencePosition:
+    """Pieces as a dict ``{(q, r): army}``; legs computed from coordinates."""
+
+    def __init__(self, board: Board, teams=(0, 1, 2, 3, 4, 5), live: int = 0x3F):
+        self.board = board
+        self.teams = tuple(teams)
+        self.live = live
+        self.pieces: dict[tuple[int, int], int] = {}
+
+    def put(self, index: int, army: int) -> None:
+        self.pieces[self.board.coords[index]] = army
+
+    # -- facts from the rule text ----------------------------------------------
+    def on_board(self, c) -> bool:
+        return c in self.board.index_of_coords
+
+    def colour(self, c) -> str:
+        if c == CENTRE:
+            return "centre"
+        return "white" if hex_distance(*c) % 2 == 0 else "grey"
+
+    def live_kingdom(self, c):
+        """The live kingdom a cell belongs to (R7, R8, R30), or None."""
+        owner = self.board.kingdoms[self.board.index_of_coords[c]]
+        if owner is None or not (self.live >> owner) & 1:
+            return None
+        return owner
+
+    def walled(self, cells) -> bool:
+        """R8: the cells of one step touch two different live kingdoms."""
+        kingdoms = {self.live_kingdom(c) for c in cells if self.on_board(c)} - {None}
+        return len(kingdoms) >= 2
+
+    def blocking(self, c) -> bool:
+        """R12: a flank blocks if it holds a piece or is the centre (off board: never)."""
+        return self.on_board(c) and (c == CENTRE or c in self.pieces)
+
+    def enemy(self, c, army: int) -> bool:
+        return c in self.pieces and self.teams[self.pieces[c]] != self.teams[army]
+
+    def may_capture(self, start, target, army, colours, nocap_kingdom) -> bool:
+        """R20 (and R37(c) when ``nocap_kingdom`` is given)."""
+        if not self.enemy(target, army) or self.colour(target) not in colours:
+            return False
+        ks, kt = self.live_kingdom(start), self.live_kingdom(target)
+        if ks is not None and kt is not None and ks != kt:
+            return False
+        return nocap_kingdom is None or kt != nocap_kingdom
+
+    # -- legs --------------------------------------------------------------------
+    def leg(self, index, army, directions, colours, capture=True, single=False,
+            gate=None, entry=False, nocap_kingdom=None):
+        """Quiet and capture destinations of one leg, as sorted cell indices."""
+        start = self.board.coords[index]
+        quiet, captures = set(), set()
+        if gate is not None and self.board.kingdoms[index] != gate:
+            return [], []
+        portal = rotate(0, 1, army)
+        up = rotate(0, -1, army)
+        for d in directions:
+            dq, dr = DIRECTION_VECTORS[d]
+            cur = start
+            while True:
+                nxt = (cur[0] + dq, cur[1] + dr)
+                if not self.on_board(nxt):
+                    break
+                flanks = []
+                if (dq, dr) in FLANK_OFFSETS:
+                    flanks = [(cur[0] + a, cur[1] + b) for a, b in FLANK_OFFSETS[(dq, dr)]]
+                if self.walled([cur, nxt] + flanks):
+                    break
+                if flanks and all(self.blocking(f) for f in flanks):
+                    break
+                if gate is not None and self.board.kingdoms[self.board.index_of_coords[nxt]] != gate:
+                    break
+                if nxt == CENTRE:
+                    if entry and cur == portal and (dq, dr) == up:
+                        quiet.add(nxt)
+                    break
+                if nxt in self.pieces:
+                    if capture and self.may_capture(start, nxt, army, colours, nocap_kingdom):
+                        captures.add(nxt)
+                    break
+                if self.colour(nxt) in colours:
+                    quiet.add(nxt)
+                if single:
+                    break
+                cur = nxt
+        index_of = self.board.index_of_coords
+        return sorted(index_of[c] for c in quiet), sorted(index_of[c] for c in captures)
+
+    def strategic_step(self, index, army, colours, normal_directions):
+        """R13: one edge step to an empty cell of the colour, unless a normal leg."""
+        start = self.board.coords[index]
+        normal, _ = self.leg(index, army, normal_directions, colours, capture=False)
+        out = []
+        for dq, dr in EDGE_VECTORS:
+            nxt = (start[0] + dq, start[1] + dr)
+            if (self.on_board(nxt) and nxt != CENTRE and nxt not in self.pieces
+                    and self.colour(nxt) in colours and not self.walled([start, nxt])):
+                out.append(self.board.index_of_coords[nxt])
+        return sorted(set(out) - set(normal))
+
+    def pivot(self, index, army, nocap_kingdom=None):
+        """R14: a step to one of the pivot cell's same-coloured neighbours."""
+        start = self.board.coords[index]
+        colour = self.colour(start)
+        quiet, captures = [], []
+        for dq, dr in EDGE_VECTORS:
+            nxt = (start[0] + dq, start[1] + dr)
+            if not self.on_board(nxt) or self.colour(nxt) != colour or self.walled([start, nxt]):
+                continue
+            if nxt not in self.pieces:
+                quiet.append(self.board.index_of_coords[nxt])
+            elif self.may_capture(start, nxt, army, (colour,), nocap_kingdom):
+                captures.append(self.board.index_of_coords[nxt])
+        return sorted(quiet), sorted(captures)
+
+    def travel(self, index, army, colours):
+        """R14: spoke slides to empty cells of the colour with a pivot after them."""
+        spokes = [d for d, v in enumerate(DIRECTION_VECTORS) if v in FLANK_OFFSETS]
+        ends, _ = self.leg(index, army, spokes, colours, capture=False)
+        start = self.board.coords[index]
+        mover = self.pieces.pop(start, None)      # the piece has left its start cell
+        try:
+            return [p for p in ends if any(self.pivot(p, army))]
+        finally:
+            if mover is not None:
+                self.pieces[start] = mover

@@ -1,0 +1,21 @@
+"""Exception hierarchy of the public API (API.md)."""
+
+
+class VictorusError(Exception):
+    """Base class of every error the engine raises on purpose."""
+
+
+class NotationError(VictorusError, ValueError):
+    """A cell label, action string or VPN string (R9, R38, R39) is malformed."""
+
+
+class IllegalActionError(VictorusError, ValueError):
+    """An action is well-formed but not legal in the current state."""
+
+
+class StateError(VictorusError):
+    """The call is not allowed in the game's current state (e.g. vpn() mid-turn)."""
+
+
+class ConfigError(VictorusError, ValueError):
+    """A constructor or command-line argument is out of range."""
