@@ -225,6 +225,17 @@ cdef class Position:
         self.set_teams(teams)
         self.set_live(live)
 
+    def copy(self):
+        """An independent copy (same tables, copied occupancy)."""
+        cdef Position other = Position.__new__(Position)
+        other.tables = self.tables
+        other.occ = self.occ
+        other.total = self.total
+        other.owner = self.owner
+        other.team = self.team
+        other.live_mask = self.live_mask
+        return other
+
     def set_teams(self, teams):
         """Team of each army (R33); armies of one team never capture each other."""
         if len(teams) != NUM_SEATS:

@@ -1,0 +1,269 @@
+"""Action notation (R38) and position notation VPN (R39)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from .errors import NotationError
+from .geometry import BOARD_NAMES, KING, PIECE_LETTERS, QUEEN, WHITE, Board
+from .pieces import EDGE_LETTERS, Held, Piece
+from .variants import PRESENT_SEATS, Config, parse_variant
+
+WORDS = ("stop", "end", "pass")
+
+
+@dataclass(frozen=True)
+class Action:
+    """One action (R15): a leg ``origin -> target`` or one of the words stop/end/pass.
+
+    ``str(action)`` is its R38 notation. Cells are indices in R9 order.
+    """
+
+    word: str | None
+    origin: int = -1
+    target: int = -1
+    capture: bool = False
+    text: str = field(default="", compare=False)
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Action({self.text!r})"
+
+    @property
+    def is_leg(self) -> bool:
+        return self.word is None
+
+
+def leg_action(board: Board, origin: int, target: int, capture: bool) -> Action:
+    sep = "x" if capture else "-"
+    return Action(None, origin, target, capture, f"{board.labels[origin]}{sep}{board.labels[target]}")
+
+
+def word_action(word: str) -> Action:
+    return Action(word, text=word)
+
+
+_LEG_RE = re.compile(r"([a-z])(\d{1,2})([-x])([a-z])(\d{1,2})")
+
+
+def parse_action(board: Board, text) -> Action:
+    """Parse R38 notation into an Action (legality is the game's business)."""
+    if not isinstance(text, str):
+        raise NotationError(f"an action is an Action or an R38 string, got {type(text).__name__}")
+    if text in WORDS:
+        return word_action(text)
+    m = _LEG_RE.fullmatch(text)
+    if not m:
+        raise NotationError(
+            f"malformed action {text!r}: accepted are '<from>-<to>' (quiet leg), "
+            f"'<from>x<to>' (capture), 'stop', 'end' or 'pass', with cell labels like 'h3'")
+    origin = board.cell(m.group(1) + m.group(2))
+    target = board.cell(m.group(4) + m.group(5))
+    return leg_action(board, origin, target, m.group(3) == "x")
+
+
+# -- VPN (R39) -----------------------------------------------------------------
+
+class ArmyRecord(NamedTuple):
+    """R39 field 4 entry: state 'a'/'e'/'x', knight captures, held pieces (capture order)."""
+
+    state: str
+    knight_captures: int
+    held: tuple[Held, ...]
+
+
+class VPNPosition(NamedTuple):
+    board: Board
+    cells: tuple[Piece | None, ...]
+    to_move: int
+    armies: tuple[ArmyRecord, ...]
+    round: int
+    passes: int
+    config: Config
+
+
+FIELD_NAMES = ("board", "placement", "side to move", "armies", "round", "variant")
+
+
+_PLACEMENT_RE = re.compile(r"([a-z]\d{1,2}):([0-5])(K|Q|[TUBXH][wb](?:\+|1)?)")
+_HELD_RE = re.compile(r"([0-5])(K|Q|[TUBXH][wb]\+?)")
+_INT_RE = re.compile(r"0|-?[1-9]\d*")
+_NAT_RE = re.compile(r"0|[1-9]\d*")
+
+
+def _fail(field_no: int, message: str):
+    raise NotationError(f"VPN field {field_no} ({FIELD_NAMES[field_no - 1]}): {message}")
+
+
+def _decode_piece(seat: int, code: str) -> Piece:
+    kind = PIECE_LETTERS.index(code[0])
+    if kind in (KING, QUEEN):
+        return Piece(seat, kind, None)
+    edge = EDGE_LETTERS.index(code[1])
+    return Piece(seat, kind, edge, royal=code.endswith("+"), tally=1 if code.endswith("1") else 0)
+
+
+def parse_vpn(text) -> VPNPosition:
+    """Parse and validate a VPN string (R39); raise NotationError naming the bad field."""
+    if not isinstance(text, str):
+        raise NotationError(f"a VPN is a string, got {type(text).__name__}")
+    fields = text.split(" ")
+    if len(fields) != 6:
+        raise NotationError(
+            f"a VPN has 6 space-separated fields ({', '.join(FIELD_NAMES)}), got {len(fields)}")
+    board_name, placement, side, armies_text, round_text, variant_text = fields
+    if board_name not in BOARD_NAMES:
+        _fail(1, f"unknown board {board_name!r}: accepted are {', '.join(BOARD_NAMES)}")
+    board = Board(board_name)
+    allied, quick, players = parse_variant(variant_text, _variant_error)
+    players = players or 6
+    if allied and players != 6:
+        _fail(6, f"'allied' needs 6 players, got players{players}")
+    config = Config(players=players, allied=allied, quick=quick)
+
+    # field 4 first: it decides which armies may have pieces.
+    army_fields = armies_text.split("/")
+    if len(army_fields) != 6:
+        _fail(4, f"expected 6 '/'-separated army entries, got {len(army_fields)}")
+    records, laps = [], []
+    for seat, entry in enumerate(army_fields):
+        parts = entry.split(",")
+        if len(parts) != 5:
+            _fail(4, f"army {seat} entry {entry!r}: expected '<state>,<knight captures>,<held>,"
+                     f"<K laps>,<Q laps>'")
+        state, caps, held_text, k_laps, q_laps = parts
+        if state not in ("a", "e", "x"):
+            _fail(4, f"army {seat} state {state!r}: accepted are 'a' (active), 'e' (eliminated), "
+                     f"'x' (absent)")
+        if (state == "x") != (seat not in PRESENT_SEATS[players]):
+            want = "absent ('x')" if seat not in PRESENT_SEATS[players] else "present ('a' or 'e')"
+            _fail(4, f"army {seat} must be {want} with {players} players")
+        if not _NAT_RE.fullmatch(caps):
+            _fail(4, f"army {seat} knight captures {caps!r}: a non-negative integer")
+        held = []
+        if held_text:
+            for code in held_text.split("."):
+                m = _HELD_RE.fullmatch(code)
+                if not m:
+                    _fail(4, f"army {seat} held piece {code!r}: accepted are '<seat>K', '<seat>Q', "
+                             f"'<seat><T|U|B|X|H><w|b>' with '+' if royal (not on H)")
+                piece = _decode_piece(int(m.group(1)), m.group(2))
+                if piece.kind == 4 and piece.royal:
+                    _fail(4, f"army {seat} held piece {code!r}: a Hospitaller is never royal")
+                held.append(Held(piece.army, piece.kind, piece.edge, piece.royal))
+        for name, value in (("K", k_laps), ("Q", q_laps)):
+            if value != "-" and not _INT_RE.fullmatch(value):
+                _fail(4, f"army {seat} {name} laps {value!r}: an integer or '-' (not on the board)")
+        records.append(ArmyRecord(state, int(caps), tuple(held)))
+        laps.append((k_laps, q_laps))
+
+    cells: list[Piece | None] = [None] * len(board)
+    if placement != "-":
+        last = -1
+        for item in placement.split(","):
+            m = _PLACEMENT_RE.fullmatch(item)
+            if not m:
+                _fail(2, f"bad entry {item!r}: accepted is '<cell>:<seat><piece>' with piece "
+                         f"K, Q or <T|U|B|X|H><w|b> then '+' (royal) or '1' (tally), e.g. 'h1:0K'")
+            label, seat, code = m.group(1), int(m.group(2)), m.group(3)
+            if label not in board.index_of_label:
+                _fail(2, f"unknown cell {label!r} on the {board_name} board")
+            cell = board.index_of_label[label]
+            if cell <= last:
+                _fail(2, f"{item!r} is not in cell-index order (R9: by row, then file)")
+            last = cell
+            if cell == board.centre:
+                _fail(2, f"{item!r}: the centre never holds a piece")
+            if records[seat].state != "a":
+                what = "absent" if records[seat].state == "x" else "eliminated"
+                _fail(2, f"{item!r}: army {seat} is {what} and has no pieces on the board")
+            if code[0] == "H" and len(code) == 3:
+                _fail(2, f"{item!r}: a Hospitaller has neither royal status nor a tally")
+            piece = _decode_piece(seat, code)
+            if piece.edge is not None and board.colors[cell] != piece.edge:
+                colour = "white" if piece.edge == WHITE else "grey"
+                _fail(2, f"{item!r}: a {EDGE_LETTERS[piece.edge]}-edged knight stands only on "
+                         f"{colour} cells (R10)")
+            cells[cell] = piece
+    _check_counts(cells, records)
+
+    placed = {}
+    for cell, piece in enumerate(cells):
+        if piece is not None and piece.kind in (KING, QUEEN):
+            placed[(piece.army, piece.kind)] = cell
+    for seat in range(6):
+        for kind, value in zip((KING, QUEEN), laps[seat]):
+            name = PIECE_LETTERS[kind]
+            cell = placed.get((seat, kind))
+            if cell is None and value != "-":
+                _fail(4, f"army {seat} {name} laps {value!r}: that royal is not on the board, use '-'")
+            if cell is not None:
+                if value == "-":
+                    _fail(4, f"army {seat} {name} laps '-': that royal is on the board, give its laps")
+                cells[cell] = cells[cell]._replace(laps=int(value))
+
+    if not _NAT_RE.fullmatch(side) or int(side) > 5:
+        _fail(3, f"side to move {side!r}: a seat digit 0-5")
+    to_move = int(side)
+    if records[to_move].state != "a":
+        _fail(3, f"army {to_move} is {'absent' if records[to_move].state == 'x' else 'eliminated'} "
+                 f"and cannot be to move")
+
+    round_part, _, pass_part = round_text.partition("/")
+    if not _NAT_RE.fullmatch(round_part) or int(round_part) < 1:
+        _fail(5, f"round {round_text!r}: a positive integer, optionally '/<passes>' with passes > 0")
+    passes = 0
+    if "/" in round_text:
+        if not _NAT_RE.fullmatch(pass_part) or int(pass_part) == 0:
+            _fail(5, f"round {round_text!r}: the pass count after '/' must be a positive integer")
+        passes = int(pass_part)
+    return VPNPosition(board, tuple(cells), to_move, tuple(records), int(round_part), passes, config)
+
+
+def _variant_error(message: str):
+    return NotationError(f"VPN field 6 (variant): {message}")
+
+
+def _check_counts(cells, records):
+    """No army has more pieces of a kind than its 12 (on the board and held by others)."""
+    seen = {}
+    for piece in cells:
+        if piece is not None:
+            key = (piece.army, piece.kind, piece.edge)
+            seen[key] = seen.get(key, 0) + 1
+    for record in records:
+        for held in record.held:
+            key = (held.army, held.kind, held.edge)
+            seen[key] = seen.get(key, 0) + 1
+    for (army, kind, edge), count in seen.items():
+        if count > 1:
+            name = PIECE_LETTERS[kind] + ("" if edge is None else EDGE_LETTERS[edge])
+            _fail(2, f"army {army} has {count} pieces '{name}' on the board and held; an army "
+                     f"has one of each (R10)")
+
+
+def format_vpn(position: VPNPosition) -> str:
+    """Print a turn-start position as VPN (R39)."""
+    board = position.board
+    placement = ",".join(f"{board.labels[i]}:{p.army}{p.code}"
+                         for i, p in enumerate(position.cells) if p is not None) or "-"
+    laps = {(p.army, p.kind): p.laps for p in position.cells
+            if p is not None and p.kind in (KING, QUEEN)}
+    armies = []
+    for seat, rec in enumerate(position.armies):
+        held = ".".join(h.code for h in rec.held)
+        k = laps.get((seat, KING))
+        q = laps.get((seat, QUEEN))
+        armies.append(f"{rec.state},{rec.knight_captures},{held},"
+                      f"{'-' if k is None else k},{'-' if q is None else q}")
+    round_text = str(position.round) + (f"/{position.passes}" if position.passes else "")
+    return " ".join([board.name, placement, str(position.to_move), "/".join(armies), round_text,
+                     position.config.variant_string()])
+
+
+__all__ = ["Action", "ArmyRecord", "VPNPosition", "format_vpn", "leg_action", "parse_action",
+           "parse_vpn", "word_action"]

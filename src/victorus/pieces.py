@@ -1,0 +1,77 @@
+"""Pieces, their R39 codes and their R37 point values."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .geometry import (BYZANTINE, EXCALIBUR, GREY, HOSPITALLER, KING, PIECE_LETTERS, QUEEN,
+                       TEMPLAR, TEUTONIC, WHITE)
+
+EDGE_LETTERS = "wb"     # white-edged (stops on white cells), black-edged (grey cells)
+
+
+class Piece(NamedTuple):
+    """One piece on the board. Immutable: a change makes a new Piece."""
+
+    army: int
+    kind: int                 # TEMPLAR .. QUEEN (geometry)
+    edge: int | None          # WHITE or GREY stop colour for knights, None for K/Q (R10)
+    royal: bool = False       # royal knight (R17, R25)
+    tally: int = 0            # R25 capture tally of a regular T/U/B/X
+    laps: int = 0             # R29 laps k of a King or Queen
+
+    @property
+    def is_royal_mover(self) -> bool:
+        """King, Queen or royal knight: the pieces R21 and R23 speak of."""
+        return self.kind in (KING, QUEEN) or self.royal
+
+    @property
+    def code(self) -> str:
+        """R39 piece code without the seat: 'K', 'Q', 'Tw', 'Xb+', 'Ub1'."""
+        if self.kind in (KING, QUEEN):
+            return PIECE_LETTERS[self.kind]
+        code = PIECE_LETTERS[self.kind] + EDGE_LETTERS[self.edge]
+        if self.royal:
+            return code + "+"
+        return code + ("1" if self.tally == 1 else "")
+
+
+class Held(NamedTuple):
+    """A captured piece as an army holds it (R20, R39 field 4)."""
+
+    army: int
+    kind: int
+    edge: int | None
+    royal: bool
+
+    @property
+    def code(self) -> str:
+        if self.kind in (KING, QUEEN):
+            return f"{self.army}{PIECE_LETTERS[self.kind]}"
+        return f"{self.army}{PIECE_LETTERS[self.kind]}{EDGE_LETTERS[self.edge]}{'+' if self.royal else ''}"
+
+    @property
+    def points(self) -> int:
+        """R37 points."""
+        if self.kind in (KING, QUEEN):
+            return 10
+        if self.kind == HOSPITALLER:
+            return 5
+        if self.kind == EXCALIBUR:
+            return 8 if self.royal else 4
+        return 6 if self.royal else 2
+
+
+def tally_value(captured: Piece) -> int:
+    """R25: +1 for a regular knight (Hospitaller included), +2 for royal knight, K or Q."""
+    return 2 if captured.is_royal_mover else 1
+
+
+def setup_piece(army: int, code: str) -> Piece:
+    """A piece of the R35 setup table by its code ('K', 'Tw', ...)."""
+    kind = PIECE_LETTERS.index(code[0])
+    edge = None if kind in (KING, QUEEN) else (WHITE if code[1] == "w" else GREY)
+    return Piece(army, kind, edge)
+
+
+KNIGHTS_PROMOTABLE = (TEMPLAR, TEUTONIC, BYZANTINE, EXCALIBUR)
