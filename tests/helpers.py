@@ -36,3 +36,45 @@ def labels(board: Board, cells) -> set[str]:
 
 
 __all__ = ["ReferencePosition", "SPEC_DIR", "build", "dirmask", "labels"]
+
+
+def position(pieces: dict[str, str], to_move: int = 0, board: str = "standard",
+             armies: dict[int, str] | None = None, laps: dict[str, int] | None = None,
+             round_text: str = "1", variant: str = "standard") -> str:
+    """A VPN (R39) from ``{label: "<seat><piece>"}``; royals get laps 0 unless given.
+
+    ``armies`` overrides whole army entries ``"<state>,<caps>,<held>"`` (laps are added).
+    """
+    from victorus.geometry import Board as _Board
+
+    b = _Board(board)
+    laps = laps or {}
+    placed = sorted(pieces.items(), key=lambda kv: b.cell(kv[0]))
+    placement = ",".join(f"{lab}:{code}" for lab, code in placed) or "-"
+    royal_laps = {}
+    for lab, code in pieces.items():
+        if code[1:] in ("K", "Q"):
+            royal_laps[(int(code[0]), code[1])] = laps.get(lab, 0)
+    players = 6
+    for part in variant.split("+"):
+        if part.startswith("players"):
+            players = int(part[7:])
+    present = {6: range(6), 5: range(5), 4: (0, 1, 3, 4), 3: range(6), 2: range(6)}[players]
+    fields = []
+    for seat in range(6):
+        base = (armies or {}).get(seat, "a,0," if seat in present else "x,0,")
+        k = royal_laps.get((seat, "K"), "-")
+        q = royal_laps.get((seat, "Q"), "-")
+        fields.append(f"{base},{k},{q}")
+    return f"{board} {placement} {to_move} {'/'.join(fields)} {round_text} {variant}"
+
+
+def actions(game) -> set[str]:
+    return {str(a) for a in game.legal_actions()}
+
+
+def fingerprint(game):
+    """Everything that defines a game's state (for exact undo/copy checks)."""
+    core = game._core
+    return (tuple(game._cells), tuple(game._armies), game._turn, game._result,
+            tuple(core.occupied(a) for a in range(6)), core.live)

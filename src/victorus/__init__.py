@@ -10,7 +10,8 @@ from .errors import ConfigError, IllegalActionError, NotationError, StateError, 
 from .game import Game, perft
 from .geometry import Board
 from .notation import Action
+from .playout import play_random
 
 __all__ = ["Action", "Board", "ConfigError", "Game", "IllegalActionError", "NotationError",
-           "StateError", "VictorusError", "perft"]
+           "StateError", "VictorusError", "perft", "play_random"]
 __version__ = "0.1.0"

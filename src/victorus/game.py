@@ -57,6 +57,17 @@ class Army(NamedTuple):
     held: tuple = ()                     # Held pieces in capture order
 
 
+def laps_after(board: Board, piece: Piece, origin: int, target: int) -> int:
+    """R29: a King's or Queen's laps after a leg from ``origin`` to ``target``."""
+    coords = board.coords
+    clockwise = piece.kind == KING
+    swept = _wrap(theta(*coords[target]) - theta(*coords[origin]))
+    if clockwise:
+        swept = -swept
+    w_old = winding_base(*coords[origin], piece.army, clockwise) + 360 * piece.laps
+    return round((w_old + swept - winding_base(*coords[target], piece.army, clockwise)) / 360)
+
+
 def _wrap(angle: float) -> float:
     """Into (-180, 180]."""
     angle = math.fmod(angle, 360.0)
@@ -222,9 +233,12 @@ class Game:
         return (list(self._cells), list(self._armies), self._turn, self._result, self._core.copy())
 
     def _restore(self, snap):
-        # Snapshots are never mutated (copies may share them): restore copies.
+        # Snapshots are never mutated (copies may share them): restore by copying,
+        # in place, since move generation may be iterating over the cell list.
         cells, armies, self._turn, self._result, core = snap
-        self._cells, self._armies, self._core = list(cells), list(armies), core.copy()
+        self._cells[:] = cells
+        self._armies[:] = armies
+        self._core = core.copy()
 
     def _live_mask(self) -> int:
         """Kingdoms that are live (R8): every seat not eliminated."""
@@ -422,19 +436,9 @@ class Game:
         if self._cells[target] is not None:
             core.remove(target)
         if piece.kind in (KING, QUEEN):
-            piece = piece._replace(laps=self._laps_after(piece, origin, target))
+            piece = piece._replace(laps=laps_after(self.board, piece, origin, target))
         self._cells[target] = piece
         core.put(target, piece.army)
-
-    def _laps_after(self, piece, origin, target) -> int:
-        """R29: laps after a leg from ``origin`` to ``target``."""
-        coords = self.board.coords
-        clockwise = piece.kind == KING
-        swept = _wrap(theta(*coords[target]) - theta(*coords[origin]))
-        if clockwise:
-            swept = -swept
-        w_old = winding_base(*coords[origin], piece.army, clockwise) + 360 * piece.laps
-        return round((w_old + swept - winding_base(*coords[target], piece.army, clockwise)) / 360)
 
     def _placed(self, piece: Piece, cell: int) -> Piece:
         """A piece as placed on a cell (setup, rescue): laps reset (R29)."""

@@ -186,8 +186,8 @@ def parse_vpn(text) -> VPNPosition:
             piece = _decode_piece(seat, code)
             if piece.edge is not None and board.colors[cell] != piece.edge:
                 colour = "white" if piece.edge == WHITE else "grey"
-                _fail(2, f"{item!r}: a {EDGE_LETTERS[piece.edge]}-edged knight stands only on "
-                         f"{colour} cells (R10)")
+                edge = "white" if piece.edge == WHITE else "black"
+                _fail(2, f"{item!r}: a {edge}-edged knight stands only on {colour} cells (R10)")
             cells[cell] = piece
     _check_counts(cells, records)
 

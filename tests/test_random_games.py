@@ -1,0 +1,112 @@
+"""Seeded random games checking the invariants after every action (R10, R15-R39).
+
+Across both boards, every player count and both variants (plus allied): piece
+conservation, one piece per cell with the core in step, knights on their edge
+colour, frozen pieces never move, exact undo, independent copies, unique action
+strings (R38) and the VPN round trip at every turn start (R39).
+"""
+
+import random
+
+import pytest
+
+import victorus
+from helpers import fingerprint
+from victorus.game import MOVE, START
+from victorus.geometry import KING, QUEEN
+
+CONFIGS = [(b, p, v) for b in ("standard", "compact") for p in (2, 3, 4, 5, 6)
+           for v in ("standard", "quick40")] + \
+          [(b, 6, v) for b in ("standard", "compact") for v in ("allied", "allied+quick12")]
+GAMES = 504                    # 21 per configuration
+ACTIONS_PER_GAME = 120
+
+
+def check_invariants(game, initial_pieces):
+    board = game.board
+    cells = game._cells
+    core = game._core
+    # One piece per cell, and the core's bitboards agree with the Python view.
+    for army in range(6):
+        assert core.occupied(army) == [i for i, p in enumerate(cells) if p and p.army == army]
+    assert cells[board.centre] is None
+    # Knights stand on their edge colour (R10).
+    for i, p in enumerate(cells):
+        if p is not None and p.kind not in (KING, QUEEN):
+            assert board.colors[i] == p.edge, (board.labels[i], p)
+    # Conservation: every piece of an active army is on the board or held (R20, R31).
+    held = {}
+    for army in game._armies:
+        for h in army.held:
+            held[h.army] = held.get(h.army, 0) + 1
+    for seat, army in enumerate(game._armies):
+        if army.state == "a":
+            on_board = sum(1 for p in cells if p is not None and p.army == seat)
+            assert on_board + held.get(seat, 0) == initial_pieces[seat], seat
+        elif army.state == "e":
+            assert all(p is None or p.army != seat for p in cells)
+
+
+def run_game(board, players, variant, seed):
+    rng = random.Random(seed)
+    game = victorus.Game(board, players=players, variant=variant)
+    initial = [12 if game._armies[s].state == "a" else 0 for s in range(6)]
+    for _ in range(ACTIONS_PER_GAME):
+        if game.is_over:
+            break
+        turn = game._turn
+        if turn.phase == START:
+            vpn = game.vpn()
+            again = victorus.Game.from_vpn(vpn)
+            assert again.vpn() == vpn
+            assert [str(a) for a in again.legal_actions()] == [str(a) for a in game.legal_actions()]
+        legal = game.legal_actions()
+        texts = [str(a) for a in legal]
+        assert len(set(texts)) == len(texts)                                # R38
+        for a in legal:                                                     # R24
+            if a.is_leg:
+                assert a.origin not in turn.frozen
+                if turn.phase == MOVE:
+                    assert a.origin == turn.mover
+        action = rng.choice(legal)
+        before = fingerprint(game)
+        game.play(action)
+        after = fingerprint(game)
+        game.undo()
+        assert fingerprint(game) == before                                  # exact undo
+        game.play(str(action))
+        assert fingerprint(game) == after
+        if rng.random() < 0.05:                                             # independent copy
+            twin = game.copy()
+            victorus.play_random(twin, rng.random(), max_actions=5)
+            while twin._history and rng.random() < 0.5:
+                twin.undo()
+            assert fingerprint(game) == after
+        check_invariants(game, initial)
+    return game
+
+
+@pytest.mark.parametrize("chunk", range(8))
+def test_random_games_keep_invariants(chunk):
+    for n in range(chunk, GAMES, 8):
+        board, players, variant = CONFIGS[n % len(CONFIGS)]
+        run_game(board, players, variant, seed=n)
+
+
+@pytest.mark.parametrize("board", ["standard", "compact"])
+def test_default_game_plays_to_the_end(board):
+    """A random game of the default configuration ends with a winner and a reason (R28, R32)."""
+    game = victorus.Game(board)
+    n = victorus.play_random(game, seed=2026)
+    assert game.is_over and n > 0
+    assert game.result_reason in ("centre", "elimination", "draw")
+    assert game.winners and all(0 <= s < 6 for s in game.winners)
+    assert game.legal_actions() == []
+    with pytest.raises(victorus.IllegalActionError, match="game is over"):
+        game.play("pass")
+
+
+def test_action_cap_leaves_game_unfinished_r36():
+    game = victorus.Game()
+    assert victorus.play_random(game, seed=1, max_actions=10) == 10
+    assert not game.is_over and game.winners is None and game.result_reason is None
