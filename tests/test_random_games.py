@@ -39,19 +39,22 @@ def check_invariants(game, initial_pieces):
     for army in game._armies:
         for h in army.held:
             held[h.army] = held.get(h.army, 0) + 1
+    # A royal that conquered the centre (R28) left the board as the game ended.
+    conqueror = game.to_move if game.result_reason == "centre" else None
     for seat, army in enumerate(game._armies):
         if army.state == "a":
             on_board = sum(1 for p in cells if p is not None and p.army == seat)
-            assert on_board + held.get(seat, 0) == initial_pieces[seat], seat
+            in_centre = 1 if seat == conqueror else 0
+            assert on_board + held.get(seat, 0) + in_centre == initial_pieces[seat], seat
         elif army.state == "e":
             assert all(p is None or p.army != seat for p in cells)
 
 
-def run_game(board, players, variant, seed):
+def run_game(board, players, variant, seed, max_actions=ACTIONS_PER_GAME, check_undo=True):
     rng = random.Random(seed)
     game = victorus.Game(board, players=players, variant=variant)
     initial = [12 if game._armies[s].state == "a" else 0 for s in range(6)]
-    for _ in range(ACTIONS_PER_GAME):
+    for _ in range(max_actions):
         if game.is_over:
             break
         turn = game._turn
@@ -69,6 +72,10 @@ def run_game(board, players, variant, seed):
                 if turn.phase == MOVE:
                     assert a.origin == turn.mover
         action = rng.choice(legal)
+        if not check_undo:
+            game.play(action)
+            check_invariants(game, initial)
+            continue
         before = fingerprint(game)
         game.play(action)
         after = fingerprint(game)
@@ -91,6 +98,15 @@ def test_random_games_keep_invariants(chunk):
     for n in range(chunk, GAMES, 8):
         board, players, variant = CONFIGS[n % len(CONFIGS)]
         run_game(board, players, variant, seed=n)
+
+
+@pytest.mark.parametrize("board, players, variant", [
+    ("standard", 6, "standard"), ("compact", 2, "standard"), ("compact", 3, "quick40"),
+    ("standard", 4, "quick40"), ("compact", 5, "standard"), ("compact", 6, "allied")])
+def test_whole_games_keep_invariants(board, players, variant):
+    """Games played to their end reach captures, rescues, eliminations and victories."""
+    game = run_game(board, players, variant, seed=77, max_actions=10**6, check_undo=False)
+    assert game.is_over
 
 
 @pytest.mark.parametrize("board", ["standard", "compact"])

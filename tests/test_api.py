@@ -1,0 +1,136 @@
+"""The public API of API.md: construction, play/undo/copy, results, errors, CLI."""
+
+import subprocess
+import sys
+
+import pytest
+
+import victorus
+from helpers import fingerprint
+from victorus.cli import main
+
+
+def test_api_names_exist():
+    for name in ("Game", "Board", "perft", "Action", "VictorusError", "NotationError",
+                 "IllegalActionError", "StateError"):
+        assert hasattr(victorus, name)
+    assert issubclass(victorus.IllegalActionError, ValueError)
+    for err in (victorus.NotationError, victorus.IllegalActionError, victorus.StateError):
+        assert issubclass(err, victorus.VictorusError)
+
+
+def test_extension_is_compiled():
+    import victorus._core as core
+    assert core.__file__.endswith((".so", ".pyd"))
+
+
+def test_game_defaults():
+    g = victorus.Game()
+    assert g.board is victorus.Board("standard") and len(g.board) == 181
+    assert g.to_move == 0 and not g.is_over and g.winners is None and g.result_reason is None
+    assert all(isinstance(a, victorus.Action) for a in g.legal_actions())
+    g = victorus.Game(board="compact", players=4, variant="quick40")
+    assert len(g.board) == 127 and g.vpn().endswith("players4+quick40")
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"board": "hex"}, "unknown board 'hex'"),
+    ({"players": 7}, "players must be an integer from 2 to 6"),
+    ({"players": "4"}, "players must be an integer from 2 to 6"),
+    ({"players": 4, "variant": "allied"}, "allied variant needs 6 players"),
+    ({"variant": "quick0"}, "quick round limit"),
+    ({"variant": "turbo"}, "bad variant part 'turbo'"),
+    ({"variant": "players3", "players": 4}, "says 3 players"),
+    ({"variant": ""}, "non-empty"),
+])
+def test_game_constructor_errors(kwargs, message):
+    with pytest.raises(victorus.ConfigError, match=message):
+        victorus.Game(**kwargs)
+
+
+def test_play_accepts_action_objects_and_strings():
+    g = victorus.Game()
+    a = g.legal_actions()[0]
+    g.play(a)
+    g.undo()
+    g.play(str(a))
+    assert g.to_move == 1
+
+
+def test_undo_restores_exact_state_and_errors_when_empty():
+    g = victorus.Game()
+    with pytest.raises(victorus.StateError, match="nothing to undo"):
+        g.undo()
+    states = [fingerprint(g)]
+    for _ in range(30):
+        g.play(g.legal_actions()[-1])
+        states.append(fingerprint(g))
+    for state in reversed(states[:-1]):
+        g.undo()
+        assert fingerprint(g) == state
+
+
+def test_copy_is_independent():
+    g = victorus.Game()
+    victorus.play_random(g, seed=3, max_actions=25)
+    twin = g.copy()
+    before = fingerprint(g)
+    victorus.play_random(twin, seed=4, max_actions=25)
+    assert fingerprint(g) == before
+    for _ in range(40):
+        twin.undo()
+    assert fingerprint(g) == before
+    g.undo()
+    assert fingerprint(twin) != before
+
+
+def test_repr_mentions_state():
+    assert "seat 0 to act" in repr(victorus.Game())
+
+
+# -- command line ------------------------------------------------------------------
+
+def test_cli_perft(capsys):
+    assert main(["perft", "--board", "compact", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[:3] for line in lines] == [["perft", "1:", "15"], ["perft", "2:", "165"]]
+    assert "nodes/s" in lines[0]
+
+
+def test_cli_perft_vpn_and_variants(capsys):
+    vpn = victorus.Game("compact", players=4).vpn()
+    assert main(["perft", "--vpn", vpn, "2"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].split()[2] == "250"
+    assert main(["perft", "--variant", "allied", "--board", "compact", "2"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].split()[2] == "173"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["perft", "0"], "DEPTH must be a whole number"),
+    (["perft", "x"], "DEPTH must be a whole number"),
+    (["perft", "--board", "hex", "1"], "invalid choice"),
+    (["perft", "--players", "9", "1"], "--players must be"),
+    (["frobnicate"], "invalid choice"),
+    ([], "required"),
+])
+def test_cli_usage_errors(argv, message, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["perft", "--variant", "blitz", "1"], "bad variant part 'blitz'"),
+    (["perft", "--vpn", "nonsense", "1"], "6 space-separated fields"),
+    (["perft", "--vpn", victorus.Game().vpn(), "--board", "compact", "1"], "do not combine"),
+])
+def test_cli_domain_errors(argv, message, capsys):
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_console_script_runs():
+    out = subprocess.run([sys.executable, "-m", "victorus.cli", "perft", "1"],
+                         capture_output=True, text=True, check=True).stdout
+    assert out.startswith("perft 1: 31 ")
