@@ -525,3 +525,60 @@ def test_quick_kingdom_stop_keeps_self_eligibility_without_captures_there_r37c()
     g = G(position(pieces, armies={0: UNGATED}))
     g.play("i4xc10")
     assert not from_cell(g, "c10")        # the standard game freezes it (R21)
+
+
+def test_kingdom_stop_leg_is_legal_without_a_second_leg_r16_r21():
+    """R16: a King's leg 1 that ends the move (R21) needs no leg 2 after it."""
+    from victorus._core import Position
+    from victorus.game import _dir_mask
+    b = STD
+    # A blue kingdom cell T whose battlefield neighbour X has the other colour.
+    t, x = next((t, x) for t in range(len(b)) if b.kingdoms[t] == 1
+                for x in b.neighbours(t) if b.kingdoms[x] is None and b.colors[x] != b.colors[t])
+    d = b.steps[x].index(t)
+    beyond = b.steps[x][(d + 3) % 6]                       # behind X, seen from T
+    horizontal = [b.steps[t][s] for s in range(6, 12) if (_dir_mask(0, KING) >> s) & 1]
+    blockers = [c for c in b.neighbours(t) if c != x] + [beyond] + horizontal
+    blockers = [c for c in dict.fromkeys(blockers) if c is not None]
+    # Team-mates (armies 2 and 4 in the 2-player game) block and cannot be captured.
+    stock = {0: ["Tw", "Uw", "Bw", "Xw", "Hw"] * 2, 1: ["Tb", "Ub", "Bb", "Xb", "Hb"] * 2}
+    pieces = {b.labels[x]: "0K", b.labels[t]: "1T" + "wb"[b.colors[t]]}
+    for n, c in enumerate(blockers):
+        pieces[b.labels[c]] = f"{2 if n < 5 else 4}{stock[b.colors[c]].pop()}"
+    g = G(position(pieces, armies={0: UNGATED}, variant="players2"))
+    capture = f"{b.labels[x]}x{b.labels[t]}"
+    # After the capture no leg 2 would exist...
+    pos = g._core.copy()
+    pos.remove(x)
+    pos.remove(t)
+    pos.put(t, 0)
+    assert pos.leg(t, 0, _dir_mask(0, KING), 1 << b.colors[t]) == ([], [])
+    # ...yet the leg is legal, because R21 ends the move at once.
+    assert capture in actions(g)
+    g.play(capture)
+    assert g.phase == "bonus" and g.to_move == 0
+
+
+def test_kingdom_stop_on_a_self_bonus_leg_freezes_but_keeps_the_bonus_r23():
+    g = G(position({"i6": "0Tw+", "i10": "1Xw", "m10": "1Uw", "o10": "5Tw", "e6": "0Uw",
+                    "i20": "1Tb"}))
+    g.play("i6xi10")
+    g.play("i10xm10")
+    assert "m10xo10" in actions(g) and STD.kingdom("o10") == 5
+    g.play("m10xo10")                     # self-bonus capture inside orange's kingdom
+    assert g.phase == "bonus" and g.to_move == 0
+    assert not from_cell(g, "o10")        # frozen (R21)
+    assert from_cell(g, "e6") and "end" in actions(g)
+
+
+def test_one_capture_is_not_enough_for_a_self_bonus_r23():
+    # Royal Templar captures on leg 1 only (then stops): it is frozen, another piece moves.
+    g = G(position({"i6": "0Tw+", "i10": "1Xw", "e6": "0Uw", "i20": "1Tb"}))
+    g.play("i6xi10")
+    g.play("stop")
+    assert g.phase == "bonus" and not from_cell(g, "i10") and from_cell(g, "e6")
+    # Capture on leg 2 only: frozen as well.
+    g = G(position({"i6": "0Tw+", "m10": "1Uw", "e6": "0Uw", "i20": "1Tb"}))
+    g.play("i6-i10")
+    g.play("i10xm10")
+    assert g.phase == "bonus" and not from_cell(g, "m10") and from_cell(g, "e6")
