@@ -73,8 +73,18 @@ def actions(game) -> set[str]:
     return {str(a) for a in game.legal_actions()}
 
 
+def view(game):
+    """(cells, armies, turn, result) of a Game or a ReferenceGame."""
+    return game._view()
+
+
+def occupancy(game):
+    """Per-army occupied cells and live kingdoms, as the bitboards see them."""
+    core = getattr(game, "_engine", None) or game._core
+    return tuple(core.occupied(a) for a in range(6)), core.live
+
+
 def fingerprint(game):
     """Everything that defines a game's state (for exact undo/copy checks)."""
-    core = game._core
-    return (tuple(game._cells), tuple(game._armies), game._turn, game._result,
-            tuple(core.occupied(a) for a in range(6)), core.live)
+    cells, armies, turn, result = view(game)
+    return tuple(cells), tuple(armies), turn, result, occupancy(game)

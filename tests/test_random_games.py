@@ -11,8 +11,7 @@ import random
 import pytest
 
 import victorus
-from helpers import fingerprint
-from victorus.game import MOVE, START
+from helpers import fingerprint, occupancy, view
 from victorus.geometry import KING, QUEEN
 
 CONFIGS = [(b, p, v) for b in ("standard", "compact") for p in (2, 3, 4, 5, 6)
@@ -24,11 +23,12 @@ ACTIONS_PER_GAME = 120
 
 def check_invariants(game, initial_pieces):
     board = game.board
-    cells = game._cells
-    core = game._core
-    # One piece per cell, and the core's bitboards agree with the Python view.
+    cells, armies, _, _ = view(game)
+    # One piece per cell, and the bitboards agree with the cell-by-cell view.
+    occupied, live = occupancy(game)
     for army in range(6):
-        assert core.occupied(army) == [i for i, p in enumerate(cells) if p and p.army == army]
+        assert occupied[army] == [i for i, p in enumerate(cells) if p and p.army == army]
+    assert live == sum(1 << s for s in range(6) if armies[s].state != "e")
     assert cells[board.centre] is None
     # Knights stand on their edge colour (R10).
     for i, p in enumerate(cells):
@@ -36,12 +36,12 @@ def check_invariants(game, initial_pieces):
             assert board.colors[i] == p.edge, (board.labels[i], p)
     # Conservation: every piece of an active army is on the board or held (R20, R31).
     held = {}
-    for army in game._armies:
+    for army in armies:
         for h in army.held:
             held[h.army] = held.get(h.army, 0) + 1
     # A royal that conquered the centre (R28) left the board as the game ended.
     conqueror = game.to_move if game.result_reason == "centre" else None
-    for seat, army in enumerate(game._armies):
+    for seat, army in enumerate(armies):
         if army.state == "a":
             on_board = sum(1 for p in cells if p is not None and p.army == seat)
             in_centre = 1 if seat == conqueror else 0
@@ -53,12 +53,12 @@ def check_invariants(game, initial_pieces):
 def run_game(board, players, variant, seed, max_actions=ACTIONS_PER_GAME, check_undo=True):
     rng = random.Random(seed)
     game = victorus.Game(board, players=players, variant=variant)
-    initial = [12 if game._armies[s].state == "a" else 0 for s in range(6)]
+    initial = [12 if view(game)[1][s].state == "a" else 0 for s in range(6)]
     for _ in range(max_actions):
         if game.is_over:
             break
-        turn = game._turn
-        if turn.phase == START:
+        turn = view(game)[2]
+        if turn.phase == "start":
             vpn = game.vpn()
             again = victorus.Game.from_vpn(vpn)
             assert again.vpn() == vpn
@@ -69,7 +69,7 @@ def run_game(board, players, variant, seed, max_actions=ACTIONS_PER_GAME, check_
         for a in legal:                                                     # R24
             if a.is_leg:
                 assert a.origin not in turn.frozen
-                if turn.phase == MOVE:
+                if turn.phase == "move":
                     assert a.origin == turn.mover
         action = rng.choice(legal)
         if not check_undo:
@@ -85,8 +85,8 @@ def run_game(board, players, variant, seed, max_actions=ACTIONS_PER_GAME, check_
         assert fingerprint(game) == after
         if rng.random() < 0.05:                                             # independent copy
             twin = game.copy()
-            victorus.play_random(twin, rng.random(), max_actions=5)
-            while twin._history and rng.random() < 0.5:
+            victorus.play_random(twin, rng.getrandbits(32), max_actions=5)
+            while twin._engine.history_length and rng.random() < 0.5:
                 twin.undo()
             assert fingerprint(game) == after
         check_invariants(game, initial)

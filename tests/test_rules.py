@@ -5,7 +5,7 @@ import pytest
 
 import victorus
 from helpers import actions, position
-from victorus.game import laps_after
+from victorus._reference_game import laps_after
 from victorus.geometry import KING, QUEEN, Board
 from victorus.pieces import Piece
 
@@ -530,7 +530,7 @@ def test_quick_kingdom_stop_keeps_self_eligibility_without_captures_there_r37c()
 def test_kingdom_stop_leg_is_legal_without_a_second_leg_r16_r21():
     """R16: a King's leg 1 that ends the move (R21) needs no leg 2 after it."""
     from victorus._core import Position
-    from victorus.game import _dir_mask
+    from victorus.geometry import direction_mask as _dir_mask
     b = STD
     # A blue kingdom cell T whose battlefield neighbour X has the other colour.
     t, x = next((t, x) for t in range(len(b)) if b.kingdoms[t] == 1
@@ -548,8 +548,10 @@ def test_kingdom_stop_leg_is_legal_without_a_second_leg_r16_r21():
     g = G(position(pieces, armies={0: UNGATED}, variant="players2"))
     capture = f"{b.labels[x]}x{b.labels[t]}"
     # After the capture no leg 2 would exist...
-    pos = g._core.copy()
-    pos.remove(x)
+    pos = Position(b.tables, (0, 1, 0, 1, 0, 1))
+    for label, code in pieces.items():
+        if label != b.labels[x]:
+            pos.put(b.cell(label), int(code[0]))
     pos.remove(t)
     pos.put(t, 0)
     assert pos.leg(t, 0, _dir_mask(0, KING), 1 << b.colors[t]) == ([], [])

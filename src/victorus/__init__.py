@@ -1,4 +1,4 @@
-"""VICTORUS game engine: Cython bitboard core under a small rules layer.
+"""VICTORUS game engine: a Cython bitboard core and C game engine under a small Python API.
 
 >>> import victorus
 >>> g = victorus.Game()
@@ -7,10 +7,9 @@
 """
 
 from .errors import ConfigError, IllegalActionError, NotationError, StateError, VictorusError
-from .game import Game, perft
+from .game import Game, perft, play_random
 from .geometry import Board
 from .notation import Action
-from .playout import play_random
 
 __all__ = ["Action", "Board", "ConfigError", "Game", "IllegalActionError", "NotationError",
            "StateError", "VictorusError", "perft", "play_random"]

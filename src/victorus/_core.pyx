@@ -8,74 +8,7 @@ and without Python objects. :class:`Position` keeps the occupancy per army,
 the team of every army and the set of live kingdoms, updated incrementally.
 """
 
-from libc.stdint cimport uint64_t, uint16_t, uint8_t, int16_t, int8_t
 from libc.string cimport memset
-
-cdef enum:
-    MAX_CELLS = 192
-    NUM_DIRS = 12
-    NUM_SEATS = 6
-    NO_KINGDOM = 6
-    COLOR_WHITE = 0
-    COLOR_GREY = 1
-    COLOR_CENTRE = 2
-
-ctypedef struct BB:
-    uint64_t w[3]
-
-ctypedef struct Tables:
-    int ncells
-    int centre
-    int16_t step[MAX_CELLS][NUM_DIRS]          # target cell or -1
-    int16_t flank[MAX_CELLS][NUM_DIRS][2]      # spoke flank cells or -1 (off board / edge step)
-    uint8_t kmask[MAX_CELLS][NUM_DIRS]         # kingdoms touched by the step (R8)
-    uint8_t color[MAX_CELLS]
-    uint8_t kingdom[MAX_CELLS]                 # seat, or NO_KINGDOM
-    int16_t portal[NUM_SEATS]                  # R28 portal cell per seat
-    uint8_t up_dir[NUM_SEATS]                  # R6 up direction per seat
-
-ctypedef struct LegSpec:
-    uint16_t dirs          # bit d set: direction d may be used
-    uint8_t colors         # bit 0: may stop on white, bit 1: on grey (R10, R18)
-    bint capture           # the leg may capture (R20)
-    bint single            # one step only (strategic step R13, pivot R14)
-    int8_t gate            # R19: kingdom the leg must stay in, or -1
-    int8_t army            # the moving army (its team decides R20)
-    bint entry             # R28: the step from the army's portal into the centre is allowed
-    int8_t nocap_kingdom   # R37(c): may not capture inside this kingdom, or -1
-
-
-cdef inline bint bb_has(const BB* b, int i) noexcept nogil:
-    return (b.w[i >> 6] >> (i & 63)) & 1
-
-cdef inline void bb_add(BB* b, int i) noexcept nogil:
-    b.w[i >> 6] |= (<uint64_t>1) << (i & 63)
-
-cdef inline void bb_del(BB* b, int i) noexcept nogil:
-    b.w[i >> 6] &= ~((<uint64_t>1) << (i & 63))
-
-cdef inline void bb_clear(BB* b) noexcept nogil:
-    b.w[0] = 0
-    b.w[1] = 0
-    b.w[2] = 0
-
-cdef inline void bb_or(BB* a, const BB* b) noexcept nogil:
-    a.w[0] |= b.w[0]
-    a.w[1] |= b.w[1]
-    a.w[2] |= b.w[2]
-
-cdef inline bint bb_empty(const BB* b) noexcept nogil:
-    return (b.w[0] | b.w[1] | b.w[2]) == 0
-
-cdef inline int popcount64(uint64_t x) noexcept nogil:
-    cdef int n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
-
-cdef inline int bb_count(const BB* b) noexcept nogil:
-    return popcount64(b.w[0]) + popcount64(b.w[1]) + popcount64(b.w[2])
 
 
 cdef list bb_cells(const BB* b):
@@ -96,7 +29,6 @@ cdef list bb_cells(const BB* b):
 
 cdef class BoardTables:
     """Validated geometry tables of one board, in the core's C layout."""
-    cdef Tables t
 
     def __init__(self, int ncells, int centre, steps, flanks, kmasks, colors,
                  kingdoms, portals, up_dirs):
@@ -143,11 +75,6 @@ cdef int _checked(value, int lo, int hi, str what) except? -2:
     if not lo <= v <= hi:
         raise ValueError(f"{what} {v} out of range {lo}..{hi}")
     return v
-
-
-cdef inline bint in_live_kingdom(const Tables* t, uint8_t live, int cell) noexcept nogil:
-    cdef uint8_t k = t.kingdom[cell]
-    return k != NO_KINGDOM and (live >> k) & 1
 
 
 cdef void gen_leg(const Tables* t, const BB* total, const BB* friends, uint8_t live,
@@ -197,23 +124,12 @@ cdef void gen_leg(const Tables* t, const BB* total, const BB* friends, uint8_t l
             cur = nxt
 
 
-cdef uint16_t EDGE_MASK = 0x3F
-cdef uint16_t SPOKE_MASK = 0xFC0
-
-
 cdef class Position:
     """Occupancy of a board by up to six armies, with teams and live kingdoms.
 
     Kept in step with the game by :meth:`put` and :meth:`remove`; leg
     generation reads it without touching Python objects.
     """
-    cdef readonly BoardTables tables
-    cdef BB occ[NUM_SEATS]
-    cdef BB total
-    cdef int8_t owner[MAX_CELLS]
-    cdef uint8_t team[NUM_SEATS]
-    cdef uint8_t live_mask
-
     def __init__(self, BoardTables tables, teams=(0, 1, 2, 3, 4, 5), int live=0x3F):
         self.tables = tables
         cdef int i

@@ -4,6 +4,9 @@ It follows the wording of RULES.md step by step on axial coordinates (R1, R4,
 R8, R12-R14, R19, R20, R28) and shares nothing with the core's tables except
 the set of cells and the kingdom owners of :class:`~victorus.geometry.Board`.
 The R4 flank table is copied verbatim from the rules on purpose.
+
+:class:`ReferencePosition` has the interface of the core's ``Position`` (bit
+masks in, sorted cell lists out), so the pure-Python game can run on either.
 """
 
 from __future__ import annotations
@@ -23,17 +26,44 @@ EDGE_VECTORS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 CENTRE = (0, 0)
 
 
+COLOUR_NAMES = ("white", "grey")
+
+
+def _names(colours: int) -> tuple[str, ...]:
+    return tuple(name for bit, name in enumerate(COLOUR_NAMES) if (colours >> bit) & 1)
+
+
+def _dirs(mask: int) -> list[int]:
+    return [d for d in range(12) if (mask >> d) & 1]
+
+
 class ReferencePosition:
     """Pieces as a dict ``{(q, r): army}``; legs computed from coordinates."""
 
-    def __init__(self, board: Board, teams=(0, 1, 2, 3, 4, 5), live: int = 0x3F):
-        self.board = board
+    def __init__(self, board, teams=(0, 1, 2, 3, 4, 5), live: int = 0x3F):
+        # Accepts a Board or, like the core, a board's tables (then board is looked up).
+        self.board = board if isinstance(board, Board) else _board_of(board)
         self.teams = tuple(teams)
         self.live = live
         self.pieces: dict[tuple[int, int], int] = {}
 
     def put(self, index: int, army: int) -> None:
         self.pieces[self.board.coords[index]] = army
+
+    def remove(self, index: int) -> None:
+        del self.pieces[self.board.coords[index]]
+
+    def copy(self) -> "ReferencePosition":
+        other = ReferencePosition(self.board, self.teams, self.live)
+        other.pieces = dict(self.pieces)
+        return other
+
+    def set_live(self, live: int) -> None:
+        self.live = live
+
+    def occupied(self, army=None) -> list[int]:
+        return sorted(self.board.index_of_coords[c] for c, a in self.pieces.items()
+                      if army is None or a == army)
 
     # -- facts from the rule text ----------------------------------------------
     def on_board(self, c) -> bool:
@@ -72,10 +102,13 @@ class ReferencePosition:
             return False
         return nocap_kingdom is None or kt != nocap_kingdom
 
-    # -- legs --------------------------------------------------------------------
-    def leg(self, index, army, directions, colours, capture=True, single=False,
-            gate=None, entry=False, nocap_kingdom=None):
+    # -- legs (the core's interface: bit masks in, sorted cell lists out) ----------
+    def leg(self, index, army, dirs, colours, capture=True, single=False,
+            gate=-1, entry=False, nocap_kingdom=-1):
         """Quiet and capture destinations of one leg, as sorted cell indices."""
+        directions, colours = _dirs(dirs), _names(colours)
+        gate = None if gate < 0 else gate
+        nocap_kingdom = None if nocap_kingdom < 0 else nocap_kingdom
         start = self.board.coords[index]
         quiet, captures = set(), set()
         if gate is not None and self.board.kingdoms[index] != gate:
@@ -114,10 +147,11 @@ class ReferencePosition:
         index_of = self.board.index_of_coords
         return sorted(index_of[c] for c in quiet), sorted(index_of[c] for c in captures)
 
-    def strategic_step(self, index, army, colours, normal_directions):
+    def strategic_step(self, index, army, colours, normal_dirs):
         """R13: one edge step to an empty cell of the colour, unless a normal leg."""
         start = self.board.coords[index]
-        normal, _ = self.leg(index, army, normal_directions, colours, capture=False)
+        normal, _ = self.leg(index, army, normal_dirs, colours, capture=False)
+        colours = _names(colours)
         out = []
         for dq, dr in EDGE_VECTORS:
             nxt = (start[0] + dq, start[1] + dr)
@@ -126,8 +160,12 @@ class ReferencePosition:
                 out.append(self.board.index_of_coords[nxt])
         return sorted(set(out) - set(normal))
 
-    def pivot(self, index, army, nocap_kingdom=None):
-        """R14: a step to one of the pivot cell's same-coloured neighbours."""
+    def pivot(self, index, army, colours, nocap_kingdom=-1):
+        """R14: a step to one of the pivot cell's same-coloured neighbours.
+
+        ``colours`` is the Hospitaller's edge colour, the pivot cell's own colour.
+        """
+        nocap_kingdom = None if nocap_kingdom < 0 else nocap_kingdom
         start = self.board.coords[index]
         colour = self.colour(start)
         quiet, captures = [], []
@@ -143,12 +181,19 @@ class ReferencePosition:
 
     def travel(self, index, army, colours):
         """R14: spoke slides to empty cells of the colour with a pivot after them."""
-        spokes = [d for d, v in enumerate(DIRECTION_VECTORS) if v in FLANK_OFFSETS]
+        spokes = sum(1 << d for d, v in enumerate(DIRECTION_VECTORS) if v in FLANK_OFFSETS)
         ends, _ = self.leg(index, army, spokes, colours, capture=False)
         start = self.board.coords[index]
         mover = self.pieces.pop(start, None)      # the piece has left its start cell
         try:
-            return [p for p in ends if any(self.pivot(p, army))]
+            return [p for p in ends if any(self.pivot(p, army, colours))]
         finally:
             if mover is not None:
                 self.pieces[start] = mover
+
+
+def _board_of(tables) -> Board:
+    for name in ("standard", "compact"):
+        if Board(name).tables is tables:
+            return Board(name)
+    raise ValueError("unknown board tables")

@@ -168,6 +168,17 @@ def direction_set(seat: int, piece: int) -> tuple[int, ...]:
     return tuple(sorted(rotate_direction(d, seat) for d in SEAT0_DIRECTION_SETS[piece]))
 
 
+_DIRECTION_MASKS: dict = {}
+
+
+def direction_mask(seat: int, piece: int) -> int:
+    """R11 direction set of ``piece`` for ``seat`` as a bit mask (cached)."""
+    mask = _DIRECTION_MASKS.get((seat, piece))
+    if mask is None:
+        mask = _DIRECTION_MASKS[(seat, piece)] = sum(1 << d for d in direction_set(seat, piece))
+    return mask
+
+
 def _on_board(name: str, q: int, r: int) -> bool:
     if name == "standard":
         return edge_normal_extent(q, r) <= 13

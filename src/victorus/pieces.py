@@ -1,4 +1,4 @@
-"""Pieces, their R39 codes and their R37 point values."""
+"""Pieces, armies and turn records; R39 codes, R37 points, the R35 setup."""
 
 from __future__ import annotations
 
@@ -75,3 +75,39 @@ def setup_piece(army: int, code: str) -> Piece:
 
 
 KNIGHTS_PROMOTABLE = (TEMPLAR, TEUTONIC, BYZANTINE, EXCALIBUR)
+
+
+def setup_cells(board, config) -> list:
+    """R35: the start position's cells (Piece or None) for the present seats."""
+    cells: list[Piece | None] = [None] * len(board)
+    for seat in config.present:
+        for code, cell in board.home_cells[seat].items():
+            cells[cell] = setup_piece(seat, code)
+    return cells
+
+
+class Army(NamedTuple):
+    """An army's record (R39 field 4)."""
+
+    state: str                           # 'a' active, 'e' eliminated, 'x' absent
+    knight_captures: int = 0             # R19
+    held: tuple = ()                     # Held pieces in capture order
+
+
+class Turn(NamedTuple):
+    """Everything about the turn in progress (immutable; replaced on change)."""
+
+    to_move: int
+    round: int = 1
+    passes: int = 0                      # consecutive pass turns before this one (R26)
+    phase: str = "start"                 # 'start', 'move' (inside a move) or 'bonus' (R22)
+    mover: int = -1                      # cell of the piece in the middle of a move
+    move_start: int = -1                 # where that move started (R17)
+    legs: int = 0                        # legs made in the current move
+    captures: int = 0                    # captures made in the current move
+    last_capture: int = -1               # cell of the current move's last capture
+    frozen: frozenset = frozenset()      # cells of frozen pieces (R24)
+    self_cell: int = -1                  # the self-eligible piece (R23, R37b)
+    self_colour: int = -1                # colour of its last capture cell (R23)
+    nocap: int = -1                      # R37(c): kingdom its self-bonus may not capture in
+    pending: int = 0                     # pending bonuses (R22, R37b)

@@ -1,0 +1,1007 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The game engine in C: turn flow, bonus moves, captures, rescue, elimination, victory.
+
+The same rules as the pure-Python :mod:`victorus._reference_game` (R13-R37),
+on a fixed-size C state (about 2 KB) that is copied to make a move and to
+undo one (copy-make). All legal actions of a state come out of one call as
+integer codes; perft runs entirely here. :class:`victorus.Game` is the Python
+face of :class:`Engine`; inputs are validated there, so these loops run
+without bounds checks.
+"""
+
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint64_t
+from libc.string cimport memcpy, memset
+from libc.stdlib cimport malloc, realloc, free
+from libc.math cimport fmod, lround
+
+from victorus._core cimport (
+    BB, Tables, LegSpec, BoardTables, gen_leg, bb_has, bb_add, bb_del, bb_clear, bb_or,
+    bb_empty, lowest_bit, MAX_CELLS, NUM_SEATS, NO_KINGDOM, EDGE_MASK, SPOKE_MASK)
+
+cdef enum:
+    TEMPLAR = 0
+    TEUTONIC = 1
+    BYZANTINE = 2
+    EXCALIBUR = 3
+    HOSPITALLER = 4
+    KING = 5
+    QUEEN = 6
+    NO_EDGE = 2
+
+    PHASE_START = 0
+    PHASE_MOVE = 1
+    PHASE_BONUS = 2
+
+    LEG_NORMAL = 0
+    LEG_STRATEGIC = 1
+    LEG_TRAVEL = 2
+    LEG_PIVOT = 3
+    LEG_SELF = 4
+
+    ARMY_ACTIVE = 0
+    ARMY_ELIMINATED = 1
+    ARMY_ABSENT = 2
+
+    RESULT_NONE = 0
+    RESULT_CENTRE = 1
+    RESULT_ELIMINATION = 2
+    RESULT_ROUND_LIMIT = 3
+    RESULT_DRAW = 4
+
+    GATE_CAPTURES = 3          # R19
+    MAX_HELD = 72
+    MAX_ACTIONS = 2304         # 12 pieces x 192 targets bounds any position
+
+# Action codes: a leg is origin | target << 8 | capture << 16 | leg type << 17;
+# the words are single flags. ``code & KEY_MASK`` is what notation shows (R38).
+cdef enum:
+    KEY_MASK = 0x1FFFF
+    CAPTURE_FLAG = 0x10000
+    WORD_STOP = 0x1000000
+    WORD_END = 0x2000000
+    WORD_PASS = 0x3000000
+
+ctypedef struct PieceC:
+    int8_t army            # -1: empty cell
+    uint8_t kind
+    uint8_t edge           # 0 white, 1 grey, NO_EDGE for King and Queen
+    uint8_t royal
+    uint8_t tally          # R25
+    int16_t laps           # R29
+
+ctypedef struct HeldC:
+    uint8_t holder         # the army holding the piece
+    uint8_t army
+    uint8_t kind
+    uint8_t edge
+    uint8_t royal
+
+ctypedef struct StateC:
+    PieceC cells[MAX_CELLS]
+    BB occ[NUM_SEATS]
+    BB total
+    BB frozen                        # R24
+    HeldC held[MAX_HELD]             # every held piece, in capture order
+    int32_t nheld
+    uint8_t army_state[NUM_SEATS]
+    int32_t knight_caps[NUM_SEATS]   # R19
+    uint8_t live                     # R8 live kingdoms
+    int32_t to_move
+    int32_t round
+    int32_t passes                   # R26
+    int32_t phase
+    int32_t mover
+    int32_t move_start
+    int32_t legs
+    int32_t captures
+    int32_t last_capture
+    int32_t self_cell                # R23, R37(b)
+    int32_t self_colour
+    int32_t nocap                    # R37(c)
+    int32_t pending                  # R22, R37(b)
+    int32_t result
+    uint8_t winners                  # seat mask
+
+ctypedef struct RulesC:
+    const Tables* t
+    uint16_t dirs[NUM_SEATS][7]      # R11 direction masks
+    int16_t home[NUM_SEATS][2]       # R27 King, Queen
+    int16_t q[MAX_CELLS]
+    int16_t r[MAX_CELLS]
+    double theta[MAX_CELLS]          # R29
+    double base[NUM_SEATS][2][MAX_CELLS]
+    uint8_t team[NUM_SEATS]
+    uint8_t order[NUM_SEATS]
+    int32_t norder
+    uint8_t present                  # seat mask
+    int32_t quick                    # round limit, 0: not the quick game
+
+
+cdef inline bint is_royal_mover(const PieceC* p) noexcept nogil:
+    return p.kind == KING or p.kind == QUEEN or p.royal
+
+
+cdef inline uint8_t colour_bit(int colour) noexcept nogil:
+    return 1 << colour
+
+
+cdef inline void friends_of(const StateC* s, const RulesC* r, int army, BB* out) noexcept nogil:
+    cdef int a
+    bb_clear(out)
+    for a in range(NUM_SEATS):
+        if r.team[a] == r.team[army]:
+            bb_or(out, &s.occ[a])
+
+
+cdef inline void leg(const StateC* s, const RulesC* r, int cell, int army, uint16_t dirs,
+                     uint8_t colours, bint capture, bint single, int gate, bint entry, int nocap,
+                     BB* quiet, BB* captures) noexcept nogil:
+    cdef LegSpec spec
+    cdef BB friends
+    spec.dirs = dirs
+    spec.colors = colours
+    spec.capture = capture
+    spec.single = single
+    spec.gate = gate
+    spec.army = army
+    spec.entry = entry
+    spec.nocap_kingdom = nocap
+    friends_of(s, r, army, &friends)
+    bb_clear(quiet)
+    bb_clear(captures)
+    gen_leg(r.t, &s.total, &friends, s.live, cell, &spec, quiet, captures)
+
+
+cdef inline void strategic(const StateC* s, const RulesC* r, int cell, int army, uint8_t colours,
+                           const BB* normal_quiet, BB* out) noexcept nogil:
+    """R13: one edge step to an empty cell of the colour that no normal leg reaches."""
+    cdef BB caps
+    leg(s, r, cell, army, EDGE_MASK, colours, False, True, -1, False, -1, out, &caps)
+    out.w[0] &= ~normal_quiet.w[0]
+    out.w[1] &= ~normal_quiet.w[1]
+    out.w[2] &= ~normal_quiet.w[2]
+
+
+cdef inline void pivot(const StateC* s, const RulesC* r, int cell, int army, uint8_t colours,
+                       int nocap, BB* quiet, BB* captures) noexcept nogil:
+    """R14: one edge step to a same-coloured neighbour, quiet or capture."""
+    leg(s, r, cell, army, EDGE_MASK, colours, True, True, -1, False, nocap, quiet, captures)
+
+
+cdef void travel(const StateC* s, const RulesC* r, int cell, int army, uint8_t colours,
+                 BB* out) noexcept nogil:
+    """R14: spoke slides to empty cells from which a pivot exists (R16)."""
+    cdef BB ends, caps, pq, pc
+    cdef int word, p
+    cdef uint64_t x
+    leg(s, r, cell, army, SPOKE_MASK, colours, False, False, -1, False, -1, &ends, &caps)
+    bb_clear(out)
+    # The start cell is never edge-adjacent to a travel destination, so the
+    # piece still standing there cannot change any pivot.
+    for word in range(3):
+        x = ends.w[word]
+        while x:
+            p = word * 64 + lowest_bit(x)
+            x &= x - 1
+            pivot(s, r, p, army, colours, -1, &pq, &pc)
+            if not (bb_empty(&pq) and bb_empty(&pc)):
+                bb_add(out, p)
+
+
+cdef inline int gate_of(const StateC* s, int army) noexcept nogil:
+    """R19: the kingdom a King/Queen must stay in, or -1."""
+    return army if s.knight_caps[army] < GATE_CAPTURES else -1
+
+
+cdef inline void royal_leg(const StateC* s, const RulesC* r, int cell, uint8_t colours, int nocap,
+                           BB* quiet, BB* captures) noexcept nogil:
+    """One King/Queen leg: R18 colours given, R19 gating, R28 entry after a full lap."""
+    cdef const PieceC* p = &s.cells[cell]
+    leg(s, r, cell, p.army, r.dirs[p.army][p.kind], colours, True, False, gate_of(s, p.army),
+        p.laps >= 1, nocap, quiet, captures)
+
+
+# -- applying actions --------------------------------------------------------------
+
+cdef inline double wrap(double angle) noexcept nogil:
+    angle = fmod(angle, 360.0)
+    if angle <= -180.0:
+        angle += 360.0
+    elif angle > 180.0:
+        angle -= 360.0
+    return angle
+
+
+cdef inline int16_t laps_after(const RulesC* r, const PieceC* p, int origin, int target) noexcept nogil:
+    """R29: laps after a leg from ``origin`` to ``target``."""
+    cdef int kq = p.kind == QUEEN
+    cdef double swept = wrap(r.theta[target] - r.theta[origin])
+    if p.kind == KING:
+        swept = -swept
+    cdef double w_old = r.base[p.army][kq][origin] + 360.0 * p.laps
+    return <int16_t>lround((w_old + swept - r.base[p.army][kq][target]) / 360.0)
+
+
+cdef inline void remove_piece(StateC* s, int cell) noexcept nogil:
+    cdef int a = s.cells[cell].army
+    bb_del(&s.occ[a], cell)
+    bb_del(&s.total, cell)
+    s.cells[cell].army = -1
+
+
+cdef inline void place_piece(StateC* s, int cell, const PieceC* p) noexcept nogil:
+    s.cells[cell] = p[0]
+    bb_add(&s.occ[p.army], cell)
+    bb_add(&s.total, cell)
+
+
+cdef uint8_t team_seats(const RulesC* r, int seat) noexcept nogil:
+    cdef uint8_t mask = 0
+    cdef int s
+    for s in range(NUM_SEATS):
+        if (r.present >> s) & 1 and r.team[s] == r.team[seat]:
+            mask |= 1 << s
+    return mask
+
+
+cdef inline void finish(StateC* s, uint8_t winners, int reason) noexcept nogil:
+    s.result = reason
+    s.winners = winners
+
+
+cdef int return_home(StateC* s, const RulesC* r, int army, int kind) noexcept nogil:
+    """R31: put a royal back on its home cell or the nearest empty cell."""
+    cdef int home = r.home[army][kind == QUEEN]
+    cdef int cell = home, c, d, best_d, dq, dr
+    cdef int n = r.t.ncells
+    cdef PieceC p
+    if s.cells[home].army >= 0:
+        cell = -1
+        best_d = 1 << 30
+        for c in range(n):          # own kingdom first (ties: lower index)
+            if s.cells[c].army >= 0 or c == r.t.centre or r.t.kingdom[c] != army:
+                continue
+            dq = r.q[c] - r.q[home]
+            dr = r.r[c] - r.r[home]
+            d = max(abs(dq), max(abs(dr), abs(dq + dr)))
+            if d < best_d:
+                best_d = d
+                cell = c
+        if cell < 0:
+            for c in range(n):
+                if s.cells[c].army >= 0 or c == r.t.centre:
+                    continue
+                dq = r.q[c] - r.q[home]
+                dr = r.r[c] - r.r[home]
+                d = max(abs(dq), max(abs(dr), abs(dq + dr)))
+                if d < best_d:
+                    best_d = d
+                    cell = c
+    p.army = army
+    p.kind = kind
+    p.edge = NO_EDGE
+    p.royal = 0
+    p.tally = 0
+    p.laps = 0                       # R29: placed royals start again
+    place_piece(s, cell, &p)
+    return cell
+
+
+cdef bint rescue(StateC* s, const RulesC* r, int army, const PieceC* victim) noexcept nogil:
+    """R31: exchange a captured royal for one of ours the victim's army holds."""
+    cdef int other = victim.army, i, j, found = -1
+    cdef int kind
+    for i in range(s.nheld):
+        if (s.held[i].holder == other and s.held[i].army == army
+                and (s.held[i].kind == KING or s.held[i].kind == QUEEN)):
+            found = i
+            break
+    if found < 0:
+        return False
+    kind = s.held[found].kind
+    for j in range(found, s.nheld - 1):
+        s.held[j] = s.held[j + 1]
+    s.nheld -= 1
+    s.nheld -= 1                     # the victim was the last piece we took: it goes back
+    cdef int own_home = return_home(s, r, army, kind)
+    bb_add(&s.frozen, own_home)
+    return_home(s, r, other, victim.kind)
+    return True
+
+
+cdef void maybe_eliminate(StateC* s, const RulesC* r, int seat, int by) noexcept nogil:
+    """R30 elimination of ``seat`` when both its royals are held, then R32 victory."""
+    cdef int i, c, a
+    cdef int royals = 0
+    for i in range(s.nheld):
+        if s.held[i].holder != seat and s.held[i].army == seat:
+            if s.held[i].kind == KING:
+                royals |= 1
+            elif s.held[i].kind == QUEEN:
+                royals |= 2
+    if royals != 3:
+        return
+    for c in range(r.t.ncells):
+        if s.cells[c].army == seat:
+            remove_piece(s, c)
+    s.army_state[seat] = ARMY_ELIMINATED
+    s.live &= ~(1 << seat)
+    for a in range(NUM_SEATS):
+        if (r.present >> a) & 1 and r.team[a] != r.team[by] and s.army_state[a] != ARMY_ELIMINATED:
+            return
+    finish(s, team_seats(r, by), RESULT_ELIMINATION)
+
+
+cdef void capture(StateC* s, const RulesC* r, int army, int cell, const PieceC* victim) noexcept nogil:
+    """Consequences of a capture (R19, R20, R25, R30-R32)."""
+    cdef PieceC* capturer = &s.cells[cell]
+    cdef HeldC* h = &s.held[s.nheld]
+    h.holder = army
+    h.army = victim.army
+    h.kind = victim.kind
+    h.edge = victim.edge
+    h.royal = victim.royal
+    s.nheld += 1
+    if capturer.kind != KING and capturer.kind != QUEEN:
+        s.knight_caps[army] += 1
+    if capturer.kind <= EXCALIBUR and not capturer.royal:          # R25
+        capturer.tally += 2 if is_royal_mover(victim) else 1
+    if victim.kind != KING and victim.kind != QUEEN:
+        return
+    if rescue(s, r, army, victim):
+        return
+    maybe_eliminate(s, r, victim.army, army)
+
+
+cdef int piece_points(const HeldC* h) noexcept nogil:
+    """R37 points of a held piece."""
+    if h.kind == KING or h.kind == QUEEN:
+        return 10
+    if h.kind == HOSPITALLER:
+        return 5
+    if h.kind == EXCALIBUR:
+        return 8 if h.royal else 4
+    return 6 if h.royal else 2
+
+
+cdef uint8_t round_limit_winners(const StateC* s, const RulesC* r) noexcept nogil:
+    """R37(a): the live team with the most points held by its armies; ties draw."""
+    cdef int score[NUM_SEATS]
+    cdef bint alive[NUM_SEATS]
+    cdef int a, i, best = -1, top = -1, ties = 0
+    for a in range(NUM_SEATS):
+        score[a] = 0
+        alive[a] = False
+    for a in range(NUM_SEATS):
+        if s.army_state[a] == ARMY_ACTIVE:
+            alive[r.team[a]] = True
+    for i in range(s.nheld):
+        a = s.held[i].holder
+        if (r.present >> a) & 1:
+            score[r.team[a]] += piece_points(&s.held[i])
+    for a in range(NUM_SEATS):
+        if not alive[a]:
+            continue
+        if score[a] > best:
+            best = score[a]
+            top = a
+            ties = 0
+        elif score[a] == best:
+            ties += 1
+    if ties:
+        return 0
+    return team_seats(r, top)
+
+
+cdef void end_turn(StateC* s, const RulesC* r, bint passed) noexcept nogil:
+    """Promotion (R25), pass count (R26), next army and round (R33), draw, round limit."""
+    cdef int army = s.to_move, c, i, live = 0
+    cdef PieceC* p
+    for c in range(r.t.ncells):
+        p = &s.cells[c]
+        if p.army == army and p.tally >= 2 and p.kind <= EXCALIBUR and not p.royal:
+            p.royal = 1
+            p.tally = 0
+    s.passes = s.passes + 1 if passed else 0
+    for i in range(r.norder):
+        if r.order[i] == army:
+            break
+    cdef bint wrapped = False
+    while True:
+        i += 1
+        if i == r.norder:
+            i = 0
+            s.round += 1
+            wrapped = True
+        if s.army_state[r.order[i]] == ARMY_ACTIVE:
+            break
+    s.to_move = r.order[i]
+    s.phase = PHASE_START
+    s.mover = -1
+    s.move_start = -1
+    s.legs = 0
+    s.captures = 0
+    s.last_capture = -1
+    bb_clear(&s.frozen)
+    s.self_cell = -1
+    s.self_colour = -1
+    s.nocap = -1
+    s.pending = 0
+    for i in range(NUM_SEATS):
+        if s.army_state[i] == ARMY_ACTIVE:
+            live += 1
+    if s.passes >= live:
+        finish(s, 0, RESULT_DRAW)
+    elif r.quick and wrapped and s.round > r.quick:
+        finish(s, round_limit_winners(s, r), RESULT_ROUND_LIMIT)
+
+
+cdef void complete_move(StateC* s, const RulesC* r, int cell, bint r21) noexcept nogil:
+    """A full move ended (R16): bonus state, self-eligibility or end of turn (R21-R23, R37)."""
+    cdef bint eligible
+    if r.quick:
+        s.pending = s.pending + s.captures
+        eligible = s.captures > 0                                   # R37(b)
+    else:
+        s.pending = 1 if s.captures else 0
+        eligible = is_royal_mover(&s.cells[cell]) and s.captures == 2 and not r21   # R23
+    if eligible:
+        s.self_cell = cell
+        s.self_colour = r.t.color[s.last_capture]
+        s.nocap = r.t.kingdom[cell] if (r.quick and r21) else -1
+    else:
+        bb_add(&s.frozen, cell)
+    s.phase = PHASE_BONUS
+    s.mover = -1
+    if s.pending == 0:
+        end_turn(s, r, False)
+
+
+cdef void self_bonus_done(StateC* s, const RulesC* r, int cell, bint captured, bint r21) noexcept nogil:
+    """After a self-bonus leg (R23, R37)."""
+    if r.quick:
+        s.self_cell = cell
+        s.pending += captured
+        if captured:
+            s.self_colour = r.t.color[cell]
+            s.nocap = r.t.kingdom[cell] if r21 else -1
+    elif not captured:
+        s.pending = 0
+    elif r21:
+        s.pending = 1
+        s.self_cell = -1
+        s.nocap = -1
+        bb_add(&s.frozen, cell)
+    else:
+        s.pending = 1
+        s.self_cell = cell
+        s.self_colour = r.t.color[cell]
+    s.phase = PHASE_BONUS
+    s.mover = -1
+    if s.pending == 0:
+        end_turn(s, r, False)
+
+
+cdef void apply_leg(StateC* s, const RulesC* r, int origin, int target, int leg_type) noexcept nogil:
+    """Play one leg and every consequence of it."""
+    if s.phase == PHASE_BONUS:
+        s.pending -= 1
+        if leg_type != LEG_SELF and s.self_cell >= 0:                # R22: another piece
+            bb_add(&s.frozen, s.self_cell)
+            s.self_cell = -1
+            s.nocap = -1
+    if s.phase != PHASE_MOVE and leg_type != LEG_SELF:
+        s.move_start = origin
+        s.legs = 0
+        s.captures = 0
+        s.last_capture = -1
+    cdef PieceC piece = s.cells[origin]
+    cdef PieceC victim = s.cells[target]
+    cdef bint captured = victim.army >= 0
+    cdef int k = r.t.kingdom[target]
+    # R21 liveness is judged before the capture's consequences.
+    cdef bint r21 = (captured and is_royal_mover(&piece) and k != NO_KINGDOM and k != piece.army
+                     and s.army_state[k] != ARMY_ELIMINATED)
+    remove_piece(s, origin)
+    if target == r.t.centre:                                        # R28
+        finish(s, team_seats(r, piece.army), RESULT_CENTRE)
+        return
+    if captured:
+        remove_piece(s, target)
+    if piece.kind == KING or piece.kind == QUEEN:
+        piece.laps = laps_after(r, &piece, origin, target)
+    place_piece(s, target, &piece)
+    if captured:
+        capture(s, r, piece.army, target, &victim)
+        if s.result:
+            return
+    s.legs += 1
+    s.captures += captured
+    if captured:
+        s.last_capture = target
+    s.mover = target
+    if leg_type == LEG_SELF:
+        self_bonus_done(s, r, target, captured, r21)
+        return
+    if (r21 or leg_type == LEG_STRATEGIC or s.legs == 2
+            or (piece.kind <= EXCALIBUR and not piece.royal)):
+        complete_move(s, r, target, r21)
+    else:
+        s.phase = PHASE_MOVE
+
+
+cdef void apply_action(StateC* s, const RulesC* r, int32_t code) noexcept nogil:
+    if code == WORD_STOP:
+        complete_move(s, r, s.mover, False)
+    elif code == WORD_END:
+        end_turn(s, r, False)
+    elif code == WORD_PASS:
+        end_turn(s, r, True)
+    else:
+        apply_leg(s, r, code & 0xFF, (code >> 8) & 0xFF, (code >> 17) & 7)
+
+
+# -- generating actions ------------------------------------------------------------
+
+cdef inline int emit(int32_t* out, int n, int origin, const BB* quiet, const BB* captures,
+                     int quiet_type, const BB* extra, int extra_type) noexcept nogil:
+    """Append legs from ``origin`` in target order (quiet, capture and extra are disjoint)."""
+    cdef int word, target
+    cdef uint64_t x
+    for word in range(3):
+        x = quiet.w[word] | captures.w[word]
+        if extra != NULL:
+            x |= extra.w[word]
+        while x:
+            target = word * 64 + lowest_bit(x)
+            x &= x - 1
+            if (captures.w[word] >> (target & 63)) & 1:
+                out[n] = origin | (target << 8) | CAPTURE_FLAG | (quiet_type << 17)
+            elif extra != NULL and (extra.w[word] >> (target & 63)) & 1:
+                out[n] = origin | (target << 8) | (extra_type << 17)
+            else:
+                out[n] = origin | (target << 8) | (quiet_type << 17)
+            n += 1
+    return n
+
+
+cdef bint royal_leg1_ok(const StateC* s, const RulesC* r, int origin, int target) noexcept nogil:
+    """R16 look-ahead: after this King/Queen leg 1 (all consequences), is there a leg 2?"""
+    cdef StateC after
+    cdef BB q, c
+    memcpy(&after, s, sizeof(StateC))
+    apply_leg(&after, r, origin, target, LEG_NORMAL)
+    if after.result or after.phase != PHASE_MOVE:                   # ends the game or move
+        return True
+    royal_leg(&after, r, target, colour_bit(r.t.color[target]), -1, &q, &c)
+    return not (bb_empty(&q) and bb_empty(&c))
+
+
+cdef int first_legs(const StateC* s, const RulesC* r, int cell, int32_t* out, int n) noexcept nogil:
+    """First legs of a full move (R13, R14, R16, R18)."""
+    cdef const PieceC* p = &s.cells[cell]
+    cdef BB q, c, extra, ok_q, ok_c
+    cdef int army = p.army, word, target
+    cdef uint8_t colours
+    cdef uint64_t x
+    if p.kind == HOSPITALLER:
+        travel(s, r, cell, army, colour_bit(p.edge), &q)
+        bb_clear(&c)
+        return emit(out, n, cell, &q, &c, LEG_TRAVEL, NULL, 0)
+    if p.kind == KING or p.kind == QUEEN:
+        colours = 3 - colour_bit(r.t.color[cell])                    # R18: opposite colour
+        royal_leg(s, r, cell, colours, -1, &q, &c)
+        bb_clear(&ok_q)
+        bb_clear(&ok_c)
+        for word in range(3):
+            x = q.w[word] | c.w[word]
+            while x:
+                target = word * 64 + lowest_bit(x)
+                x &= x - 1
+                if royal_leg1_ok(s, r, cell, target):
+                    if bb_has(&c, target):
+                        bb_add(&ok_c, target)
+                    else:
+                        bb_add(&ok_q, target)
+        return emit(out, n, cell, &ok_q, &ok_c, LEG_NORMAL, NULL, 0)
+    colours = colour_bit(p.edge)
+    leg(s, r, cell, army, r.dirs[army][p.kind], colours, True, False, -1, False, -1, &q, &c)
+    if p.kind <= BYZANTINE:                                          # R13
+        strategic(s, r, cell, army, colours, &q, &extra)
+        return emit(out, n, cell, &q, &c, LEG_NORMAL, &extra, LEG_STRATEGIC)
+    return emit(out, n, cell, &q, &c, LEG_NORMAL, NULL, 0)
+
+
+cdef int continuations(const StateC* s, const RulesC* r, int cell, int32_t* out, int n) noexcept nogil:
+    """The next leg of a move in progress (R14, R16-R18)."""
+    cdef const PieceC* p = &s.cells[cell]
+    cdef BB q, c
+    if p.kind == HOSPITALLER:
+        pivot(s, r, cell, p.army, colour_bit(p.edge), -1, &q, &c)
+        return emit(out, n, cell, &q, &c, LEG_PIVOT, NULL, 0)
+    if p.kind == KING or p.kind == QUEEN:
+        royal_leg(s, r, cell, colour_bit(r.t.color[cell]), -1, &q, &c)
+    else:                                                            # royal knight, R17
+        leg(s, r, cell, p.army, r.dirs[p.army][p.kind], colour_bit(p.edge), True, False, -1,
+            False, -1, &q, &c)
+        bb_del(&q, s.move_start)
+    return emit(out, n, cell, &q, &c, LEG_NORMAL, NULL, 0)
+
+
+cdef int self_bonus_legs(const StateC* s, const RulesC* r, int cell, int32_t* out, int n) noexcept nogil:
+    """R23, R37(b): the self-eligible piece's single bonus leg."""
+    cdef const PieceC* p = &s.cells[cell]
+    cdef BB q, c, extra
+    cdef uint8_t colours
+    if p.kind == HOSPITALLER:
+        pivot(s, r, cell, p.army, colour_bit(p.edge), s.nocap, &q, &c)
+    elif p.kind == KING or p.kind == QUEEN:
+        royal_leg(s, r, cell, colour_bit(s.self_colour), s.nocap, &q, &c)
+    else:
+        colours = colour_bit(p.edge)
+        leg(s, r, cell, p.army, r.dirs[p.army][p.kind], colours, True, False, -1, False,
+            s.nocap, &q, &c)
+        if not p.royal and p.kind <= BYZANTINE:                      # R37(b)
+            strategic(s, r, cell, p.army, colours, &q, &extra)
+            bb_or(&q, &extra)
+    return emit(out, n, cell, &q, &c, LEG_SELF, NULL, 0)
+
+
+cdef int gen_actions(const StateC* s, const RulesC* r, int32_t* out) noexcept nogil:
+    """Every legal action, legs in (origin, target) order, then the word (R15, R26)."""
+    if s.result:
+        return 0
+    cdef int n = 0, word, cell
+    cdef uint64_t x
+    if s.phase == PHASE_MOVE:
+        n = continuations(s, r, s.mover, out, n)
+        if s.cells[s.mover].royal:
+            out[n] = WORD_STOP                                       # R16 royal knight
+            n += 1
+        return n
+    for word in range(3):
+        x = s.occ[s.to_move].w[word] & ~s.frozen.w[word]
+        while x:
+            cell = word * 64 + lowest_bit(x)
+            x &= x - 1
+            if cell == s.self_cell:
+                n = self_bonus_legs(s, r, cell, out, n)
+            else:
+                n = first_legs(s, r, cell, out, n)
+    if s.phase == PHASE_BONUS:
+        out[n] = WORD_END
+        n += 1
+    elif n == 0:
+        out[n] = WORD_PASS
+        n += 1
+    return n
+
+
+cdef uint64_t perft_c(const StateC* s, const RulesC* r, int depth) noexcept nogil:
+    """R40 with copy-make; the last ply only counts."""
+    if depth == 0:
+        return 1
+    cdef int32_t actions[MAX_ACTIONS]
+    cdef int n = gen_actions(s, r, actions), i
+    if depth == 1:
+        return n
+    cdef uint64_t total = 0
+    cdef StateC child
+    for i in range(n):
+        memcpy(&child, s, sizeof(StateC))
+        apply_action(&child, r, actions[i])
+        total += perft_c(&child, r, depth - 1)
+    return total
+
+
+cdef inline uint64_t splitmix64(uint64_t* state) noexcept nogil:
+    state[0] += <uint64_t>0x9E3779B97F4A7C15
+    cdef uint64_t z = state[0]
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+# -- Python boundary ------------------------------------------------------------------
+
+cdef class Rules:
+    """Per board and configuration: tables, direction masks, home cells, angles, teams."""
+    cdef RulesC c
+    cdef readonly BoardTables tables
+
+    def __init__(self, BoardTables tables, dirs, homes, coords, theta, base, teams, order,
+                 int present, int quick):
+        self.tables = tables
+        memset(&self.c, 0, sizeof(RulesC))
+        self.c.t = &tables.t
+        cdef int n = tables.t.ncells, s, k, i
+        for s in range(NUM_SEATS):
+            for k in range(7):
+                self.c.dirs[s][k] = dirs[s][k]
+            self.c.home[s][0] = homes[s][0]
+            self.c.home[s][1] = homes[s][1]
+            self.c.team[s] = teams[s]
+            for k in range(2):
+                for i in range(n):
+                    self.c.base[s][k][i] = base[s][k][i]
+        for i in range(n):
+            self.c.q[i] = coords[i][0]
+            self.c.r[i] = coords[i][1]
+            self.c.theta[i] = theta[i]
+        self.c.norder = len(order)
+        for i in range(len(order)):
+            self.c.order[i] = order[i]
+        self.c.present = present
+        self.c.quick = quick
+
+
+RESULT_NAMES = (None, "centre", "elimination", "round-limit", "draw")
+PHASE_NAMES = ("start", "move", "bonus")
+
+
+cdef class Engine:
+    """A game state with its undo stack (copy-make). Inputs are validated by victorus.Game."""
+    cdef StateC s
+    cdef readonly Rules rules
+    cdef StateC* stack
+    cdef Py_ssize_t depth, capacity
+    cdef int32_t legal[MAX_ACTIONS]
+    cdef int nlegal
+    cdef bint legal_valid
+
+    def __cinit__(self, Rules rules):
+        self.rules = rules
+        self.stack = NULL
+        self.depth = 0
+        self.capacity = 0
+        self.legal_valid = False
+        memset(&self.s, 0, sizeof(StateC))
+
+    def __dealloc__(self):
+        free(self.stack)
+
+    # -- loading and exporting (VPN, tests) --
+    def load(self, cells, armies, held, turn):
+        """Set the state from Python values (see victorus.game)."""
+        cdef StateC* s = &self.s
+        memset(s, 0, sizeof(StateC))
+        cdef int i, a
+        cdef PieceC p
+        for i in range(MAX_CELLS):
+            s.cells[i].army = -1
+        for i, piece in enumerate(cells):
+            if piece is None:
+                continue
+            p.army = piece[0]
+            p.kind = piece[1]
+            p.edge = NO_EDGE if piece[2] is None else piece[2]
+            p.royal = piece[3]
+            p.tally = piece[4]
+            p.laps = piece[5]
+            place_piece(s, i, &p)
+        s.live = 0
+        for a in range(NUM_SEATS):
+            state, caps = armies[a]
+            s.army_state[a] = "aex".index(state)
+            s.knight_caps[a] = caps
+            if s.army_state[a] != ARMY_ELIMINATED:
+                s.live |= 1 << a
+        if len(held) > MAX_HELD:
+            raise ValueError(f"at most {MAX_HELD} held pieces, got {len(held)}")
+        for i, h in enumerate(held):
+            s.held[i].holder = h[0]
+            s.held[i].army = h[1]
+            s.held[i].kind = h[2]
+            s.held[i].edge = NO_EDGE if h[3] is None else h[3]
+            s.held[i].royal = h[4]
+        s.nheld = len(held)
+        (to_move, round_no, passes, phase, mover, move_start, legs, captures, last_capture,
+         frozen, self_cell, self_colour, nocap, pending) = turn
+        s.to_move = to_move
+        s.round = round_no
+        s.passes = passes
+        s.phase = PHASE_NAMES.index(phase)
+        s.mover = mover
+        s.move_start = move_start
+        s.legs = legs
+        s.captures = captures
+        s.last_capture = last_capture
+        s.self_cell = self_cell
+        s.self_colour = self_colour
+        s.nocap = nocap
+        s.pending = pending
+        for i in frozen:
+            bb_add(&s.frozen, i)
+        s.result = RESULT_NONE
+        s.winners = 0
+        self.depth = 0
+        self.legal_valid = False
+
+    def export(self):
+        """(cells, armies, held, turn, result) as plain Python values."""
+        cdef StateC* s = &self.s
+        cdef int i
+        cdef PieceC* p
+        cells = []
+        for i in range(self.rules.c.t.ncells):
+            p = &s.cells[i]
+            if p.army < 0:
+                cells.append(None)
+            else:
+                cells.append((p.army, p.kind, None if p.edge == NO_EDGE else p.edge,
+                              bool(p.royal), p.tally, p.laps))
+        armies = [("aex"[s.army_state[i]], s.knight_caps[i]) for i in range(NUM_SEATS)]
+        held = self.held()
+        frozen = frozenset(i for i in range(self.rules.c.t.ncells) if bb_has(&s.frozen, i))
+        turn = (s.to_move, s.round, s.passes, PHASE_NAMES[s.phase], s.mover, s.move_start,
+                s.legs, s.captures, s.last_capture, frozen, s.self_cell, s.self_colour, s.nocap,
+                s.pending)
+        return cells, armies, held, turn, self.result()
+
+    def piece(self, int cell):
+        """(army, kind, edge, royal, tally, laps) of the piece on a cell, or None."""
+        if not 0 <= cell < self.rules.c.t.ncells:
+            raise IndexError(f"cell {cell} out of range")
+        cdef PieceC* p = &self.s.cells[cell]
+        if p.army < 0:
+            return None
+        return (p.army, p.kind, None if p.edge == NO_EDGE else p.edge, bool(p.royal), p.tally,
+                p.laps)
+
+    def held(self):
+        """Every held piece in capture order: (holder, army, kind, edge, royal)."""
+        cdef int i
+        cdef HeldC* h
+        out = []
+        for i in range(self.s.nheld):
+            h = &self.s.held[i]
+            out.append((h.holder, h.army, h.kind, None if h.edge == NO_EDGE else h.edge,
+                        bool(h.royal)))
+        return out
+
+    def occupied(self, int army):
+        """Cells of one army per the bitboards (for consistency checks)."""
+        return [i for i in range(self.rules.c.t.ncells) if bb_has(&self.s.occ[army], i)]
+
+    @property
+    def live(self):
+        return self.s.live
+
+    def result(self):
+        """None while running, else (winner seats, reason)."""
+        if self.s.result == RESULT_NONE:
+            return None
+        return (tuple(a for a in range(NUM_SEATS) if (self.s.winners >> a) & 1),
+                RESULT_NAMES[self.s.result])
+
+    @property
+    def to_move(self):
+        return self.s.to_move
+
+    @property
+    def phase(self):
+        return PHASE_NAMES[self.s.phase]
+
+    @property
+    def round(self):
+        return self.s.round
+
+    @property
+    def history_length(self):
+        return self.depth
+
+    # -- actions --
+    cdef void _refresh(self) noexcept nogil:
+        if not self.legal_valid:
+            self.nlegal = gen_actions(&self.s, &self.rules.c, self.legal)
+            self.legal_valid = True
+
+    def legal_keys(self):
+        """Legal actions as notation keys (origin | target << 8 | capture << 16, or a word)."""
+        self._refresh()
+        cdef int i
+        return [self.legal[i] & KEY_MASK if self.legal[i] < WORD_STOP else self.legal[i]
+                for i in range(self.nlegal)]
+
+    def count_legal(self):
+        self._refresh()
+        return self.nlegal
+
+    cdef int _push(self) except -1:
+        cdef Py_ssize_t cap
+        cdef StateC* grown
+        if self.depth == self.capacity:
+            cap = 64 if self.capacity == 0 else self.capacity * 2
+            grown = <StateC*>realloc(self.stack, cap * sizeof(StateC))
+            if grown == NULL:
+                raise MemoryError()
+            self.stack = grown
+            self.capacity = cap
+        memcpy(&self.stack[self.depth], &self.s, sizeof(StateC))
+        self.depth += 1
+        return 0
+
+    def play_key(self, int key):
+        """Play the legal action with this notation key; False if none is legal."""
+        self._refresh()
+        cdef int i, code
+        for i in range(self.nlegal):
+            code = self.legal[i]
+            if (code & KEY_MASK if code < WORD_STOP else code) == key:
+                self._push()
+                apply_action(&self.s, &self.rules.c, code)
+                self.legal_valid = False
+                return True
+        return False
+
+    def play_index(self, int index):
+        """Play the index-th legal action (validated by the caller)."""
+        self._refresh()
+        if not 0 <= index < self.nlegal:
+            raise IndexError(f"action index {index} out of range 0..{self.nlegal - 1}")
+        self._push()
+        apply_action(&self.s, &self.rules.c, self.legal[index])
+        self.legal_valid = False
+
+    def undo(self):
+        """Restore the state before the last action; False if there is none."""
+        if self.depth == 0:
+            return False
+        self.depth -= 1
+        memcpy(&self.s, &self.stack[self.depth], sizeof(StateC))
+        self.legal_valid = False
+        return True
+
+    def copy(self, bint history=True):
+        cdef Engine other = Engine.__new__(Engine, self.rules)
+        memcpy(&other.s, &self.s, sizeof(StateC))
+        if history and self.depth:
+            other.stack = <StateC*>malloc(self.depth * sizeof(StateC))
+            if other.stack == NULL:
+                raise MemoryError()
+            memcpy(other.stack, self.stack, self.depth * sizeof(StateC))
+            other.depth = other.capacity = self.depth
+        return other
+
+    def perft(self, int depth):
+        """R40 from this state."""
+        cdef uint64_t n
+        with nogil:
+            n = perft_c(&self.s, &self.rules.c, depth)
+        return n
+
+    def perft_divide(self):
+        """Perft 1 below each legal action, for progress display: list of (key, engine copy)."""
+        self._refresh()
+        out = []
+        cdef int i
+        cdef Engine child
+        for i in range(self.nlegal):
+            child = self.copy(False)
+            apply_action(&child.s, &self.rules.c, self.legal[i])
+            out.append(child)
+        return out
+
+    def random_playout(self, uint64_t seed, int64_t max_actions, bint history):
+        """Play uniformly random actions (splitmix64) until the end or the cap (< 0: none).
+
+        With ``history`` every action can be undone; without it the undo
+        history is dropped (bulk simulation).
+        """
+        cdef uint64_t rng = seed
+        cdef int64_t played = 0
+        cdef int n
+        if not history:
+            self.depth = 0
+        while not self.s.result and (max_actions < 0 or played < max_actions):
+            n = gen_actions(&self.s, &self.rules.c, self.legal)
+            if history:
+                self._push()
+            apply_action(&self.s, &self.rules.c, self.legal[splitmix64(&rng) % <uint64_t>n])
+            played += 1
+        self.legal_valid = False
+        return played
+
+    @staticmethod
+    def state_bytes():
+        return sizeof(StateC)
