@@ -14,13 +14,19 @@ cdef enum:
 ctypedef struct BB:
     uint64_t w[3]
 
+ctypedef struct Step:
+    int16_t to                                 # target cell or -1 (off the board)
+    int16_t flank0                             # spoke flank cells, -1 off the board
+    int16_t flank1                             #   (both -1 for an edge step)
+    uint8_t kmask                              # kingdoms touched by the step (R8)
+    uint8_t spoke
+
 ctypedef struct Tables:
     int ncells
     int centre
-    int16_t step[MAX_CELLS][NUM_DIRS]          # target cell or -1
-    int16_t flank[MAX_CELLS][NUM_DIRS][2]      # spoke flank cells or -1 (off board / edge step)
-    uint8_t kmask[MAX_CELLS][NUM_DIRS]         # kingdoms touched by the step (R8)
+    Step steps[MAX_CELLS][NUM_DIRS]            # one 8-byte record per (cell, direction)
     uint8_t color[MAX_CELLS]
+    uint16_t ring[MAX_CELLS]                   # edge directions to same-coloured neighbours
     uint8_t kingdom[MAX_CELLS]                 # seat, or NO_KINGDOM
     int16_t portal[NUM_SEATS]                  # R28 portal cell per seat
     uint8_t up_dir[NUM_SEATS]                  # R6 up direction per seat
@@ -34,6 +40,7 @@ ctypedef struct LegSpec:
     int8_t army            # the moving army (its team decides R20)
     bint entry             # R28: the step from the army's portal into the centre is allowed
     int8_t nocap_kingdom   # R37(c): may not capture inside this kingdom, or -1
+    bint first_only        # stop at the first destination (existence checks, R16)
 
 
 cdef inline bint bb_has(const BB* b, int i) noexcept nogil:

@@ -8,6 +8,7 @@ and without Python objects. :class:`Position` keeps the occupancy per army,
 the team of every army and the set of live kingdoms, updated incrementally.
 """
 
+from libc.stdint cimport uint32_t, uint64_t
 from libc.string cimport memset
 
 
@@ -47,15 +48,23 @@ cdef class BoardTables:
         self.t.ncells = ncells
         self.t.centre = centre
         cdef int i, d, k
+        cdef Step* st
         for i in range(ncells):
             self.t.color[i] = _checked(colors[i], 0, 2, "colour")
             self.t.kingdom[i] = _checked(kingdoms[i], 0, NO_KINGDOM, "kingdom")
             for d in range(NUM_DIRS):
-                self.t.step[i][d] = _checked(steps[i * NUM_DIRS + d], -1, ncells - 1, "step")
-                self.t.kmask[i][d] = _checked(kmasks[i * NUM_DIRS + d], 0, 63, "kingdom mask")
-                for k in range(2):
-                    self.t.flank[i][d][k] = _checked(
-                        flanks[(i * NUM_DIRS + d) * 2 + k], -1, ncells - 1, "flank")
+                st = &self.t.steps[i][d]
+                st.to = _checked(steps[i * NUM_DIRS + d], -1, ncells - 1, "step")
+                st.kmask = _checked(kmasks[i * NUM_DIRS + d], 0, 63, "kingdom mask")
+                st.flank0 = _checked(flanks[(i * NUM_DIRS + d) * 2], -1, ncells - 1, "flank")
+                st.flank1 = _checked(flanks[(i * NUM_DIRS + d) * 2 + 1], -1, ncells - 1, "flank")
+                st.spoke = d >= 6
+        for i in range(ncells):
+            self.t.ring[i] = 0
+            for d in range(6):
+                k = self.t.steps[i][d].to
+                if k >= 0 and self.t.color[k] == self.t.color[i]:
+                    self.t.ring[i] |= 1 << d
         for i in range(NUM_SEATS):
             self.t.portal[i] = _checked(portals[i], 0, ncells - 1, "portal")
             self.t.up_dir[i] = _checked(up_dirs[i], 0, NUM_DIRS - 1, "direction")
@@ -80,34 +89,39 @@ cdef int _checked(value, int lo, int hi, str what) except? -2:
 cdef void gen_leg(const Tables* t, const BB* total, const BB* friends, uint8_t live,
                   int start, const LegSpec* spec, BB* quiet, BB* captures) noexcept nogil:
     """Destinations of one leg from ``start`` (R12): slides, walls, spokes, R19, R20, R28."""
-    cdef int d, cur, nxt, f0, f1
+    cdef int d, cur, nxt
     cdef uint8_t walls, k_start, k_dest
+    cdef uint32_t dirs = spec.dirs
+    cdef const Step* st
     cdef int centre = t.centre
+    cdef BB blockers = total[0]                      # R12: pieces and the centre block flanks
+    bb_add(&blockers, centre)
     if spec.gate >= 0 and t.kingdom[start] != spec.gate:    # R19: gated outside its kingdom
         return
     k_start = t.kingdom[start] if in_live_kingdom(t, live, start) else NO_KINGDOM
-    for d in range(NUM_DIRS):
-        if not (spec.dirs >> d) & 1:
-            continue
+    while dirs:
+        d = lowest_bit(dirs)
+        dirs &= dirs - 1
         cur = start
         while True:
-            nxt = t.step[cur][d]
+            st = &t.steps[cur][d]
+            nxt = st.to
             if nxt < 0:
                 break
-            walls = t.kmask[cur][d] & live
-            if walls & (walls - 1):                  # R8: two live kingdoms touched
-                break
-            if d >= 6:                               # R12: spoke between two blockers
-                f0 = t.flank[cur][d][0]
-                f1 = t.flank[cur][d][1]
-                if (f0 >= 0 and (f0 == centre or bb_has(total, f0))
-                        and f1 >= 0 and (f1 == centre or bb_has(total, f1))):
+            if st.kmask:
+                walls = st.kmask & live
+                if walls & (walls - 1):              # R8: two live kingdoms touched
                     break
+            if (st.spoke and st.flank0 >= 0 and st.flank1 >= 0       # R12: spoke between
+                    and bb_has(&blockers, st.flank0) and bb_has(&blockers, st.flank1)):  # blockers
+                break
             if spec.gate >= 0 and t.kingdom[nxt] != spec.gate:   # R19
                 break
             if nxt == centre:                        # R28: only the portal entry
                 if spec.entry and cur == t.portal[spec.army] and d == t.up_dir[spec.army]:
                     bb_add(quiet, nxt)
+                    if spec.first_only:
+                        return
                 break
             if bb_has(total, nxt):
                 if (spec.capture and not bb_has(friends, nxt)
@@ -116,9 +130,13 @@ cdef void gen_leg(const Tables* t, const BB* total, const BB* friends, uint8_t l
                     if ((k_start == NO_KINGDOM or k_dest == NO_KINGDOM or k_start == k_dest)
                             and not (spec.nocap_kingdom >= 0 and k_dest == spec.nocap_kingdom)):
                         bb_add(captures, nxt)        # R20
+                        if spec.first_only:
+                            return
                 break
             if (spec.colors >> t.color[nxt]) & 1:
                 bb_add(quiet, nxt)
+                if spec.first_only:
+                    return
             if spec.single:
                 break
             cur = nxt
@@ -239,6 +257,7 @@ cdef class Position:
         spec.gate = _checked(gate, -1, NUM_SEATS - 1, "gate kingdom")
         spec.entry = entry
         spec.nocap_kingdom = _checked(nocap_kingdom, -1, NUM_SEATS - 1, "no-capture kingdom")
+        spec.first_only = False
         return 0
 
     def leg(self, int cell, int army, int dirs, int colors, bint capture=True,

@@ -16,7 +16,7 @@ from libc.math cimport fmod, lround
 
 from victorus._core cimport (
     BB, Tables, LegSpec, BoardTables, gen_leg, bb_has, bb_add, bb_del, bb_clear, bb_or,
-    bb_empty, lowest_bit, MAX_CELLS, NUM_SEATS, NO_KINGDOM, EDGE_MASK, SPOKE_MASK)
+    bb_empty, lowest_bit, MAX_CELLS, NUM_SEATS, NO_KINGDOM, SPOKE_MASK)
 
 cdef enum:
     TEMPLAR = 0
@@ -146,6 +146,7 @@ cdef inline void leg(const StateC* s, const RulesC* r, int cell, int army, uint1
     spec.army = army
     spec.entry = entry
     spec.nocap_kingdom = nocap
+    spec.first_only = False
     friends_of(s, r, army, &friends)
     bb_clear(quiet)
     bb_clear(captures)
@@ -156,7 +157,8 @@ cdef inline void strategic(const StateC* s, const RulesC* r, int cell, int army,
                            const BB* normal_quiet, BB* out) noexcept nogil:
     """R13: one edge step to an empty cell of the colour that no normal leg reaches."""
     cdef BB caps
-    leg(s, r, cell, army, EDGE_MASK, colours, False, True, -1, False, -1, out, &caps)
+    # Only ring neighbours share the piece's colour (R5): no other edge step can stop.
+    leg(s, r, cell, army, r.t.ring[cell], colours, False, True, -1, False, -1, out, &caps)
     out.w[0] &= ~normal_quiet.w[0]
     out.w[1] &= ~normal_quiet.w[1]
     out.w[2] &= ~normal_quiet.w[2]
@@ -165,7 +167,7 @@ cdef inline void strategic(const StateC* s, const RulesC* r, int cell, int army,
 cdef inline void pivot(const StateC* s, const RulesC* r, int cell, int army, uint8_t colours,
                        int nocap, BB* quiet, BB* captures) noexcept nogil:
     """R14: one edge step to a same-coloured neighbour, quiet or capture."""
-    leg(s, r, cell, army, EDGE_MASK, colours, True, True, -1, False, nocap, quiet, captures)
+    leg(s, r, cell, army, r.t.ring[cell], colours, True, True, -1, False, nocap, quiet, captures)
 
 
 cdef void travel(const StateC* s, const RulesC* r, int cell, int army, uint8_t colours,
@@ -395,13 +397,17 @@ cdef uint8_t round_limit_winners(const StateC* s, const RulesC* r) noexcept nogi
 
 cdef void end_turn(StateC* s, const RulesC* r, bint passed) noexcept nogil:
     """Promotion (R25), pass count (R26), next army and round (R33), draw, round limit."""
-    cdef int army = s.to_move, c, i, live = 0
+    cdef int army = s.to_move, c, i, word, live = 0
+    cdef uint64_t x
     cdef PieceC* p
-    for c in range(r.t.ncells):
-        p = &s.cells[c]
-        if p.army == army and p.tally >= 2 and p.kind <= EXCALIBUR and not p.royal:
-            p.royal = 1
-            p.tally = 0
+    for word in range(3):
+        x = s.occ[army].w[word]
+        while x:
+            p = &s.cells[word * 64 + lowest_bit(x)]
+            x &= x - 1
+            if p.tally >= 2 and p.kind <= EXCALIBUR and not p.royal:
+                p.royal = 1
+                p.tally = 0
     s.passes = s.passes + 1 if passed else 0
     for i in range(r.norder):
         if r.order[i] == army:
@@ -568,7 +574,30 @@ cdef inline int emit(int32_t* out, int n, int origin, const BB* quiet, const BB*
 cdef bint royal_leg1_ok(const StateC* s, const RulesC* r, int origin, int target) noexcept nogil:
     """R16 look-ahead: after this King/Queen leg 1 (all consequences), is there a leg 2?"""
     cdef StateC after
-    cdef BB q, c
+    cdef BB q, c, total, friends
+    cdef LegSpec spec
+    cdef const PieceC* p = &s.cells[origin]
+    if s.cells[target].army < 0 and target != r.t.centre:
+        # A quiet leg only moves the piece (and its laps): no need to copy the state.
+        total = s.total
+        bb_del(&total, origin)
+        bb_add(&total, target)
+        friends_of(s, r, p.army, &friends)
+        bb_del(&friends, origin)
+        bb_add(&friends, target)
+        spec.dirs = r.dirs[p.army][p.kind]
+        spec.colors = colour_bit(r.t.color[target])
+        spec.capture = True
+        spec.single = False
+        spec.gate = gate_of(s, p.army)
+        spec.army = p.army
+        spec.entry = laps_after(r, p, origin, target) >= 1
+        spec.nocap_kingdom = -1
+        spec.first_only = True
+        bb_clear(&q)
+        bb_clear(&c)
+        gen_leg(r.t, &total, &friends, s.live, target, &spec, &q, &c)
+        return not (bb_empty(&q) and bb_empty(&c))
     memcpy(&after, s, sizeof(StateC))
     apply_leg(&after, r, origin, target, LEG_NORMAL)
     if after.result or after.phase != PHASE_MOVE:                   # ends the game or move
@@ -875,6 +904,10 @@ cdef class Engine:
                 RESULT_NAMES[self.s.result])
 
     @property
+    def over(self):
+        return self.s.result != RESULT_NONE
+
+    @property
     def to_move(self):
         return self.s.to_move
 
@@ -902,6 +935,20 @@ cdef class Engine:
         cdef int i
         return [self.legal[i] & KEY_MASK if self.legal[i] < WORD_STOP else self.legal[i]
                 for i in range(self.nlegal)]
+
+    def legal_actions(self, dict table, factory):
+        """Legal actions as objects: ``table[key]``, made by ``factory(key)`` when missing."""
+        self._refresh()
+        cdef int i, code, key
+        cdef list out = []
+        for i in range(self.nlegal):
+            code = self.legal[i]
+            key = code & KEY_MASK if code < WORD_STOP else code
+            action = table.get(key)
+            if action is None:
+                action = factory(key)
+            out.append(action)
+        return out
 
     def count_legal(self):
         self._refresh()

@@ -14,12 +14,11 @@ import random
 from ._engine import Engine, Rules
 from .errors import ConfigError, IllegalActionError, StateError
 from .geometry import Board, direction_mask, theta, winding_base
-from .notation import Action, ArmyRecord, VPNPosition, format_vpn, leg_action, parse_action
-from .notation import parse_vpn, word_action
+from .notation import WORD_KEYS, Action, ArmyRecord, VPNPosition, format_vpn, leg_action
+from .notation import parse_action, parse_vpn, word_action
 from .pieces import Army, Held, Piece, Turn, setup_cells
 from .variants import Config, parse_variant
 
-WORD_KEYS = {"stop": 0x1000000, "end": 0x2000000, "pass": 0x3000000}
 _WORDS_BY_KEY = {key: word_action(word) for word, key in WORD_KEYS.items()}
 _RULES: dict = {}
 _ACTIONS: dict = {}
@@ -53,12 +52,6 @@ def _action(board: Board, key: int) -> Action:
             action = leg_action(board, key & 0xFF, (key >> 8) & 0xFF, bool(key >> 16))
         table[key] = action
     return action
-
-
-def _key(action: Action) -> int:
-    if action.word is not None:
-        return WORD_KEYS[action.word]
-    return action.origin | action.target << 8 | action.capture << 16
 
 
 class Game:
@@ -111,7 +104,7 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        return self._engine.result() is not None
+        return self._engine.over
 
     @property
     def winners(self) -> tuple[int, ...] | None:
@@ -147,21 +140,19 @@ class Game:
 
     def legal_actions(self) -> list[Action]:
         """All legal actions: legs in (origin, target) cell order, then stop/end/pass."""
-        table = self._actions
-        out = []
-        for key in self._engine.legal_keys():
-            action = table.get(key)
-            out.append(action if action is not None else _action(self.board, key))
-        return out
+        return self._engine.legal_actions(self._actions, self._make_action)
+
+    def _make_action(self, key: int) -> Action:
+        return _action(self.board, key)
 
     def play(self, action) -> None:
         """Play an Action or an R38 string; an illegal one raises and changes nothing."""
-        if isinstance(action, Action):
-            key = _key(action)
-            if self._actions.get(key) != action:            # an Action of another board
-                key = _key(parse_action(self.board, action.text))
+        if type(action) is Action:
+            key = action.key
+            if self._actions.get(key) is not action:        # not one this game handed out
+                key = parse_action(self.board, action.text).key
         else:
-            key = _key(parse_action(self.board, action))   # NotationError if malformed
+            key = parse_action(self.board, action).key      # NotationError if malformed
         if not self._engine.play_key(key):
             self._reject(_action(self.board, key).text)
 

@@ -14,7 +14,11 @@ from .variants import PRESENT_SEATS, Config, parse_variant
 WORDS = ("stop", "end", "pass")
 
 
-@dataclass(frozen=True)
+#: Engine keys of the words; a leg's key is ``origin | target << 8 | capture << 16``.
+WORD_KEYS = {"stop": 0x1000000, "end": 0x2000000, "pass": 0x3000000}
+
+
+@dataclass(frozen=True, slots=True)
 class Action:
     """One action (R15): a leg ``origin -> target`` or one of the words stop/end/pass.
 
@@ -26,6 +30,7 @@ class Action:
     target: int = -1
     capture: bool = False
     text: str = field(default="", compare=False)
+    key: int = field(default=0, compare=False, repr=False)
 
     def __str__(self) -> str:
         return self.text
@@ -40,11 +45,12 @@ class Action:
 
 def leg_action(board: Board, origin: int, target: int, capture: bool) -> Action:
     sep = "x" if capture else "-"
-    return Action(None, origin, target, capture, f"{board.labels[origin]}{sep}{board.labels[target]}")
+    return Action(None, origin, target, capture, f"{board.labels[origin]}{sep}{board.labels[target]}",
+                  origin | target << 8 | capture << 16)
 
 
 def word_action(word: str) -> Action:
-    return Action(word, text=word)
+    return Action(word, text=word, key=WORD_KEYS[word])
 
 
 _LEG_RE = re.compile(r"([a-z])(\d{1,2})([-x])([a-z])(\d{1,2})")
@@ -265,5 +271,5 @@ def format_vpn(position: VPNPosition) -> str:
                      position.config.variant_string()])
 
 
-__all__ = ["Action", "ArmyRecord", "VPNPosition", "format_vpn", "leg_action", "parse_action",
+__all__ = ["Action", "WORD_KEYS", "ArmyRecord", "VPNPosition", "format_vpn", "leg_action", "parse_action",
            "parse_vpn", "word_action"]
