@@ -8,9 +8,10 @@
 
 from .errors import ConfigError, IllegalActionError, NotationError, StateError, VictorusError
 from .game import Game, perft, play_random
+from .simulate import SimulatedGame, simulate
 from .geometry import Board
 from .notation import Action
 
 __all__ = ["Action", "Board", "ConfigError", "Game", "IllegalActionError", "NotationError",
-           "StateError", "VictorusError", "perft", "play_random"]
+           "SimulatedGame", "StateError", "VictorusError", "perft", "play_random", "simulate"]
 __version__ = "0.1.0"

@@ -101,6 +101,7 @@ ctypedef struct StateC:
     int32_t pending                  # R22, R37(b)
     int32_t result
     uint8_t winners                  # seat mask
+    int32_t captured[7]              # captures per captured piece type (statistics)
 
 ctypedef struct RulesC:
     const Tables* t
@@ -344,6 +345,7 @@ cdef void capture(StateC* s, const RulesC* r, int army, int cell, const PieceC* 
     h.edge = victim.edge
     h.royal = victim.royal
     s.nheld += 1
+    s.captured[victim.kind] += 1
     if capturer.kind != KING and capturer.kind != QUEEN:
         s.knight_caps[army] += 1
     if capturer.kind <= EXCALIBUR and not capturer.royal:          # R25
@@ -774,8 +776,8 @@ cdef class Engine:
     cdef readonly Rules rules
     cdef StateC* stack
     cdef Py_ssize_t depth, capacity
-    cdef int32_t legal[MAX_ACTIONS]
-    cdef int nlegal
+    cdef int32_t* legal              # the legal actions of ``s`` while legal_valid
+    cdef int nlegal, legal_capacity
     cdef bint legal_valid
 
     def __cinit__(self, Rules rules):
@@ -783,11 +785,14 @@ cdef class Engine:
         self.stack = NULL
         self.depth = 0
         self.capacity = 0
+        self.legal = NULL
+        self.legal_capacity = 0
         self.legal_valid = False
         memset(&self.s, 0, sizeof(StateC))
 
     def __dealloc__(self):
         free(self.stack)
+        free(self.legal)
 
     # -- loading and exporting (VPN, tests) --
     def load(self, cells, armies, held, turn):
@@ -843,6 +848,8 @@ cdef class Engine:
             bb_add(&s.frozen, i)
         s.result = RESULT_NONE
         s.winners = 0
+        for i in range(7):
+            s.captured[i] = 0
         self.depth = 0
         self.legal_valid = False
 
@@ -924,17 +931,22 @@ cdef class Engine:
         return self.depth
 
     # -- actions --
-    cdef void _refresh(self) noexcept nogil:
-        if not self.legal_valid:
-            self.nlegal = gen_actions(&self.s, &self.rules.c, self.legal)
-            self.legal_valid = True
-
-    def legal_keys(self):
-        """Legal actions as notation keys (origin | target << 8 | capture << 16, or a word)."""
-        self._refresh()
-        cdef int i
-        return [self.legal[i] & KEY_MASK if self.legal[i] < WORD_STOP else self.legal[i]
-                for i in range(self.nlegal)]
+    cdef int _refresh(self) except -1:
+        cdef int32_t buffer[MAX_ACTIONS]
+        cdef int32_t* grown
+        if self.legal_valid:
+            return 0
+        cdef int n = gen_actions(&self.s, &self.rules.c, buffer)
+        if n > self.legal_capacity:
+            grown = <int32_t*>realloc(self.legal, max(n, 64) * sizeof(int32_t))
+            if grown == NULL:
+                raise MemoryError()
+            self.legal = grown
+            self.legal_capacity = max(n, 64)
+        memcpy(self.legal, buffer, n * sizeof(int32_t))
+        self.nlegal = n
+        self.legal_valid = True
+        return 0
 
     def legal_actions(self, dict table, factory):
         """Legal actions as objects: ``table[key]``, made by ``factory(key)`` when missing."""
@@ -950,11 +962,8 @@ cdef class Engine:
             out.append(action)
         return out
 
-    def count_legal(self):
-        self._refresh()
-        return self.nlegal
-
     cdef int _push(self) except -1:
+        """Save the state on the undo stack (grown by doubling)."""
         cdef Py_ssize_t cap
         cdef StateC* grown
         if self.depth == self.capacity:
@@ -980,15 +989,6 @@ cdef class Engine:
                 self.legal_valid = False
                 return True
         return False
-
-    def play_index(self, int index):
-        """Play the index-th legal action (validated by the caller)."""
-        self._refresh()
-        if not 0 <= index < self.nlegal:
-            raise IndexError(f"action index {index} out of range 0..{self.nlegal - 1}")
-        self._push()
-        apply_action(&self.s, &self.rules.c, self.legal[index])
-        self.legal_valid = False
 
     def undo(self):
         """Restore the state before the last action; False if there is none."""
@@ -1017,8 +1017,8 @@ cdef class Engine:
             n = perft_c(&self.s, &self.rules.c, depth)
         return n
 
-    def perft_divide(self):
-        """Perft 1 below each legal action, for progress display: list of (key, engine copy)."""
+    def children(self):
+        """A new engine (no history) after each legal action, in order (perft progress)."""
         self._refresh()
         out = []
         cdef int i
@@ -1038,16 +1038,26 @@ cdef class Engine:
         cdef uint64_t rng = seed
         cdef int64_t played = 0
         cdef int n
-        if not history:
-            self.depth = 0
-        while not self.s.result and (max_actions < 0 or played < max_actions):
-            n = gen_actions(&self.s, &self.rules.c, self.legal)
-            if history:
-                self._push()
-            apply_action(&self.s, &self.rules.c, self.legal[splitmix64(&rng) % <uint64_t>n])
-            played += 1
+        cdef int32_t buffer[MAX_ACTIONS]
         self.legal_valid = False
+        if history:
+            while not self.s.result and (max_actions < 0 or played < max_actions):
+                n = gen_actions(&self.s, &self.rules.c, buffer)
+                self._push()
+                apply_action(&self.s, &self.rules.c, buffer[splitmix64(&rng) % <uint64_t>n])
+                played += 1
+            return played
+        self.depth = 0
+        with nogil:                      # other threads may play their own games meanwhile
+            while not self.s.result and (max_actions < 0 or played < max_actions):
+                n = gen_actions(&self.s, &self.rules.c, buffer)
+                apply_action(&self.s, &self.rules.c, buffer[splitmix64(&rng) % <uint64_t>n])
+                played += 1
         return played
+
+    def captured(self):
+        """Captures so far per captured piece type (T, U, B, X, H, K, Q)."""
+        return tuple(self.s.captured[i] for i in range(7))
 
     @staticmethod
     def state_bytes():

@@ -221,13 +221,18 @@ def perft(game: Game, depth: int) -> int:
     return game._engine.perft(depth)
 
 
-def play_random(game: Game, seed=None, max_actions: int | None = None) -> int:
+#: R36: random games can go on for ever (two gated royals shuffling inside their
+#: kingdoms), so random play stops after this many actions unless told otherwise.
+DEFAULT_MAX_ACTIONS = 20_000
+
+
+def play_random(game: Game, seed=None, max_actions: int | None = DEFAULT_MAX_ACTIONS) -> int:
     """Play uniformly random legal actions until the game ends; return how many were played.
 
-    ``max_actions`` is R36's cap: when it is reached the game stays unfinished
-    (``game.is_over`` is False). ``seed`` is an int, a ``random.Random`` or None
-    (fresh entropy); the same int seed gives the same game. Every action is
-    recorded, so ``undo()`` works afterwards.
+    ``max_actions`` is R36's cap (None: no cap): when it is reached the game
+    stays unfinished (``game.is_over`` is False). ``seed`` is an int, a
+    ``random.Random`` or None (fresh entropy); the same int seed gives the
+    same game. Every action is recorded, so ``undo()`` works afterwards.
     """
     if max_actions is not None and (isinstance(max_actions, bool) or not isinstance(max_actions, int)
                                     or max_actions < 0):
@@ -244,4 +249,4 @@ def play_random(game: Game, seed=None, max_actions: int | None = None) -> int:
                                        True)
 
 
-__all__ = ["Game", "perft", "play_random"]
+__all__ = ["DEFAULT_MAX_ACTIONS", "Game", "perft", "play_random"]

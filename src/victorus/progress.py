@@ -1,0 +1,46 @@
+"""A small progress bar on stderr for long runs (shown on terminals only, or when forced)."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+
+
+class Progress:
+    """``with Progress(total, "games") as bar: bar.advance()`` draws ``[####    ] 40/100``."""
+
+    def __init__(self, total: int, label: str, enabled: bool | None = None, stream=None):
+        self.stream = stream or sys.stderr
+        self.enabled = self.stream.isatty() if enabled is None else enabled
+        self.total = max(total, 1)
+        self.label = label
+        self.done = 0
+        self.start = time.perf_counter()
+        self._last = 0.0
+        self._lock = threading.Lock()
+
+    def advance(self, n: int = 1) -> None:
+        """Count ``n`` more units done (thread-safe)."""
+        with self._lock:
+            self.done += n
+            self._draw()
+
+    def _draw(self) -> None:
+        now = time.perf_counter()
+        if self.enabled and (now - self._last > 0.1 or self.done >= self.total):
+            self._last = now
+            width = 30
+            filled = int(width * self.done / self.total)
+            rate = self.done / max(now - self.start, 1e-9)
+            self.stream.write(f"\r{self.label}: [{'#' * filled}{' ' * (width - filled)}] "
+                              f"{self.done}/{self.total} ({rate:,.1f}/s)")
+            self.stream.flush()
+
+    def __enter__(self) -> "Progress":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.enabled:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
