@@ -8,6 +8,9 @@ and without Python objects. :class:`Position` keeps the occupancy per army,
 the team of every army and the set of live kingdoms, updated incrementally.
 """
 
+from cpython cimport array
+import array
+
 from libc.stdint cimport uint32_t, uint64_t
 from libc.string cimport memset
 
@@ -273,6 +276,33 @@ cdef class Position:
         self._spec(&spec, cell, army, dirs, colors, capture, single, gate, entry, nocap_kingdom)
         self._leg(cell, &spec, &quiet, &captures)
         return bb_cells(&quiet), bb_cells(&captures)
+
+    def mobility(self, const int[:] movers):
+        """Destination counts (quiet + captures) of many legs in one call.
+
+        ``movers`` is a flat int buffer of (cell, army, direction mask, colours)
+        quadruples, e.g. ``array('i', ...)``; returns an ``array('i')`` of counts.
+        Each leg is generated as by :meth:`leg` with its defaults.
+        """
+        if movers.shape[0] % 4:
+            raise ValueError(f"movers: a flat sequence of (cell, army, dirs, colours) "
+                             f"quadruples, got {movers.shape[0]} numbers")
+        cdef Py_ssize_t n = movers.shape[0] // 4, i
+        cdef LegSpec spec
+        for i in range(n):      # validate at the boundary: the loop below trusts the data
+            self._spec(&spec, movers[4 * i], movers[4 * i + 1], movers[4 * i + 2],
+                       movers[4 * i + 3], True, False, -1, False, -1)
+        counts = array.array("i", bytes(4 * n))
+        cdef int[:] out = counts
+        cdef BB quiet, captures
+        with nogil:
+            for i in range(n):
+                spec.army = movers[4 * i + 1]
+                spec.dirs = movers[4 * i + 2]
+                spec.colors = movers[4 * i + 3]
+                self._leg(movers[4 * i], &spec, &quiet, &captures)
+                out[i] = bb_count(&quiet) + bb_count(&captures)
+        return counts
 
     def strategic_step(self, int cell, int army, int colors, int normal_dirs):
         """R13: empty edge-adjacent cells of the colour that no normal leg reaches."""

@@ -1,78 +1,74 @@
-"""Command line: ``victorus perft`` (API.md)."""
+"""Command line: ``victorus perft``, ``victorus simulate``, ``victorus bench``."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
+from collections import Counter
 
 from . import __version__
 from .errors import VictorusError
-from .game import Game, perft
+from .game import DEFAULT_MAX_ACTIONS, Game
+from .geometry import PIECE_LETTERS, SEAT_NAMES
+from .progress import Progress
 
 
-def _positive_depth(text: str) -> int:
-    try:
-        depth = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"DEPTH must be a whole number from 1 to 10, got {text!r}")
-    if not 1 <= depth <= 10:
-        raise argparse.ArgumentTypeError(f"DEPTH must be a whole number from 1 to 10, got {depth}")
-    return depth
+def _int_in(name: str, low: int, high: int | None = None):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or value < low or (high is not None and value > high):
+            accepted = f"from {low} to {high}" if high is not None else f"of at least {low}"
+            raise argparse.ArgumentTypeError(f"{name} must be a whole number {accepted}, "
+                                             f"got {text!r}")
+        return value
+    return parse
 
 
-def _players(text: str) -> int:
-    if text not in ("2", "3", "4", "5", "6"):
-        raise argparse.ArgumentTypeError(f"--players must be 2, 3, 4, 5 or 6, got {text!r}")
-    return int(text)
+def _add_game_options(p):
+    p.add_argument("--board", choices=("standard", "compact"), default="standard")
+    p.add_argument("--players", type=_int_in("--players", 2, 6), default=None,
+                   help="2-6 (R33), default 6")
+    p.add_argument("--variant", default="standard",
+                   help="'standard' or a '+'-joined list of 'allied', 'quick<rounds>' (R39)")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="victorus", description="VICTORUS game engine")
     parser.add_argument("--version", action="version", version=f"victorus {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
     p = commands.add_parser(
         "perft", help="count action sequences (R40) from a position",
         description="Print one line per depth 1..DEPTH: the perft count (R40) and nodes per second.")
-    p.add_argument("depth", type=_positive_depth, metavar="DEPTH", help="deepest depth, 1-10")
-    p.add_argument("--board", choices=("standard", "compact"), default="standard")
-    p.add_argument("--players", type=_players, default=None, help="2-6 (R33), default 6")
-    p.add_argument("--variant", default="standard",
-                   help="'standard' or a '+'-joined list of 'allied', 'quick<rounds>' (R39)")
+    p.add_argument("depth", type=_int_in("DEPTH", 1, 10), metavar="DEPTH", help="deepest depth, 1-10")
+    _add_game_options(p)
     p.add_argument("--vpn", default=None, help="start from this R39 position instead")
+
+    p = commands.add_parser(
+        "simulate", help="play seeded random games on all cores and summarise them",
+        description="Play GAMES seeded random games (reproducible for any worker count) and "
+                    "print wins per seat, end reasons, game lengths and captures.")
+    p.add_argument("games", type=_int_in("GAMES", 1), metavar="GAMES")
+    _add_game_options(p)
+    p.add_argument("--seed", type=_int_in("--seed", 0), default=0)
+    p.add_argument("--workers", type=_int_in("--workers", 1, 256), default=None,
+                   help="threads, default: all cores")
+    p.add_argument("--max-actions", type=_int_in("--max-actions", 1), default=DEFAULT_MAX_ACTIONS,
+                   help=f"stop a game after this many actions (R36), default {DEFAULT_MAX_ACTIONS}")
+    p.add_argument("--json", metavar="FILE", default=None,
+                   help="also write every game as JSON to FILE ('-' for standard output)")
+
+    p = commands.add_parser(
+        "bench", help="measure speed against the pure-Python path",
+        description="Print one table: perft, leg generation, random playouts, simulate, copy, "
+                    "play+undo and state size, each against the pure-Python implementation.")
+    p.add_argument("--quick", action="store_true", help="short workloads (a smoke run)")
     return parser
-
-
-class _Progress:
-    """A one-line progress display on stderr for long perft runs (terminals only)."""
-
-    def __init__(self, stream=sys.stderr):
-        self.stream = stream
-        self.active = stream.isatty()
-
-    def show(self, depth, done, total):
-        if self.active:
-            self.stream.write(f"\rdepth {depth}: {done}/{total} root actions")
-            self.stream.flush()
-
-    def clear(self):
-        if self.active:
-            self.stream.write("\r\033[K")
-            self.stream.flush()
-
-
-def _perft_with_progress(game: Game, depth: int, progress: _Progress) -> int:
-    if depth <= 2 or game.is_over:
-        return perft(game, depth)
-    actions = game.legal_actions()
-    total = 0
-    for i, action in enumerate(actions):
-        progress.show(depth, i, len(actions))
-        game.play(action)
-        total += perft(game, depth - 1)
-        game.undo()
-    progress.clear()
-    return total
 
 
 def cmd_perft(args) -> int:
@@ -83,22 +79,85 @@ def cmd_perft(args) -> int:
         game = Game.from_vpn(args.vpn)
     else:
         game = Game(board=args.board, players=args.players, variant=args.variant)
-    progress = _Progress()
+    engine = game._engine
     for depth in range(1, args.depth + 1):
         start = time.perf_counter()
-        count = _perft_with_progress(game, depth, progress)
+        if depth <= 3:
+            count = engine.perft(depth)
+        else:
+            children = engine.children()
+            count = 0
+            with Progress(len(children), f"depth {depth}", None) as bar:
+                for child in children:
+                    count += child.perft(depth - 1)
+                    bar.advance()
         elapsed = time.perf_counter() - start
         rate = count / elapsed if elapsed > 0 else float("inf")
         print(f"perft {depth}: {count} ({rate:,.0f} nodes/s, {elapsed:.3f} s)", flush=True)
     return 0
 
 
+def summarise(results) -> str:
+    """The text summary of a list of SimulatedGame."""
+    n = len(results)
+    finished = [g for g in results if g.reason is not None]
+    lines = [f"games: {n}, finished: {len(finished)}, stopped by the action cap: {n - len(finished)}"]
+    reasons = Counter(g.reason or "unfinished" for g in results)
+    lines.append("end reasons: " + ", ".join(f"{r} {c}" for r, c in reasons.most_common()))
+    wins = Counter(seat for g in finished for seat in (g.winners or ()))
+    lines.append("wins per seat: " + ", ".join(
+        f"{s} {SEAT_NAMES[s]} {wins.get(s, 0)}" for s in range(6)))
+    draws = sum(1 for g in finished if not g.winners)
+    lines.append(f"draws: {draws}")
+    lengths = sorted(g.actions for g in results)
+    lines.append(f"actions per game: mean {sum(lengths) / n:,.1f}, median {lengths[n // 2]}, "
+                 f"min {lengths[0]}, max {lengths[-1]}")
+    lines.append(f"rounds per game: mean {sum(g.rounds for g in results) / n:,.1f}")
+    caps = [sum(g.captures[k] for g in results) / n for k in range(7)]
+    lines.append("captures per game by piece type: " + ", ".join(
+        f"{PIECE_LETTERS[k]} {caps[k]:.2f}" for k in range(7)))
+    return "\n".join(lines)
+
+
+def cmd_simulate(args) -> int:
+    from .simulate import simulate
+    start = time.perf_counter()
+    results = simulate(args.games, seed=args.seed, players=args.players, board=args.board,
+                       variant=args.variant, workers=args.workers, max_actions=args.max_actions,
+                       progress=None)
+    elapsed = time.perf_counter() - start
+    if args.json is not None:
+        data = json.dumps([g.as_dict() for g in results], indent=1)
+        if args.json == "-":
+            print(data)
+        else:
+            with open(args.json, "w", encoding="utf-8") as fh:
+                fh.write(data + "\n")
+    out = sys.stderr if args.json == "-" else sys.stdout
+    print(summarise(results), file=out)
+    print(f"{len(results) / elapsed:,.1f} games/s, "
+          f"{sum(g.actions for g in results) / elapsed:,.0f} actions/s", file=out)
+    return 0
+
+
+def cmd_bench(args) -> int:
+    from .bench import format_table, run
+    print(format_table(run(quick=args.quick, progress=None)))
+    return 0
+
+
+COMMANDS = {"perft": cmd_perft, "simulate": cmd_simulate, "bench": cmd_bench}
+
+
 def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return cmd_perft(args)
+        return COMMANDS[args.command](args)
     except VictorusError as exc:
+        print(f"victorus: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
         print(f"victorus: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

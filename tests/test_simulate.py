@@ -1,0 +1,108 @@
+"""Bulk simulation (victorus.simulate, victorus simulate) and the bench command's output."""
+
+import array
+import json
+
+import pytest
+
+import victorus
+from victorus.bench import format_table, run
+from victorus.cli import main, summarise
+from victorus.simulate import game_seed
+
+
+def test_simulate_is_reproducible_for_any_worker_count():
+    one = victorus.simulate(24, seed=5, workers=1)
+    two = victorus.simulate(24, seed=5, workers=2)
+    many = victorus.simulate(24, seed=5, workers=7)
+    assert one == two == many
+    assert [g.index for g in one] == list(range(24))
+    assert victorus.simulate(24, seed=6, workers=2) != one
+
+
+def test_simulated_games_replay_through_the_api():
+    """Each simulated game is the engine's own random playout from its seed."""
+    for record in victorus.simulate(6, seed=9, board="compact", players=3, workers=2):
+        game = victorus.Game("compact", players=3)
+        n = game._engine.random_playout(game_seed(9, record.index), -1, True)
+        assert n == record.actions
+        assert (game.winners, game.result_reason) == (record.winners, record.reason)
+        assert game.round == record.rounds
+        # Every capture is a held piece, or came back through a rescue (R31).
+        assert sum(record.captures) >= sum(len(game.held(s)) for s in range(6))
+
+
+def test_simulate_records():
+    games = victorus.simulate(10, seed=2, variant="quick12", players=2, workers=2)
+    for g in games:
+        assert g.reason in ("centre", "elimination", "round-limit", "draw")
+        assert g.rounds <= 13 and len(g.captures) == 7
+        assert g.as_dict()["captures"].keys() == set("TUBXHKQ")
+        json.dumps(g.as_dict())
+
+
+def test_action_cap_leaves_games_unfinished_r36():
+    games = victorus.simulate(5, seed=1, max_actions=30, workers=2)
+    assert all(g.actions == 30 and g.winners is None and g.reason is None for g in games)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"games": -1}, "games must be an integer >= 0"),
+    ({"games": 2, "workers": 0}, "workers must be an integer from 1 to 256"),
+    ({"games": 2, "seed": -3}, "seed must be an integer >= 0"),
+    ({"games": 2, "max_actions": 0}, "max_actions must be an integer >= 1"),
+    ({"games": 2, "board": "hex"}, "unknown board"),
+    ({"games": 2, "players": 1}, "players must be"),
+])
+def test_simulate_argument_errors(kwargs, message):
+    with pytest.raises(victorus.ConfigError, match=message):
+        victorus.simulate(**kwargs)
+
+
+def test_simulate_command(capsys, tmp_path):
+    out_file = tmp_path / "games.json"
+    assert main(["simulate", "8", "--board", "compact", "--seed", "4", "--workers", "2",
+                 "--json", str(out_file)]) == 0
+    text = capsys.readouterr().out
+    assert "games: 8" in text and "wins per seat" in text and "games/s" in text
+    data = json.loads(out_file.read_text())
+    assert [g["index"] for g in data] == list(range(8))
+    assert data == [g.as_dict() for g in victorus.simulate(8, seed=4, board="compact")]
+
+
+def test_simulate_command_errors(capsys):
+    with pytest.raises(SystemExit):
+        main(["simulate", "0"])
+    assert "GAMES must be a whole number of at least 1" in capsys.readouterr().err
+    assert main(["simulate", "2", "--json", "/nonexistent/dir/x.json"]) == 2
+    assert "No such file" in capsys.readouterr().err
+
+
+def test_summary_counts():
+    games = victorus.simulate(12, seed=3, workers=2)
+    text = summarise(games)
+    assert "games: 12, finished: 12" in text
+    wins = sum(int(part.split()[-1]) for part in text.splitlines()[2].split(": ")[1].split(", "))
+    assert wins == sum(len(g.winners) for g in games)
+
+
+def test_mobility_matches_single_legs():
+    from victorus.bench import leg_corpus
+    for core, _, movers in leg_corpus("standard", 5):
+        flat = array.array("i", [x for m in movers for x in m])
+        counts = core.mobility(flat)
+        assert list(counts) == [sum(map(len, core.leg(*m))) for m in movers]
+    with pytest.raises(ValueError, match="quadruples"):
+        core.mobility(array.array("i", [1, 2, 3]))
+    with pytest.raises(ValueError, match="cell index"):
+        core.mobility(array.array("i", [999, 0, 1, 3]))
+
+
+def test_bench_quick_table():
+    rows = run(quick=True, progress=False)
+    table = format_table(rows)
+    assert table.splitlines()[0].split()[:2] == ["case", "unit"]
+    assert len(table.splitlines()) == len(rows) + 2
+    assert all(row.fast > 0 for row in rows)
+    assert {row.unit for row in rows} >= {"leaves/s", "legs/s", "actions/s", "games/s", "us",
+                                          "bytes"}
