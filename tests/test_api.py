@@ -134,3 +134,36 @@ def test_console_script_runs():
     out = subprocess.run([sys.executable, "-m", "victorus.cli", "perft", "1"],
                          capture_output=True, text=True, check=True).stdout
     assert out.startswith("perft 1: 31 ")
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda g: g.held(6), victorus.ConfigError, "seat must be an integer from 0 to 5"),
+    (lambda g: g.held("red"), victorus.ConfigError, "seat must be an integer"),
+    (lambda g: g.piece_at("zz9"), victorus.NotationError, "unknown cell 'zz9'"),
+    (lambda g: g.piece_at(5), victorus.NotationError, "unknown cell 5"),
+    (lambda g: victorus.perft(g, 33), victorus.ConfigError, "from 0 to 32"),
+    (lambda g: victorus.perft("game", 1), victorus.ConfigError, "needs a victorus.Game"),
+    (lambda g: victorus.play_random(g, seed=1.5), victorus.ConfigError, "seed must be"),
+    (lambda g: victorus.play_random(g, max_actions=-1), victorus.ConfigError, "max_actions"),
+    (lambda g: victorus.play_random("game"), victorus.ConfigError, "needs a victorus.Game"),
+])
+def test_bad_arguments_name_what_is_accepted(call, error, message):
+    game = victorus.Game()
+    before = game.vpn()
+    with pytest.raises(error, match=message):
+        call(game)
+    assert game.vpn() == before
+
+
+def test_actions_from_another_board_are_read_by_their_text():
+    from victorus.notation import leg_action
+    compact, standard = victorus.Board("compact"), victorus.Game()
+    # 'h3-h7' is legal on the standard board; as a compact-board Action its cell indices differ.
+    foreign = leg_action(compact, compact.cell("h3"), compact.cell("h7"), False)
+    native = next(a for a in standard.legal_actions() if str(a) == "h3-h7")
+    assert str(foreign) == str(native) and foreign.key != native.key
+    standard.play(foreign)
+    assert standard.piece_at("h7") == "0Tw" and standard.to_move == 1
+    illegal = leg_action(compact, compact.cell("g4"), compact.cell("g8"), False)
+    with pytest.raises(victorus.IllegalActionError, match="g4-g8"):
+        standard.play(illegal)

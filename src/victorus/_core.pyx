@@ -1,4 +1,4 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+# cython: language_level=3, cdivision=True
 """Bitboard core: one-leg move generation over a hex board (R10-R14, R19, R20, R28).
 
 Boards are fixed-width 192-bit sets (three 64-bit words). The geometry tables

@@ -1,4 +1,4 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+# cython: language_level=3, cdivision=True
 """The game engine in C: turn flow, bonus moves, captures, rescue, elimination, victory.
 
 The same rules as the pure-Python :mod:`victorus._reference_game` (R13-R37),
@@ -66,8 +66,8 @@ ctypedef struct PieceC:
     uint8_t kind
     uint8_t edge           # 0 white, 1 grey, NO_EDGE for King and Queen
     uint8_t royal
-    uint8_t tally          # R25
-    int16_t laps           # R29
+    uint8_t tally          # R25 (at most 2 per capture, promoted at the turn's end)
+    int32_t laps           # R29
 
 ctypedef struct HeldC:
     uint8_t holder         # the army holding the piece
@@ -215,14 +215,14 @@ cdef inline double wrap(double angle) noexcept nogil:
     return angle
 
 
-cdef inline int16_t laps_after(const RulesC* r, const PieceC* p, int origin, int target) noexcept nogil:
+cdef inline int32_t laps_after(const RulesC* r, const PieceC* p, int origin, int target) noexcept nogil:
     """R29: laps after a leg from ``origin`` to ``target``."""
     cdef int kq = p.kind == QUEEN
     cdef double swept = wrap(r.theta[target] - r.theta[origin])
     if p.kind == KING:
         swept = -swept
     cdef double w_old = r.base[p.army][kq][origin] + 360.0 * p.laps
-    return <int16_t>lround((w_old + swept - r.base[p.army][kq][target]) / 360.0)
+    return <int32_t>lround((w_old + swept - r.base[p.army][kq][target]) / 360.0)
 
 
 cdef inline void remove_piece(StateC* s, int cell) noexcept nogil:
@@ -943,7 +943,8 @@ cdef class Engine:
                 raise MemoryError()
             self.legal = grown
             self.legal_capacity = max(n, 64)
-        memcpy(self.legal, buffer, n * sizeof(int32_t))
+        if n:                            # memcpy to a NULL buffer is undefined even for 0 bytes
+            memcpy(self.legal, buffer, n * sizeof(int32_t))
         self.nlegal = n
         self.legal_valid = True
         return 0

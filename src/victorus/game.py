@@ -212,10 +212,15 @@ class Game:
                                  f"({self.phase} phase); {hint}")
 
 
+#: perft recurses on the C stack one level per ply; deeper runs could never finish anyway.
+MAX_PERFT_DEPTH = 32
+
+
 def perft(game: Game, depth: int) -> int:
     """R40: the number of action sequences of length ``depth`` from the game's state."""
-    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-        raise ConfigError(f"perft depth must be a non-negative integer, got {depth!r}")
+    if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_PERFT_DEPTH:
+        raise ConfigError(f"perft depth must be an integer from 0 to {MAX_PERFT_DEPTH}, "
+                          f"got {depth!r}")
     if not isinstance(game, Game):
         raise ConfigError(f"perft needs a victorus.Game, got {type(game).__name__}")
     return game._engine.perft(depth)

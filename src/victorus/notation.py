@@ -53,7 +53,7 @@ def word_action(word: str) -> Action:
     return Action(word, text=word, key=WORD_KEYS[word])
 
 
-_LEG_RE = re.compile(r"([a-z])(\d{1,2})([-x])([a-z])(\d{1,2})")
+_LEG_RE = re.compile(r"([a-z])(\d{1,2})([-x])([a-z])(\d{1,2})", re.ASCII)
 
 
 def parse_action(board: Board, text) -> Action:
@@ -93,12 +93,15 @@ class VPNPosition(NamedTuple):
 
 
 FIELD_NAMES = ("board", "placement", "side to move", "armies", "round", "variant")
+#: Ranges the engine stores exactly (C integers); anything beyond is rejected.
+MAX_LAPS = 1_000_000
+MAX_COUNT = 1_000_000_000
 
 
-_PLACEMENT_RE = re.compile(r"([a-z]\d{1,2}):([0-5])(K|Q|[TUBXH][wb](?:\+|1)?)")
-_HELD_RE = re.compile(r"([0-5])(K|Q|[TUBXH][wb]\+?)")
-_INT_RE = re.compile(r"0|-?[1-9]\d*")
-_NAT_RE = re.compile(r"0|[1-9]\d*")
+_PLACEMENT_RE = re.compile(r"([a-z]\d{1,2}):([0-5])(K|Q|[TUBXH][wb](?:\+|1)?)", re.ASCII)
+_HELD_RE = re.compile(r"([0-5])(K|Q|[TUBXH][wb]\+?)", re.ASCII)
+_INT_RE = re.compile(r"0|-?[1-9]\d*", re.ASCII)
+_NAT_RE = re.compile(r"0|[1-9]\d*", re.ASCII)
 
 
 def _fail(field_no: int, message: str):
@@ -148,8 +151,8 @@ def parse_vpn(text) -> VPNPosition:
         if (state == "x") != (seat not in PRESENT_SEATS[players]):
             want = "absent ('x')" if seat not in PRESENT_SEATS[players] else "present ('a' or 'e')"
             _fail(4, f"army {seat} must be {want} with {players} players")
-        if not _NAT_RE.fullmatch(caps):
-            _fail(4, f"army {seat} knight captures {caps!r}: a non-negative integer")
+        if not _NAT_RE.fullmatch(caps) or int(caps) > MAX_COUNT:
+            _fail(4, f"army {seat} knight captures {caps!r}: an integer from 0 to {MAX_COUNT}")
         held = []
         if held_text:
             for code in held_text.split("."):
@@ -162,8 +165,9 @@ def parse_vpn(text) -> VPNPosition:
                     _fail(4, f"army {seat} held piece {code!r}: a Hospitaller is never royal")
                 held.append(Held(piece.army, piece.kind, piece.edge, piece.royal))
         for name, value in (("K", k_laps), ("Q", q_laps)):
-            if value != "-" and not _INT_RE.fullmatch(value):
-                _fail(4, f"army {seat} {name} laps {value!r}: an integer or '-' (not on the board)")
+            if value != "-" and (not _INT_RE.fullmatch(value) or abs(int(value)) > MAX_LAPS):
+                _fail(4, f"army {seat} {name} laps {value!r}: an integer from -{MAX_LAPS} to "
+                         f"{MAX_LAPS}, or '-' (not on the board)")
         records.append(ArmyRecord(state, int(caps), tuple(held)))
         laps.append((k_laps, q_laps))
 
@@ -220,12 +224,14 @@ def parse_vpn(text) -> VPNPosition:
                  f"and cannot be to move")
 
     round_part, _, pass_part = round_text.partition("/")
-    if not _NAT_RE.fullmatch(round_part) or int(round_part) < 1:
-        _fail(5, f"round {round_text!r}: a positive integer, optionally '/<passes>' with passes > 0")
+    if not _NAT_RE.fullmatch(round_part) or not 1 <= int(round_part) <= MAX_COUNT:
+        _fail(5, f"round {round_text!r}: an integer from 1 to {MAX_COUNT}, optionally "
+                 f"'/<passes>' with passes > 0")
     passes = 0
     if "/" in round_text:
-        if not _NAT_RE.fullmatch(pass_part) or int(pass_part) == 0:
-            _fail(5, f"round {round_text!r}: the pass count after '/' must be a positive integer")
+        if not _NAT_RE.fullmatch(pass_part) or not 1 <= int(pass_part) <= MAX_COUNT:
+            _fail(5, f"round {round_text!r}: the pass count after '/' must be an integer from "
+                     f"1 to {MAX_COUNT}")
         passes = int(pass_part)
     return VPNPosition(board, tuple(cells), to_move, tuple(records), int(round_part), passes, config)
 

@@ -16,6 +16,7 @@ TEAM_GROUPS = {6: ((0,), (1,), (2,), (3,), (4,), (5,)), 5: ((0,), (1,), (2,), (3
 ALLIED_GROUPS = ((0, 3, 5), (1, 2, 4))
 ALLIED_ORDER = (5, 2, 0, 1, 3, 4)
 DEFAULT_QUICK_LIMIT = 40
+MAX_QUICK_LIMIT = 1_000_000_000
 
 
 @dataclass(frozen=True)
@@ -80,7 +81,7 @@ def parse_variant(text: str, error=NotationError) -> tuple[bool, int | None, int
     seen = set()
     for part in text.split("+"):
         name = part.rstrip("0123456789")
-        digits = part[len(name):]
+        digits = part[len(name):]            # ASCII digits only: int() would take others
         if name in seen or name not in ("allied", "players", "quick", "standard"):
             raise error(f"bad variant part {part!r} in {text!r}: accepted are {ACCEPTED_VARIANTS}")
         seen.add(name)
@@ -92,6 +93,8 @@ def parse_variant(text: str, error=NotationError) -> tuple[bool, int | None, int
             if digits.startswith("0"):
                 raise error(f"bad quick round limit in {part!r}: a positive integer without leading zeros")
             quick = int(digits) if digits else DEFAULT_QUICK_LIMIT
+            if quick > MAX_QUICK_LIMIT:
+                raise error(f"bad quick round limit in {part!r}: at most {MAX_QUICK_LIMIT}")
         elif name == "players" and digits and digits in ("2", "3", "4", "5"):
             players = int(digits)
         else:
