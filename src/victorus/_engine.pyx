@@ -775,6 +775,7 @@ cdef class Engine:
     cdef StateC s
     cdef readonly Rules rules
     cdef StateC* stack
+    cdef int32_t* played             # the action code that left each stacked state
     cdef Py_ssize_t depth, capacity
     cdef int32_t* legal              # the legal actions of ``s`` while legal_valid
     cdef int nlegal, legal_capacity
@@ -783,6 +784,7 @@ cdef class Engine:
     def __cinit__(self, Rules rules):
         self.rules = rules
         self.stack = NULL
+        self.played = NULL
         self.depth = 0
         self.capacity = 0
         self.legal = NULL
@@ -792,6 +794,7 @@ cdef class Engine:
 
     def __dealloc__(self):
         free(self.stack)
+        free(self.played)
         free(self.legal)
 
     # -- loading and exporting (VPN, tests) --
@@ -963,20 +966,32 @@ cdef class Engine:
             out.append(action)
         return out
 
-    cdef int _push(self) except -1:
-        """Save the state on the undo stack (grown by doubling)."""
+    cdef int _push(self, int32_t code) except -1:
+        """Save the state and the action about to be played (stack grown by doubling)."""
         cdef Py_ssize_t cap
         cdef StateC* grown
+        cdef int32_t* grown_played
         if self.depth == self.capacity:
             cap = 64 if self.capacity == 0 else self.capacity * 2
             grown = <StateC*>realloc(self.stack, cap * sizeof(StateC))
             if grown == NULL:
                 raise MemoryError()
             self.stack = grown
+            grown_played = <int32_t*>realloc(self.played, cap * sizeof(int32_t))
+            if grown_played == NULL:
+                raise MemoryError()
+            self.played = grown_played
             self.capacity = cap
         memcpy(&self.stack[self.depth], &self.s, sizeof(StateC))
+        self.played[self.depth] = code
         self.depth += 1
         return 0
+
+    def history_keys(self):
+        """Notation keys of the actions on the undo stack, oldest first."""
+        cdef Py_ssize_t i
+        return [self.played[i] & KEY_MASK if self.played[i] < WORD_STOP else self.played[i]
+                for i in range(self.depth)]
 
     def play_key(self, int key):
         """Play the legal action with this notation key; False if none is legal."""
@@ -985,7 +1000,7 @@ cdef class Engine:
         for i in range(self.nlegal):
             code = self.legal[i]
             if (code & KEY_MASK if code < WORD_STOP else code) == key:
-                self._push()
+                self._push(code)
                 apply_action(&self.s, &self.rules.c, code)
                 self.legal_valid = False
                 return True
@@ -1005,9 +1020,11 @@ cdef class Engine:
         memcpy(&other.s, &self.s, sizeof(StateC))
         if history and self.depth:
             other.stack = <StateC*>malloc(self.depth * sizeof(StateC))
-            if other.stack == NULL:
+            other.played = <int32_t*>malloc(self.depth * sizeof(int32_t))
+            if other.stack == NULL or other.played == NULL:
                 raise MemoryError()
             memcpy(other.stack, self.stack, self.depth * sizeof(StateC))
+            memcpy(other.played, self.played, self.depth * sizeof(int32_t))
             other.depth = other.capacity = self.depth
         return other
 
@@ -1039,13 +1056,15 @@ cdef class Engine:
         cdef uint64_t rng = seed
         cdef int64_t played = 0
         cdef int n
+        cdef int32_t code
         cdef int32_t buffer[MAX_ACTIONS]
         self.legal_valid = False
         if history:
             while not self.s.result and (max_actions < 0 or played < max_actions):
                 n = gen_actions(&self.s, &self.rules.c, buffer)
-                self._push()
-                apply_action(&self.s, &self.rules.c, buffer[splitmix64(&rng) % <uint64_t>n])
+                code = buffer[splitmix64(&rng) % <uint64_t>n]
+                self._push(code)
+                apply_action(&self.s, &self.rules.c, code)
                 played += 1
             return played
         self.depth = 0

@@ -19,3 +19,7 @@ class StateError(VictorusError):
 
 class ConfigError(VictorusError, ValueError):
     """A constructor or command-line argument is out of range."""
+
+
+class RecordError(VictorusError, ValueError):
+    """A game record file is malformed or does not replay (its line number is named)."""

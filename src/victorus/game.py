@@ -62,7 +62,7 @@ class Game:
     31
     """
 
-    __slots__ = ("board", "config", "_engine", "_actions")
+    __slots__ = ("board", "config", "_engine", "_actions", "_origin")
 
     def __init__(self, board: str = "standard", players: int | None = None,
                  variant: str = "standard"):
@@ -76,6 +76,7 @@ class Game:
         armies = [("a" if s in self.config.present else "x", 0) for s in range(6)]
         self._start(setup_cells(self.board, self.config), armies, [],
                     Turn(to_move=self.config.order[0]))
+        self._origin = ""                # the history starts at the configuration's setup
 
     @classmethod
     def from_vpn(cls, vpn: str) -> "Game":
@@ -89,6 +90,7 @@ class Game:
                 for seat, r in enumerate(pos.armies) for h in r.held]
         # The engine keeps one capture log; per army the order is kept (R39).
         game._start(list(pos.cells), armies, held, Turn(pos.to_move, pos.round, pos.passes))
+        game._origin = game.vpn()
         return game
 
     def _start(self, cells, armies, held, turn):
@@ -168,7 +170,21 @@ class Game:
         other.config = self.config
         other._engine = self._engine.copy(history)
         other._actions = self._actions
+        if history:
+            other._origin = self._origin
+        else:
+            other._origin = self.vpn() if self.phase == "start" and not self.is_over else None
         return other
+
+    def history(self) -> list[Action]:
+        """The actions played (and not undone) since the history's start, oldest first."""
+        return [_action(self.board, key) for key in self._engine.history_keys()]
+
+    @property
+    def origin(self) -> str | None:
+        """VPN of the position the history starts from; "" for the configuration's setup,
+        None when it started inside a turn (a ``copy(history=False)`` made mid-turn)."""
+        return self._origin
 
     def vpn(self) -> str:
         """R39 position; only at the start of a turn of a running game."""

@@ -1,0 +1,246 @@
+"""Game records: whole games as plain text, saved, loaded and replayed.
+
+A record has header lines, then one turn per line::
+
+    victorus-record 1
+    board: standard
+    players: 6
+    variant: standard
+    seed: 42
+    agents: random,random,mcts,greedy,random,random
+    result: elimination 3
+
+    1.0 h3-h7
+    1.1 d3-f9
+    ...
+
+``start:`` (a VPN, R39) is present when the game did not begin at the setup of
+its configuration. A turn line is ``<round>.<seat>`` and the turn's actions in
+R38 notation; only the last line may be an unfinished turn. ``result:`` is the
+end reason and the winning seats (``-`` for none), or ``unfinished``; when it
+is given, loading checks that the replay ends the same way.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+
+from .errors import ConfigError, RecordError, VictorusError
+from .game import Game
+from .variants import Config
+
+MAGIC = "victorus-record 1"
+MAX_RECORD_BYTES = 64 * 1024 * 1024
+HEADER_KEYS = ("board", "players", "variant", "start", "seed", "agents", "result")
+REASONS = ("centre", "elimination", "round-limit", "draw")
+_AGENT_RE = re.compile(r"[A-Za-z0-9_.:=-]+", re.ASCII)
+_TURN_RE = re.compile(r"([1-9][0-9]*)\.([0-5])", re.ASCII)
+_SEEDS_RE = re.compile(r"0|[1-9][0-9]*", re.ASCII)
+
+
+@dataclass
+class GameRecord:
+    """A parsed record: the header and the turns (lists of action strings)."""
+
+    board: str = "standard"
+    players: int = 6
+    variant: str = "standard"
+    start: str | None = None
+    seed: int | None = None
+    agents: tuple[str, ...] | None = None
+    result: str | None = None
+    turns: list = None
+
+
+def _variant_without_players(config: Config) -> str:
+    parts = (["allied"] if config.allied else []) + \
+        ([f"quick{config.quick}"] if config.quick is not None else [])
+    return "+".join(parts) or "standard"
+
+
+def _result_text(game: Game) -> str:
+    if not game.is_over:
+        return "unfinished"
+    return f"{game.result_reason} {','.join(map(str, game.winners)) or '-'}"
+
+
+def dumps(game: Game, seed: int | None = None, agents=None) -> str:
+    """The record of ``game``'s history (from its origin to now) as text."""
+    if not isinstance(game, Game):
+        raise ConfigError(f"a record is made from a victorus.Game, got {type(game).__name__}")
+    if game.origin is None:
+        raise VictorusError("this game's history starts inside a turn (a copy made with "
+                            "history=False mid-turn): it cannot be recorded")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise ConfigError(f"seed must be a non-negative integer or None, got {seed!r}")
+    if agents is not None:
+        agents = tuple(agents)
+        if len(agents) != 6 or not all(isinstance(a, str) and _AGENT_RE.fullmatch(a)
+                                       for a in agents):
+            raise ConfigError("agents: six names (one per seat, '-' for none) of letters, "
+                              f"digits and _.:=-, got {agents!r}")
+    lines = [MAGIC, f"board: {game.board.name}", f"players: {game.config.players}",
+             f"variant: {_variant_without_players(game.config)}"]
+    if game.origin:
+        lines.append(f"start: {game.origin}")
+    if seed is not None:
+        lines.append(f"seed: {seed}")
+    if agents is not None:
+        lines.append(f"agents: {','.join(agents)}")
+    lines.append(f"result: {_result_text(game)}")
+    lines.append("")
+    replay = Game.from_vpn(game.origin) if game.origin else \
+        Game(game.board.name, players=game.config.players,
+             variant=_variant_without_players(game.config))
+    turn: list[str] = []
+    for action in game.history():
+        if replay.phase == "start":
+            if turn:
+                lines.append(" ".join(turn))
+            turn = [f"{replay.round}.{replay.to_move}"]
+        turn.append(str(action))
+        replay.play(action)
+    if turn:
+        lines.append(" ".join(turn))
+    return "\n".join(lines) + "\n"
+
+
+def parse(text: str) -> GameRecord:
+    """Read a record's header and turn lines (syntax only; :func:`loads` replays it)."""
+    if not isinstance(text, str):
+        raise RecordError(f"a record is text, got {type(text).__name__}")
+    lines = text.split("\n")
+    if lines[0].rstrip("\r") != MAGIC:
+        raise RecordError(f"record line 1: expected {MAGIC!r}, got {lines[0][:40]!r}")
+    record = GameRecord(turns=[])
+    seen = set()
+    n = 1
+    for n, raw in enumerate(lines[1:], start=2):
+        line = raw.rstrip("\r")
+        if not line:
+            break
+        key, sep, value = line.partition(": ")
+        if not sep or key not in HEADER_KEYS:
+            raise RecordError(f"record line {n}: expected '<key>: <value>' with a key among "
+                              f"{', '.join(HEADER_KEYS)}, got {line[:60]!r}")
+        if key in seen:
+            raise RecordError(f"record line {n}: {key!r} given twice")
+        seen.add(key)
+        if key == "board":
+            record.board = value
+        elif key == "players":
+            if value not in ("2", "3", "4", "5", "6"):
+                raise RecordError(f"record line {n}: players must be 2 to 6, got {value!r}")
+            record.players = int(value)
+        elif key == "variant":
+            record.variant = value
+        elif key == "start":
+            record.start = value
+        elif key == "seed":
+            if not _SEEDS_RE.fullmatch(value):
+                raise RecordError(f"record line {n}: seed must be a non-negative integer, "
+                                  f"got {value!r}")
+            record.seed = int(value)
+        elif key == "agents":
+            agents = tuple(value.split(","))
+            if len(agents) != 6 or not all(_AGENT_RE.fullmatch(a) for a in agents):
+                raise RecordError(f"record line {n}: agents must be six comma-separated names "
+                                  f"(letters, digits, _.:=- or '-'), got {value!r}")
+            record.agents = agents
+        else:
+            record.result = value
+    else:
+        n += 1
+    for m, raw in enumerate(lines[n:], start=n + 1):
+        line = raw.rstrip("\r")
+        if not line.strip():
+            continue
+        fields = line.split()
+        if not _TURN_RE.fullmatch(fields[0]):
+            raise RecordError(f"record line {m}: a turn line starts with '<round>.<seat>', "
+                              f"got {fields[0][:20]!r}")
+        if len(fields) == 1:
+            raise RecordError(f"record line {m}: turn {fields[0]} has no action")
+        record.turns.append((m, fields[0], fields[1:]))
+    return record
+
+
+def _game_for(record: GameRecord) -> Game:
+    try:
+        game = Game(record.board, players=record.players, variant=record.variant)
+        if record.start is not None:
+            start = Game.from_vpn(record.start)
+            if start.config != game.config or start.board is not game.board:
+                raise RecordError(f"record 'start:' position is a {start.board.name} "
+                                  f"{start.config.variant_string()} game but the header says "
+                                  f"{game.board.name} {game.config.variant_string()}")
+            game = start
+    except RecordError:
+        raise
+    except VictorusError as exc:
+        raise RecordError(f"record header: {exc}") from None
+    return game
+
+
+def loads(text: str) -> Game:
+    """Replay a record; the Game returned holds the whole history (undo steps back)."""
+    record = parse(text)
+    game = _game_for(record)
+    last = len(record.turns) - 1
+    for i, (line, label, actions) in enumerate(record.turns):
+        expected = f"{game.round}.{game.to_move}"
+        if game.is_over:
+            raise RecordError(f"record line {line}: the game is already over "
+                              f"({game.result_reason})")
+        if label != expected:
+            raise RecordError(f"record line {line}: turn {label} but the game is at {expected} "
+                              f"(<round>.<seat>)")
+        for k, action in enumerate(actions):
+            if game.is_over:
+                raise RecordError(f"record line {line}: the game is already over "
+                                  f"({game.result_reason}) before {action!r}")
+            try:
+                game.play(action)
+            except VictorusError as exc:
+                raise RecordError(f"record line {line}, action {k + 1}: {exc}") from None
+        if i < last and game.phase != "start" and not game.is_over:
+            raise RecordError(f"record line {line}: turn {label} does not end, but another "
+                              f"turn follows")
+    if record.result is not None and record.result != _result_text(game):
+        raise RecordError(f"record result {record.result!r} but the replay ends "
+                          f"{_result_text(game)!r}")
+    return game
+
+
+def replay(text: str):
+    """Yield ``(action, game)`` after each action of a record (the same Game, advancing)."""
+    final = loads(text)
+    game = Game.from_vpn(final.origin) if final.origin else \
+        Game(final.board.name, players=final.config.players,
+             variant=_variant_without_players(final.config))
+    for action in final.history():
+        game.play(action)
+        yield action, game
+
+
+def save(game: Game, path, seed: int | None = None, agents=None) -> None:
+    """Write ``game``'s record to ``path``."""
+    text = dumps(game, seed=seed, agents=agents)
+    with open(os.fspath(path), "w", encoding="utf-8") as fh:
+        fh.write(text)
+
+
+def load(path) -> Game:
+    """Read and replay the record at ``path``."""
+    path = os.fspath(path)
+    size = os.path.getsize(path)
+    if size > MAX_RECORD_BYTES:
+        raise RecordError(f"record {path!r} is {size} bytes; at most {MAX_RECORD_BYTES} are read")
+    with open(path, encoding="utf-8") as fh:
+        try:
+            text = fh.read()
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"record {path!r} is not UTF-8 text: {exc}") from None
+    return loads(text)

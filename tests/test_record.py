@@ -1,0 +1,165 @@
+"""Game records: save, load, replay, and every rejection (issues 5 and 7)."""
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import victorus
+from victorus import record
+
+CONFIGS = [("standard", 6, "standard"), ("compact", 2, "quick12"), ("compact", 3, "standard"),
+           ("standard", 4, "quick20"), ("compact", 5, "standard"), ("compact", 6, "allied")]
+
+
+def played(board, players, variant, seed, max_actions=None):
+    game = victorus.Game(board, players=players, variant=variant)
+    victorus.play_random(game, seed=seed, max_actions=max_actions)
+    return game
+
+
+@pytest.mark.parametrize("board, players, variant", CONFIGS)
+def test_records_round_trip_and_replay(board, players, variant):
+    game = played(board, players, variant, seed=21)
+    text = record.dumps(game, seed=21, agents=["random"] * 6)
+    again = record.loads(text)
+    assert [str(a) for a in again.history()] == [str(a) for a in game.history()]
+    assert (again.winners, again.result_reason) == (game.winners, game.result_reason)
+    assert record.dumps(again, seed=21, agents=["random"] * 6) == text
+    header = record.parse(text)
+    assert (header.board, header.players, header.seed) == (board, players, 21)
+    steps = list(record.replay(text))
+    assert len(steps) == len(game.history())
+    assert steps[-1][1].is_over == game.is_over
+
+
+def test_record_lines_are_whole_turns():
+    game = played("compact", 6, "standard", seed=3, max_actions=60)
+    lines = record.dumps(game).split("\n\n", 1)[1].splitlines()
+    replay = victorus.Game("compact")
+    for line in lines:
+        label, *actions = line.split()
+        assert label == f"{replay.round}.{replay.to_move}" and replay.phase == "start"
+        for action in actions:
+            replay.play(action)
+
+
+def test_record_from_a_vpn_and_unfinished_turn(tmp_path):
+    start = played("standard", 6, "standard", seed=8, max_actions=200)
+    while start.phase != "start":
+        start.play(start.legal_actions()[0])
+    game = victorus.Game.from_vpn(start.vpn())
+    victorus.play_random(game, seed=2, max_actions=25)
+    path = tmp_path / "game.vrec"
+    record.save(game, path)
+    text = path.read_text()
+    assert f"start: {start.vpn()}" in text and "result: unfinished" in text
+    loaded = record.load(path)
+    assert [str(a) for a in loaded.history()] == [str(a) for a in game.history()]
+    assert loaded.phase == game.phase and loaded.to_move == game.to_move
+
+
+def test_copy_without_history_mid_turn_cannot_be_recorded():
+    game = victorus.Game.from_vpn(victorus.Game().vpn().replace("h3:0Tw", "h3:0Tw+"))
+    game.play("h3-h7")
+    assert game.phase == "move"
+    with pytest.raises(victorus.VictorusError, match="cannot be recorded"):
+        record.dumps(game.copy(history=False))
+    assert record.dumps(game.copy()).count("h3-h7") == 1
+
+
+GOOD = record.dumps(played("compact", 6, "standard", seed=5), seed=5)
+
+
+def edit(old, new, count=1):
+    assert old in GOOD
+    return GOOD.replace(old, new, count)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "line 1: expected 'victorus-record 1'"),
+    (edit("victorus-record 1", "victorus-record 2"), "line 1"),
+    (edit("board: compact", "board: giant"), "unknown board 'giant'"),
+    (edit("players: 6", "players: 9"), "players must be 2 to 6"),
+    (edit("variant: standard", "variant: turbo"), "bad variant part 'turbo'"),
+    (edit("seed: 5", "seed: -5"), "seed must be a non-negative integer"),
+    (edit("seed: 5", "colour: red"), "key among"),
+    (edit("seed: 5", "seed: 5\nseed: 6"), "'seed' given twice"),
+    (edit("seed: 5", "agents: a,b"), "six comma-separated names"),
+    (edit("seed: 5", "start: standard nonsense"), "record header: a VPN has 6"),
+    (edit("seed: 5", "start: " + victorus.Game().vpn()), "standard standard game"),
+    (edit("\n1.0 ", "\n1.3 "), "turn 1.3 but the game is at 1.0"),
+    (edit("\n1.0 ", "\n1.0x "), "starts with '<round>.<seat>'"),
+    (edit("\n1.1 ", "\n1.1\n"), "has no action"),
+    (edit("result: ", "result: centre 4 # "), "record result"),
+])
+def test_record_rejections(text, message):
+    with pytest.raises(victorus.RecordError, match=message):
+        record.loads(text)
+
+
+def test_illegal_action_and_trailing_turns_are_rejected():
+    body = GOOD.split("\n\n", 1)[1].splitlines()
+    first = body[0].split()
+    bad = GOOD.replace(body[0], f"{first[0]} z9-z1", 1)
+    with pytest.raises(victorus.RecordError, match="line 8, action 1: .*unknown cell"):
+        record.loads(bad)
+    bad = GOOD.replace(body[0], f"{first[0]} {first[1]} end", 1)
+    with pytest.raises(victorus.RecordError, match="line 8, action 2: 'end' is not legal"):
+        record.loads(bad)
+    finished = GOOD.rstrip("\n") + "\n999.0 pass\n"
+    with pytest.raises(victorus.RecordError, match="already over"):
+        record.loads(finished)
+
+
+def test_load_errors(tmp_path):
+    path = tmp_path / "bad.vrec"
+    path.write_bytes(b"victorus-record 1\n\xff\xfe")
+    with pytest.raises(victorus.RecordError, match="not UTF-8"):
+        record.load(path)
+    with pytest.raises(FileNotFoundError):
+        record.load(tmp_path / "missing.vrec")
+
+
+def test_dumps_argument_errors():
+    game = victorus.Game()
+    with pytest.raises(victorus.ConfigError, match="seed"):
+        record.dumps(game, seed=-1)
+    with pytest.raises(victorus.ConfigError, match="agents"):
+        record.dumps(game, agents=["a b"] * 6)
+    with pytest.raises(victorus.ConfigError, match="made from a victorus.Game"):
+        record.dumps("game")
+
+
+ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789-x.:, \n"
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_mutated_records_give_only_record_errors(data):
+    text = list(GOOD[:1500])
+    for _ in range(data.draw(st.integers(1, 4))):
+        i = data.draw(st.integers(0, len(text) - 1))
+        op = data.draw(st.sampled_from(["replace", "insert", "delete"]))
+        if op == "replace":
+            text[i] = data.draw(st.sampled_from(ALPHABET))
+        elif op == "insert":
+            text.insert(i, data.draw(st.sampled_from(ALPHABET)))
+        else:
+            del text[i]
+    text = "".join(text)
+    try:
+        game = record.loads(text)
+    except victorus.RecordError as exc:
+        assert str(exc)
+        return
+    again = record.loads(record.dumps(game))
+    assert [str(a) for a in again.history()] == [str(a) for a in game.history()]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=300))
+def test_random_text_records(text):
+    try:
+        record.loads(text)
+    except victorus.RecordError:
+        pass
