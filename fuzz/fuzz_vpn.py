@@ -3,7 +3,7 @@
 Run (see docs/robustness.md):
 
     pip install atheris
-    python fuzz/fuzz_vpn.py fuzz/corpus -max_total_time=600
+    mkdir -p fuzz/work && python fuzz/fuzz_vpn.py fuzz/work fuzz/corpus -max_total_time=600
 
 Any exception other than victorus.NotationError, and any accepted position that
 does not round-trip or that breaks play/undo, is a finding: atheris stops and

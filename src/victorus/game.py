@@ -176,6 +176,37 @@ class Game:
             other._origin = self.vpn() if self.phase == "start" and not self.is_over else None
         return other
 
+    # -- learning interface (numpy; see victorus.tensors and docs/adapters.md) --
+    @property
+    def num_distinct_actions(self) -> int:
+        """Size of the board's fixed action space (from-cell x to-cell, then stop/end/pass)."""
+        from .tensors import num_actions
+        return num_actions(self.board)
+
+    def action_id(self, action) -> int:
+        """Fixed integer id of an Action or R38 string."""
+        from .tensors import action_id
+        return action_id(self.board, action)
+
+    def action_from_id(self, ident: int) -> Action:
+        """The legal Action with this id (IllegalActionError if it is not legal now)."""
+        from .tensors import action_from_id
+        return action_from_id(self, ident)
+
+    def legal_action_ids(self) -> list[int]:
+        from .tensors import legal_action_ids
+        return legal_action_ids(self)
+
+    def legal_action_mask(self):
+        """numpy bool vector over the fixed action space."""
+        from .tensors import legal_action_mask
+        return legal_action_mask(self)
+
+    def observation(self, seat: int):
+        """numpy float32 planes [planes, cells] from ``seat``'s point of view."""
+        from .tensors import observation
+        return observation(self, seat)
+
     def history(self) -> list[Action]:
         """The actions played (and not undone) since the history's start, oldest first."""
         return [_action(self.board, key) for key in self._engine.history_keys()]

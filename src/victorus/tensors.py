@@ -1,0 +1,159 @@
+"""A fixed action space and observation tensors for learning (numpy).
+
+Action ids (stable for a board): a leg from cell ``o`` to cell ``t`` (R9
+indices) is ``o * N + t`` with ``N = len(board)``; then ``stop = N*N``,
+``end = N*N + 1``, ``pass = N*N + 2``. The capture flag is not part of the id:
+in any state at most one legal leg joins two given cells (R38).
+
+An observation is a float32 array ``[len(PLANES), N]`` seen by one seat: the
+board is rotated so that this seat sits at the bottom (column ``j`` shows the
+cell that stands where seat 0's cell ``j`` stands), and armies are numbered
+relative to it (``(army - seat) % 6``: 0 is the observer, 1 the next seat
+clockwise). Scalar features are broadcast over all cells. See
+docs/adapters.md for the plane list.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .errors import ConfigError, IllegalActionError
+from .geometry import CENTRE, GREY, KING, QUEEN, WHITE, Board, rotate
+
+PIECE_NAMES = "TUBXHKQ"
+PLANES = (
+    [f"army{a}_{p}" for a in range(6) for p in PIECE_NAMES]            # 42: pieces
+    + ["black_edged", "royal", "tally", "laps"]                        # piece details
+    + ["cell_white", "cell_grey", "cell_centre"]                       # R5
+    + [f"kingdom{a}" for a in range(6)]                                # live kingdoms (walls)
+    + ["frozen", "self_eligible", "moving"]                            # R22-R24
+    + ["phase_start", "phase_move", "phase_bonus"]
+    + [f"to_move{a}" for a in range(6)]
+    + [f"knight_captures{a}" for a in range(6)]                        # R19, / 3
+    + [f"held{a}" for a in range(6)]                                   # pieces held, / 12
+    + [f"active{a}" for a in range(6)]
+    + ["round", "passes", "pending"]                                   # round / 100
+)
+PLANE_INDEX = {name: i for i, name in enumerate(PLANES)}
+WORDS = ("stop", "end", "pass")
+
+
+def _numpy():
+    try:
+        import numpy
+    except ImportError:
+        raise ImportError("victorus tensors need numpy: pip install numpy "
+                          "(or victorus[pettingzoo] / victorus[openspiel])") from None
+    return numpy
+
+
+def num_actions(board: Board) -> int:
+    """Size of the board's fixed action space."""
+    n = len(board)
+    return n * n + 3
+
+
+def action_id(board: Board, action) -> int:
+    """The fixed id of an Action (or of its R38 string) on ``board``."""
+    text = str(action)
+    n = len(board)
+    if text in WORDS:
+        return n * n + WORDS.index(text)
+    from .notation import parse_action
+    leg = parse_action(board, text)
+    return leg.origin * n + leg.target
+
+
+@lru_cache(maxsize=None)
+def rotation(board_name: str, seat: int):
+    """Column ``j`` of seat ``seat``'s view shows cell ``rotation(...)[j]``."""
+    board = Board(board_name)
+    return tuple(board.index_of_coords[rotate(q, r, seat)] for q, r in board.coords)
+
+
+@lru_cache(maxsize=None)
+def _static_planes(board_name: str):
+    np = _numpy()
+    board = Board(board_name)
+    colours = np.zeros((3, len(board)), dtype=np.float32)
+    for i, c in enumerate(board.colors):
+        colours[{WHITE: 0, GREY: 1, CENTRE: 2}[c], i] = 1.0
+    return colours
+
+
+def legal_action_ids(game) -> list[int]:
+    return [action_id(game.board, a) for a in game.legal_actions()]
+
+
+def legal_action_mask(game):
+    """numpy bool vector over the fixed action space: True where the action is legal."""
+    np = _numpy()
+    mask = np.zeros(num_actions(game.board), dtype=bool)
+    mask[legal_action_ids(game)] = True
+    return mask
+
+
+def action_from_id(game, ident: int):
+    """The legal Action with this id; IllegalActionError if none is legal now."""
+    size = num_actions(game.board)
+    if isinstance(ident, bool) or not isinstance(ident, int) and not hasattr(ident, "__index__"):
+        raise ConfigError(f"an action id is an integer from 0 to {size - 1}, got {ident!r}")
+    ident = int(ident)
+    if not 0 <= ident < size:
+        raise ConfigError(f"an action id is an integer from 0 to {size - 1}, got {ident}")
+    for action in game.legal_actions():
+        if action_id(game.board, action) == ident:
+            return action
+    raise IllegalActionError(f"action id {ident} ({describe_id(game.board, ident)}) is not "
+                             f"legal now; legal ids: {legal_action_ids(game)[:20]}")
+
+
+def describe_id(board: Board, ident: int) -> str:
+    n = len(board)
+    if ident >= n * n:
+        return WORDS[ident - n * n]
+    return f"{board.labels[ident // n]}-{board.labels[ident % n]}"
+
+
+def observation(game, seat: int):
+    """float32 planes ``[len(PLANES), N]`` from ``seat``'s point of view (see module doc)."""
+    np = _numpy()
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 5:
+        raise ConfigError(f"seat must be an integer from 0 to 5, got {seat!r}")
+    board = game.board
+    n = len(board)
+    cells, armies, turn, _ = game._view()
+    obs = np.zeros((len(PLANES), n), dtype=np.float32)
+    obs[PLANE_INDEX["cell_white"]:PLANE_INDEX["cell_centre"] + 1] = _static_planes(board.name)
+    black, royal, tally, laps = (PLANE_INDEX[k] for k in ("black_edged", "royal", "tally", "laps"))
+    for cell, piece in enumerate(cells):
+        if piece is None:
+            continue
+        rel = (piece.army - seat) % 6
+        obs[rel * 7 + piece.kind, cell] = 1.0
+        if piece.kind in (KING, QUEEN):
+            obs[laps, cell] = piece.laps
+        else:
+            obs[black, cell] = float(piece.edge == GREY)
+            obs[royal, cell] = float(piece.royal)
+            obs[tally, cell] = piece.tally
+    for cell, owner in enumerate(board.kingdoms):
+        if owner is not None and armies[owner].state != "e":
+            obs[PLANE_INDEX[f"kingdom{(owner - seat) % 6}"], cell] = 1.0
+    for cell in turn.frozen:
+        obs[PLANE_INDEX["frozen"], cell] = 1.0
+    if turn.self_cell >= 0:
+        obs[PLANE_INDEX["self_eligible"], turn.self_cell] = 1.0
+    if turn.mover >= 0:
+        obs[PLANE_INDEX["moving"], turn.mover] = 1.0
+    obs[PLANE_INDEX[f"phase_{turn.phase}"]] = 1.0
+    obs[PLANE_INDEX[f"to_move{(turn.to_move - seat) % 6}"]] = 1.0
+    for army in range(6):
+        rel = (army - seat) % 6
+        obs[PLANE_INDEX[f"knight_captures{rel}"]] = min(armies[army].knight_captures, 30) / 3.0
+        obs[PLANE_INDEX[f"held{rel}"]] = len(armies[army].held) / 12.0
+        obs[PLANE_INDEX[f"active{rel}"]] = float(armies[army].state == "a")
+    obs[PLANE_INDEX["round"]] = turn.round / 100.0
+    obs[PLANE_INDEX["passes"]] = turn.passes
+    obs[PLANE_INDEX["pending"]] = turn.pending
+    return obs[:, list(rotation(board.name, seat))]

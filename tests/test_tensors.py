@@ -1,0 +1,100 @@
+"""Fixed action space, legal-action mask and observation planes (issue 6)."""
+
+import random
+
+import numpy as np
+import pytest
+
+import victorus
+from helpers import position
+from victorus.geometry import Board
+from victorus.tensors import PLANE_INDEX, PLANES, describe_id, rotation
+
+
+def sample_games():
+    rng = random.Random(3)
+    for board in ("standard", "compact"):
+        game = victorus.Game(board, players=rng.choice([2, 4, 6]))
+        for _ in range(6):
+            victorus.play_random(game, seed=rng.getrandbits(32), max_actions=rng.randrange(5, 80))
+            if game.is_over:
+                break
+            yield game
+
+
+def test_action_ids_round_trip():
+    for game in sample_games():
+        ids = game.legal_action_ids()
+        assert len(set(ids)) == len(ids)
+        for action, ident in zip(game.legal_actions(), ids):
+            assert 0 <= ident < game.num_distinct_actions
+            assert game.action_from_id(ident) == action
+            assert game.action_id(str(action)) == ident
+        mask = game.legal_action_mask()
+        assert mask.dtype == bool and mask.shape == (game.num_distinct_actions,)
+        assert mask.sum() == len(ids) and all(mask[ids])
+
+
+def test_action_space_layout():
+    std = victorus.Game()
+    assert std.num_distinct_actions == 181 * 181 + 3
+    assert victorus.Game("compact").num_distinct_actions == 127 * 127 + 3
+    b = Board("standard")
+    assert std.action_id("h3-h7") == b.cell("h3") * 181 + b.cell("h7")
+    assert std.action_id("stop") == 181 * 181 and std.action_id("pass") == 181 * 181 + 2
+    assert describe_id(b, std.action_id("h3-h7")) == "h3-h7"
+
+
+def test_action_id_errors():
+    game = victorus.Game()
+    with pytest.raises(victorus.ConfigError, match="integer from 0 to 32763"):
+        game.action_from_id(10**6)
+    with pytest.raises(victorus.ConfigError):
+        game.action_from_id("h3-h7")
+    with pytest.raises(victorus.IllegalActionError, match="end"):
+        game.action_from_id(game.action_id("end"))
+    assert game.vpn() == victorus.Game().vpn()
+
+
+def test_observation_shape_and_symmetry():
+    game = victorus.Game()
+    obs = [game.observation(s) for s in range(6)]
+    assert obs[0].shape == (len(PLANES), 181) and obs[0].dtype == np.float32
+    # The 6-player start looks the same from every seat (R6, R35), but for whose turn it is.
+    turn = [PLANE_INDEX[f"to_move{a}"] for a in range(6)]
+    for s in range(1, 6):
+        assert np.array_equal(np.delete(obs[0], turn, axis=0), np.delete(obs[s], turn, axis=0))
+        assert obs[s][PLANE_INDEX[f"to_move{(0 - s) % 6}"]].all()
+    assert obs[0][PLANE_INDEX["army0_K"]].sum() == 1
+    assert obs[0][PLANE_INDEX["to_move0"]].all()
+    assert victorus.Game().observation(1)[PLANE_INDEX["to_move5"]].all()
+
+
+def test_observation_rotates_to_the_observer():
+    b = Board("standard")
+    game = victorus.Game.from_vpn(position({"i6": "0Tw1", "c10": "1Hw"}))
+    red = game.observation(0)
+    assert red[PLANE_INDEX["army0_T"], b.cell("i6")] == 1
+    assert red[PLANE_INDEX["tally"], b.cell("i6")] == 1
+    green = game.observation(3)
+    # Green sits opposite red: red's Templar is relative army 3, on the far side.
+    column = rotation("standard", 3).index(b.cell("i6"))
+    assert b.labels[column] == "i22"
+    assert green[PLANE_INDEX["army3_T"], column] == 1
+    assert green[:PLANE_INDEX["army5_Q"] + 1].sum() == 2
+    with pytest.raises(victorus.ConfigError, match="seat"):
+        game.observation(6)
+
+
+def test_observation_marks_turn_state():
+    game = victorus.Game.from_vpn(position({"i6": "0Tw+", "i10": "1Xw", "m10": "1Uw",
+                                            "i20": "1Tb"}))
+    game.play("i6xi10")
+    obs = game.observation(0)
+    assert obs[PLANE_INDEX["phase_move"]].all()
+    assert obs[PLANE_INDEX["moving"], Board("standard").cell("i10")] == 1
+    game.play("i10xm10")
+    obs = game.observation(0)
+    assert obs[PLANE_INDEX["phase_bonus"]].all()
+    assert obs[PLANE_INDEX["self_eligible"], Board("standard").cell("m10")] == 1
+    assert obs[PLANE_INDEX["held0"]].all() and np.isclose(obs[PLANE_INDEX["held0"], 0], 2 / 12)
