@@ -41,6 +41,13 @@ def _rules(board: Board, config: Config) -> Rules:
     return rules
 
 
+def _unpickle(board: str, players: int, variant: str, origin: str, actions: list) -> "Game":
+    game = Game.from_vpn(origin) if origin else Game(board, players=players, variant=variant)
+    for action in actions:
+        game.play(action)
+    return game
+
+
 def _action(board: Board, key: int) -> Action:
     """The (shared, immutable) Action of a notation key."""
     table = _ACTIONS.setdefault(board.name, {})
@@ -206,6 +213,27 @@ class Game:
         """numpy float32 planes [planes, cells] from ``seat``'s point of view."""
         from .tensors import observation
         return observation(self, seat)
+
+    def _repr_svg_(self) -> str:
+        """Jupyter shows the board (victorus.render)."""
+        from .render import render_svg
+        return render_svg(self)
+
+    def __copy__(self) -> "Game":
+        return self.copy()
+
+    def __deepcopy__(self, memo) -> "Game":
+        return self.copy()
+
+    def __reduce__(self):
+        """Pickle as configuration, origin and the actions played (replayed on load)."""
+        if self._origin is None:
+            raise StateError("a game whose history starts inside a turn cannot be pickled")
+        players = self.config.players
+        variant = "+".join(part for part in self.config.variant_string().split("+")
+                           if not part.startswith("players")) or "standard"
+        return (_unpickle, (self.board.name, players, variant, self._origin,
+                            [str(a) for a in self.history()]))
 
     def history(self) -> list[Action]:
         """The actions played (and not undone) since the history's start, oldest first."""

@@ -267,6 +267,11 @@ class Board:
     def __reduce__(self):
         return (Board, (self.name,))
 
+    def _repr_svg_(self) -> str:
+        """Jupyter shows the empty board (victorus.render)."""
+        from .render import render_svg
+        return render_svg(self)
+
     def cell(self, label: str) -> int:
         """Index (R9) of a cell label; raises NotationError for an unknown label."""
         try:

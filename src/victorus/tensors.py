@@ -55,13 +55,17 @@ def num_actions(board: Board) -> int:
 
 def action_id(board: Board, action) -> int:
     """The fixed id of an Action (or of its R38 string) on ``board``."""
-    text = str(action)
+    from .notation import Action, parse_action
     n = len(board)
-    if text in WORDS:
-        return n * n + WORDS.index(text)
-    from .notation import parse_action
-    leg = parse_action(board, text)
-    return leg.origin * n + leg.target
+    own = isinstance(action, Action) and (action.word is not None or (
+        max(action.origin, action.target) < n
+        and action.text[:len(board.labels[action.origin])] == board.labels[action.origin]
+        and action.text.endswith(board.labels[action.target])))
+    if not own:                                         # a string, or another board's Action
+        action = parse_action(board, str(action))
+    if action.word is not None:
+        return n * n + WORDS.index(action.word)
+    return action.origin * n + action.target
 
 
 @lru_cache(maxsize=None)
@@ -82,7 +86,10 @@ def _static_planes(board_name: str):
 
 
 def legal_action_ids(game) -> list[int]:
-    return [action_id(game.board, a) for a in game.legal_actions()]
+    """Ids of the legal actions, in legal_actions() order."""
+    n = len(game.board)
+    return [a.origin * n + a.target if a.word is None else n * n + WORDS.index(a.word)
+            for a in game.legal_actions()]
 
 
 def legal_action_mask(game):
@@ -101,8 +108,8 @@ def action_from_id(game, ident: int):
     ident = int(ident)
     if not 0 <= ident < size:
         raise ConfigError(f"an action id is an integer from 0 to {size - 1}, got {ident}")
-    for action in game.legal_actions():
-        if action_id(game.board, action) == ident:
+    for action, legal in zip(game.legal_actions(), legal_action_ids(game)):
+        if legal == ident:
             return action
     raise IllegalActionError(f"action id {ident} ({describe_id(game.board, ident)}) is not "
                              f"legal now; legal ids: {legal_action_ids(game)[:20]}")

@@ -1,0 +1,146 @@
+"""PettingZoo AEC environment (``pip install "victorus[pettingzoo]"``).
+
+Agents are ``"seat_<n>"`` for the present seats (R33). Observations are dicts
+``{"observation": float32 [planes, cells], "action_mask": int8 [actions]}``
+from the agent's own point of view (victorus.tensors); actions are the fixed
+ids of docs/adapters.md. Rewards come at the end only: +1 for every seat of the
+winning team, -1 for the others, 0 for all in a draw. A game stopped by
+``max_actions`` (R36) is truncated.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from .errors import ConfigError
+from .game import DEFAULT_MAX_ACTIONS, Game
+from .tensors import PLANES, num_actions
+
+
+def aec_env(**kwargs) -> "VictorusEnv":
+    """A VICTORUS AEC environment: board, players, variant, render_mode, max_actions."""
+    return VictorusEnv(**kwargs)
+
+
+class VictorusEnv(AECEnv):
+    metadata = {"render_modes": ["ansi", "rgb_array"], "name": "victorus_v0",
+                "is_parallelizable": False}
+
+    def __init__(self, board: str = "standard", players: int | None = None,
+                 variant: str = "standard", render_mode: str | None = None,
+                 max_actions: int | None = DEFAULT_MAX_ACTIONS):
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ConfigError(f"render_mode must be None, 'ansi' or 'rgb_array', "
+                              f"got {render_mode!r}")
+        if max_actions is not None and (isinstance(max_actions, bool)
+                                        or not isinstance(max_actions, int) or max_actions < 1):
+            raise ConfigError(f"max_actions must be a positive integer or None, got {max_actions!r}")
+        self._options = {"board": board, "players": players, "variant": variant}
+        self.game = Game(**self._options)              # validates the configuration
+        self.render_mode = render_mode
+        self.max_actions = max_actions
+        self.possible_agents = [f"seat_{s}" for s in self.game.config.present]
+        n_actions = num_actions(self.game.board)
+        shape = (len(PLANES), len(self.game.board))
+        self.observation_spaces = {
+            agent: spaces.Dict({
+                "observation": spaces.Box(low=-np.inf, high=np.inf, shape=shape, dtype=np.float32),
+                "action_mask": spaces.Box(low=0, high=1, shape=(n_actions,), dtype=np.int8),
+            }) for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(n_actions) for agent in self.possible_agents}
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    @staticmethod
+    def _seat(agent: str) -> int:
+        return int(agent.rsplit("_", 1)[1])
+
+    def reset(self, seed=None, options=None):
+        self.game = Game(**self._options)
+        self.agents = self.possible_agents[:]
+        self.rewards = {agent: 0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos = {agent: {} for agent in self.agents}
+        self.actions_played = 0
+        self.agent_selection = f"seat_{self.game.to_move}"
+
+    def observe(self, agent):
+        mask = np.zeros(self.action_spaces[agent].n, dtype=np.int8)
+        if agent == self.agent_selection and not self.game.is_over:
+            mask[self.game.legal_action_ids()] = 1
+        return {"observation": self.game.observation(self._seat(agent)), "action_mask": mask}
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self.game.play(self.game.action_from_id(int(action)))
+        self.actions_played += 1
+        self._cumulative_rewards[agent] = 0
+        if self.game.is_over:
+            winners = set(self.game.winners)
+            for other in self.agents:
+                seat = self._seat(other)
+                self.rewards[other] = 0 if not winners else (1 if seat in winners else -1)
+                self.terminations[other] = True
+                self.infos[other] = {"result_reason": self.game.result_reason}
+        elif self.max_actions is not None and self.actions_played >= self.max_actions:
+            for other in self.agents:
+                self.truncations[other] = True
+        if not self.game.is_over:
+            self.agent_selection = f"seat_{self.game.to_move}"
+        self._accumulate_rewards()
+        if self.render_mode == "ansi":
+            print(self.render())
+
+    def render(self):
+        if self.render_mode is None:
+            return None
+        if self.render_mode == "rgb_array":
+            from .render import render_rgb
+            return render_rgb(self.game, size=12)
+        return ansi_board(self.game)
+
+    def close(self):
+        pass
+
+
+def ansi_board(game: Game) -> str:
+    """A text picture: one line per row (R9), pieces as <seat><letter>, '.' empty."""
+    board = game.board
+    cells, _, _, _ = game._view()
+    rows: dict[int, list] = {}
+    for i, label in enumerate(board.labels):
+        rows.setdefault(int(label[1:]), []).append((label[0], i))
+    files = sorted({label[0] for label in board.labels})
+    lines = []
+    for row in sorted(rows, reverse=True):
+        present = dict(rows[row])
+        text = []
+        for f in files:
+            i = present.get(f)
+            if i is None:
+                text.append("   ")
+            elif i == board.centre:
+                text.append(" @ ")
+            elif cells[i] is None:
+                text.append(" . ")
+            else:
+                p = cells[i]
+                text.append(f"{p.army}{'TUBXHKQ'[p.kind]}{'+' if p.royal else ' '}")
+        lines.append(f"{row:>2} " + "".join(text).rstrip())
+    lines.append("   " + "".join(f" {f} " for f in files))
+    status = (f"over: {game.result_reason}, winners {game.winners}" if game.is_over
+              else f"seat {game.to_move} to act ({game.phase}), round {game.round}")
+    lines.append(status)
+    return "\n".join(lines)

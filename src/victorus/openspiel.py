@@ -1,0 +1,147 @@
+"""OpenSpiel registration (``pip install "victorus[openspiel]"``).
+
+Importing this module registers the game ``"victorus"`` with pyspiel::
+
+    import pyspiel, victorus.openspiel
+    game = pyspiel.load_game("victorus", {"board": "compact", "players": 2})
+
+Parameters: ``board`` ("standard" or "compact"), ``players`` (2-6), ``variant``
+("standard", "allied", "quick<rounds>", "+"-joined) and ``max_actions`` (R36
+cap; a capped game ends with 0 for everybody). An OpenSpiel player is a team
+(R33), numbered by its lowest seat: with 2 players, player 0 moves seats 0, 2
+and 4. Actions are the fixed ids of docs/adapters.md, observations the planes
+of the acting team's lowest seat (victorus.tensors). Returns: +1 for the
+winning team, -1 for the others, 0 for all in a draw.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+
+from .game import DEFAULT_MAX_ACTIONS, Game
+from .tensors import PLANES, num_actions
+from .variants import Config
+
+_DEFAULTS = {"board": "standard", "players": 6, "variant": "standard",
+             "max_actions": DEFAULT_MAX_ACTIONS}
+_GAME_TYPE = pyspiel.GameType(
+    short_name="victorus",
+    long_name="VICTORUS",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=6,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=dict(_DEFAULTS))
+
+
+def _teams(config: Config) -> list[tuple[int, ...]]:
+    """Teams of present seats, ordered by their lowest seat: OpenSpiel's players."""
+    teams: dict[int, list[int]] = {}
+    for seat in config.present:
+        teams.setdefault(config.teams[seat], []).append(seat)
+    return [tuple(seats) for _, seats in sorted(teams.items())]
+
+
+class VictorusSpielGame(pyspiel.Game):
+    """VICTORUS for OpenSpiel; one OpenSpiel player per team."""
+
+    def __init__(self, params=None):
+        params = {**_DEFAULTS, **(params or {})}
+        self._options = {"board": params["board"], "players": int(params["players"]),
+                         "variant": params["variant"]}
+        self.max_actions = int(params["max_actions"])
+        prototype = Game(**self._options)
+        self.teams = _teams(prototype.config)
+        self.player_of_seat = {seat: p for p, team in enumerate(self.teams) for seat in team}
+        self.cells = len(prototype.board)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=num_actions(prototype.board),
+            max_chance_outcomes=0,
+            num_players=len(self.teams),
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=None,
+            max_game_length=self.max_actions)
+        super().__init__(_GAME_TYPE, info, params)
+
+    def new_initial_state(self):
+        return VictorusSpielState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        return VictorusObserver(self, params)
+
+
+class VictorusSpielState(pyspiel.State):
+    """A VICTORUS position as an OpenSpiel state."""
+
+    def __init__(self, game: VictorusSpielGame):
+        super().__init__(game)
+        # Plain values only: OpenSpiel clones states by deep copy, which does
+        # not carry a Python game object's attributes along.
+        self.teams = game.teams
+        self.player_of_seat = game.player_of_seat
+        self.max_actions = game.max_actions
+        self.game = Game(**game._options)
+        self.actions_played = 0
+
+    def _capped(self) -> bool:
+        return self.actions_played >= self.max_actions
+
+    def current_player(self):
+        if self.is_terminal():
+            return pyspiel.PlayerId.TERMINAL
+        return self.player_of_seat[self.game.to_move]
+
+    def _legal_actions(self, player):
+        return sorted(self.game.legal_action_ids())
+
+    def _apply_action(self, action):
+        self.game.play(self.game.action_from_id(int(action)))
+        self.actions_played += 1
+
+    def _action_to_string(self, player, action):
+        from .tensors import describe_id
+        return describe_id(self.game.board, int(action))
+
+    def is_terminal(self):
+        return self.game.is_over or self._capped()
+
+    def returns(self):
+        if not self.game.is_over or not self.game.winners:
+            return [0.0] * len(self.teams)
+        winners = set(self.game.winners)
+        return [1.0 if set(team) & winners else -1.0 for team in self.teams]
+
+    def __str__(self):
+        from .env import ansi_board
+        return ansi_board(self.game)
+
+
+class VictorusObserver:
+    """OpenSpiel observer: the planes of victorus.tensors, seen by the team's lowest seat."""
+
+    def __init__(self, game: VictorusSpielGame, params):
+        if params:
+            raise ValueError(f"observation parameters are not supported, got {params}")
+        shape = (len(PLANES), game.cells)
+        self.tensor = np.zeros(int(np.prod(shape)), np.float32)
+        self.dict = {"observation": np.reshape(self.tensor, shape)}
+
+    def set_from(self, state, player):
+        seat = state.teams[player][0]
+        self.dict["observation"][...] = state.game.observation(seat)
+
+    def string_from(self, state, player):
+        from .env import ansi_board
+        return f"player {player}\n" + ansi_board(state.game)
+
+
+pyspiel.register_game(_GAME_TYPE, VictorusSpielGame)

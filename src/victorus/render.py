@@ -1,0 +1,193 @@
+"""Pictures of the board: SVG (no dependency), PNG and RGB arrays (cairosvg).
+
+The board is drawn as the physical game looks: white and grey hexes, each
+kingdom tinted in its seat colour with thick walls between live kingdoms, the
+centre with its six portal triangles, and pieces as shields in their army
+colour with their type letter, their edge colour as the shield's rim (white,
+black, or half and half for King and Queen) and a star when royal. The view
+can be turned to any seat (that seat at the bottom, R6).
+"""
+
+from __future__ import annotations
+
+import math
+from xml.sax.saxutils import escape
+
+from .errors import ConfigError
+from .geometry import CENTRE, GREY, KING, PIECE_LETTERS, QUEEN, SEAT_NAMES, Board, rotate
+
+SEAT_COLOURS = ("#d62728", "#1f77b4", "#222222", "#2ca02c", "#9467bd", "#ff7f0e")
+CELL_FILL = {0: "#ffffff", GREY: "#b8b8b8", CENTRE: "#ffd700"}
+HIGHLIGHT = "#00b7ff"
+LAST_MOVE = "#ffbf00"
+
+
+def _game_parts(obj):
+    """(board, cells, armies, turn, history) of a Game, or of a Board (no pieces)."""
+    from .game import Game
+    if isinstance(obj, Board):
+        return obj, [None] * len(obj), None, None, []
+    if isinstance(obj, Game):
+        cells, armies, turn, _ = obj._view()
+        return obj.board, cells, armies, turn, obj.history()
+    raise ConfigError(f"render needs a victorus.Game or victorus.Board, got {type(obj).__name__}")
+
+
+def render_svg(obj, size: float = 22.0, seat: int = 0, labels: bool = False,
+               last_move: bool = True, moves_from: str | None = None,
+               highlights=()) -> str:
+    """An SVG picture of a Game or Board.
+
+    ``size``: hex radius in pixels. ``seat``: whose side is at the bottom.
+    ``labels``: write cell labels. ``last_move``: mark the last leg played.
+    ``moves_from``: a cell label whose piece's legal destinations are marked.
+    ``highlights``: more cell labels to outline.
+    """
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 5:
+        raise ConfigError(f"seat must be an integer from 0 to 5, got {seat!r}")
+    if not isinstance(size, (int, float)) or not 4 <= size <= 200:
+        raise ConfigError(f"size must be a number from 4 to 200, got {size!r}")
+    board, cells, armies, turn, history = _game_parts(obj)
+    marked = {board.cell(label) for label in highlights}
+    targets = set()
+    if moves_from is not None:
+        origin = board.cell(moves_from)
+        targets = {a.target for a in obj.legal_actions() if a.is_leg and a.origin == origin}
+        marked.add(origin)
+    last = None
+    if last_move and history:
+        leg = next((a for a in reversed(history) if a.is_leg), None)
+        last = leg and (leg.origin, leg.target)
+
+    def centre_of(index):
+        q, r = rotate(*board.coords[index], -seat)
+        return size * 1.5 * q, size * math.sqrt(3) * (r + q / 2)
+
+    def corners(x, y, radius=size):
+        return [(x + radius * math.cos(math.radians(60 * k)),
+                 y + radius * math.sin(math.radians(60 * k))) for k in range(6)]
+
+    def points(pts):
+        return " ".join(f"{px:.1f},{py:.1f}" for px, py in pts)
+
+    live = [armies is None or armies[s].state != "e" for s in range(6)]
+    xs, ys = zip(*(centre_of(i) for i in range(len(board))))
+    pad = size * 1.6
+    left, top = min(xs) - pad, min(ys) - pad
+    width, height = max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{left:.1f} {top:.1f} {width:.1f} '
+           f'{height:.1f}" width="{width:.0f}" height="{height:.0f}" font-family="sans-serif">',
+           f'<rect x="{left:.1f}" y="{top:.1f}" width="{width:.1f}" height="{height:.1f}" '
+           f'fill="#f4efe4"/>']
+    for i in range(len(board)):
+        x, y = centre_of(i)
+        hexagon = corners(x, y)
+        if i == board.centre:
+            for s in range(6):                 # six portal triangles, one per seat (R28)
+                px, py = centre_of(board.portals[s])
+                angle = math.degrees(math.atan2(py - y, px - x))
+                tri = [(x, y)] + [(x + size * math.cos(math.radians(angle + d)),
+                                   y + size * math.sin(math.radians(angle + d))) for d in (-30, 30)]
+                out.append(f'<polygon points="{points(tri)}" fill="{SEAT_COLOURS[s]}"/>')
+            out.append(f'<polygon points="{points(hexagon)}" fill="none" stroke="#666"/>')
+            continue
+        out.append(f'<polygon points="{points(hexagon)}" fill="{CELL_FILL[board.colors[i]]}" '
+                   f'stroke="#666" stroke-width="0.8"/>')
+        owner = board.kingdoms[i]
+        if owner is not None and live[owner]:
+            out.append(f'<polygon points="{points(hexagon)}" fill="{SEAT_COLOURS[owner]}" '
+                       f'fill-opacity="0.22"/>')
+    # Walls between live kingdoms (R8): thick edges between cells of two kingdoms.
+    for i in range(len(board)):
+        for d in range(6):
+            j = board.steps[i][d]
+            ki = board.kingdoms[i]
+            kj = None if j is None else board.kingdoms[j]
+            if j is None or j < i or ki is None or kj is None or ki == kj or not (live[ki] and live[kj]):
+                continue
+            (x1, y1), (x2, y2) = centre_of(i), centre_of(j)
+            mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+            dx, dy = (y2 - y1) / math.sqrt(3), -(x2 - x1) / math.sqrt(3)   # half the shared edge
+            out.append(f'<line x1="{mx - dx / 2:.1f}" y1="{my - dy / 2:.1f}" '
+                       f'x2="{mx + dx / 2:.1f}" y2="{my + dy / 2:.1f}" stroke="#111" '
+                       f'stroke-width="{size / 5:.1f}" stroke-linecap="round"/>')
+    if last is not None:
+        (x1, y1), (x2, y2) = centre_of(last[0]), centre_of(last[1])
+        for cx, cy in ((x1, y1), (x2, y2)):
+            out.append(f'<polygon points="{points(corners(cx, cy, size * 0.9))}" fill="none" '
+                       f'stroke="{LAST_MOVE}" stroke-width="{size / 8:.1f}"/>')
+        out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+                   f'stroke="{LAST_MOVE}" stroke-width="{size / 10:.1f}" opacity="0.8"/>')
+    for i in marked:
+        x, y = centre_of(i)
+        out.append(f'<polygon points="{points(corners(x, y, size * 0.85))}" fill="none" '
+                   f'stroke="{HIGHLIGHT}" stroke-width="{size / 8:.1f}"/>')
+    for i, piece in enumerate(cells):
+        if piece is not None:
+            out.append(_shield(piece, *centre_of(i), size,
+                               frozen=turn is not None and i in turn.frozen))
+    for i in targets:
+        x, y = centre_of(i)
+        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{size / 4:.1f}" fill="{HIGHLIGHT}" '
+                   f'fill-opacity="0.8"/>')
+    if labels:
+        for i in range(len(board)):
+            x, y = centre_of(i)
+            out.append(f'<text x="{x:.1f}" y="{y - size * 0.55:.1f}" font-size="{size / 3:.1f}" '
+                       f'text-anchor="middle" fill="#555">{board.labels[i]}</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _shield(piece, x, y, size, frozen=False) -> str:
+    """A shield in the army colour, its rim in the edge colour, type letter, royal star."""
+    w, h = size * 0.95, size * 1.1
+    top, mid, bottom = y - h / 2, y + h * 0.12, y + h / 2
+    path = (f"M{x - w / 2:.1f},{top:.1f} H{x + w / 2:.1f} V{mid:.1f} "
+            f"Q{x + w / 2:.1f},{bottom - h * 0.1:.1f} {x:.1f},{bottom:.1f} "
+            f"Q{x - w / 2:.1f},{bottom - h * 0.1:.1f} {x - w / 2:.1f},{mid:.1f} Z")
+    fill = SEAT_COLOURS[piece.army]
+    parts = []
+    if piece.kind in (KING, QUEEN):                # half white, half black rim
+        parts.append(f'<path d="{path}" fill="{fill}" stroke="#ffffff" stroke-width="{size / 7:.1f}"/>')
+        parts.append(f'<path d="{path}" fill="none" stroke="#000000" stroke-width="{size / 7:.1f}" '
+                     f'stroke-dasharray="{size / 3:.1f} {size / 3:.1f}"/>')
+    else:
+        rim = "#ffffff" if piece.edge != GREY else "#000000"
+        parts.append(f'<path d="{path}" fill="{fill}" stroke="{rim}" stroke-width="{size / 7:.1f}"/>')
+    text = "#ffffff" if piece.army in (0, 1, 2, 4) else "#000000"
+    parts.append(f'<text x="{x:.1f}" y="{y + size * 0.18:.1f}" font-size="{size * 0.6:.1f}" '
+                 f'font-weight="bold" text-anchor="middle" fill="{text}">'
+                 f'{escape(PIECE_LETTERS[piece.kind])}</text>')
+    if piece.royal:
+        parts.append(f'<text x="{x + w * 0.38:.1f}" y="{top + size * 0.3:.1f}" '
+                     f'font-size="{size * 0.45:.1f}" text-anchor="middle" fill="#ffd700" '
+                     f'stroke="#000" stroke-width="0.4">&#9733;</text>')
+    if frozen:
+        parts.append(f'<circle cx="{x - w * 0.38:.1f}" cy="{top + size * 0.15:.1f}" '
+                     f'r="{size * 0.14:.1f}" fill="#00e5ff" stroke="#000" stroke-width="0.4"/>')
+    title = f"<title>{SEAT_NAMES[piece.army]} {PIECE_LETTERS[piece.kind]}</title>"
+    return f"<g>{title}{''.join(parts)}</g>"
+
+
+def render_png(obj, path=None, scale: float = 1.0, **options) -> bytes:
+    """A PNG picture (needs cairosvg); written to ``path`` when given."""
+    try:
+        import cairosvg
+    except ImportError:
+        raise ImportError("PNG pictures need cairosvg: pip install cairosvg") from None
+    png = cairosvg.svg2png(bytestring=render_svg(obj, **options).encode(), scale=scale)
+    if path is not None:
+        with open(path, "wb") as fh:
+            fh.write(png)
+    return png
+
+
+def render_rgb(obj, **options):
+    """An RGB numpy array ``[height, width, 3]`` of uint8 (needs cairosvg, numpy)."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+    image = Image.open(io.BytesIO(render_png(obj, **options))).convert("RGB")
+    return np.asarray(image, dtype=np.uint8)

@@ -1,0 +1,178 @@
+"""PettingZoo and OpenSpiel adapters, pictures, pickling (issues 5 and 6)."""
+
+import pickle
+import random
+
+import numpy as np
+import pytest
+
+import victorus
+from victorus.render import render_png, render_rgb, render_svg
+
+
+# -- PettingZoo ------------------------------------------------------------------------
+
+def test_pettingzoo_api_test():
+    from pettingzoo.test import api_test
+    from victorus.env import aec_env
+    api_test(aec_env(board="compact", players=3, max_actions=200), num_cycles=200,
+             verbose_progress=False)
+
+
+def play_env(env, seed):
+    rng = random.Random(seed)
+    env.reset()
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, info = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        env.step(int(rng.choice(legal)))
+    return env
+
+
+def test_pettingzoo_rewards_at_the_end_teams_share():
+    from victorus.env import aec_env
+    env = aec_env(board="compact", players=2)
+    totals = {agent: 0 for agent in env.possible_agents}
+    env.reset()
+    rng = random.Random(4)
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, info = env.last()
+        totals[agent] += reward
+        if termination or truncation:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    game = env.game
+    assert game.is_over
+    for agent, total in totals.items():
+        seat = int(agent.split("_")[1])
+        expected = 0 if not game.winners else (1 if seat in game.winners else -1)
+        assert total == expected, (agent, game.winners)
+    assert len(game.winners) in (0, 3)            # teams {0,2,4} and {1,3,5} win together
+
+
+def test_pettingzoo_truncation_and_observation():
+    from victorus.env import aec_env
+    env = aec_env(board="standard", max_actions=7)
+    env.reset()
+    first = env.observe(env.agent_selection)
+    assert first["observation"].shape == (88, 181) and first["action_mask"].sum() == 31
+    assert env.observe("seat_3")["action_mask"].sum() == 0        # not its turn
+    play_env(env, 1)
+    assert all(env.truncations.values()) and env.game._engine.history_length == 7
+
+
+def test_pettingzoo_render_modes_and_errors():
+    from victorus.env import aec_env
+    env = aec_env(board="compact", render_mode="rgb_array")
+    env.reset()
+    image = env.render()
+    assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
+    env = aec_env(board="compact", render_mode="ansi")
+    env.reset()
+    text = env.render()
+    assert "@" in text and "0K" in text and "seat 0 to act" in text
+    with pytest.raises(victorus.ConfigError, match="render_mode"):
+        aec_env(render_mode="human")
+    with pytest.raises(victorus.ConfigError, match="max_actions"):
+        aec_env(max_actions=0)
+
+
+# -- OpenSpiel --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("params", [
+    {"board": "compact", "players": 2, "max_actions": 200},
+    {"board": "standard", "players": 6, "max_actions": 120},
+    {"board": "compact", "players": 3, "variant": "quick8"},
+    {"board": "compact", "players": 6, "variant": "allied", "max_actions": 150},
+])
+def test_openspiel_random_simulation(params):
+    import pyspiel
+
+    import victorus.openspiel  # noqa: F401  (registers the game)
+    game = pyspiel.load_game("victorus", params)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    state = game.new_initial_state()
+    assert state.legal_actions() == sorted(state.legal_actions())
+    assert game.num_distinct_actions() == victorus.Game(params["board"]).num_distinct_actions
+
+
+def test_openspiel_mcts_bot_plays_a_whole_game():
+    import pyspiel
+    from open_spiel.python.algorithms import mcts
+
+    import victorus.openspiel  # noqa: F401
+    game = pyspiel.load_game("victorus", {"board": "compact", "players": 2, "max_actions": 60})
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(1))
+    bot = mcts.MCTSBot(game, uct_c=2, max_simulations=4, evaluator=evaluator,
+                       random_state=np.random.RandomState(2))
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(bot.step(state))
+    assert len(state.returns()) == 2 and len(state.history()) == 60
+    assert len(state.observation_tensor(0)) == 88 * 127
+
+
+def test_openspiel_teams_and_returns():
+    import pyspiel
+
+    import victorus.openspiel  # noqa: F401
+    game = pyspiel.load_game("victorus", {"board": "compact", "players": 3})
+    assert game.num_players() == 3
+    state = game.new_initial_state()
+    assert state.current_player() == 0
+    state.apply_action(state.legal_actions()[0])
+    assert state.current_player() == 1                  # seat 1 is player 1 (team {1, 4})
+    rng = random.Random(2)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    returns = state.returns()
+    if state.game.winners:
+        winner = state.game.winners[0] % 3
+        assert returns[winner] == 1 and sorted(returns) == [-1, -1, 1]
+
+
+# -- pictures ---------------------------------------------------------------------------
+
+def test_svg_pictures():
+    game = victorus.Game()
+    svg = render_svg(game, labels=True)
+    assert svg.startswith("<svg") and svg.count("<title>") == 72          # 72 shields
+    assert svg.count("f1</text>") == 1 and "#d62728" in svg
+    assert game._repr_svg_() == render_svg(game)
+    assert "<title>" not in victorus.Board("compact")._repr_svg_()
+    victorus.play_random(game, seed=3, max_actions=50)
+    origin = str(game.legal_actions()[0]).replace("x", "-").split("-")[0]
+    marked = render_svg(game, moves_from=origin, seat=2, highlights=["i14"])
+    assert "<circle" in marked                                            # legal destinations
+    with pytest.raises(victorus.NotationError):
+        render_svg(game, moves_from="z99")
+    with pytest.raises(victorus.ConfigError, match="seat"):
+        render_svg(game, seat=7)
+    with pytest.raises(victorus.ConfigError):
+        render_svg("board")
+
+
+def test_png_and_rgb(tmp_path):
+    path = tmp_path / "board.png"
+    png = render_png(victorus.Game("compact"), path)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and path.read_bytes() == png
+    rgb = render_rgb(victorus.Game("compact"), size=10)
+    assert rgb.shape[2] == 3 and rgb.dtype == np.uint8 and rgb.mean() > 50
+
+
+# -- pickling ---------------------------------------------------------------------------
+
+def test_games_pickle_and_deepcopy():
+    import copy
+    game = victorus.Game("compact", players=4, variant="quick30")
+    victorus.play_random(game, seed=6, max_actions=77)
+    again = pickle.loads(pickle.dumps(game))
+    assert [str(a) for a in again.history()] == [str(a) for a in game.history()]
+    assert again.phase == game.phase and again.to_move == game.to_move
+    twin = copy.deepcopy(game)
+    twin.undo()
+    assert len(twin.history()) == len(game.history()) - 1
