@@ -252,34 +252,31 @@ cdef inline void finish(StateC* s, uint8_t winners, int reason) noexcept nogil:
     s.winners = winners
 
 
+cdef int nearest_empty(const StateC* s, const RulesC* r, int home, int kingdom) noexcept nogil:
+    """The empty non-centre cell nearest to ``home`` (hex distance, ties: lower index),
+    inside ``kingdom`` unless it is -1; -1 if there is none."""
+    cdef int c, d, dq, dr, best = -1, best_d = 1 << 30
+    for c in range(r.t.ncells):
+        if s.cells[c].army >= 0 or c == r.t.centre or (kingdom >= 0 and r.t.kingdom[c] != kingdom):
+            continue
+        dq = r.q[c] - r.q[home]
+        dr = r.r[c] - r.r[home]
+        d = max(abs(dq), max(abs(dr), abs(dq + dr)))
+        if d < best_d:
+            best_d = d
+            best = c
+    return best
+
+
 cdef int return_home(StateC* s, const RulesC* r, int army, int kind) noexcept nogil:
-    """R31: put a royal back on its home cell or the nearest empty cell."""
-    cdef int home = r.home[army][kind == QUEEN]
-    cdef int cell = home, c, d, best_d, dq, dr
-    cdef int n = r.t.ncells
+    """R31: put a royal back on its home cell, else the nearest empty cell of its
+    kingdom, else the nearest empty cell of the board."""
+    cdef int cell = r.home[army][kind == QUEEN], home = cell
     cdef PieceC p
-    if s.cells[home].army >= 0:
-        cell = -1
-        best_d = 1 << 30
-        for c in range(n):          # own kingdom first (ties: lower index)
-            if s.cells[c].army >= 0 or c == r.t.centre or r.t.kingdom[c] != army:
-                continue
-            dq = r.q[c] - r.q[home]
-            dr = r.r[c] - r.r[home]
-            d = max(abs(dq), max(abs(dr), abs(dq + dr)))
-            if d < best_d:
-                best_d = d
-                cell = c
+    if s.cells[cell].army >= 0:
+        cell = nearest_empty(s, r, home, army)
         if cell < 0:
-            for c in range(n):
-                if s.cells[c].army >= 0 or c == r.t.centre:
-                    continue
-                dq = r.q[c] - r.q[home]
-                dr = r.r[c] - r.r[home]
-                d = max(abs(dq), max(abs(dr), abs(dq + dr)))
-                if d < best_d:
-                    best_d = d
-                    cell = c
+            cell = nearest_empty(s, r, home, -1)
     p.army = army
     p.kind = kind
     p.edge = NO_EDGE

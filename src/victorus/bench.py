@@ -140,7 +140,7 @@ def run(quick: bool = False, progress: bool | None = None) -> list[Row]:
     t = 0.2 if quick else 1.0
     fast_depth, slow_depth = (3, 2) if quick else (5, 3)
     rows: list[Row] = []
-    cases = 13
+    cases = 10                       # progress steps below
     with Progress(cases, "bench", progress) as bar:
         for board in ("standard", "compact"):
             start = time.perf_counter()
@@ -221,7 +221,7 @@ def run(quick: bool = False, progress: bool | None = None) -> list[Row]:
         slow = _state_bytes(lambda: ReferenceGame.from_vpn(corpus[0]).copy())
         rows.append(Row("bytes per game state (a copy, no history)", "bytes", fast, slow,
                         higher_is_better=False))
-        bar.advance(2)
+        bar.advance()
     return rows
 
 
