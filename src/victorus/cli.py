@@ -1,4 +1,4 @@
-"""Command line: ``victorus perft``, ``victorus simulate``, ``victorus bench``."""
+"""Command line: ``victorus perft | simulate | bench | tournament | render``."""
 
 from __future__ import annotations
 
@@ -62,6 +62,31 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"stop a game after this many actions (R36), default {DEFAULT_MAX_ACTIONS}")
     p.add_argument("--json", metavar="FILE", default=None,
                    help="also write every game as JSON to FILE ('-' for standard output)")
+    p.add_argument("--csv", metavar="FILE", default=None,
+                   help="also write one CSV row per game to FILE ('-' for standard output)")
+
+    p = commands.add_parser(
+        "tournament", help="seeded games between agents, win rates with confidence intervals",
+        description="Play GAMES seeded games between AGENTS (one per team: 'random', 'greedy', "
+                    "'mcts' or 'mcts:<iterations>'), rotating sides, and print win rates with "
+                    "95%% Wilson intervals.")
+    p.add_argument("games", type=_int_in("GAMES", 1), metavar="GAMES")
+    p.add_argument("agents", nargs="+", metavar="AGENT")
+    p.add_argument("--board", choices=("standard", "compact"), default="compact")
+    p.add_argument("--players", type=_int_in("--players", 2, 6), default=2)
+    p.add_argument("--variant", default="standard")
+    p.add_argument("--seed", type=_int_in("--seed", 0), default=0)
+    p.add_argument("--max-actions", type=_int_in("--max-actions", 1), default=3000)
+
+    p = commands.add_parser(
+        "render", help="draw a position as SVG (or PNG with cairosvg)",
+        description="Write a picture of the start position, or of --vpn, to OUT (.svg or .png).")
+    p.add_argument("out", metavar="OUT")
+    _add_game_options(p)
+    p.add_argument("--vpn", default=None, help="draw this R39 position")
+    p.add_argument("--seat", type=_int_in("--seat", 0, 5), default=0,
+                   help="whose side is at the bottom")
+    p.add_argument("--labels", action="store_true", help="write the cell labels")
 
     p = commands.add_parser(
         "bench", help="measure speed against the pure-Python path",
@@ -133,10 +158,55 @@ def cmd_simulate(args) -> int:
         else:
             with open(args.json, "w", encoding="utf-8") as fh:
                 fh.write(data + "\n")
-    out = sys.stderr if args.json == "-" else sys.stdout
+    if args.csv is not None:
+        _write_csv(results, args.csv)
+    out = sys.stderr if "-" in (args.json, args.csv) else sys.stdout
     print(summarise(results), file=out)
     print(f"{len(results) / elapsed:,.1f} games/s, "
           f"{sum(g.actions for g in results) / elapsed:,.0f} actions/s", file=out)
+    return 0
+
+
+def _write_csv(results, target: str) -> None:
+    import csv
+    import io
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(["index", "seed", "winners", "reason", "actions", "rounds"]
+                    + [f"captured_{letter}" for letter in PIECE_LETTERS])
+    for g in results:
+        writer.writerow([g.index, g.seed, "" if g.winners is None else " ".join(map(str, g.winners)),
+                         g.reason or "unfinished", g.actions, g.rounds, *g.captures])
+    if target == "-":
+        sys.stdout.write(buffer.getvalue())
+    else:
+        with open(target, "w", encoding="utf-8", newline="") as fh:
+            fh.write(buffer.getvalue())
+
+
+def cmd_tournament(args) -> int:
+    from .agents import tournament
+    result = tournament(args.agents, args.games, seed=args.seed, board=args.board,
+                        players=args.players, variant=args.variant, max_actions=args.max_actions,
+                        progress=None)
+    print(result.table())
+    return 0
+
+
+def cmd_render(args) -> int:
+    from .render import render_png, render_svg
+    if args.vpn is not None:
+        game = Game.from_vpn(args.vpn)
+    else:
+        game = Game(board=args.board, players=args.players, variant=args.variant)
+    if args.out.lower().endswith(".png"):
+        render_png(game, args.out, seat=args.seat, labels=args.labels)
+    elif args.out.lower().endswith(".svg"):
+        with open(args.out, "w", encoding="utf-8") as fh:
+            fh.write(render_svg(game, seat=args.seat, labels=args.labels))
+    else:
+        raise VictorusError(f"OUT must end in .svg or .png, got {args.out!r}")
+    print(f"wrote {args.out}")
     return 0
 
 
@@ -146,7 +216,8 @@ def cmd_bench(args) -> int:
     return 0
 
 
-COMMANDS = {"perft": cmd_perft, "simulate": cmd_simulate, "bench": cmd_bench}
+COMMANDS = {"perft": cmd_perft, "simulate": cmd_simulate, "bench": cmd_bench,
+            "tournament": cmd_tournament, "render": cmd_render}
 
 
 def main(argv=None) -> int:
