@@ -74,7 +74,7 @@ def test_pettingzoo_render_modes_and_errors():
     env = aec_env(board="compact", render_mode="ansi")
     env.reset()
     text = env.render()
-    assert "@" in text and "0K" in text and "seat 0 to act" in text
+    assert "@" in text and "0K" in text and "seat 0 (red) to act" in text
     with pytest.raises(victorus.ConfigError, match="render_mode"):
         aec_env(render_mode="human")
     with pytest.raises(victorus.ConfigError, match="max_actions"):

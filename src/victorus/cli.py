@@ -1,4 +1,4 @@
-"""Command line: ``victorus perft | simulate | bench | tournament | render``."""
+"""Command line: ``victorus perft | simulate | bench | tournament | render | play``."""
 
 from __future__ import annotations
 
@@ -77,6 +77,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--variant", default="standard")
     p.add_argument("--seed", type=_int_in("--seed", 0), default=0)
     p.add_argument("--max-actions", type=_int_in("--max-actions", 1), default=3000)
+
+    p = commands.add_parser(
+        "play", help="play in the terminal against agents",
+        description="Play some seats yourself against an agent at the others; type 'help' "
+                    "at the prompt for the commands.")
+    _add_game_options(p)
+    p.add_argument("--seats", default="0",
+                   help="your seats, comma-separated (default 0, red)")
+    p.add_argument("--agent", default="greedy",
+                   help="the other seats' agent: random, greedy, mcts or mcts:<iterations>")
+    p.add_argument("--seed", type=_int_in("--seed", 0), default=0)
+    p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
 
     p = commands.add_parser(
         "render", help="draw a position as SVG (or PNG with cairosvg)",
@@ -210,6 +222,19 @@ def cmd_render(args) -> int:
     return 0
 
 
+def cmd_play(args) -> int:
+    from .play import session
+    try:
+        seats = tuple(int(x) for x in args.seats.split(","))
+    except ValueError:
+        raise VictorusError(f"--seats: comma-separated seat numbers 0-5, got {args.seats!r}")
+    from .agents import make_agent
+    make_agent(args.agent)                                # validate before the game starts
+    color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
+    return session(args.board, args.players, args.variant, seats, args.agent, args.seed,
+                   color).run()
+
+
 def cmd_bench(args) -> int:
     from .bench import format_table, run
     print(format_table(run(quick=args.quick, progress=None)))
@@ -217,7 +242,7 @@ def cmd_bench(args) -> int:
 
 
 COMMANDS = {"perft": cmd_perft, "simulate": cmd_simulate, "bench": cmd_bench,
-            "tournament": cmd_tournament, "render": cmd_render}
+            "tournament": cmd_tournament, "render": cmd_render, "play": cmd_play}
 
 
 def main(argv=None) -> int:

@@ -16,6 +16,7 @@ from pettingzoo import AECEnv
 
 from .errors import ConfigError
 from .game import DEFAULT_MAX_ACTIONS, Game
+from .render import text_board
 from .tensors import PLANES, num_actions
 
 
@@ -109,38 +110,7 @@ class VictorusEnv(AECEnv):
         if self.render_mode == "rgb_array":
             from .render import render_rgb
             return render_rgb(self.game, size=12)
-        return ansi_board(self.game)
+        return text_board(self.game)
 
     def close(self):
         pass
-
-
-def ansi_board(game: Game) -> str:
-    """A text picture: one line per row (R9), pieces as <seat><letter>, '.' empty."""
-    board = game.board
-    cells, _, _, _ = game._view()
-    rows: dict[int, list] = {}
-    for i, label in enumerate(board.labels):
-        rows.setdefault(int(label[1:]), []).append((label[0], i))
-    files = sorted({label[0] for label in board.labels})
-    lines = []
-    for row in sorted(rows, reverse=True):
-        present = dict(rows[row])
-        text = []
-        for f in files:
-            i = present.get(f)
-            if i is None:
-                text.append("   ")
-            elif i == board.centre:
-                text.append(" @ ")
-            elif cells[i] is None:
-                text.append(" . ")
-            else:
-                p = cells[i]
-                text.append(f"{p.army}{'TUBXHKQ'[p.kind]}{'+' if p.royal else ' '}")
-        lines.append(f"{row:>2} " + "".join(text).rstrip())
-    lines.append("   " + "".join(f" {f} " for f in files))
-    status = (f"over: {game.result_reason}, winners {game.winners}" if game.is_over
-              else f"seat {game.to_move} to act ({game.phase}), round {game.round}")
-    lines.append(status)
-    return "\n".join(lines)

@@ -121,8 +121,8 @@ class VictorusSpielState(pyspiel.State):
         return [1.0 if set(team) & winners else -1.0 for team in self.teams]
 
     def __str__(self):
-        from .env import ansi_board
-        return ansi_board(self.game)
+        from .render import text_board
+        return text_board(self.game)
 
 
 class VictorusObserver:
@@ -140,8 +140,8 @@ class VictorusObserver:
         self.dict["observation"][...] = state.game.observation(seat)
 
     def string_from(self, state, player):
-        from .env import ansi_board
-        return f"player {player}\n" + ansi_board(state.game)
+        from .render import text_board
+        return f"player {player}\n" + text_board(state.game)
 
 
 pyspiel.register_game(_GAME_TYPE, VictorusSpielGame)

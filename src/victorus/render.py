@@ -170,6 +170,45 @@ def _shield(piece, x, y, size, frozen=False) -> str:
     return f"<g>{title}{''.join(parts)}</g>"
 
 
+ANSI_COLOURS = ("\033[1;31m", "\033[1;34m", "\033[1;90m", "\033[1;32m", "\033[1;35m",
+                "\033[1;33m")
+ANSI_RESET = "\033[0m"
+
+
+def text_board(game, color: bool = False) -> str:
+    """A text picture: one line per row (R9, red at the bottom), pieces as
+    ``<seat><letter>`` (``+`` when royal), ``.`` empty, ``@`` the centre;
+    ``color`` paints each army in its colour (ANSI)."""
+    board = game.board
+    cells, _, _, _ = game._view()
+    rows: dict[int, dict] = {}
+    for i, label in enumerate(board.labels):
+        rows.setdefault(int(label[1:]), {})[label[0]] = i
+    files = sorted({label[0] for label in board.labels})
+    lines = []
+    for row in sorted(rows, reverse=True):
+        text = []
+        for f in files:
+            i = rows[row].get(f)
+            if i is None:
+                text.append("   ")
+            elif i == board.centre:
+                text.append(" @ ")
+            elif cells[i] is None:
+                text.append(" . ")
+            else:
+                p = cells[i]
+                code = f"{p.army}{PIECE_LETTERS[p.kind]}{'+' if p.royal else ' '}"
+                text.append(f"{ANSI_COLOURS[p.army]}{code}{ANSI_RESET}" if color else code)
+        lines.append(f"{row:>2} " + "".join(text).rstrip())
+    lines.append("   " + "".join(f" {f} " for f in files))
+    status = (f"over: {game.result_reason}, winners {game.winners}" if game.is_over
+              else f"seat {game.to_move} ({SEAT_NAMES[game.to_move]}) to act, {game.phase} "
+                   f"phase, round {game.round}")
+    lines.append(status)
+    return "\n".join(lines)
+
+
 def render_png(obj, path=None, scale: float = 1.0, **options) -> bytes:
     """A PNG picture (needs cairosvg); written to ``path`` when given."""
     try:

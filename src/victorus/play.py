@@ -1,0 +1,138 @@
+"""Play in the terminal: people at some seats, agents at the others (``victorus play``).
+
+Commands at the prompt: an action in R38 notation (``h3-h7``, ``f3xk8``, ``stop``,
+``end``, ``pass``), ``legal [CELL]``, ``board``, ``undo``, ``save FILE``,
+``load FILE``, ``help``, ``quit``.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from . import record
+from .agents import make_agent
+from .errors import VictorusError
+from .game import Game
+from .geometry import SEAT_NAMES
+from .render import text_board
+
+HELP = """commands:
+  <action>     play an action in R38 notation: h3-h7 (quiet leg), f3xk8 (capture),
+               i12-i14 (centre entry), stop, end, pass
+  legal [CELL] list the legal actions (of the piece on CELL)
+  board        show the board
+  undo         take back your last action (and the agents' replies)
+  save FILE    write the game record to FILE
+  load FILE    continue the game recorded in FILE
+  help         this text
+  quit         leave the game"""
+
+
+class Session:
+    """One terminal game; ``run()`` reads commands from ``stdin`` until the end."""
+
+    def __init__(self, game: Game, humans, agents: dict, color: bool, stdin=None, stdout=None):
+        self.game = game
+        self.humans = set(humans)
+        self.agents = agents                 # seat -> agent
+        self.color = color
+        self.stdin = stdin or sys.stdin
+        self.stdout = stdout or sys.stdout
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.stdout, flush=True)
+
+    def run(self) -> int:
+        self.say(text_board(self.game, self.color))
+        self.say("type 'help' for the commands")
+        while not self.game.is_over:
+            seat = self.game.to_move
+            if seat not in self.humans:
+                action = self.agents[seat].choose(self.game)
+                self.game.play(action)
+                self.say(f"{SEAT_NAMES[seat]} ({self.agents[seat].name}) plays {action}")
+                if self.game.phase == "start" or self.game.is_over:
+                    self.say(text_board(self.game, self.color))
+                continue
+            prompt = f"{SEAT_NAMES[seat]} [round {self.game.round}, {self.game.phase}]> "
+            self.stdout.write(prompt)
+            self.stdout.flush()
+            line = self.stdin.readline()
+            if not line:                         # end of input
+                self.say("\ninput ended; game left unfinished")
+                return 1
+            if self.command(line.strip()) == "quit":
+                self.say("game left unfinished")
+                return 1
+        self.say(f"game over: {self.game.result_reason}; winners: "
+                 f"{', '.join(SEAT_NAMES[s] for s in self.game.winners) or 'none (draw)'}")
+        return 0
+
+    def command(self, line: str):
+        word, _, arg = line.partition(" ")
+        arg = arg.strip()
+        try:
+            if not line:
+                return None
+            if word == "quit":
+                return "quit"
+            if word == "help":
+                self.say(HELP)
+            elif word == "board":
+                self.say(text_board(self.game, self.color))
+            elif word == "legal":
+                actions = [str(a) for a in self.game.legal_actions()]
+                if arg:
+                    self.game.board.cell(arg)                   # NotationError if unknown
+                    actions = [a for a in actions if a.replace("x", "-").split("-")[0] == arg]
+                self.say(" ".join(actions) or f"no legal action from {arg}")
+            elif word == "undo":
+                self.undo()
+            elif word == "save":
+                if not arg:
+                    raise VictorusError("save needs a file name: save FILE")
+                record.save(self.game, arg, agents=self.agent_names())
+                self.say(f"saved to {arg}")
+            elif word == "load":
+                if not arg:
+                    raise VictorusError("load needs a file name: load FILE")
+                game = record.load(arg)
+                self.game = game
+                self.say(text_board(self.game, self.color))
+            else:
+                self.game.play(line)
+                if self.game.phase == "start" or self.game.is_over:
+                    self.say(text_board(self.game, self.color))
+        except (VictorusError, OSError) as exc:
+            self.say(f"error: {exc}")
+        return None
+
+    def undo(self) -> None:
+        """Take back actions until a person's last action is undone."""
+        history = self.game.history()
+        if not history:
+            raise VictorusError("nothing to undo")
+        while history:
+            self.game.undo()
+            history.pop()
+            if self.game.to_move in self.humans:
+                break
+        self.say(text_board(self.game, self.color))
+
+    def agent_names(self):
+        return [self.agents[s].name if s in self.agents else ("person" if s in self.humans else "-")
+                for s in range(6)]
+
+
+def session(board: str = "standard", players=None, variant: str = "standard", humans=(0,),
+            agent: str = "greedy", seed: int = 0, color: bool = False, stdin=None,
+            stdout=None) -> Session:
+    """A terminal game with people at ``humans`` and ``agent`` (a spec) at the other seats."""
+    game = Game(board=board, players=players, variant=variant)
+    present = game.config.present
+    for seat in humans:
+        if seat not in present:
+            raise VictorusError(f"seat {seat} is not in this game: present seats are "
+                                f"{', '.join(map(str, present))}")
+    agents = {s: make_agent(agent, seed=seed + s) for s in present if s not in humans}
+    return Session(game, humans, agents, color, stdin, stdout)

@@ -1,0 +1,74 @@
+"""victorus play: the terminal session (issue 5)."""
+
+import io
+
+import victorus
+from victorus import record
+from victorus.cli import main
+from victorus.play import session
+
+
+def run(commands, **options):
+    out = io.StringIO()
+    s = session(stdin=io.StringIO("".join(c + "\n" for c in commands)), stdout=out, **options)
+    code = s.run()
+    return s, code, out.getvalue()
+
+
+def test_commands_and_specific_errors(tmp_path):
+    path = tmp_path / "game.vrec"
+    s, code, out = run(["help", "legal h3", "legal z99", "zz9-a1", "h3-h9", "h3-h7",
+                        f"save {path}", "board", "quit"], agent="random")
+    assert code == 1 and "game left unfinished" in out
+    assert "commands:" in out and "h3-h7 h3-h11" in out
+    assert "unknown cell 'z99'" in out
+    assert "malformed action 'zz9-a1'" in out
+    assert "'h3-h9' is not legal for seat 0" in out and "legal from h3: h3-g4, h3-h7" in out
+    loaded = record.load(path)
+    assert str(loaded.history()[0]) == "h3-h7" and loaded.to_move == 0
+    assert s.game.round == 2
+
+
+def test_undo_takes_back_the_agents_replies_too():
+    s, _, out = run(["h3-h7", "undo", "quit"], agent="random")
+    assert s.game.history() == [] and s.game.to_move == 0
+    s, _, out = run(["undo", "quit"])
+    assert "error: nothing to undo" in out
+
+
+def test_load_continues_a_game(tmp_path):
+    game = victorus.Game()
+    victorus.play_random(game, seed=4, max_actions=30)
+    while game.to_move != 0 or game.phase != "start":
+        game.play(game.legal_actions()[0])
+    path = tmp_path / "g.vrec"
+    record.save(game, path)
+    s, _, out = run([f"load {path}", "load /nonexistent.vrec", "quit"])
+    assert len(s.game.history()) == len(game.history())
+    assert "error:" in out and "nonexistent" in out
+
+
+def test_agents_only_game_reports_the_result():
+    s, code, out = run([], board="compact", players=2, humans=(), agent="greedy")
+    assert code == 0 and s.game.is_over and "game over:" in out
+
+
+def test_input_ending_leaves_the_game_unfinished():
+    _, code, out = run([], agent="random")
+    assert code == 1 and "input ended" in out
+
+
+def test_play_command_errors(capsys):
+    assert main(["play", "--seats", "x"]) == 2
+    assert "--seats" in capsys.readouterr().err
+    assert main(["play", "--seats", "2", "--players", "4"]) == 2
+    assert "seat 2 is not in this game" in capsys.readouterr().err
+    assert main(["play", "--agent", "wizard"]) == 2
+    assert "unknown agent" in capsys.readouterr().err
+
+
+def test_coloured_board():
+    from victorus.render import text_board
+    text = text_board(victorus.Game(), color=True)
+    assert "\033[1;31m0K" in text and text.count("\033[0m") == 72
+    assert "\033[" not in text_board(victorus.Game())
