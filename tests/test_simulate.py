@@ -106,3 +106,24 @@ def test_bench_quick_table():
     assert all(row.fast > 0 for row in rows)
     assert {row.unit for row in rows} >= {"leaves/s", "legs/s", "actions/s", "games/s", "us",
                                           "bytes"}
+
+
+@pytest.mark.ray
+def test_ray_backend_matches_local():
+    ray_results = victorus.simulate(30, seed=8, board="compact", players=2, backend="ray",
+                                    workers=2)
+    assert ray_results == victorus.simulate(30, seed=8, board="compact", players=2, workers=1)
+
+
+def test_backend_arguments():
+    with pytest.raises(victorus.ConfigError, match="backend must be one of local, ray"):
+        victorus.simulate(2, backend="spark")
+    with pytest.raises(victorus.ConfigError, match="address is only for backend='ray'"):
+        victorus.simulate(2, address="127.0.0.1:6379")
+
+
+def test_summary_wins_per_team():
+    games = victorus.simulate(6, seed=1, board="compact", players=2, workers=2)
+    text = summarise(games)
+    line = next(l for l in text.splitlines() if l.startswith("wins per team"))
+    assert "red+black+purple" in line or "blue+green+orange" in line

@@ -64,6 +64,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also write every game as JSON to FILE ('-' for standard output)")
     p.add_argument("--csv", metavar="FILE", default=None,
                    help="also write one CSV row per game to FILE ('-' for standard output)")
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="'ray' fans the games out over a Ray cluster (pip install victorus[ray])")
+    p.add_argument("--address", default=None,
+                   help="Ray cluster address (with --backend ray); default: a local Ray")
 
     p = commands.add_parser(
         "tournament", help="seeded games between agents, win rates with confidence intervals",
@@ -144,6 +148,10 @@ def summarise(results) -> str:
     wins = Counter(seat for g in finished for seat in (g.winners or ()))
     lines.append("wins per seat: " + ", ".join(
         f"{s} {SEAT_NAMES[s]} {wins.get(s, 0)}" for s in range(6)))
+    teams = Counter(tuple(g.winners) for g in finished if g.winners)
+    lines.append("wins per team: " + (", ".join(
+        f"{'+'.join(SEAT_NAMES[s] for s in team)} {count}"
+        for team, count in sorted(teams.items())) or "none"))
     draws = sum(1 for g in finished if not g.winners)
     lines.append(f"draws: {draws}")
     lengths = sorted(g.actions for g in results)
@@ -161,7 +169,7 @@ def cmd_simulate(args) -> int:
     start = time.perf_counter()
     results = simulate(args.games, seed=args.seed, players=args.players, board=args.board,
                        variant=args.variant, workers=args.workers, max_actions=args.max_actions,
-                       progress=None)
+                       progress=None, backend=args.backend, address=args.address)
     elapsed = time.perf_counter() - start
     if args.json is not None:
         data = json.dumps([g.as_dict() for g in results], indent=1)

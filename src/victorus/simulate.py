@@ -55,16 +55,40 @@ def _check_int(name, value, low, high=None):
         raise ConfigError(f"{name} must be {accepted}, got {value!r}")
 
 
+def _play_one(start: Game, seed: int, index: int, cap: int) -> SimulatedGame:
+    """Game ``index`` of a run, from the start position ``start``."""
+    engine = start._engine.copy(False)
+    s = game_seed(seed, index)
+    n = engine.random_playout(s, cap, False)              # GIL released inside
+    result = engine.result()
+    return SimulatedGame(index, s, None if result is None else result[0],
+                         None if result is None else result[1], n, engine.round,
+                         engine.captured())
+
+
+def play_games(indices, seed: int, players, board: str, variant: str, cap: int):
+    """Play the games with these indices (a Ray task; simulate() checked the arguments)."""
+    start = Game(board=board, players=players, variant=variant)
+    return [_play_one(start, seed, i, cap) for i in indices]
+
+
+BACKENDS = ("local", "ray")
+
+
 def simulate(games: int, seed: int = 0, players: int | None = None, board: str = "standard",
              variant: str = "standard", workers: int | None = None,
              max_actions: int | None = DEFAULT_MAX_ACTIONS,
-             progress: bool | None = False) -> list[SimulatedGame]:
+             progress: bool | None = False, backend: str = "local",
+             address: str | None = None) -> list[SimulatedGame]:
     """Play ``games`` seeded random games; return one SimulatedGame per game, in index order.
 
     ``workers`` threads (default: all cores) share the games; the results are
     the same for any worker count. ``max_actions`` caps each game (R36; None:
     no cap, at the risk of a game that never ends).
     ``progress``: True draws a progress bar on stderr, None only on a terminal.
+    ``backend="ray"`` fans the games out over a Ray cluster (``address``; None
+    starts a local one; needs ``pip install "victorus[ray]"``), with the same
+    results as the local backend for the same seed.
     """
     _check_int("games", games, 0)
     _check_int("seed", seed, 0)
@@ -73,9 +97,15 @@ def simulate(games: int, seed: int = 0, players: int | None = None, board: str =
     if workers is None:
         workers = os.cpu_count() or 1
     _check_int("workers", workers, 1, 256)
+    if backend not in BACKENDS:
+        raise ConfigError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if address is not None and backend != "ray":
+        raise ConfigError("address is only for backend='ray'")
     start = Game(board=board, players=players, variant=variant)   # validates the configuration
-    results: list[SimulatedGame | None] = [None] * games
     cap = -1 if max_actions is None else max_actions
+    if backend == "ray":
+        return _simulate_ray(games, seed, players, board, variant, workers, cap, progress, address)
+    results: list[SimulatedGame | None] = [None] * games
 
     pending = iter(range(games))
     lock = threading.Lock()
@@ -86,13 +116,7 @@ def simulate(games: int, seed: int = 0, players: int | None = None, board: str =
                 i = next(pending, None)
             if i is None:
                 return
-            engine = start._engine.copy(False)
-            s = game_seed(seed, i)
-            n = engine.random_playout(s, cap, False)          # GIL released inside
-            result = engine.result()
-            results[i] = SimulatedGame(
-                i, s, None if result is None else result[0],
-                None if result is None else result[1], n, engine.round, engine.captured())
+            results[i] = _play_one(start, seed, i, cap)
             bar.advance()
 
     with Progress(games, "games", progress) as bar:
@@ -104,3 +128,32 @@ def simulate(games: int, seed: int = 0, players: int | None = None, board: str =
                 for future in [pool.submit(run) for _ in range(threads)]:
                     future.result()
     return results
+
+
+def _simulate_ray(games, seed, players, board, variant, workers, cap, progress, address):
+    """The same games as the local backend, in chunks of Ray tasks."""
+    try:
+        import ray
+    except ImportError:
+        raise ConfigError("backend='ray' needs Ray: pip install \"victorus[ray]\"") from None
+    started = not ray.is_initialized()
+    if started:
+        ray.init(address=address, num_cpus=None if address else workers,
+                 include_dashboard=False, log_to_driver=False)
+    try:
+        task = ray.remote(play_games)
+        size = max(1, min(64, games // (4 * workers) or 1))
+        chunks = [range(i, min(games, i + size)) for i in range(0, games, size)]
+        futures = [task.remote(list(chunk), seed, players, board, variant, cap) for chunk in chunks]
+        results: list[SimulatedGame] = []
+        with Progress(games, "games", progress) as bar:
+            pending = list(futures)
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1)
+                for part in ray.get(done):
+                    results.extend(part)
+                    bar.advance(len(part))
+        return sorted(results, key=lambda g: g.index)
+    finally:
+        if started:
+            ray.shutdown()
