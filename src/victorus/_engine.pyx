@@ -853,9 +853,10 @@ cdef class Engine:
         self.depth = 0
         self.legal_valid = False
 
-    def export(self):
-        """(cells, armies, held, turn, result) as plain Python values."""
-        cdef StateC* s = &self.s
+    def export(self, bint base=False):
+        """(cells, armies, held, turn, result) as plain Python values; with ``base``,
+        of the state the undo history starts from."""
+        cdef StateC* s = &self.stack[0] if base and self.depth else &self.s
         cdef int i
         cdef PieceC* p
         cells = []
@@ -867,12 +868,16 @@ cdef class Engine:
                 cells.append((p.army, p.kind, None if p.edge == NO_EDGE else p.edge,
                               bool(p.royal), p.tally, p.laps))
         armies = [("aex"[s.army_state[i]], s.knight_caps[i]) for i in range(NUM_SEATS)]
-        held = self.held()
+        held = [(s.held[i].holder, s.held[i].army, s.held[i].kind,
+                 None if s.held[i].edge == NO_EDGE else s.held[i].edge, bool(s.held[i].royal))
+                for i in range(s.nheld)]
         frozen = frozenset(i for i in range(self.rules.c.t.ncells) if bb_has(&s.frozen, i))
         turn = (s.to_move, s.round, s.passes, PHASE_NAMES[s.phase], s.mover, s.move_start,
                 s.legs, s.captures, s.last_capture, frozen, s.self_cell, s.self_colour, s.nocap,
                 s.pending)
-        return cells, armies, held, turn, self.result()
+        result = None if s.result == RESULT_NONE else (
+            tuple(a for a in range(NUM_SEATS) if (s.winners >> a) & 1), RESULT_NAMES[s.result])
+        return cells, armies, held, turn, result
 
     def piece(self, int cell):
         """(army, kind, edge, royal, tally, laps) of the piece on a cell, or None."""

@@ -20,6 +20,7 @@ from .pieces import Army, Held, Piece, Turn, setup_cells
 from .variants import Config, parse_variant
 
 _WORDS_BY_KEY = {key: word_action(word) for word, key in WORD_KEYS.items()}
+_BASE = object()             # Game._origin: "the VPN of the engine's base state", made lazily
 _RULES: dict = {}
 _ACTIONS: dict = {}
 
@@ -97,7 +98,7 @@ class Game:
                 for seat, r in enumerate(pos.armies) for h in r.held]
         # The engine keeps one capture log; per army the order is kept (R39).
         game._start(list(pos.cells), armies, held, Turn(pos.to_move, pos.round, pos.passes))
-        game._origin = game.vpn()
+        game._origin = _BASE
         return game
 
     def _start(self, cells, armies, held, turn):
@@ -179,8 +180,8 @@ class Game:
         other._actions = self._actions
         if history:
             other._origin = self._origin
-        else:
-            other._origin = self.vpn() if self.phase == "start" and not self.is_over else None
+        else:                    # the VPN is only made if a record or a pickle needs it
+            other._origin = _BASE if self.phase == "start" and not self.is_over else None
         return other
 
     # -- learning interface (numpy; see victorus.tensors and docs/adapters.md) --
@@ -227,12 +228,12 @@ class Game:
 
     def __reduce__(self):
         """Pickle as configuration, origin and the actions played (replayed on load)."""
-        if self._origin is None:
+        if self.origin is None:
             raise StateError("a game whose history starts inside a turn cannot be pickled")
         players = self.config.players
         variant = "+".join(part for part in self.config.variant_string().split("+")
                            if not part.startswith("players")) or "standard"
-        return (_unpickle, (self.board.name, players, variant, self._origin,
+        return (_unpickle, (self.board.name, players, variant, self.origin,
                             [str(a) for a in self.history()]))
 
     def history(self) -> list[Action]:
@@ -243,6 +244,8 @@ class Game:
     def origin(self) -> str | None:
         """VPN of the position the history starts from; "" for the configuration's setup,
         None when it started inside a turn (a ``copy(history=False)`` made mid-turn)."""
+        if self._origin is _BASE:
+            self._origin = self._format_vpn(*self._view(base=True)[:3])
         return self._origin
 
     def vpn(self) -> str:
@@ -252,7 +255,9 @@ class Game:
                              f"'{self.phase}' phase")
         if self.is_over:
             raise StateError("vpn() needs a running game; this one is over")
-        cells, armies, turn, _ = self._view()
+        return self._format_vpn(*self._view()[:3])
+
+    def _format_vpn(self, cells, armies, turn) -> str:
         return format_vpn(VPNPosition(
             self.board, tuple(cells), turn.to_move,
             tuple(ArmyRecord(a.state, a.knight_captures, a.held) for a in armies),
@@ -263,9 +268,10 @@ class Game:
                   else f"seat {self.to_move} to act, round {self.round}, {self.phase}")
         return f"<victorus.Game {self.board.name} {self.config.variant_string()} ({status})>"
 
-    def _view(self):
-        """(cells, armies, turn, result) as Python records (VPN, consistency checks)."""
-        cells, armies, held, turn, result = self._engine.export()
+    def _view(self, base: bool = False):
+        """(cells, armies, turn, result) as Python records (VPN, consistency checks);
+        with ``base``, of the position the undo history starts from."""
+        cells, armies, held, turn, result = self._engine.export(base)
         by_holder: list[list] = [[] for _ in range(6)]
         for h in held:
             by_holder[h[0]].append(Held(*h[1:]))

@@ -4,7 +4,7 @@ The board is drawn as the physical game looks: white and grey hexes, each
 kingdom tinted in its seat colour with thick walls between live kingdoms, the
 centre with its six portal triangles, and pieces as shields in their army
 colour with their type letter, their edge colour as the shield's rim (white,
-black, or half and half for King and Queen) and a star when royal. The view
+black, or half and half for King and Queen) and a lion mark when royal. The view
 can be turned to any seat (that seat at the bottom, R6).
 """
 
@@ -140,7 +140,7 @@ def render_svg(obj, size: float = 22.0, seat: int = 0, labels: bool = False,
 
 
 def _shield(piece, x, y, size, frozen=False) -> str:
-    """A shield in the army colour, its rim in the edge colour, type letter, royal star."""
+    """A shield in the army colour, its rim in the edge colour, type letter, lion mark when royal."""
     w, h = size * 0.95, size * 1.1
     top, mid, bottom = y - h / 2, y + h * 0.12, y + h / 2
     path = (f"M{x - w / 2:.1f},{top:.1f} H{x + w / 2:.1f} V{mid:.1f} "
@@ -161,8 +161,8 @@ def _shield(piece, x, y, size, frozen=False) -> str:
                  f'{escape(PIECE_LETTERS[piece.kind])}</text>')
     if piece.royal:
         parts.append(f'<text x="{x + w * 0.38:.1f}" y="{top + size * 0.3:.1f}" '
-                     f'font-size="{size * 0.45:.1f}" text-anchor="middle" fill="#ffd700" '
-                     f'stroke="#000" stroke-width="0.4">&#9733;</text>')
+                     f'font-size="{size * 0.6:.1f}" text-anchor="middle" fill="#ffd700" '
+                     f'stroke="#000" stroke-width="0.3">&#9804;</text>')  # the lion mark (Leo)
     if frozen:
         parts.append(f'<circle cx="{x - w * 0.38:.1f}" cy="{top + size * 0.15:.1f}" '
                      f'r="{size * 0.14:.1f}" fill="#00e5ff" stroke="#000" stroke-width="0.4"/>')
