@@ -134,11 +134,9 @@ cdef inline void friends_of(const StateC* s, const RulesC* r, int army, BB* out)
             bb_or(out, &s.occ[a])
 
 
-cdef inline void leg(const StateC* s, const RulesC* r, int cell, int army, uint16_t dirs,
-                     uint8_t colours, bint capture, bint single, int gate, bint entry, int nocap,
-                     BB* quiet, BB* captures) noexcept nogil:
-    cdef LegSpec spec
-    cdef BB friends
+cdef inline void make_spec(LegSpec* spec, int army, uint16_t dirs, uint8_t colours, bint capture,
+                           bint single, int gate, bint entry, int nocap,
+                           bint first_only) noexcept nogil:
     spec.dirs = dirs
     spec.colors = colours
     spec.capture = capture
@@ -147,7 +145,15 @@ cdef inline void leg(const StateC* s, const RulesC* r, int cell, int army, uint1
     spec.army = army
     spec.entry = entry
     spec.nocap_kingdom = nocap
-    spec.first_only = False
+    spec.first_only = first_only
+
+
+cdef inline void leg(const StateC* s, const RulesC* r, int cell, int army, uint16_t dirs,
+                     uint8_t colours, bint capture, bint single, int gate, bint entry, int nocap,
+                     BB* quiet, BB* captures) noexcept nogil:
+    cdef LegSpec spec
+    cdef BB friends
+    make_spec(&spec, army, dirs, colours, capture, single, gate, entry, nocap, False)
     friends_of(s, r, army, &friends)
     bb_clear(quiet)
     bb_clear(captures)
@@ -584,15 +590,8 @@ cdef bint royal_leg1_ok(const StateC* s, const RulesC* r, int origin, int target
         friends_of(s, r, p.army, &friends)
         bb_del(&friends, origin)
         bb_add(&friends, target)
-        spec.dirs = r.dirs[p.army][p.kind]
-        spec.colors = colour_bit(r.t.color[target])
-        spec.capture = True
-        spec.single = False
-        spec.gate = gate_of(s, p.army)
-        spec.army = p.army
-        spec.entry = laps_after(r, p, origin, target) >= 1
-        spec.nocap_kingdom = -1
-        spec.first_only = True
+        make_spec(&spec, p.army, r.dirs[p.army][p.kind], colour_bit(r.t.color[target]), True,
+                  False, gate_of(s, p.army), laps_after(r, p, origin, target) >= 1, -1, True)
         bb_clear(&q)
         bb_clear(&c)
         gen_leg(r.t, &total, &friends, s.live, target, &spec, &q, &c)

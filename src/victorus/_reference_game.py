@@ -18,7 +18,8 @@ from .geometry import (
     BYZANTINE, GREY, HOSPITALLER, KING, QUEEN, TEMPLAR, TEUTONIC, WHITE, Board,
     direction_mask, theta, winding_base)
 from .notation import (
-    Action, ArmyRecord, VPNPosition, format_vpn, leg_action, parse_action, parse_vpn, word_action)
+    Action, ArmyRecord, VPNPosition, format_vpn, illegal_message, leg_action, parse_action,
+    parse_vpn, word_action)
 from .pieces import (
     KNIGHTS_PROMOTABLE, Army, Held, Piece, Turn, setup_cells, tally_value)
 from .variants import Config, parse_variant
@@ -238,13 +239,7 @@ class ReferenceGame:
             raise IllegalActionError(f"{text!r} is not legal: the game is over "
                                      f"({self.result_reason}); no action is legal")
         legal = list(self._legal_map())
-        origin = text.replace("x", "-").split("-")[0]
-        same_origin = [a for a in legal if a.replace("x", "-").split("-")[0] == origin]
-        hint = (f"legal from {origin}: {', '.join(same_origin)}" if same_origin and origin not in
-                ("stop", "end", "pass") else
-                f"legal now: {', '.join(legal[:20])}{' ...' if len(legal) > 20 else ''}")
-        raise IllegalActionError(f"{text!r} is not legal for seat {self._turn.to_move} "
-                                 f"({self._turn.phase} phase); {hint}")
+        raise IllegalActionError(illegal_message(text, legal, self._turn.to_move, self._turn.phase))
 
     # -- move generation -----------------------------------------------------------
     def _legal_map(self) -> dict:

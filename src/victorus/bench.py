@@ -174,7 +174,7 @@ def run(quick: bool = False, progress: bool | None = None) -> list[Row]:
         bar.advance()
 
         # Later cases should not pay for rescanning the corpora built so far (gen-2 GC).
-        del legs, buffers
+        legs = buffers = None
         gc.collect()
         gc.freeze()
         seeds = iter(range(10**9))

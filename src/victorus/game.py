@@ -14,8 +14,9 @@ import random
 from ._engine import Engine, Rules
 from .errors import ConfigError, IllegalActionError, StateError
 from .geometry import Board, direction_mask, theta, winding_base
-from .notation import WORD_KEYS, Action, ArmyRecord, VPNPosition, format_vpn, leg_action
-from .notation import parse_action, parse_vpn, word_action
+from .notation import (
+    WORD_KEYS, Action, ArmyRecord, VPNPosition, format_vpn, illegal_message, leg_action,
+    parse_action, parse_vpn, word_action)
 from .pieces import Army, Held, Piece, Turn, setup_cells
 from .variants import Config, parse_variant
 
@@ -284,13 +285,7 @@ class Game:
             raise IllegalActionError(f"{text!r} is not legal: the game is over "
                                      f"({self.result_reason}); no action is legal")
         legal = [str(a) for a in self.legal_actions()]
-        origin = text.replace("x", "-").split("-")[0]
-        same_origin = [a for a in legal if a.replace("x", "-").split("-")[0] == origin]
-        hint = (f"legal from {origin}: {', '.join(same_origin)}" if same_origin and origin not in
-                WORD_KEYS else
-                f"legal now: {', '.join(legal[:20])}{' ...' if len(legal) > 20 else ''}")
-        raise IllegalActionError(f"{text!r} is not legal for seat {self.to_move} "
-                                 f"({self.phase} phase); {hint}")
+        raise IllegalActionError(illegal_message(text, legal, self.to_move, self.phase))
 
 
 #: perft recurses on the C stack one level per ply; deeper runs could never finish anyway.

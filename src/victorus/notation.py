@@ -72,6 +72,17 @@ def parse_action(board: Board, text) -> Action:
     return leg_action(board, origin, target, m.group(3) == "x")
 
 
+def illegal_message(text: str, legal: list[str], seat: int, phase: str) -> str:
+    """Why ``text`` is refused, and what is legal instead (from the same cell if any)."""
+    origin = text.replace("x", "-").split("-")[0]
+    same_origin = [a for a in legal if a.replace("x", "-").split("-")[0] == origin]
+    if same_origin and origin not in WORDS:
+        hint = f"legal from {origin}: {', '.join(same_origin)}"
+    else:
+        hint = f"legal now: {', '.join(legal[:20])}{' ...' if len(legal) > 20 else ''}"
+    return f"{text!r} is not legal for seat {seat} ({phase} phase); {hint}"
+
+
 # -- VPN (R39) -----------------------------------------------------------------
 
 class ArmyRecord(NamedTuple):
@@ -277,5 +288,6 @@ def format_vpn(position: VPNPosition) -> str:
                      position.config.variant_string()])
 
 
-__all__ = ["Action", "WORD_KEYS", "ArmyRecord", "VPNPosition", "format_vpn", "leg_action", "parse_action",
+__all__ = ["Action", "WORD_KEYS", "ArmyRecord", "VPNPosition", "format_vpn", "illegal_message",
+           "leg_action", "parse_action",
            "parse_vpn", "word_action"]
