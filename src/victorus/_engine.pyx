@@ -1079,7 +1079,3 @@ cdef class Engine:
     def captured(self):
         """Captures so far per captured piece type (T, U, B, X, H, K, Q)."""
         return tuple(self.s.captured[i] for i in range(7))
-
-    @staticmethod
-    def state_bytes():
-        return sizeof(StateC)

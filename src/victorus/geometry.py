@@ -38,7 +38,6 @@ SPOKE_DIRS = tuple(range(6, 12))
 #: Piece types (R10).
 TEMPLAR, TEUTONIC, BYZANTINE, EXCALIBUR, HOSPITALLER, KING, QUEEN = range(7)
 PIECE_LETTERS = "TUBXHKQ"
-KNIGHT_TYPES = (TEMPLAR, TEUTONIC, BYZANTINE, EXCALIBUR, HOSPITALLER)
 
 
 def _dirs(*names: str) -> tuple[int, ...]:
@@ -73,11 +72,6 @@ SETUP = {
 def rotate_cw(q: int, r: int) -> tuple[int, int]:
     """Rotate a cell (or vector) clockwise by 60 degrees about the centre (R6)."""
     return -r, q + r
-
-
-def rotate_ccw(q: int, r: int) -> tuple[int, int]:
-    """Inverse of :func:`rotate_cw`."""
-    return q + r, -q
 
 
 def rotate(q: int, r: int, turns: int) -> tuple[int, int]:
