@@ -1007,6 +1007,16 @@ cdef class Engine:
                 return True
         return False
 
+    def forfeit(self):
+        """The army to act forfeits its turn on time (played as ``pass``, which ends the
+        turn and counts toward R26's draw); False unless at the start of a running turn."""
+        if self.s.result != RESULT_NONE or self.s.phase != PHASE_START:
+            return False
+        self._push(WORD_PASS)
+        apply_action(&self.s, &self.rules.c, WORD_PASS)
+        self.legal_valid = False
+        return True
+
     def undo(self):
         """Restore the state before the last action; False if there is none."""
         if self.depth == 0:

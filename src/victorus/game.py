@@ -167,6 +167,19 @@ class Game:
         if not self._engine.play_key(key):
             self._reject(_action(self.board, key).text)
 
+    def forfeit(self) -> None:
+        """The army to act forfeits its turn on time (the rulebook's Time Management).
+
+        Only before the turn's first action ("has not initiated its move"). The
+        turn ends as with ``pass`` (R26: it counts toward the draw) and is recorded
+        as ``pass``; ``undo()`` takes it back. See docs/rules.md, interpretation 11.
+        """
+        if self.is_over:
+            raise StateError(f"no turn to forfeit: the game is over ({self.result_reason})")
+        if not self._engine.forfeit():
+            raise StateError(f"only a turn not yet started can be forfeited; seat "
+                             f"{self.to_move} is in its '{self.phase}' phase")
+
     def undo(self) -> None:
         """Take back the last action, restoring the exact previous state."""
         if not self._engine.undo():

@@ -8,6 +8,7 @@ A record has header lines, then one turn per line::
     variant: standard
     seed: 42
     agents: random,random,mcts,greedy,random,random
+    time-limit: 120
     result: elimination 3
 
     1.0 h3-h7
@@ -18,7 +19,10 @@ A record has header lines, then one turn per line::
 its configuration. A turn line is ``<round>.<seat>`` and the turn's actions in
 R38 notation; only the last line may be an unfinished turn. ``result:`` is the
 end reason and the winning seats (``-`` for none), or ``unfinished``; when it
-is given, loading checks that the replay ends the same way.
+is given, loading checks that the replay ends the same way. ``time-limit:``
+(seconds per turn, the rulebook's Time Management) is present when the game
+was played on a clock; only then may a turn be a ``pass`` forfeited on time
+while other actions were legal (:meth:`Game.forfeit`).
 """
 
 from __future__ import annotations
@@ -33,11 +37,12 @@ from .variants import Config
 
 MAGIC = "victorus-record 1"
 MAX_RECORD_BYTES = 64 * 1024 * 1024
-HEADER_KEYS = ("board", "players", "variant", "start", "seed", "agents", "result")
+HEADER_KEYS = ("board", "players", "variant", "start", "seed", "agents", "time-limit", "result")
 REASONS = ("centre", "elimination", "round-limit", "draw")
 _AGENT_RE = re.compile(r"[A-Za-z0-9_.:=-]+", re.ASCII)
 _TURN_RE = re.compile(r"([1-9][0-9]*)\.([0-5])", re.ASCII)
 _SEEDS_RE = re.compile(r"0|[1-9][0-9]*", re.ASCII)
+_SECONDS_RE = re.compile(r"(0|[1-9][0-9]{0,8})(\.[0-9]{1,3})?", re.ASCII)
 
 
 @dataclass
@@ -50,6 +55,7 @@ class GameRecord:
     start: str | None = None
     seed: int | None = None
     agents: tuple[str, ...] | None = None
+    time_limit: float | None = None
     result: str | None = None
     turns: list = None
 
@@ -66,8 +72,69 @@ def _result_text(game: Game) -> str:
     return f"{game.result_reason} {','.join(map(str, game.winners)) or '-'}"
 
 
-def dumps(game: Game, seed: int | None = None, agents=None) -> str:
-    """The record of ``game``'s history (from its origin to now) as text."""
+def check_time_limit(value, error=ConfigError) -> float | None:
+    """A per-turn time limit in seconds (a positive number up to a year), or None."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or \
+            not 0 < value <= 366 * 86400 or value != value:
+        raise error(f"time limit must be a number of seconds above 0 and at most "
+                    f"{366 * 86400} (or None for no limit), got {value!r}")
+    return float(value)
+
+
+def _seconds_text(seconds: float) -> str:
+    return f"{seconds:.3f}".rstrip("0").rstrip(".")
+
+
+@dataclass(frozen=True)
+class TurnLine:
+    """One turn of a game's history: ``<round>.<seat>`` and its actions (R38);
+    ``forfeit`` when it is a ``pass`` forfeited on time while other actions were legal."""
+
+    round: int
+    seat: int
+    actions: tuple[str, ...]
+    forfeit: bool = False
+
+    def __str__(self) -> str:
+        return f"{self.round}.{self.seat} {' '.join(self.actions)}"
+
+
+def _replay_start(game: Game) -> Game:
+    return Game.from_vpn(game.origin) if game.origin else \
+        Game(game.board.name, players=game.config.players,
+             variant=_variant_without_players(game.config))
+
+
+def turn_lines(game: Game) -> list[TurnLine]:
+    """``game``'s history (from its origin) turn by turn; the last may be unfinished."""
+    if not isinstance(game, Game):
+        raise ConfigError(f"turn lines are made from a victorus.Game, got {type(game).__name__}")
+    if game.origin is None:
+        raise VictorusError("this game's history starts inside a turn (a copy made with "
+                            "history=False mid-turn): its turns cannot be listed")
+    replay = _replay_start(game)
+    turns: list[tuple[int, int, list, bool]] = []
+    for action in game.history():
+        forfeit = False
+        if replay.phase == "start":
+            forfeit = action.text == "pass" and action not in replay.legal_actions()
+            turns.append((replay.round, replay.to_move, [], forfeit))
+        turns[-1][2].append(action.text)
+        if forfeit:
+            replay.forfeit()
+        else:
+            replay.play(action)
+    return [TurnLine(r, seat, tuple(actions), forfeit) for r, seat, actions, forfeit in turns]
+
+
+def dumps(game: Game, seed: int | None = None, agents=None, time_limit=None) -> str:
+    """The record of ``game``'s history (from its origin to now) as text.
+
+    ``time_limit``: the per-turn limit in seconds the game was played with; it
+    is required when a turn was forfeited on time.
+    """
     if not isinstance(game, Game):
         raise ConfigError(f"a record is made from a victorus.Game, got {type(game).__name__}")
     if game.origin is None:
@@ -81,6 +148,12 @@ def dumps(game: Game, seed: int | None = None, agents=None) -> str:
                                        for a in agents):
             raise ConfigError("agents: six names (one per seat, '-' for none) of letters, "
                               f"digits and _.:=-, got {agents!r}")
+    time_limit = check_time_limit(time_limit)
+    turns = turn_lines(game)
+    if time_limit is None and any(t.forfeit for t in turns):
+        first = next(t for t in turns if t.forfeit)
+        raise ConfigError(f"turn {first.round}.{first.seat} was forfeited on time: give the "
+                          f"time_limit the game was played with")
     lines = [MAGIC, f"board: {game.board.name}", f"players: {game.config.players}",
              f"variant: {_variant_without_players(game.config)}"]
     if game.origin:
@@ -89,21 +162,11 @@ def dumps(game: Game, seed: int | None = None, agents=None) -> str:
         lines.append(f"seed: {seed}")
     if agents is not None:
         lines.append(f"agents: {','.join(agents)}")
+    if time_limit is not None:
+        lines.append(f"time-limit: {_seconds_text(time_limit)}")
     lines.append(f"result: {_result_text(game)}")
     lines.append("")
-    replay = Game.from_vpn(game.origin) if game.origin else \
-        Game(game.board.name, players=game.config.players,
-             variant=_variant_without_players(game.config))
-    turn: list[str] = []
-    for action in game.history():
-        if replay.phase == "start":
-            if turn:
-                lines.append(" ".join(turn))
-            turn = [f"{replay.round}.{replay.to_move}"]
-        turn.append(str(action))
-        replay.play(action)
-    if turn:
-        lines.append(" ".join(turn))
+    lines.extend(str(t) for t in turns)
     return "\n".join(lines) + "\n"
 
 
@@ -149,6 +212,11 @@ def parse(text: str) -> GameRecord:
                 raise RecordError(f"record line {n}: agents must be six comma-separated names "
                                   f"(letters, digits, _.:=- or '-'), got {value!r}")
             record.agents = agents
+        elif key == "time-limit":
+            if not _SECONDS_RE.fullmatch(value) or float(value) <= 0:
+                raise RecordError(f"record line {n}: time-limit must be a number of seconds "
+                                  f"above 0 (digits, up to 3 decimals), got {value!r}")
+            record.time_limit = float(value)
         else:
             record.result = value
     else:
@@ -184,6 +252,16 @@ def _game_for(record: GameRecord) -> Game:
     return game
 
 
+def _play_recorded(game: Game, action: str, clock: bool) -> None:
+    """Play a recorded action; on a clock, a ``pass`` opening a turn that had other
+    legal actions is a forfeit on time."""
+    if clock and action == "pass" and game.phase == "start" and \
+            "pass" not in {a.text for a in game.legal_actions()}:
+        game.forfeit()
+    else:
+        game.play(action)
+
+
 def loads(text: str) -> Game:
     """Replay a record; the Game returned holds the whole history (undo steps back)."""
     record = parse(text)
@@ -202,7 +280,7 @@ def loads(text: str) -> Game:
                 raise RecordError(f"record line {line}: the game is already over "
                                   f"({game.result_reason}) before {action!r}")
             try:
-                game.play(action)
+                _play_recorded(game, action, record.time_limit is not None)
             except VictorusError as exc:
                 raise RecordError(f"record line {line}, action {k + 1}: {exc}") from None
         if i < last and game.phase != "start" and not game.is_over:
@@ -217,17 +295,16 @@ def loads(text: str) -> Game:
 def replay(text: str):
     """Yield ``(action, game)`` after each action of a record (the same Game, advancing)."""
     final = loads(text)
-    game = Game.from_vpn(final.origin) if final.origin else \
-        Game(final.board.name, players=final.config.players,
-             variant=_variant_without_players(final.config))
+    clock = parse(text).time_limit is not None
+    game = _replay_start(final)
     for action in final.history():
-        game.play(action)
+        _play_recorded(game, action.text, clock)
         yield action, game
 
 
-def save(game: Game, path, seed: int | None = None, agents=None) -> None:
+def save(game: Game, path, seed: int | None = None, agents=None, time_limit=None) -> None:
     """Write ``game``'s record to ``path``."""
-    text = dumps(game, seed=seed, agents=agents)
+    text = dumps(game, seed=seed, agents=agents, time_limit=time_limit)
     with open(os.fspath(path), "w", encoding="utf-8") as fh:
         fh.write(text)
 
