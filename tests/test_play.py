@@ -1,6 +1,9 @@
 """victorus play: the terminal session (issue 5)."""
 
 import io
+import time
+
+import pytest
 
 import victorus
 from victorus import record
@@ -72,3 +75,47 @@ def test_coloured_board():
     text = text_board(victorus.Game(), color=True)
     assert "\033[1;31m0K" in text and text.count("\033[0m") == 72
     assert "\033[" not in text_board(victorus.Game())
+
+
+class InputAfter:
+    """stdin whose lines arrive only once ``out`` shows ``text`` (a person who is late)."""
+
+    def __init__(self, out, text, lines):
+        self.out, self.text, self.lines = out, text, list(lines)
+
+    def readline(self):
+        while self.text not in self.out.getvalue():
+            time.sleep(0.01)
+        return self.lines.pop(0) + "\n" if self.lines else ""
+
+
+def test_time_limit_forfeits_a_turn_not_started_in_time(tmp_path):
+    path = tmp_path / "clock.vrec"
+    out = io.StringIO()
+    s = session(board="compact", players=2, agent="random", time_limit=1.0, stdout=out,
+                stdin=InputAfter(out, "forfeits it (pass)", [f"save {path}", "quit"]))
+    assert s.run() == 1
+    text = out.getvalue()
+    assert "red did not start the turn within 1 s and forfeits it (pass)" in text
+    assert "s to start]>" in text
+    assert str(s.game.history()[0]) == "pass" and s.game.round == 2
+    saved = path.read_text()
+    assert "time-limit: 1\n" in saved and "\n1.0 pass\n" in saved
+    assert len(record.load(path).history()) == len(s.game.history())
+
+
+def test_the_clock_stops_once_the_turn_has_started():
+    s = session(time_limit=5, stdin=io.StringIO(""), stdout=io.StringIO())
+    assert s._deadline() is not None
+    for action in s.game.legal_actions():      # a first leg that leaves the turn open
+        s.game.play(action)
+        if s.game.phase != "start":
+            break
+        s.game.undo()
+    assert s._deadline() is None
+
+
+def test_time_limit_option_is_checked():
+    for bad in ("0", "-5", "nan", "soon"):
+        with pytest.raises(SystemExit):
+            main(["play", "--time-limit", bad])

@@ -29,6 +29,17 @@ def _int_in(name: str, low: int, high: int | None = None):
     return parse
 
 
+def _seconds(name: str):
+    def parse(text: str) -> float:
+        from .record import check_time_limit
+        try:
+            return check_time_limit(float(text), argparse.ArgumentTypeError)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be a number of seconds, "
+                                             f"got {text!r}") from None
+    return parse
+
+
 def _add_game_options(p):
     p.add_argument("--board", choices=("standard", "compact"), default="standard")
     p.add_argument("--players", type=_int_in("--players", 2, 6), default=None,
@@ -93,6 +104,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the other seats' agent: random, greedy, mcts or mcts:<iterations>")
     p.add_argument("--seed", type=_int_in("--seed", 0), default=0)
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    p.add_argument("--time-limit", type=_seconds("--time-limit"), default=None, metavar="SECONDS",
+                   help="seconds to start each turn, else it is forfeited (rulebook: 120 "
+                        "for a serious game, 300 for learners); default: no clock")
 
     p = commands.add_parser(
         "render", help="draw a position as SVG (or PNG with cairosvg)",
@@ -240,7 +254,7 @@ def cmd_play(args) -> int:
     make_agent(args.agent)                                # validate before the game starts
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
     return session(args.board, args.players, args.variant, seats, args.agent, args.seed,
-                   color).run()
+                   color, time_limit=args.time_limit).run()
 
 
 def cmd_bench(args) -> int:

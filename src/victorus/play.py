@@ -3,17 +3,25 @@
 Commands at the prompt: an action in R38 notation (``h3-h7``, ``f3xk8``, ``stop``,
 ``end``, ``pass``), ``legal [CELL]``, ``board``, ``undo``, ``save FILE``,
 ``load FILE``, ``help``, ``quit``.
+
+With a time limit (the rulebook's Time Management), a person who has not played
+the first action of a turn in time forfeits the turn (:meth:`Game.forfeit`,
+recorded as ``pass``).
 """
 
 from __future__ import annotations
 
+import queue
 import sys
+import threading
+import time
 
 from . import record
 from .agents import make_agent
 from .errors import VictorusError
 from .game import Game
 from .geometry import SEAT_NAMES
+from .record import check_time_limit
 from .render import text_board
 
 HELP = """commands:
@@ -31,13 +39,18 @@ HELP = """commands:
 class Session:
     """One terminal game; ``run()`` reads commands from ``stdin`` until the end."""
 
-    def __init__(self, game: Game, humans, agents: dict, color: bool, stdin=None, stdout=None):
+    def __init__(self, game: Game, humans, agents: dict, color: bool, stdin=None, stdout=None,
+                 time_limit: float | None = None):
         self.game = game
         self.humans = set(humans)
         self.agents = agents                 # seat -> agent
         self.color = color
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
+        self.time_limit = check_time_limit(time_limit)
+        self._lines: queue.Queue | None = None     # filled by a reader thread when on a clock
+        self._turn = None                          # (history length, seat) of the turn timed
+        self._turn_started = 0.0
 
     def say(self, text: str = "") -> None:
         print(text, file=self.stdout, flush=True)
@@ -54,10 +67,18 @@ class Session:
                 if self.game.phase == "start" or self.game.is_over:
                     self.say(text_board(self.game, self.color))
                 continue
-            prompt = f"{SEAT_NAMES[seat]} [round {self.game.round}, {self.game.phase}]> "
+            deadline = self._deadline()
+            clock = "" if deadline is None else \
+                f", {max(0.0, deadline - time.monotonic()):.0f} s to start"
+            prompt = f"{SEAT_NAMES[seat]} [round {self.game.round}, {self.game.phase}{clock}]> "
             self.stdout.write(prompt)
             self.stdout.flush()
-            line = self.stdin.readline()
+            line = self._read_line(deadline)
+            if line is None:                     # no action in time: the turn is forfeited
+                self.game.forfeit()
+                self.say(f"\n{SEAT_NAMES[seat]} did not start the turn within "
+                         f"{self.time_limit:g} s and forfeits it (pass)")
+                continue
             if not line:                         # end of input
                 self.say("\ninput ended; game left unfinished")
                 return 1
@@ -67,6 +88,36 @@ class Session:
         self.say(f"game over: {self.game.result_reason}; winners: "
                  f"{', '.join(SEAT_NAMES[s] for s in self.game.winners) or 'none (draw)'}")
         return 0
+
+    def _deadline(self) -> float | None:
+        """When the turn of the army to act is forfeited; None off the clock or once
+        the turn has started (the limit is to *initiate* the move)."""
+        if self.time_limit is None or self.game.phase != "start":
+            return None
+        turn = (len(self.game.history()), self.game.to_move)
+        if turn != self._turn:
+            self._turn, self._turn_started = turn, time.monotonic()
+        return self._turn_started + self.time_limit
+
+    def _read_line(self, deadline: float | None) -> str | None:
+        """The next input line ('' at its end); None if ``deadline`` passes first."""
+        if self.time_limit is None:
+            return self.stdin.readline()
+        if self._lines is None:
+            self._lines = queue.Queue()
+            threading.Thread(target=self._reader, daemon=True).start()
+        try:
+            return self._lines.get(timeout=None if deadline is None
+                                   else max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            return None
+
+    def _reader(self) -> None:
+        while True:
+            line = self.stdin.readline()
+            self._lines.put(line)
+            if not line:
+                return
 
     def command(self, line: str):
         word, _, arg = line.partition(" ")
@@ -91,7 +142,8 @@ class Session:
             elif word == "save":
                 if not arg:
                     raise VictorusError("save needs a file name: save FILE")
-                record.save(self.game, arg, agents=self.agent_names())
+                record.save(self.game, arg, agents=self.agent_names(),
+                            time_limit=self.time_limit)
                 self.say(f"saved to {arg}")
             elif word == "load":
                 if not arg:
@@ -126,8 +178,9 @@ class Session:
 
 def session(board: str = "standard", players=None, variant: str = "standard", humans=(0,),
             agent: str = "greedy", seed: int = 0, color: bool = False, stdin=None,
-            stdout=None) -> Session:
-    """A terminal game with people at ``humans`` and ``agent`` (a spec) at the other seats."""
+            stdout=None, time_limit: float | None = None) -> Session:
+    """A terminal game with people at ``humans`` and ``agent`` (a spec) at the other seats;
+    ``time_limit``: seconds a person has to start each turn (None: no clock)."""
     game = Game(board=board, players=players, variant=variant)
     present = game.config.present
     for seat in humans:
@@ -135,4 +188,4 @@ def session(board: str = "standard", players=None, variant: str = "standard", hu
             raise VictorusError(f"seat {seat} is not in this game: present seats are "
                                 f"{', '.join(map(str, present))}")
     agents = {s: make_agent(agent, seed=seed + s) for s in present if s not in humans}
-    return Session(game, humans, agents, color, stdin, stdout)
+    return Session(game, humans, agents, color, stdin, stdout, time_limit)
