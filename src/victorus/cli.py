@@ -1,4 +1,4 @@
-"""Command line: ``victorus perft | simulate | bench | tournament | render | play``."""
+"""Command line: ``victorus perft | simulate | bench | tournament | render | play | serve``."""
 
 from __future__ import annotations
 
@@ -107,6 +107,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--time-limit", type=_seconds("--time-limit"), default=None, metavar="SECONDS",
                    help="seconds to start each turn, else it is forfeited (rulebook: 120 "
                         "for a serious game, 300 for learners); default: no clock")
+
+    p = commands.add_parser(
+        "serve", help="play and watch in the browser (a local web server)",
+        description="Serve a page to play against agents, watch simulations and replay "
+                    "records; the first game is set by the options, the page starts others.")
+    _add_game_options(p)
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=_int_in("--port", 0, 65535), default=8000,
+                   help="port (default 8000; 0 picks a free one)")
+    p.add_argument("--seats", default="0", help="seats played from the page, comma-separated "
+                                                "(default 0, red; '' for none)")
+    p.add_argument("--agent", default="greedy",
+                   help="the other seats' agent: random, greedy, mcts or mcts:<iterations>")
+    p.add_argument("--time-limit", type=_seconds("--time-limit"), default=None, metavar="SECONDS",
+                   help="seconds to start each turn, else it is forfeited; default: no clock")
+    p.add_argument("--agent-delay", type=float, default=0.3, metavar="SECONDS",
+                   help="pause before each agent action so it can be followed (default 0.3)")
+    p.add_argument("--seed", type=_int_in("--seed", 0), default=0, help="the agents' seed")
+    p.add_argument("--open", action="store_true", help="open the page in a web browser")
 
     p = commands.add_parser(
         "render", help="draw a position as SVG (or PNG with cairosvg)",
@@ -244,17 +264,44 @@ def cmd_render(args) -> int:
     return 0
 
 
+def _seats(text: str) -> tuple[int, ...]:
+    try:
+        seats = tuple(int(x) for x in text.split(",") if x.strip())
+    except ValueError:
+        seats = (-1,)
+    if not all(0 <= s <= 5 for s in seats):
+        raise VictorusError(f"--seats: comma-separated seat numbers 0-5, got {text!r}")
+    return seats
+
+
 def cmd_play(args) -> int:
     from .play import session
-    try:
-        seats = tuple(int(x) for x in args.seats.split(","))
-    except ValueError:
-        raise VictorusError(f"--seats: comma-separated seat numbers 0-5, got {args.seats!r}")
+    seats = _seats(args.seats)
     from .agents import make_agent
     make_agent(args.agent)                                # validate before the game starts
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
     return session(args.board, args.players, args.variant, seats, args.agent, args.seed,
                    color, time_limit=args.time_limit).run()
+
+
+def cmd_serve(args) -> int:
+    from .server import PERSON, Table, serve
+    people = _seats(args.seats)
+    table = Table(args.board, args.players, args.variant,
+                  [PERSON if s in people else args.agent for s in range(6)],
+                  args.time_limit, args.agent_delay, args.seed)
+    absent = [s for s in people if s not in table.game.config.present]
+    if absent:
+        raise VictorusError(f"--seats: seat {absent[0]} is not in this game; present seats "
+                            f"are {', '.join(map(str, table.game.config.present))}")
+
+    def ready(url):
+        print(f"victorus: serving the page at {url} (Ctrl-C to stop)", flush=True)
+        if args.open:
+            import webbrowser
+            webbrowser.open(url)
+    serve(args.host, args.port, table, ready)
+    return 0
 
 
 def cmd_bench(args) -> int:
@@ -264,7 +311,8 @@ def cmd_bench(args) -> int:
 
 
 COMMANDS = {"perft": cmd_perft, "simulate": cmd_simulate, "bench": cmd_bench,
-            "tournament": cmd_tournament, "render": cmd_render, "play": cmd_play}
+            "tournament": cmd_tournament, "render": cmd_render, "play": cmd_play,
+            "serve": cmd_serve}
 
 
 def main(argv=None) -> int:

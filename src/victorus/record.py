@@ -101,7 +101,8 @@ class TurnLine:
         return f"{self.round}.{self.seat} {' '.join(self.actions)}"
 
 
-def _replay_start(game: Game) -> Game:
+def starting_game(game: Game) -> Game:
+    """A new Game at the position ``game``'s history starts from."""
     return Game.from_vpn(game.origin) if game.origin else \
         Game(game.board.name, players=game.config.players,
              variant=_variant_without_players(game.config))
@@ -114,7 +115,7 @@ def turn_lines(game: Game) -> list[TurnLine]:
     if game.origin is None:
         raise VictorusError("this game's history starts inside a turn (a copy made with "
                             "history=False mid-turn): its turns cannot be listed")
-    replay = _replay_start(game)
+    replay = starting_game(game)
     turns: list[tuple[int, int, list, bool]] = []
     for action in game.history():
         forfeit = False
@@ -252,8 +253,8 @@ def _game_for(record: GameRecord) -> Game:
     return game
 
 
-def _play_recorded(game: Game, action: str, clock: bool) -> None:
-    """Play a recorded action; on a clock, a ``pass`` opening a turn that had other
+def play_recorded(game: Game, action: str, clock: bool) -> None:
+    """Play a recorded action; on a clock (a record with ``time-limit:``), a ``pass`` opening a turn that had other
     legal actions is a forfeit on time."""
     if clock and action == "pass" and game.phase == "start" and \
             "pass" not in {a.text for a in game.legal_actions()}:
@@ -280,7 +281,7 @@ def loads(text: str) -> Game:
                 raise RecordError(f"record line {line}: the game is already over "
                                   f"({game.result_reason}) before {action!r}")
             try:
-                _play_recorded(game, action, record.time_limit is not None)
+                play_recorded(game, action, record.time_limit is not None)
             except VictorusError as exc:
                 raise RecordError(f"record line {line}, action {k + 1}: {exc}") from None
         if i < last and game.phase != "start" and not game.is_over:
@@ -296,9 +297,9 @@ def replay(text: str):
     """Yield ``(action, game)`` after each action of a record (the same Game, advancing)."""
     final = loads(text)
     clock = parse(text).time_limit is not None
-    game = _replay_start(final)
+    game = starting_game(final)
     for action in final.history():
-        _play_recorded(game, action.text, clock)
+        play_recorded(game, action.text, clock)
         yield action, game
 
 

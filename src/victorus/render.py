@@ -35,13 +35,15 @@ def _game_parts(obj):
 
 def render_svg(obj, size: float = 22.0, seat: int = 0, labels: bool = False,
                last_move: bool = True, moves_from: str | None = None,
-               highlights=()) -> str:
+               highlights=(), interactive: bool = False) -> str:
     """An SVG picture of a Game or Board.
 
     ``size``: hex radius in pixels. ``seat``: whose side is at the bottom.
     ``labels``: write cell labels. ``last_move``: mark the last leg played.
     ``moves_from``: a cell label whose piece's legal destinations are marked.
-    ``highlights``: more cell labels to outline.
+    ``highlights``: more cell labels to outline. ``interactive``: a transparent
+    top layer of hexes, ``<polygon class="cell" data-cell="h3">``, for a page's
+    clicks (``victorus serve``).
     """
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 5:
         raise ConfigError(f"seat must be an integer from 0 to 5, got {seat!r}")
@@ -135,6 +137,12 @@ def render_svg(obj, size: float = 22.0, seat: int = 0, labels: bool = False,
             x, y = centre_of(i)
             out.append(f'<text x="{x:.1f}" y="{y - size * 0.55:.1f}" font-size="{size / 3:.1f}" '
                        f'text-anchor="middle" fill="#555">{board.labels[i]}</text>')
+    if interactive:
+        for i in range(len(board)):
+            piece = cells[i]
+            owner = "" if piece is None else f' data-army="{piece.army}"'
+            out.append(f'<polygon class="cell" data-cell="{board.labels[i]}"{owner} '
+                       f'points="{points(corners(*centre_of(i)))}" fill="#000" fill-opacity="0"/>')
     out.append("</svg>")
     return "\n".join(out)
 

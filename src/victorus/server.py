@@ -1,0 +1,553 @@
+"""Play and watch in the browser: ``victorus serve`` (a local web server, one page).
+
+The page (``victorus/web/``) draws the board with :func:`victorus.render.render_svg`
+and talks JSON to this server:
+
+* ``GET /api/state?view=<seat|turn>&since=<version>`` the whole page state;
+* ``POST /api/new`` a new game (board, players, variant, seats, clock);
+* ``POST /api/play`` one action in R38 notation by the person to act;
+* ``POST /api/undo`` back to the last action of a person;
+* ``POST /api/seats`` who plays each seat: ``person`` or an agent spec;
+* ``POST /api/watch`` a game record, or a seeded simulation, to step through;
+* ``POST /api/step`` the watched game at action ``index``;
+* ``GET /api/record`` the record of the game shown.
+
+One :class:`Table` holds the game; a worker thread plays the agents' turns and
+forfeits turns not started within the time limit (rulebook, Time Management;
+docs/rules.md interpretation 11). A request that is malformed or illegal gets
+``400`` and a message naming what was wrong and what is accepted, and changes
+nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+from urllib.parse import parse_qs, urlsplit
+
+from . import record
+from .agents import make_agent
+from .errors import ConfigError, VictorusError
+from .game import DEFAULT_MAX_ACTIONS, Game, play_random
+from .geometry import KING, QUEEN, SEAT_NAMES
+from .render import SEAT_COLOURS, render_svg
+from .simulate import game_seed
+
+PERSON = "person"
+MAX_BODY_BYTES = record.MAX_RECORD_BYTES
+MAX_AGENT_DELAY = 10.0
+STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
+          "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+          "/style.css": ("style.css", "text/css; charset=utf-8")}
+
+
+class RequestError(VictorusError):
+    """A request the server refuses (400), with the reason."""
+
+
+def _placement(game: Game) -> str:
+    """R39 field 1 of the position shown: ``label:<seat><piece>`` by cell order."""
+    cells = game._view()[0]
+    return ",".join(f"{game.board.labels[i]}:{p.army}{p.code}"
+                    for i, p in enumerate(cells) if p is not None) or "-"
+
+
+def _check_controller(seat: int, spec) -> str:
+    if spec == PERSON:
+        return spec
+    if not isinstance(spec, str):
+        raise RequestError(f"seat {seat}: 'person' or an agent spec (random, greedy, "
+                           f"mcts, mcts:<iterations>), got {spec!r}")
+    try:
+        make_agent(spec)
+    except ConfigError as exc:
+        raise RequestError(f"seat {seat}: {exc}") from None
+    return spec
+
+
+@dataclass
+class Watch:
+    """A finished or recorded game being stepped through: ``game`` shows action ``index``."""
+
+    final: Game
+    game: Game
+    index: int
+    text: str
+    title: str
+    turns: list
+    clock: bool          # the record has a time limit: a pass may be a forfeit
+
+
+class Table:
+    """The game behind the page: seats, clock, agents and the watch mode.
+
+    Every change happens under ``lock`` and bumps ``version``; an agent thinks
+    on a copy outside the lock and its action is dropped if the game changed
+    meanwhile.
+    """
+
+    def __init__(self, board="standard", players=None, variant="standard", seats=None,
+                 time_limit=None, agent_delay=0.3, seed=0):
+        self.lock = threading.RLock()
+        self.version = 0
+        self.watch: Watch | None = None
+        self.seed = seed
+        self._timed_turn = None              # (history length, seat) of the turn on the clock
+        self._turn_started = 0.0
+        self.new_game(board, players, variant, seats, time_limit, agent_delay)
+
+    # -- changes -----------------------------------------------------------------
+    def new_game(self, board="standard", players=None, variant="standard", seats=None,
+                 time_limit=None, agent_delay=0.3):
+        """Start a game; ``seats``: six controllers ('person', an agent spec, or
+        anything for an absent seat); default: a person at the first seat, greedy
+        agents elsewhere."""
+        try:
+            game = Game(board, players=players, variant=variant)
+            limit = record.check_time_limit(time_limit, RequestError)
+        except RequestError:
+            raise
+        except VictorusError as exc:
+            raise RequestError(str(exc)) from None
+        delay = self._check_delay(agent_delay)
+        present = game.config.present
+        if seats is None:
+            seats = [PERSON if s == present[0] else "greedy" for s in range(6)]
+        controllers = self._check_seats(seats, present)
+        with self.lock:
+            self.game, self.time_limit, self.agent_delay = game, limit, delay
+            self._set_controllers(controllers)
+            self.watch = None
+            self.message = "new game"
+            self._changed(restart_clock=True)
+
+    def set_seats(self, seats):
+        with self.lock:
+            self._set_controllers(self._check_seats(seats, self.game.config.present))
+            self.message = "seats changed"
+            self._changed()
+
+    def play(self, text):
+        """The person to act plays ``text`` (R38)."""
+        if not isinstance(text, str):
+            raise RequestError(f"'action' must be a string in R38 notation, got {text!r}")
+        with self.lock:
+            self._require_play()
+            if self.game.is_over:
+                raise RequestError(f"the game is over ({self.game.result_reason}); start a "
+                                   f"new game")
+            seat = self.game.to_move
+            if self.controllers[seat] != PERSON:
+                raise RequestError(f"{SEAT_NAMES[seat]} (seat {seat}) is played by the "
+                                   f"{self.controllers[seat]} agent, not from the page")
+            self.game.play(text)                  # IllegalActionError/NotationError: unchanged
+            self.message = f"{SEAT_NAMES[seat]} plays {text}"
+            self._changed()
+
+    def undo(self):
+        """Take back actions until a person's last action is undone."""
+        with self.lock:
+            self._require_play()
+            people = [s for s in self.game.config.present if self.controllers[s] == PERSON]
+            if not people:
+                raise RequestError("undo needs a seat played by a person; every seat is an agent")
+            history = self.game.history()
+            if not history:
+                raise RequestError("nothing to undo: no action has been played")
+            while history:
+                self.game.undo()
+                history.pop()
+                if self.controllers[self.game.to_move] == PERSON:
+                    break
+            self.message = "undone"
+            self._changed(restart_clock=True)
+
+    def start_watch(self, text=None, simulate=None):
+        """Watch a record's game, or simulation game ``index`` of ``seed``
+        (the same game as ``victorus simulate --seed S`` plays as game ``index``)."""
+        if (text is None) == (simulate is None):
+            raise RequestError("watch needs exactly one of 'record' (a record's text) or "
+                               "'simulate' (an object with seed, index, board, players, variant)")
+        if text is not None:
+            if not isinstance(text, str):
+                raise RequestError(f"'record' must be the text of a game record, got "
+                                   f"{type(text).__name__}")
+            try:
+                final = record.loads(text)
+            except VictorusError as exc:
+                raise RequestError(f"that record cannot be replayed: {exc}") from None
+            title = "record"
+        else:
+            final, text, title = self._simulated(simulate)
+        watch = Watch(final, record.starting_game(final), 0, text, title,
+                      record.turn_lines(final), record.parse(text).time_limit is not None)
+        with self.lock:
+            self.watch = watch
+            self.message = f"watching the {title}: {len(final.history())} actions"
+            self._changed()
+
+    def step(self, index):
+        """Show the watched game after ``index`` actions."""
+        with self.lock:
+            if self.watch is None:
+                raise RequestError("step needs a watched game: load a record or a simulation "
+                                   "first")
+            w = self.watch
+            total = len(w.final.history())
+            if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= total:
+                raise RequestError(f"'index' must be an integer from 0 to {total}, got {index!r}")
+            actions = w.final.history()
+            while w.index < index:
+                record.play_recorded(w.game, actions[w.index].text, w.clock)
+                w.index += 1
+            while w.index > index:
+                w.game.undo()
+                w.index -= 1
+            self._changed()
+
+    def tick(self):
+        """One step of the worker: forfeit a late turn, or let an agent act."""
+        with self.lock:
+            if self.watch is not None or self.game.is_over:
+                return False
+            deadline = self._deadline()
+            if deadline is not None and time.monotonic() >= deadline:
+                seat = self.game.to_move
+                self.game.forfeit()
+                self.message = (f"{SEAT_NAMES[seat]} did not start the turn within "
+                                f"{self.time_limit:g} s and forfeits it (pass)")
+                self._changed()
+                return True
+            seat = self.game.to_move
+            agent = self.agents.get(seat)
+            if agent is None or time.monotonic() < self.changed_at + self.agent_delay:
+                return False
+            version, trial = self.version, self.game.copy(history=False)
+        action = agent.choose(trial)              # thinks outside the lock
+        with self.lock:
+            if self.version != version:           # the game changed meanwhile
+                return False
+            self.game.play(action)
+            self.message = f"{SEAT_NAMES[seat]} ({agent.name}) plays {action}"
+            self._changed()
+            return True
+
+    # -- reading -----------------------------------------------------------------
+    def state(self, view="turn", since=None) -> dict:
+        """The page's state; ``view`` is the seat at the bottom, or 'turn' (the army to
+        act, as the rulebook's rotating board); ``{"version": v}`` alone if unchanged."""
+        seat_view = self._check_view(view)
+        with self.lock:
+            if since is not None and since == self.version:
+                return {"version": self.version, "unchanged": True, "clock": self._clock()}
+            watch = self.watch
+            game = watch.game if watch else self.game
+            bottom = game.to_move if seat_view is None else seat_view
+            people_turn = (watch is None and not game.is_over
+                           and self.controllers[game.to_move] == PERSON)
+            state = {
+                "version": self.version, "mode": "watch" if watch else "play",
+                "board": game.board.name, "variant": game.config.variant_string(),
+                "players": game.config.players, "present": list(game.config.present),
+                "to_move": game.to_move, "to_move_name": SEAT_NAMES[game.to_move],
+                "phase": game.phase, "round": game.round, "over": game.is_over,
+                "winners": None if game.winners is None else list(game.winners),
+                "reason": game.result_reason, "view": bottom,
+                "svg": render_svg(game, seat=bottom, interactive=True),
+                "armies": self._armies(game),
+                "placement": _placement(game),
+                "vpn": game.vpn() if game.phase == "start" and not game.is_over else None,
+                "message": self.message, "person_to_act": people_turn,
+                "legal": self._legal(game) if people_turn else None,
+                "clock": self._clock(),
+                "time_limit": self.time_limit, "agent_delay": self.agent_delay,
+                "seats": list(self.controllers),
+            }
+            if watch:
+                turns, total = watch.turns, len(watch.final.history())
+                state["watch"] = {"index": watch.index, "length": total, "title": watch.title}
+                state["log"] = self._log(turns)
+            else:
+                state["log"] = self._log(record.turn_lines(game))
+                state["can_undo"] = bool(game.history()) and PERSON in [
+                    self.controllers[s] for s in game.config.present]
+            return state
+
+    def record_text(self) -> str:
+        with self.lock:
+            if self.watch is not None:
+                return self.watch.text
+            agents = [c if s in self.game.config.present else "-"
+                      for s, c in enumerate(self.controllers)]
+            return record.dumps(self.game, agents=agents, time_limit=self.time_limit)
+
+    # -- helpers -----------------------------------------------------------------
+    def _changed(self, restart_clock=False):
+        self.version += 1
+        self.changed_at = time.monotonic()
+        turn = (len(self.game.history()), self.game.to_move)
+        if restart_clock or turn != self._timed_turn:     # a new turn: the clock restarts
+            self._timed_turn, self._turn_started = turn, self.changed_at
+
+    def _deadline(self):
+        if self.time_limit is None or self.game.phase != "start" or self.game.is_over:
+            return None
+        return self._turn_started + self.time_limit
+
+    def _clock(self):
+        """Seconds left to start the turn, or None (no clock, turn started, watching)."""
+        if self.watch is not None:
+            return None
+        deadline = self._deadline()
+        return None if deadline is None else round(max(0.0, deadline - time.monotonic()), 1)
+
+    def _require_play(self):
+        if self.watch is not None:
+            raise RequestError("this is a watched game; start a new game to play")
+
+    def _set_controllers(self, controllers):
+        self.controllers = controllers
+        self.agents = {s: make_agent(c, seed=self.seed + s)
+                       for s, c in enumerate(controllers) if c not in (PERSON, "-")}
+
+    @staticmethod
+    def _check_seats(seats, present):
+        if not isinstance(seats, list) or len(seats) != 6:
+            raise RequestError(f"'seats' must be a list of six controllers (one per seat, "
+                               f"'person' or an agent spec), got {seats!r}")
+        return [_check_controller(s, spec) if s in present else "-"
+                for s, spec in enumerate(seats)]
+
+    @staticmethod
+    def _check_delay(delay):
+        if isinstance(delay, bool) or not isinstance(delay, (int, float)) or \
+                not 0 <= delay <= MAX_AGENT_DELAY:
+            raise RequestError(f"'agent_delay' must be a number of seconds from 0 to "
+                               f"{MAX_AGENT_DELAY:g}, got {delay!r}")
+        return float(delay)
+
+    @staticmethod
+    def _check_view(view):
+        if view in ("turn", None):
+            return None
+        if view in ("0", "1", "2", "3", "4", "5"):
+            return int(view)
+        raise RequestError(f"'view' must be a seat 0-5 or 'turn', got {view!r}")
+
+    @staticmethod
+    def _simulated(spec):
+        if not isinstance(spec, dict):
+            raise RequestError("'simulate' must be an object with seed, index, board, players, "
+                               "variant")
+        unknown = set(spec) - {"seed", "index", "board", "players", "variant", "max_actions"}
+        if unknown:
+            raise RequestError(f"'simulate' has unknown fields {sorted(unknown)}; accepted: "
+                               f"seed, index, board, players, variant, max_actions")
+        seed, index = spec.get("seed", 0), spec.get("index", 0)
+        cap = spec.get("max_actions", DEFAULT_MAX_ACTIONS)
+        for name, value in (("seed", seed), ("index", index), ("max_actions", cap)):
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**63:
+                raise RequestError(f"'{name}' must be a non-negative integer, got {value!r}")
+        try:
+            game = Game(spec.get("board", "standard"), players=spec.get("players"),
+                        variant=spec.get("variant", "standard"))
+        except VictorusError as exc:
+            raise RequestError(str(exc)) from None
+        play_random(game, seed=game_seed(seed, index), max_actions=cap)
+        return game, record.dumps(game, seed=seed), f"simulation seed {seed}, game {index}"
+
+    @staticmethod
+    def _armies(game):
+        cells, armies, _, _ = game._view()
+        laps = {}
+        for piece in cells:
+            if piece is not None and piece.kind in (KING, QUEEN):
+                laps[(piece.army, piece.kind)] = piece.laps
+        out = []
+        for seat, army in enumerate(armies):
+            held = army.held
+            out.append({
+                "seat": seat, "name": SEAT_NAMES[seat], "colour": SEAT_COLOURS[seat],
+                "state": {"a": "active", "e": "eliminated", "x": "absent"}.get(army.state,
+                                                                             army.state),
+                "held": [h.code for h in held], "points": sum(h.points for h in held),
+                "knight_captures": army.knight_captures,
+                "king_laps": laps.get((seat, KING)), "queen_laps": laps.get((seat, QUEEN)),
+            })
+        return out
+
+    @staticmethod
+    def _legal(game):
+        legs, words = [], []
+        for action in game.legal_actions():
+            if action.is_leg:
+                legs.append([game.board.labels[action.origin], game.board.labels[action.target],
+                             action.text])
+            else:
+                words.append(action.text)
+        return {"legs": legs, "words": words}
+
+    @staticmethod
+    def _log(turns):
+        return [{"turn": f"{t.round}.{t.seat}", "seat": t.seat, "actions": list(t.actions),
+                 "forfeit": t.forfeit} for t in turns]
+
+
+class _Handler(BaseHTTPRequestHandler):
+    """HTTP front of a :class:`Table` (``server.table``)."""
+
+    server_version = "victorus"
+
+    def log_message(self, format, *args):      # quiet: the page polls several times a second
+        pass
+
+    def do_GET(self):
+        url = urlsplit(self.path)
+        try:
+            if url.path in STATIC:
+                name, kind = STATIC[url.path]
+                body = resources.files("victorus.web").joinpath(name).read_bytes()
+                return self._send(HTTPStatus.OK, body, kind)
+            query = {k: v[-1] for k, v in parse_qs(url.query).items()}
+            if url.path == "/api/state":
+                since = query.get("since")
+                if since is not None:
+                    if not since.isdigit() or not since.isascii():
+                        raise RequestError(f"'since' must be a version number, got {since!r}")
+                    since = int(since)
+                return self._json(self.server.table.state(query.get("view", "turn"), since))
+            if url.path == "/api/record":
+                return self._send(HTTPStatus.OK, self.server.table.record_text().encode(),
+                                  "text/plain; charset=utf-8")
+            self._error(HTTPStatus.NOT_FOUND, f"no page {url.path!r}; the page is '/', the "
+                                              f"API is under /api/")
+        except VictorusError as exc:
+            self._error(HTTPStatus.BAD_REQUEST, str(exc))
+
+    def do_POST(self):
+        url = urlsplit(self.path)
+        actions = {"/api/new": self._new, "/api/play": self._play, "/api/undo": self._undo,
+                   "/api/seats": self._seats, "/api/watch": self._watch,
+                   "/api/step": self._step}
+        handler = actions.get(url.path)
+        if handler is None:
+            return self._error(HTTPStatus.NOT_FOUND, f"no API call {url.path!r}; accepted: "
+                                                     f"{', '.join(sorted(actions))}")
+        try:
+            handler(self._body())
+        except VictorusError as exc:
+            return self._error(HTTPStatus.BAD_REQUEST, str(exc))
+        self._json({"ok": True, "version": self.server.table.version})
+
+    # POST handlers: each checks its fields, then asks the table.
+    def _new(self, body):
+        _fields(body, (), ("board", "players", "variant", "seats", "time_limit", "agent_delay"))
+        self.server.table.new_game(body.get("board", "standard"), body.get("players"),
+                                   body.get("variant", "standard"), body.get("seats"),
+                                   body.get("time_limit"), body.get("agent_delay", 0.3))
+
+    def _play(self, body):
+        _fields(body, ("action",))
+        self.server.table.play(body["action"])
+
+    def _undo(self, body):
+        _fields(body, ())
+        self.server.table.undo()
+
+    def _seats(self, body):
+        _fields(body, ("seats",))
+        self.server.table.set_seats(body["seats"])
+
+    def _watch(self, body):
+        _fields(body, (), ("record", "simulate"))
+        self.server.table.start_watch(body.get("record"), body.get("simulate"))
+
+    def _step(self, body):
+        _fields(body, ("index",))
+        self.server.table.step(body["index"])
+
+    def _body(self):
+        length = self.headers.get("Content-Length")
+        if length is None or not length.isdigit():
+            raise RequestError("a POST needs a Content-Length and a JSON object body")
+        if int(length) > MAX_BODY_BYTES:
+            raise RequestError(f"request body of {length} bytes; at most {MAX_BODY_BYTES}")
+        raw = self.rfile.read(int(length))
+        try:
+            body = json.loads(raw or b"{}")
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise RequestError(f"request body must be a JSON object: {exc}") from None
+        if not isinstance(body, dict):
+            raise RequestError(f"request body must be a JSON object, got "
+                               f"{type(body).__name__}")
+        return body
+
+    def _json(self, data):
+        self._send(HTTPStatus.OK, json.dumps(data).encode(), "application/json")
+
+    def _error(self, status, message):
+        self._send(status, json.dumps({"error": message}).encode(), "application/json")
+
+    def _send(self, status, body: bytes, kind: str):
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def _fields(body: dict, required, optional=()):
+    missing = [f for f in required if f not in body]
+    unknown = sorted(set(body) - set(required) - set(optional))
+    accepted = ", ".join(tuple(required) + tuple(optional)) or "none"
+    if missing or unknown:
+        what = f"missing {missing}" if missing else f"unknown fields {unknown}"
+        raise RequestError(f"{what}; accepted fields: {accepted}")
+
+
+class Server(ThreadingHTTPServer):
+    """The web server with its :class:`Table` and the agents' worker thread."""
+
+    daemon_threads = True
+
+    def __init__(self, table: Table, host: str = "127.0.0.1", port: int = 8000):
+        self.table = table
+        self._stop = threading.Event()
+        super().__init__((host, port), _Handler)
+        self._worker = threading.Thread(target=self._work, name="victorus-agents", daemon=True)
+        self._worker.start()
+
+    @property
+    def url(self) -> str:
+        host, port = self.server_address[:2]
+        return f"http://{host}:{port}/"
+
+    def _work(self):
+        while not self._stop.is_set():
+            if not self.table.tick():
+                self._stop.wait(0.02)
+
+    def server_close(self):
+        self._stop.set()
+        super().server_close()
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, table: Table | None = None,
+          ready=None) -> None:
+    """Serve the page until interrupted; ``ready(url)`` is called once listening."""
+    server = Server(table or Table(), host, port)
+    try:
+        if ready is not None:
+            ready(server.url)
+        server.serve_forever()
+    finally:
+        server.server_close()
+
+
+__all__ = ["PERSON", "RequestError", "Server", "Table", "serve"]

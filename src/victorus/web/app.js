@@ -1,0 +1,278 @@
+// The victorus page: polls /api/state, draws what the server sends, and turns
+// clicks into API calls. The server checks everything; this script only helps.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const SEAT_NAMES = ["red", "blue", "black", "green", "purple", "orange"];
+const CONTROLLERS = ["person", "random", "greedy", "mcts:50", "mcts:200"];
+let S = null;            // the last full state from the server
+let selected = null;     // the cell label of the piece picked to move
+let playing = null;      // the watch mode's playback timer
+
+async function api(path, body) {
+  const options = body === undefined ? {} :
+    { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+  const response = await fetch(path, options);
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+async function send(path, body) {
+  try {
+    await api(path, body);
+    $("error").textContent = "";
+    await refresh(true);
+    return true;
+  } catch (e) {
+    $("error").textContent = e.message;
+    return false;
+  }
+}
+
+async function refresh(full) {
+  const since = !full && S ? `&since=${S.version}` : "";
+  let state;
+  try {
+    state = await api(`/api/state?view=${$("view").value}${since}`);
+  } catch (e) {
+    $("error").textContent = `server: ${e.message}`;
+    return;
+  }
+  if (state.unchanged) { showClock(state.clock); return; }
+  if (!S || S.version !== state.version || S.view !== state.view) selected = null;
+  S = state;
+  draw();
+}
+
+function legs() { return S && S.legal ? S.legal.legs : []; }
+
+function draw() {
+  document.body.classList.toggle("watching", S.mode === "watch");
+  $("board").innerHTML = S.svg;
+  const origins = new Set(legs().map((l) => l[0]));
+  if (!selected && S.phase !== "start" && origins.size === 1) selected = [...origins][0];
+  const targets = new Set(legs().filter((l) => l[0] === selected).map((l) => l[1]));
+  for (const cell of $("board").querySelectorAll(".cell")) {
+    const label = cell.dataset.cell;
+    cell.classList.toggle("origin", origins.has(label));
+    cell.classList.toggle("selected", label === selected);
+    cell.classList.toggle("target", targets.has(label));
+  }
+  drawStatus();
+  drawArmies();
+  drawLog();
+  $("vpn").textContent = S.vpn || "(only at the start of a running turn)";
+  $("placement").textContent = S.placement;
+  showClock(S.clock);
+}
+
+function drawStatus() {
+  const name = S.to_move_name;
+  let text;
+  if (S.over) {
+    const winners = S.winners.length ? S.winners.map((s) => SEAT_NAMES[s]).join(", ") : "nobody (draw)";
+    text = `Game over (${S.reason}): ${winners} ${S.winners.length > 1 ? "win" : "wins"}`;
+  } else {
+    text = `${name[0].toUpperCase()}${name.slice(1)} to act, round ${S.round}, ${S.phase} phase`;
+    if (S.mode === "play" && !S.person_to_act) text += ` (${S.seats[S.to_move]})`;
+  }
+  $("status").textContent = text;
+  $("message").textContent = S.message || "";
+  const words = S.legal ? S.legal.words : [];
+  for (const word of ["stop", "end", "pass"]) $(word).disabled = !words.includes(word);
+  $("undo").disabled = !S.can_undo;
+  $("play-controls").hidden = S.mode !== "play";
+  $("watch-controls").hidden = S.mode !== "watch";
+  if (S.mode === "watch") {
+    $("scrub").max = S.watch.length;
+    $("scrub").value = S.watch.index;
+    $("watch-position").textContent = `${S.watch.title}: action ${S.watch.index} of ${S.watch.length}`;
+  } else if (playing) {
+    stopPlayback();
+  }
+}
+
+function drawArmies() {
+  const body = $("armies").querySelector("tbody");
+  body.innerHTML = "";
+  for (const a of S.armies) {
+    const present = S.present.includes(a.seat);
+    const row = document.createElement("tr");
+    row.id = `army-${a.seat}`;
+    row.classList.toggle("to-move", a.seat === S.to_move && !S.over);
+    row.classList.toggle("absent", !present);
+    const cell = (text) => { const td = document.createElement("td"); td.textContent = text; row.appendChild(td); return td; };
+    const name = cell(a.name);
+    const swatch = document.createElement("span");
+    swatch.className = "swatch";
+    swatch.style.background = a.colour;
+    name.prepend(swatch);
+    const who = cell("");
+    if (present && S.mode === "play") {
+      const select = document.createElement("select");
+      select.className = "controller";
+      select.dataset.seat = a.seat;
+      const options = CONTROLLERS.includes(S.seats[a.seat]) ? CONTROLLERS : [...CONTROLLERS, S.seats[a.seat]];
+      for (const c of options) select.add(new Option(c, c, false, c === S.seats[a.seat]));
+      select.addEventListener("change", () => {
+        const seats = S.seats.slice();
+        seats[a.seat] = select.value;
+        send("/api/seats", { seats });
+      });
+      who.appendChild(select);
+    } else {
+      who.textContent = present ? "-" : "absent";
+    }
+    cell(a.state);
+    cell(a.held.join(" ") || "-").className = "held";
+    cell(String(a.points));
+    cell(String(a.knight_captures));
+    cell(a.king_laps === null ? "-" : String(a.king_laps)).className = "king-laps";
+    cell(a.queen_laps === null ? "-" : String(a.queen_laps)).className = "queen-laps";
+    body.appendChild(row);
+  }
+}
+
+function drawLog() {
+  const log = $("log");
+  log.innerHTML = "";
+  let index = 0;
+  const current = S.mode === "watch" ? S.watch.index : null;
+  for (const turn of S.log) {
+    const li = document.createElement("li");
+    li.className = `turn seat-${turn.seat}`;
+    const id = document.createElement("span");
+    id.className = "turn-id";
+    id.textContent = turn.turn;
+    li.appendChild(id);
+    for (const action of turn.actions) {
+      index += 1;
+      const span = document.createElement("span");
+      span.className = "act";
+      span.dataset.index = index;
+      span.textContent = action;
+      if (index === current) span.classList.add("current");
+      li.append(span, " ");
+    }
+    if (turn.forfeit) {
+      const note = document.createElement("span");
+      note.className = "forfeit";
+      note.textContent = "(forfeited on time)";
+      li.appendChild(note);
+    }
+    log.appendChild(li);
+  }
+  const mark = log.querySelector(".act.current") || (S.mode === "play" ? log.lastElementChild : null);
+  if (mark) mark.scrollIntoView({ block: "nearest" });
+}
+
+function showClock(clock) {
+  if (clock === null || clock === undefined || !S || S.over) { $("clock").textContent = ""; return; }
+  $("clock").textContent = `${S.to_move_name} has ${clock.toFixed(1)} s to start the turn`;
+}
+
+// -- clicks on the board -------------------------------------------------------------
+$("board").addEventListener("click", (event) => {
+  const cell = event.target.closest(".cell");
+  if (!cell || !S) return;
+  const label = cell.dataset.cell;
+  if (S.mode !== "play") return;
+  if (!S.person_to_act) {
+    $("error").textContent = S.over ? "the game is over; start a new game" :
+      `it is ${S.to_move_name}'s turn, played by ${S.seats[S.to_move]}`;
+    return;
+  }
+  const origins = new Set(legs().map((l) => l[0]));
+  if (selected === null || label === selected) {
+    if (label === selected) { selected = null; draw(); return; }
+    if (origins.has(label)) { selected = label; $("error").textContent = ""; draw(); return; }
+    $("error").textContent = `no legal leg starts on ${label}; the pieces that can move are shaded`;
+    return;
+  }
+  const leg = legs().find((l) => l[0] === selected && l[1] === label);
+  if (leg) { send("/api/play", { action: leg[2] }); return; }
+  if (origins.has(label) && S.phase === "start") { selected = label; draw(); return; }
+  // Not a legal destination: ask the server anyway, which explains what is legal.
+  const text = `${selected}${cell.dataset.army !== undefined ? "x" : "-"}${label}`;
+  send("/api/play", { action: text });
+});
+
+for (const word of ["stop", "end", "pass"]) {
+  $(word).addEventListener("click", () => send("/api/play", { action: word }));
+}
+$("undo").addEventListener("click", () => send("/api/undo", {}));
+$("view").addEventListener("change", () => refresh(true));
+
+$("new-game").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const you = $("new-you").value;
+  const agent = $("new-agent").value;
+  const players = Number($("new-players").value);
+  const seats = [0, 1, 2, 3, 4, 5].map((s) => (String(s) === you ? "person" : agent));
+  const body = { board: $("new-board").value, players, variant: $("new-variant").value.trim() || "standard", seats };
+  const limit = $("new-time-limit").value.trim();
+  if (limit !== "") body.time_limit = Number(limit);
+  const delay = $("new-agent-delay").value.trim();
+  if (delay !== "") body.agent_delay = Number(delay);
+  send("/api/new", body);
+});
+
+$("watch-simulation").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const simulate = {
+    seed: Number($("sim-seed").value), index: Number($("sim-index").value),
+    board: $("new-board").value, players: Number($("new-players").value),
+    variant: $("new-variant").value.trim() || "standard",
+  };
+  send("/api/watch", { simulate });
+});
+
+$("watch-record").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const file = $("record-file").files[0];
+  if (!file) { $("error").textContent = "choose a record file (.vrec) first"; return; }
+  send("/api/watch", { record: await file.text() });
+});
+
+// -- the watch mode's controls ---------------------------------------------------------
+function stepTo(index) {
+  if (!S || S.mode !== "watch") return Promise.resolve(false);
+  const bounded = Math.max(0, Math.min(S.watch.length, index));
+  if (bounded === S.watch.index) return Promise.resolve(false);
+  return send("/api/step", { index: bounded });
+}
+
+function stopPlayback() {
+  clearInterval(playing);
+  playing = null;
+  $("playback").innerHTML = "&#x25B6;";
+}
+
+function startPlayback() {
+  stopPlayback();
+  $("playback").innerHTML = "&#x23F8;";
+  let busy = false;
+  playing = setInterval(async () => {
+    if (busy) return;
+    if (!S || S.mode !== "watch" || S.watch.index >= S.watch.length) { stopPlayback(); return; }
+    busy = true;
+    await stepTo(S.watch.index + 1);
+    busy = false;
+  }, 1000 / Number($("speed").value));
+}
+
+$("first").addEventListener("click", () => stepTo(0));
+$("prev").addEventListener("click", () => stepTo(S.watch.index - 1));
+$("next").addEventListener("click", () => stepTo(S.watch.index + 1));
+$("last").addEventListener("click", () => stepTo(S.watch.length));
+$("playback").addEventListener("click", () => (playing ? stopPlayback() : startPlayback()));
+$("speed").addEventListener("change", () => { if (playing) startPlayback(); });
+$("scrub").addEventListener("change", () => stepTo(Number($("scrub").value)));
+$("log").addEventListener("click", (event) => {
+  const act = event.target.closest(".act");
+  if (act && S && S.mode === "watch") stepTo(Number(act.dataset.index));
+});
+
+refresh(true);
+setInterval(() => refresh(false), 250);

@@ -1,0 +1,289 @@
+"""victorus serve: the JSON API behind the page (issue 8), over real HTTP."""
+
+import json
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+import victorus
+from victorus import record
+from victorus.server import PERSON, Server, Table
+from victorus.simulate import simulate
+
+PEOPLE_FIRST = [PERSON, "greedy", "greedy", "greedy", "greedy", "greedy"]
+
+
+@pytest.fixture
+def server():
+    """A server on a free loopback port; its agent thread stays idle until a test asks."""
+    srv = Server(Table("compact", 2, seats=[PERSON] * 6, agent_delay=0), port=0)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+
+
+def call(srv, path, body=None, raw=None):
+    """(status, decoded JSON or text) of a request; POST when ``body`` or ``raw`` is given."""
+    data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+    request = urllib.request.Request(srv.url.rstrip("/") + path, data=data,
+                                     method="GET" if data is None else "POST")
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            status, text, kind = response.status, response.read().decode(), \
+                response.headers["Content-Type"]
+    except urllib.error.HTTPError as exc:
+        status, text, kind = exc.code, exc.read().decode(), exc.headers["Content-Type"]
+    return status, json.loads(text) if kind == "application/json" else text
+
+
+def state(srv, query=""):
+    status, data = call(srv, "/api/state" + query)
+    assert status == 200
+    return data
+
+
+def test_page_and_assets_are_served(server):
+    status, page = call(server, "/")
+    assert status == 200 and "<title>VICTORUS</title>" in page and "/app.js" in page
+    for path in ("/app.js", "/style.css"):
+        assert call(server, path)[0] == 200
+    status, data = call(server, "/nope")
+    assert status == 404 and "no page '/nope'" in data["error"]
+    status, data = call(server, "/api/nope", {})
+    assert status == 404 and "accepted: /api/new" in data["error"]
+
+
+def test_state_describes_the_game_and_its_legal_legs(server):
+    s = state(server)
+    game = victorus.Game("compact", players=2)
+    assert s["mode"] == "play" and s["board"] == "compact" and s["players"] == 2
+    assert s["to_move"] == 0 and s["phase"] == "start" and s["round"] == 1
+    assert s["vpn"] == game.vpn() and s["placement"] == game.vpn().split()[1]
+    assert sorted(leg[2] for leg in s["legal"]["legs"]) == sorted(
+        str(a) for a in game.legal_actions() if a.is_leg)
+    assert s["svg"].count('class="cell"') == len(game.board)
+    assert [a["state"] for a in s["armies"]] == ["active"] * 6
+    assert s["armies"][0]["king_laps"] == 0 and s["armies"][0]["held"] == []
+    assert s["log"] == [] and s["clock"] is None and s["person_to_act"]
+    again = state(server, f"?since={s['version']}")
+    assert again == {"version": s["version"], "unchanged": True, "clock": None}
+
+
+def test_view_turns_the_board_to_a_seat(server):
+    assert state(server, "?view=0")["svg"] != state(server, "?view=3")["svg"]
+    assert state(server, "?view=turn")["view"] == 0
+    for bad in ("?view=6", "?view=red", "?since=-1"):
+        status, data = call(server, "/api/state" + bad)
+        assert status == 400 and "must be" in data["error"]
+
+
+def test_a_legal_action_is_played_and_logged(server):
+    before = state(server)
+    status, data = call(server, "/api/play", {"action": "g6-g10"})
+    assert (status, data["ok"]) == (200, True), data
+    after = state(server)
+    assert after["log"] == [{"turn": "1.0", "seat": 0, "actions": ["g6-g10"], "forfeit": False}]
+    assert after["version"] > before["version"] and after["to_move"] == 1
+    assert after["can_undo"] and after["message"] == "red plays g6-g10"
+
+
+@pytest.mark.parametrize("body, raw, message", [
+    ({"action": "g6-g12"}, None, "'g6-g12' is not legal for seat 0"),
+    ({"action": "zz9-a1"}, None, "malformed action"),
+    ({"action": 7}, None, "'action' must be a string in R38 notation"),
+    ({}, None, "missing ['action']; accepted fields: action"),
+    ({"action": "g6-g10", "seat": 0}, None, "unknown fields ['seat']"),
+    (None, b"{not json", "request body must be a JSON object"),
+    (None, b"[1, 2]", "must be a JSON object, got list"),
+    (None, b"\xff\xfe", "request body must be a JSON object"),
+])
+def test_bad_play_requests_are_refused_and_change_nothing(server, body, raw, message):
+    before = state(server)
+    status, data = call(server, "/api/play", body, raw)
+    assert status == 400 and message in data["error"]
+    assert state(server) == before
+
+
+def test_only_the_person_to_act_plays_from_the_page(server):
+    call(server, "/api/seats", {"seats": ["greedy"] + [PERSON] * 5})
+    before = state(server)
+    assert not before["person_to_act"] and before["legal"] is None
+    status, data = call(server, "/api/play", {"action": "g6-g10"})
+    assert status == 400 and "played by the greedy agent" in data["error"]
+    assert state(server)["log"] == []
+
+
+def test_undo_goes_back_to_the_persons_last_action():
+    table = Table("compact", 2, seats=PEOPLE_FIRST, agent_delay=0)
+    with pytest.raises(victorus.VictorusError, match="nothing to undo"):
+        table.undo()
+    table.play("g6-g10")
+    while table.game.to_move != 0:
+        assert table.tick()                       # the five agents answer
+    table.undo()
+    assert table.game.history() == [] and table.game.to_move == 0
+    table.set_seats(["random"] * 6)
+    with pytest.raises(victorus.VictorusError, match="every seat is an agent"):
+        table.undo()
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"players": 7}, "players must be an integer from 2 to 6"),
+    ({"variant": "fast"}, "variant"),
+    ({"board": "huge"}, "huge"),
+    ({"seats": ["person"]}, "'seats' must be a list of six controllers"),
+    ({"seats": ["person", "genius", "random", "random", "random", "random"]}, "seat 1:"),
+    ({"time_limit": 0}, "time limit must be a number of seconds above 0"),
+    ({"agent_delay": -1}, "'agent_delay' must be a number of seconds from 0 to 10"),
+    ({"colour": "red"}, "unknown fields ['colour']"),
+])
+def test_bad_new_game_requests_are_refused_and_change_nothing(server, body, message):
+    call(server, "/api/play", {"action": "g6-g10"})
+    before = state(server)
+    status, data = call(server, "/api/new", body)
+    assert status == 400 and message in data["error"], data
+    assert state(server) == before
+
+
+def test_new_game_with_board_players_variant_and_seats(server):
+    seats = ["random", PERSON, "mcts:5", "greedy", "random", "random"]
+    status, _ = call(server, "/api/new", {"board": "standard", "players": 4, "variant": "quick3",
+                                          "seats": seats, "time_limit": 120})
+    assert status == 200
+    s = state(server)
+    assert (s["board"], s["players"], s["variant"]) == ("standard", 4, "players4+quick3")
+    assert s["seats"] == ["random", PERSON, "-", "greedy", "random", "-"]   # R33: 2, 5 absent
+    assert [a["state"] for a in s["armies"]][2] == "absent"
+    assert s["time_limit"] == 120 and 119 <= s["clock"] <= 120
+
+
+def test_agents_play_their_turns_and_a_stale_choice_is_dropped():
+    table = Table("compact", 2, seats=PEOPLE_FIRST, agent_delay=0)
+    assert not table.tick()                       # a person's turn: nothing to do
+    table.play("g6-g10")
+    assert table.tick()                           # blue's greedy agent acts
+    assert len(table.game.history()) == 2 and "blue (greedy) plays" in table.message
+
+    class Meddler:                                # the game changes while it "thinks"
+        name = "meddler"
+
+        def choose(self, game):
+            table.set_seats(PEOPLE_FIRST)
+            return game.legal_actions()[0]
+    seat = table.game.to_move
+    table.agents[seat] = Meddler()
+    length = len(table.game.history())
+    assert not table.tick()
+    assert len(table.game.history()) == length
+
+
+def test_a_turn_not_started_in_time_is_forfeited():
+    table = Table("compact", 2, seats=[PERSON] * 6, time_limit=0.05, agent_delay=0)
+    assert not table.tick()                       # still in time
+    time.sleep(0.08)
+    assert table.tick()
+    s = table.state()
+    assert s["log"] == [{"turn": "1.0", "seat": 0, "actions": ["pass"], "forfeit": True}]
+    assert "red did not start the turn within 0.05 s and forfeits it (pass)" in s["message"]
+    assert s["to_move"] == 1 and 0 <= s["clock"] <= 0.05
+    text = table.record_text()
+    assert "time-limit: 0.05" in text and record.loads(text).to_move == 1
+
+
+def test_the_clock_stops_once_the_turn_has_started():
+    table = Table("standard", 6, seats=[PERSON] * 6, time_limit=0.05, agent_delay=0)
+    table.play("k2-j5")                           # a first leg; the move goes on
+    assert table.game.phase == "move"
+    time.sleep(0.08)
+    assert not table.tick() and table.state()["clock"] is None
+    assert [str(a) for a in table.game.history()] == ["k2-j5"]
+
+
+def test_watch_a_record_step_by_step(server):
+    game = victorus.Game("compact", players=2)
+    victorus.play_random(game, seed=11, max_actions=60)
+    text = record.dumps(game)
+    status, _ = call(server, "/api/watch", {"record": text})
+    assert status == 200
+    s = state(server)
+    assert s["mode"] == "watch" and s["watch"]["index"] == 0 and s["watch"]["length"] == 60
+    assert s["placement"] == victorus.Game("compact", players=2).vpn().split()[1]
+    assert sum(len(t["actions"]) for t in s["log"]) == 60 and s["legal"] is None
+    assert call(server, "/api/step", {"index": 60})[0] == 200
+    end = state(server)
+    final_cells = {lab: game.piece_at(lab) for lab in game.board.labels if game.piece_at(lab)}
+    assert end["placement"] == ",".join(f"{lab}:{code}" for lab, code in final_cells.items())
+    call(server, "/api/step", {"index": 59})
+    game.undo()
+    assert state(server)["placement"] == ",".join(
+        f"{lab}:{game.piece_at(lab)}" for lab in game.board.labels if game.piece_at(lab))
+    for bad in (61, -1, "3", True):
+        status, data = call(server, "/api/step", {"index": bad})
+        assert status == 400 and "'index' must be an integer from 0 to 60" in data["error"]
+    status, data = call(server, "/api/play", {"action": "g6-g10"})
+    assert status == 400 and "watched game" in data["error"]
+    assert call(server, "/api/record")[1] == text
+
+
+def test_watch_a_seeded_simulation_is_that_simulated_game(server):
+    spec = {"seed": 5, "index": 3, "board": "compact", "players": 2}
+    assert call(server, "/api/watch", {"simulate": spec})[0] == 200
+    s = state(server)
+    expected = simulate(4, seed=5, players=2, board="compact")[3]
+    assert s["watch"]["length"] == expected.actions
+    call(server, "/api/step", {"index": expected.actions})
+    end = state(server)
+    assert end["over"] == (expected.winners is not None)
+    assert end["winners"] == (None if expected.winners is None else list(expected.winners))
+
+
+@pytest.mark.parametrize("body, message", [
+    ({}, "watch needs exactly one of 'record'"),
+    ({"record": "victorus-record 1\nboard: round\n"}, "that record cannot be replayed"),
+    ({"record": 5}, "'record' must be the text of a game record"),
+    ({"simulate": {"seed": -1}}, "'seed' must be a non-negative integer"),
+    ({"simulate": {"speed": 2}}, "unknown fields ['speed']"),
+    ({"simulate": {"players": 9}}, "players must be an integer from 2 to 6"),
+])
+def test_bad_watch_requests_are_refused(server, body, message):
+    before = state(server)
+    status, data = call(server, "/api/watch", body)
+    assert status == 400 and message in data["error"], data
+    assert state(server) == before
+    status, data = call(server, "/api/step", {"index": 0})
+    assert status == 400 and "step needs a watched game" in data["error"]
+
+
+def test_record_of_the_game_played(server):
+    call(server, "/api/play", {"action": "g6-g10"})
+    status, text = call(server, "/api/record")
+    assert status == 200 and "\n1.0 g6-g10\n" in text
+    assert [str(a) for a in record.loads(text).history()] == ["g6-g10"]
+
+
+def test_serve_command_starts_a_server_and_checks_its_options():
+    proc = subprocess.Popen([sys.executable, "-m", "victorus.cli", "serve", "--port", "0",
+                             "--board", "compact", "--players", "2"],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("victorus: serving the page at http://127.0.0.1:")
+        url = line.split(" at ")[1].split()[0]
+        with urllib.request.urlopen(url + "api/state", timeout=30) as response:
+            assert json.load(response)["board"] == "compact"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    for argv, message in ((["--seats", "9"], "comma-separated seat numbers 0-5"),
+                          (["--players", "4", "--seats", "2"], "seat 2 is not in this game"),
+                          (["--agent", "genius"], "seat 1:")):
+        result = subprocess.run([sys.executable, "-m", "victorus.cli", "serve", "--port", "0",
+                                 *argv], capture_output=True, text=True, timeout=60)
+        assert result.returncode == 2 and message in result.stderr, result.stderr
