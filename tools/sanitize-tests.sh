@@ -13,5 +13,6 @@ pip install -q ".[test]" -Ccmake.define.VICTORUS_SANITIZE=ON -Cbuild-dir=build/s
 export LD_PRELOAD="$(gcc -print-file-name=libasan.so)"
 export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
-# Ray's own daemons would inherit the preloaded ASan runtime: its test runs in the normal suite.
-python -m pytest -p no:cacheprovider -m "not ray" "$@"
+# Ray's daemons and Chromium would inherit the preloaded ASan runtime: their tests run in
+# the normal suite only.
+python -m pytest -p no:cacheprovider -m "not ray and not browser" "$@"

@@ -81,6 +81,7 @@ class Watch:
     title: str
     turns: list
     clock: bool          # the record has a time limit: a pass may be a forfeit
+    agents: tuple        # who played each seat, as the record says ('-' if it does not)
 
 
 class Table:
@@ -184,8 +185,10 @@ class Table:
             title = "record"
         else:
             final, text, title = self._simulated(simulate)
+        header = record.parse(text)
         watch = Watch(final, record.starting_game(final), 0, text, title,
-                      record.turn_lines(final), record.parse(text).time_limit is not None)
+                      record.turn_lines(final), header.time_limit is not None,
+                      header.agents or ("-",) * 6)
         with self.lock:
             self.watch = watch
             self.message = f"watching the {title}: {len(final.history())} actions"
@@ -266,7 +269,7 @@ class Table:
                 "legal": self._legal(game) if people_turn else None,
                 "clock": self._clock(),
                 "time_limit": self.time_limit, "agent_delay": self.agent_delay,
-                "seats": list(self.controllers),
+                "seats": list(watch.agents if watch else self.controllers),
             }
             if watch:
                 turns, total = watch.turns, len(watch.final.history())
@@ -359,7 +362,9 @@ class Table:
         except VictorusError as exc:
             raise RequestError(str(exc)) from None
         play_random(game, seed=game_seed(seed, index), max_actions=cap)
-        return game, record.dumps(game, seed=seed), f"simulation seed {seed}, game {index}"
+        agents = ["random" if s in game.config.present else "-" for s in range(6)]
+        return (game, record.dumps(game, seed=game_seed(seed, index), agents=agents),
+                f"simulation seed {seed}, game {index}")
 
     @staticmethod
     def _armies(game):

@@ -122,7 +122,7 @@ function drawArmies() {
       });
       who.appendChild(select);
     } else {
-      who.textContent = present ? "-" : "absent";
+      who.textContent = present ? S.seats[a.seat] : "absent";
     }
     cell(a.state);
     cell(a.held.join(" ") || "-").className = "held";
@@ -145,7 +145,7 @@ function drawLog() {
     const id = document.createElement("span");
     id.className = "turn-id";
     id.textContent = turn.turn;
-    li.appendChild(id);
+    li.append(id, " ");
     for (const action of turn.actions) {
       index += 1;
       const span = document.createElement("span");
@@ -246,12 +246,12 @@ function stepTo(index) {
 function stopPlayback() {
   clearInterval(playing);
   playing = null;
-  $("playback").innerHTML = "&#x25B6;";
+  $("playback").textContent = "play";
 }
 
 function startPlayback() {
   stopPlayback();
-  $("playback").innerHTML = "&#x23F8;";
+  $("playback").textContent = "pause";
   let busy = false;
   playing = setInterval(async () => {
     if (busy) return;

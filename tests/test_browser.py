@@ -1,0 +1,203 @@
+"""victorus serve in a real browser (issue 8): headless Chromium driven by Playwright.
+
+The tests read the page as a person would: they click pieces and cells, buttons
+and forms, and read the status, the log and the position shown. Chromium comes
+from the system (``.ci/run`` installs Debian's ``chromium``); without it these
+tests are skipped, unless ``VICTORUS_REQUIRE_BROWSER=1`` (as in CI) makes that
+a failure. Screenshots go to ``artifacts/`` (or ``$VICTORUS_ARTIFACTS``).
+"""
+
+import os
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+import victorus
+from victorus import record
+from victorus.server import PERSON, Server, Table
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = Path(os.environ.get("VICTORUS_ARTIFACTS",
+                                Path(__file__).resolve().parents[1] / "artifacts"))
+BROWSERS = ("chromium", "chromium-browser", "google-chrome", "chromium-headless-shell")
+TIMEOUT_MS = 60_000
+
+
+def _chromium():
+    path = os.environ.get("VICTORUS_CHROMIUM") or next(
+        (p for p in map(shutil.which, BROWSERS) if p), None)
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        path = None
+    if path is None and os.environ.get("VICTORUS_REQUIRE_BROWSER") == "1":
+        pytest.fail("VICTORUS_REQUIRE_BROWSER=1 but Chromium or Playwright is missing "
+                    "(apt-get install chromium; pip install playwright)")
+    if path is None:
+        pytest.skip("no Chromium (apt-get install chromium) or no Playwright")
+    return path
+
+
+@pytest.fixture(scope="module")
+def browser():
+    executable = _chromium()
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def server():
+    srv = Server(Table("compact", 2, seats=[PERSON] + ["greedy"] * 5, agent_delay=0), port=0)
+    thread = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05},
+                              daemon=True)
+    thread.start()
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+
+
+@pytest.fixture
+def page(browser, server):
+    page = browser.new_page(viewport={"width": 1500, "height": 1000})
+    page.set_default_timeout(TIMEOUT_MS)
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(server.url)
+    page.wait_for_selector("#board svg")
+    yield page
+    page.close()
+    assert errors == []                       # no script error on the page
+
+
+def new_game(page, players="2", variant="quick2", agent="greedy", time_limit="", board="compact"):
+    before = page.inner_text("#status") if page.query_selector("#status") else ""
+    page.select_option("#new-board", board)
+    page.select_option("#new-players", players)
+    page.fill("#new-variant", variant)
+    page.select_option("#new-you", "0")
+    page.select_option("#new-agent", agent)
+    page.fill("#new-time-limit", time_limit)
+    page.fill("#new-agent-delay", "0")
+    page.click("#new-button")
+    page.wait_for_function("() => document.querySelector('#message').textContent === 'new game'"
+                           " || document.querySelectorAll('#log .act').length > 0")
+    return before
+
+
+def actions_logged(page) -> int:
+    return page.eval_on_selector_all("#log .act", "els => els.length")
+
+
+READY = """() => document.querySelector('#status').textContent.startsWith('Game over')
+    || document.querySelector('.cell.origin') !== null
+    || [...document.querySelectorAll('#stop, #end, #pass')].some(b => !b.disabled)"""
+
+
+def test_a_whole_game_against_an_agent_played_by_clicks(page, server):
+    new_game(page)
+    clicks = 0
+    while True:
+        page.wait_for_function(READY)
+        if page.inner_text("#status").startswith("Game over"):
+            break
+        logged = actions_logged(page)
+        if page.query_selector(".cell.target") is None and page.query_selector(".cell.origin"):
+            page.click(".cell.origin")             # pick a piece: its destinations light up
+        if page.query_selector(".cell.target"):
+            page.click(".cell.target")
+        else:                                      # only words are legal: end (bonus) or pass
+            page.click("#end:not([disabled]), #pass:not([disabled]), #stop:not([disabled])")
+        clicks += 1
+        page.wait_for_function(f"() => document.querySelectorAll('#log .act').length > {logged}"
+                               " || document.querySelector('#error').textContent !== ''")
+        assert page.inner_text("#error") == ""
+    status = page.inner_text("#status")
+    game = server.table.game
+    assert game.is_over and clicks >= 2
+    assert status.startswith(f"Game over ({game.result_reason})")
+    turns = page.eval_on_selector_all("#log li", "els => els.map(e => e.textContent)")
+    assert [t.split() for t in turns] == [str(t).split() for t in record.turn_lines(game)]
+    assert any(t.startswith("1.0") for t in turns) and any(t.startswith("2.0") for t in turns)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "serve-game-over.png"), full_page=True)
+
+
+def test_an_illegal_click_changes_nothing(page, server):
+    new_game(page)
+    page.wait_for_selector(".cell.origin")
+    before = (page.inner_text("#status"), page.text_content("#placement"),
+              page.inner_text("#log"))
+    page.click('.cell[data-cell="g10"]')           # empty, and no piece picked
+    assert "no legal leg starts on g10" in page.inner_text("#error")
+    page.click('.cell[data-cell="g6"]')            # pick the Templar on g6 ...
+    assert page.get_attribute('.cell[data-cell="g6"]', "class") == "cell origin selected"
+    targets = page.eval_on_selector_all(".cell.target", "els => els.map(e => e.dataset.cell)")
+    assert "g12" not in targets
+    page.click('.cell[data-cell="g12"]')           # ... and a cell it cannot reach
+    page.wait_for_function("() => document.querySelector('#error').textContent.includes("
+                           "'is not legal')")
+    assert "'g6-g12' is not legal for seat 0" in page.inner_text("#error")
+    assert (page.inner_text("#status"), page.text_content("#placement"),
+            page.inner_text("#log")) == before
+    assert server.table.game.history() == []
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "serve-illegal-click.png"))
+
+
+def test_a_turn_not_started_in_time_is_forfeited(page, server):
+    new_game(page, variant="standard", agent="random", time_limit="1")
+    page.wait_for_function("() => document.querySelector('#clock').textContent"
+                           ".includes('s to start the turn')")
+    page.wait_for_selector("#log .forfeit")
+    first = page.inner_text("#log li:first-child")
+    assert first.split() == ["1.0", "pass", "(forfeited", "on", "time)"]
+    text = server.table.record_text()
+    assert "time-limit: 1\n" in text and "\n1.0 pass\n" in text
+
+
+def test_a_replay_steps_to_the_recorded_final_position(page, server, tmp_path):
+    game = victorus.Game("compact", players=2, variant="quick3")
+    victorus.play_random(game, seed=3)
+    assert game.is_over
+    path = tmp_path / "game.vrec"
+    record.save(game, path)
+    total = len(game.history())
+    page.set_input_files("#record-file", str(path))
+    page.click("#record-button")
+    page.wait_for_selector("#watch-controls:not([hidden])")
+    assert page.inner_text("#watch-position") == f"record: action 0 of {total}"
+    start = victorus.Game("compact", players=2, variant="quick3").vpn()
+    assert page.text_content("#vpn") == start
+    page.click("#last")
+    page.wait_for_function(f"() => document.querySelector('#watch-position').textContent"
+                           f".endsWith('action {total} of {total}')")
+    placement = ",".join(f"{lab}:{game.piece_at(lab)}" for lab in game.board.labels
+                         if game.piece_at(lab))
+    assert page.text_content("#placement") == placement
+    assert page.inner_text("#status").startswith(f"Game over ({game.result_reason})")
+    page.click("#prev")
+    page.wait_for_function(f"() => document.querySelector('#watch-position').textContent"
+                           f".endsWith('action {total - 1} of {total}')")
+    assert not page.inner_text("#status").startswith("Game over")
+    # The view turns to any seat (the rulebook's rotating board).
+    svg = page.inner_html("#board")
+    page.select_option("#view", "3")
+    page.wait_for_function("() => document.querySelector('#board').innerHTML !== "
+                           + repr(svg).replace("\n", "\\n"))
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "serve-replay.png"), full_page=True)
+    # Playback at a chosen speed runs from the start to the end.
+    page.click("#first")
+    page.wait_for_function("() => document.querySelector('#watch-position').textContent"
+                           ".endsWith('action 0 of " + str(total) + "')")
+    page.select_option("#speed", "100")
+    page.click("#playback")
+    page.wait_for_function(f"() => document.querySelector('#watch-position').textContent"
+                           f".endsWith('action {total} of {total}')")
+    assert page.text_content("#placement") == placement
