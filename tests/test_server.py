@@ -9,6 +9,8 @@ import urllib.error
 import urllib.request
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import victorus
 from victorus import record
@@ -22,7 +24,8 @@ PEOPLE_FIRST = [PERSON, "greedy", "greedy", "greedy", "greedy", "greedy"]
 def server():
     """A server on a free loopback port; its agent thread stays idle until a test asks."""
     srv = Server(Table("compact", 2, seats=[PERSON] * 6, agent_delay=0), port=0)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05},
+                              daemon=True)
     thread.start()
     yield srv
     srv.shutdown()
@@ -140,6 +143,8 @@ def test_undo_goes_back_to_the_persons_last_action():
     ({"board": "huge"}, "huge"),
     ({"seats": ["person"]}, "'seats' must be a list of six controllers"),
     ({"seats": ["person", "genius", "random", "random", "random", "random"]}, "seat 1:"),
+    ({"seats": ["person", "mcts:20001", "random", "random", "random", "random"]},
+     "seat 1: at most mcts:20000 on the page"),
     ({"time_limit": 0}, "time limit must be a number of seconds above 0"),
     ({"agent_delay": -1}, "'agent_delay' must be a number of seconds from 0 to 10"),
     ({"colour": "red"}, "unknown fields ['colour']"),
@@ -248,7 +253,8 @@ def test_watch_a_seeded_simulation_is_that_simulated_game(server):
     ({}, "watch needs exactly one of 'record'"),
     ({"record": "victorus-record 1\nboard: round\n"}, "that record cannot be replayed"),
     ({"record": 5}, "'record' must be the text of a game record"),
-    ({"simulate": {"seed": -1}}, "'seed' must be a non-negative integer"),
+    ({"simulate": {"seed": -1}}, "'seed' must be an integer from 0 to"),
+    ({"simulate": {"max_actions": 10**7}}, "'max_actions' must be an integer from 0 to 1000000"),
     ({"simulate": {"speed": 2}}, "unknown fields ['speed']"),
     ({"simulate": {"players": 9}}, "players must be an integer from 2 to 6"),
 ])
@@ -287,3 +293,46 @@ def test_serve_command_starts_a_server_and_checks_its_options():
         result = subprocess.run([sys.executable, "-m", "victorus.cli", "serve", "--port", "0",
                                  *argv], capture_output=True, text=True, timeout=60)
         assert result.returncode == 2 and message in result.stderr, result.stderr
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats() |
+    st.text(max_size=12) | st.sampled_from(["person", "random", "mcts:3", "compact", "g6-g10",
+                                            "quick2", "allied", "stop", "end", "pass", "turn"]),
+    lambda inner: st.lists(inner, max_size=7) | st.dictionaries(
+        st.sampled_from(["seed", "index", "board", "players", "variant", "max_actions"]), inner,
+        max_size=4),
+    max_leaves=12)
+FIELDS = ["action", "board", "players", "variant", "seats", "time_limit", "agent_delay",
+          "record", "simulate", "index", "extra"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(path=st.sampled_from(["/api/new", "/api/play", "/api/undo", "/api/seats", "/api/watch",
+                             "/api/step"]),
+       body=st.dictionaries(st.sampled_from(FIELDS), JSON_VALUES, max_size=4))
+def test_fuzzed_requests_get_an_answer_and_a_refusal_changes_nothing(server, path, body):
+    server.table.new_game("compact", 2, seats=[PERSON] * 6, agent_delay=0)   # nothing moves
+    before = state(server)
+    status, data = call(server, path, body)
+    assert status in (200, 400), data
+    if status == 400:
+        assert data["error"] and state(server) == before
+
+
+def test_an_agent_that_fails_is_reported_and_the_server_keeps_serving(server):
+    class Broken:
+        name = "broken"
+
+        def choose(self, game):
+            raise RuntimeError("no idea")
+    with server.table.lock:
+        server.table.set_seats(["greedy"] + [PERSON] * 5)
+        server.table.agents[0] = Broken()
+    for _ in range(500):
+        if "agent error" in state(server)["message"]:
+            break
+        time.sleep(0.02)
+    assert state(server)["message"] == "agent error: RuntimeError('no idea')"
+    assert call(server, "/api/seats", {"seats": [PERSON] * 6})[0] == 200
+    assert call(server, "/api/play", {"action": "g6-g10"})[0] == 200

@@ -41,6 +41,10 @@ from .simulate import game_seed
 PERSON = "person"
 MAX_BODY_BYTES = record.MAX_RECORD_BYTES
 MAX_AGENT_DELAY = 10.0
+#: The page's agents think in one worker thread: an MCTS budget above this would stall it.
+MAX_MCTS_ITERATIONS = 20_000
+#: A watched simulation is played in full before it is shown (R36 cap, DEFAULT_MAX_ACTIONS).
+MAX_WATCH_ACTIONS = 1_000_000
 STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
           "/app.js": ("app.js", "text/javascript; charset=utf-8"),
           "/style.css": ("style.css", "text/css; charset=utf-8")}
@@ -64,9 +68,12 @@ def _check_controller(seat: int, spec) -> str:
         raise RequestError(f"seat {seat}: 'person' or an agent spec (random, greedy, "
                            f"mcts, mcts:<iterations>), got {spec!r}")
     try:
-        make_agent(spec)
+        agent = make_agent(spec)
     except ConfigError as exc:
         raise RequestError(f"seat {seat}: {exc}") from None
+    if getattr(agent, "iterations", 0) > MAX_MCTS_ITERATIONS:
+        raise RequestError(f"seat {seat}: at most mcts:{MAX_MCTS_ITERATIONS} on the page "
+                           f"(the agents share one thread), got {spec!r}")
     return spec
 
 
@@ -353,9 +360,10 @@ class Table:
                                f"seed, index, board, players, variant, max_actions")
         seed, index = spec.get("seed", 0), spec.get("index", 0)
         cap = spec.get("max_actions", DEFAULT_MAX_ACTIONS)
-        for name, value in (("seed", seed), ("index", index), ("max_actions", cap)):
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**63:
-                raise RequestError(f"'{name}' must be a non-negative integer, got {value!r}")
+        for name, value, top in (("seed", seed, 2**64 - 1), ("index", index, 2**63 - 1),
+                                 ("max_actions", cap, MAX_WATCH_ACTIONS)):
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
+                raise RequestError(f"'{name}' must be an integer from 0 to {top}, got {value!r}")
         try:
             game = Game(spec.get("board", "standard"), players=spec.get("players"),
                         variant=spec.get("variant", "standard"))
@@ -433,6 +441,8 @@ class _Handler(BaseHTTPRequestHandler):
                                               f"API is under /api/")
         except VictorusError as exc:
             self._error(HTTPStatus.BAD_REQUEST, str(exc))
+        except Exception as exc:                  # a bug: answer, and keep serving
+            self._error(HTTPStatus.INTERNAL_SERVER_ERROR, f"internal error: {exc!r}")
 
     def do_POST(self):
         url = urlsplit(self.path)
@@ -447,6 +457,8 @@ class _Handler(BaseHTTPRequestHandler):
             handler(self._body())
         except VictorusError as exc:
             return self._error(HTTPStatus.BAD_REQUEST, str(exc))
+        except Exception as exc:                  # a bug: answer, and keep serving
+            return self._error(HTTPStatus.INTERNAL_SERVER_ERROR, f"internal error: {exc!r}")
         self._json({"ok": True, "version": self.server.table.version})
 
     # POST handlers: each checks its fields, then asks the table.
@@ -535,7 +547,15 @@ class Server(ThreadingHTTPServer):
 
     def _work(self):
         while not self._stop.is_set():
-            if not self.table.tick():
+            try:
+                acted = self.table.tick()
+            except Exception as exc:              # an agent's bug must not stop the others
+                with self.table.lock:
+                    self.table.message = f"agent error: {exc!r}"
+                    self.table.version += 1
+                acted = False
+                self._stop.wait(1.0)
+            if not acted:
                 self._stop.wait(0.02)
 
     def server_close(self):
