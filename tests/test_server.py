@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import victorus
+from helpers import position
 from victorus import record
 from victorus.server import PERSON, Server, Table
 from victorus.simulate import simulate
@@ -336,3 +337,15 @@ def test_an_agent_that_fails_is_reported_and_the_server_keeps_serving(server):
     assert state(server)["message"] == "agent error: RuntimeError('no idea')"
     assert call(server, "/api/seats", {"seats": [PERSON] * 6})[0] == 200
     assert call(server, "/api/play", {"action": "g6-g10"})[0] == 200
+
+
+def test_armies_show_held_pieces_promotion_cards_and_laps():
+    vpn = position({"h1": "0K", "l1": "0Q", "h7": "0Tw1", "g6": "0Ub+", "d7": "1Bw"},
+                   armies={0: "a,1,1Hw", 1: "a,0,"}, laps={"h1": 1})
+    table = Table("standard", 6, seats=[PERSON] * 6, agent_delay=0)
+    table.game = victorus.Game.from_vpn(vpn)
+    red, blue = table.state()["armies"][:2]
+    assert red["held"] == ["1Hw"] and red["points"] == 5 and red["knight_captures"] == 1
+    assert red["promotion"] == ["Tw h7: 1/2"] and red["royal_knights"] == 1
+    assert (red["king_laps"], red["queen_laps"]) == (1, 0)
+    assert (blue["king_laps"], blue["promotion"], blue["royal_knights"]) == (None, [], 0)

@@ -376,11 +376,20 @@ class Table:
 
     @staticmethod
     def _armies(game):
+        """Per seat: state, held pieces (R20, R37 points), the knight promotion score
+        card (R25 tallies of regular knights, royal knights), King and Queen laps (R29)."""
         cells, armies, _, _ = game._view()
-        laps = {}
-        for piece in cells:
-            if piece is not None and piece.kind in (KING, QUEEN):
+        laps, cards, royal = {}, [[] for _ in range(6)], [0] * 6
+        for i, piece in enumerate(cells):
+            if piece is None:
+                continue
+            if piece.kind in (KING, QUEEN):
                 laps[(piece.army, piece.kind)] = piece.laps
+            elif piece.royal:
+                royal[piece.army] += 1
+            elif piece.tally:
+                cards[piece.army].append(f"{piece.code[:2]} {game.board.labels[i]}: "
+                                         f"{piece.tally}/2")
         out = []
         for seat, army in enumerate(armies):
             held = army.held
@@ -390,6 +399,7 @@ class Table:
                                                                              army.state),
                 "held": [h.code for h in held], "points": sum(h.points for h in held),
                 "knight_captures": army.knight_captures,
+                "promotion": cards[seat], "royal_knights": royal[seat],
                 "king_laps": laps.get((seat, KING)), "queen_laps": laps.get((seat, QUEEN)),
             })
         return out

@@ -128,6 +128,9 @@ function drawArmies() {
     cell(a.held.join(" ") || "-").className = "held";
     cell(String(a.points));
     cell(String(a.knight_captures));
+    const card = [...a.promotion];
+    if (a.royal_knights) card.push(`${a.royal_knights} royal`);
+    cell(card.join(", ") || "-").className = "promotion";
     cell(a.king_laps === null ? "-" : String(a.king_laps)).className = "king-laps";
     cell(a.queen_laps === null ? "-" : String(a.queen_laps)).className = "queen-laps";
     body.appendChild(row);
