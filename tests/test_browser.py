@@ -181,9 +181,13 @@ def test_a_replay_steps_to_the_recorded_final_position(page, server, tmp_path):
                          if game.piece_at(lab))
     assert page.text_content("#placement") == placement
     assert page.inner_text("#status").startswith(f"Game over ({game.result_reason})")
+    at = "() => document.querySelector('#watch-position').textContent.endsWith('action {} of {}')"
     page.click("#prev")
-    page.wait_for_function(f"() => document.querySelector('#watch-position').textContent"
-                           f".endsWith('action {total - 1} of {total}')")
+    page.wait_for_function(at.format(total - 1, total))
+    page.keyboard.press("ArrowRight")                # the arrow keys step too
+    page.wait_for_function(at.format(total, total))
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function(at.format(total - 1, total))
     assert not page.inner_text("#status").startswith("Game over")
     # The view turns to any seat (the rulebook's rotating board).
     svg = page.inner_html("#board")

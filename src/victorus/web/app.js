@@ -277,5 +277,11 @@ $("log").addEventListener("click", (event) => {
   if (act && S && S.mode === "watch") stepTo(Number(act.dataset.index));
 });
 
+document.addEventListener("keydown", (event) => {
+  if (!S || S.mode !== "watch" || event.target.closest("input, select, textarea")) return;
+  const moves = { ArrowLeft: S.watch.index - 1, ArrowRight: S.watch.index + 1, Home: 0, End: S.watch.length };
+  if (event.key in moves) { event.preventDefault(); stepTo(moves[event.key]); }
+});
+
 refresh(true);
 setInterval(() => refresh(false), 250);
