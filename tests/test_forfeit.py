@@ -66,6 +66,7 @@ def test_record_without_a_clock_rejects_a_forfeit():
     g.forfeit()
     text = record.dumps(g, time_limit=1.5)
     assert "time-limit: 1.5\n" in text
+    assert "time-limit: 0.001\n" in record.dumps(g, time_limit=0.001)     # the shortest
     with pytest.raises(victorus.RecordError, match="'pass' is not legal"):
         record.loads(text.replace("time-limit: 1.5\n", ""))
 
@@ -84,7 +85,7 @@ def test_bad_time_limit_header_is_a_clear_error(value):
         record.parse(text)
 
 
-@pytest.mark.parametrize("value", [0, -3, float("nan"), float("inf"), True, "60"])
+@pytest.mark.parametrize("value", [0, 0.0009, -3, float("nan"), float("inf"), True, "60"])
 def test_bad_time_limit_argument_is_a_clear_error(value):
     with pytest.raises(victorus.ConfigError, match="time limit must be a number of seconds"):
         record.dumps(victorus.Game(), time_limit=value)

@@ -146,7 +146,7 @@ def test_undo_goes_back_to_the_persons_last_action():
     ({"seats": ["person", "genius", "random", "random", "random", "random"]}, "seat 1:"),
     ({"seats": ["person", "mcts:20001", "random", "random", "random", "random"]},
      "seat 1: at most mcts:20000 on the page"),
-    ({"time_limit": 0}, "time limit must be a number of seconds above 0"),
+    ({"time_limit": 0}, "time limit must be a number of seconds from 0.001"),
     ({"agent_delay": -1}, "'agent_delay' must be a number of seconds from 0 to 10"),
     ({"colour": "red"}, "unknown fields ['colour']"),
 ])

@@ -72,14 +72,17 @@ def _result_text(game: Game) -> str:
     return f"{game.result_reason} {','.join(map(str, game.winners)) or '-'}"
 
 
+MIN_TIME_LIMIT, MAX_TIME_LIMIT = 0.001, 366 * 86400     # records keep 3 decimals
+
+
 def check_time_limit(value, error=ConfigError) -> float | None:
-    """A per-turn time limit in seconds (a positive number up to a year), or None."""
+    """A per-turn time limit in seconds (from a millisecond to a year), or None."""
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or \
-            not 0 < value <= 366 * 86400 or value != value:
-        raise error(f"time limit must be a number of seconds above 0 and at most "
-                    f"{366 * 86400} (or None for no limit), got {value!r}")
+            not MIN_TIME_LIMIT <= value <= MAX_TIME_LIMIT:          # also refuses NaN
+        raise error(f"time limit must be a number of seconds from {MIN_TIME_LIMIT} to "
+                    f"{MAX_TIME_LIMIT} (or none for no limit), got {value!r}")
     return float(value)
 
 
