@@ -150,6 +150,7 @@ class Session:
                     raise VictorusError("load needs a file name: load FILE")
                 game = record.load(arg)
                 self.game = game
+                self._turn = None                # a new game on the clock: its time starts now
                 self.say(text_board(self.game, self.color))
             else:
                 self.game.play(line)
@@ -169,6 +170,7 @@ class Session:
             history.pop()
             if self.game.to_move in self.humans:
                 break
+        self._turn = None                        # the turn taken back starts its time again
         self.say(text_board(self.game, self.color))
 
     def agent_names(self):
