@@ -2,9 +2,9 @@
 a turn not started in time ends as a `pass` (R26), in the game and in records."""
 
 import pytest
+from helpers import actions, position
 
 import victorus
-from helpers import actions, position
 from victorus import record
 
 

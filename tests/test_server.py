@@ -9,11 +9,11 @@ import urllib.error
 import urllib.request
 
 import pytest
+from helpers import position
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import victorus
-from helpers import position
 from victorus import record
 from victorus.server import PERSON, Server, Table
 from victorus.simulate import simulate
