@@ -195,7 +195,7 @@ $("board").addEventListener("click", (event) => {
   }
   const leg = legs().find((l) => l[0] === selected && l[1] === label);
   if (leg) { send("/api/play", { action: leg[2] }); return; }
-  if (origins.has(label) && S.phase === "start") { selected = label; draw(); return; }
+  if (origins.has(label)) { selected = label; $("error").textContent = ""; draw(); return; }
   // Not a legal destination: ask the server anyway, which explains what is legal.
   const text = `${selected}${cell.dataset.army !== undefined ? "x" : "-"}${label}`;
   send("/api/play", { action: text });
