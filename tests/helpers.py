@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 from victorus._core import Position
+
 from victorus._reference import ReferencePosition
 from victorus.geometry import DIRECTION_NAMES, Board
 
@@ -35,7 +38,21 @@ def labels(board: Board, cells) -> set[str]:
     return {board.labels[c] for c in cells}
 
 
-__all__ = ["ReferencePosition", "SPEC_DIR", "build", "dirmask", "labels"]
+@contextmanager
+def serving(table):
+    """A ``victorus serve`` server for ``table`` on a free loopback port, in a thread."""
+    from victorus.server import Server
+    srv = Server(table, port=0)
+    threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05},
+                     daemon=True).start()
+    try:
+        yield srv
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+
+__all__ = ["ReferencePosition", "SPEC_DIR", "build", "dirmask", "labels", "serving"]
 
 
 def position(pieces: dict[str, str], to_move: int = 0, board: str = "standard",

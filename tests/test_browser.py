@@ -9,14 +9,14 @@ a failure. Screenshots go to ``artifacts/`` (or ``$VICTORUS_ARTIFACTS``).
 
 import os
 import shutil
-import threading
 from pathlib import Path
 
 import pytest
+from helpers import serving
 
 import victorus
 from victorus import record
-from victorus.server import PERSON, Server, Table
+from victorus.server import PERSON, Table
 
 pytestmark = pytest.mark.browser
 
@@ -53,13 +53,8 @@ def browser():
 
 @pytest.fixture
 def server():
-    srv = Server(Table("compact", 2, seats=[PERSON] + ["greedy"] * 5, agent_delay=0), port=0)
-    thread = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05},
-                              daemon=True)
-    thread.start()
-    yield srv
-    srv.shutdown()
-    srv.server_close()
+    with serving(Table("compact", 2, seats=[PERSON] + ["greedy"] * 5, agent_delay=0)) as srv:
+        yield srv
 
 
 @pytest.fixture

@@ -3,19 +3,18 @@
 import json
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
 
 import pytest
-from helpers import position
+from helpers import position, serving
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import victorus
 from victorus import record
-from victorus.server import PERSON, Server, Table
+from victorus.server import PERSON, Table
 from victorus.simulate import simulate
 
 PEOPLE_FIRST = [PERSON, "greedy", "greedy", "greedy", "greedy", "greedy"]
@@ -24,13 +23,8 @@ PEOPLE_FIRST = [PERSON, "greedy", "greedy", "greedy", "greedy", "greedy"]
 @pytest.fixture
 def server():
     """A server on a free loopback port; its agent thread stays idle until a test asks."""
-    srv = Server(Table("compact", 2, seats=[PERSON] * 6, agent_delay=0), port=0)
-    thread = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05},
-                              daemon=True)
-    thread.start()
-    yield srv
-    srv.shutdown()
-    srv.server_close()
+    with serving(Table("compact", 2, seats=[PERSON] * 6, agent_delay=0)) as srv:
+        yield srv
 
 
 def call(srv, path, body=None, raw=None):

@@ -48,6 +48,16 @@ def _add_game_options(p):
                    help="'standard' or a '+'-joined list of 'allied', 'quick<rounds>' (R39)")
 
 
+def _add_seat_options(p, seats_help: str):
+    """Who plays (people's seats, the agent elsewhere) and the clock: play and serve."""
+    p.add_argument("--seats", default="0", help=seats_help)
+    p.add_argument("--agent", default="greedy",
+                   help="the other seats' agent: random, greedy, mcts or mcts:<iterations>")
+    p.add_argument("--time-limit", type=_seconds("--time-limit"), default=None, metavar="SECONDS",
+                   help="seconds to start each turn, else it is forfeited (rulebook: 120 "
+                        "for a serious game, 300 for learners); default: no clock")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="victorus", description="VICTORUS game engine")
     parser.add_argument("--version", action="version", version=f"victorus {__version__}")
@@ -98,15 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play some seats yourself against an agent at the others; type 'help' "
                     "at the prompt for the commands.")
     _add_game_options(p)
-    p.add_argument("--seats", default="0",
-                   help="your seats, comma-separated (default 0, red)")
-    p.add_argument("--agent", default="greedy",
-                   help="the other seats' agent: random, greedy, mcts or mcts:<iterations>")
+    _add_seat_options(p, "your seats, comma-separated (default 0, red)")
     p.add_argument("--seed", type=_int_in("--seed", 0), default=0)
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
-    p.add_argument("--time-limit", type=_seconds("--time-limit"), default=None, metavar="SECONDS",
-                   help="seconds to start each turn, else it is forfeited (rulebook: 120 "
-                        "for a serious game, 300 for learners); default: no clock")
 
     p = commands.add_parser(
         "serve", help="play and watch in the browser (a local web server)",
@@ -117,12 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=_int_in("--port", 0, 65535), default=8000,
                    help="port (default 8000; 0 picks a free one)")
-    p.add_argument("--seats", default="0", help="seats played from the page, comma-separated "
-                                                "(default 0, red; '' for none)")
-    p.add_argument("--agent", default="greedy",
-                   help="the other seats' agent: random, greedy, mcts or mcts:<iterations>")
-    p.add_argument("--time-limit", type=_seconds("--time-limit"), default=None, metavar="SECONDS",
-                   help="seconds to start each turn, else it is forfeited; default: no clock")
+    _add_seat_options(p, "seats played from the page, comma-separated (default 0, red; "
+                         "'' for none)")
     p.add_argument("--agent-delay", type=float, default=0.3, metavar="SECONDS",
                    help="pause before each agent action so it can be followed (default 0.3)")
     p.add_argument("--seed", type=_int_in("--seed", 0), default=0, help="the agents' seed")

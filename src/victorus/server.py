@@ -117,11 +117,9 @@ class Table:
         agents elsewhere."""
         try:
             game = Game(board, players=players, variant=variant)
-            limit = record.check_time_limit(time_limit, RequestError)
-        except RequestError:
-            raise
         except VictorusError as exc:
             raise RequestError(str(exc)) from None
+        limit = record.check_time_limit(time_limit, RequestError)
         delay = self._check_delay(agent_delay)
         present = game.config.present
         if seats is None:
