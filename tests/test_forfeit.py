@@ -1,5 +1,6 @@
 """Forfeit on time (rulebook, Time Management; docs/rules.md interpretation 11):
-a turn not started in time ends as a `pass` (R26), in the game and in records."""
+a turn not started in time ends, written `pass`, in the game and in records; it is not an
+R26 pass unless `pass` was the army's only legal action."""
 
 import pytest
 from helpers import actions, position
@@ -15,7 +16,7 @@ def test_forfeit_ends_the_turn_as_a_pass_and_undo_restores_it():
     g.forfeit()
     assert g.to_move == 1 and g.phase == "start"
     assert [str(a) for a in g.history()] == ["pass"]
-    assert g.vpn().split()[4] == "1/1"          # counted as a pass turn (R26)
+    assert g.vpn().split()[4] == "1"            # not an R26 pass: it had legal actions
     g.undo()
     assert g.vpn() == before
 
@@ -34,15 +35,48 @@ def test_forfeit_only_before_the_turn_starts_and_changes_nothing_otherwise():
     assert (g.phase, g.to_move, len(g.history())) == state
 
 
-def test_forfeits_of_every_live_army_make_the_r26_draw():
-    g = victorus.Game(players=4)
-    for _ in range(3):
+def test_forfeits_are_not_r26_passes_and_reset_the_count():
+    """R26 draws when every live army in a row had no legal action; forfeiting armies had
+    some, so six forfeits from the start (31 legal actions each time) do not draw."""
+    g = victorus.Game()
+    for _ in range(12):
+        assert len(g.legal_actions()) > 1
         g.forfeit()
-    assert not g.is_over
-    g.forfeit()                                 # four live armies, four passes in a row
-    assert g.is_over and g.winners == () and g.result_reason == "draw"
+    assert not g.is_over and g.vpn().split()[4] == "3"
+    # Red and blue have only `pass` (R26); the pass count is reset by black's forfeit.
+    g = victorus.Game.from_vpn(position({"i6": "3Tw", "i20": "4Tb"}, variant="players4"))
+    g.play("pass")
+    g.play("pass")
+    assert g.vpn().split()[4] == "1/2"
+    g.forfeit()                                 # green had a legal action: the count resets
+    assert g.vpn().split()[4] == "1"
+
+
+def test_forfeit_of_an_army_with_only_pass_is_that_pass_r26():
+    g = victorus.Game.from_vpn(position({"i20": "1Tb"}, variant="players2"))
+    assert actions(g) == {"pass"}
+    g.forfeit()                                 # red has nothing: its forfeit is its pass
+    assert g.vpn().split()[4] == "1/1"
+    assert [t.forfeit for t in record.turn_lines(g)] == [False]
+    g = victorus.Game.from_vpn(position({}))      # nobody can act: six forfeits draw
+    for _ in range(6):
+        assert not g.is_over
+        g.forfeit()
+    assert g.is_over and g.result_reason == "draw" and g.winners == ()
     with pytest.raises(victorus.StateError, match="game is over"):
         g.forfeit()
+
+
+def test_a_game_with_a_forfeit_pickles_and_copies():
+    import copy
+    import pickle
+    g = victorus.Game(board="compact", players=2)
+    g.forfeit()
+    g.play(g.legal_actions()[0])
+    for again in (pickle.loads(pickle.dumps(g)), copy.deepcopy(g)):
+        assert [str(a) for a in again.history()] == [str(a) for a in g.history()]
+        assert again.vpn() == g.vpn() if g.phase == "start" else again.phase == g.phase
+        assert [t.forfeit for t in record.turn_lines(again)] == [True, False]
 
 
 def test_record_of_a_forfeit_needs_the_time_limit_and_round_trips():

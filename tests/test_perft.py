@@ -1,7 +1,8 @@
-"""R40 perft from every start position, against the counts of PERFT.md.
+"""R40 perft from every start position (PERFT.md) and from mid-game positions of every
+configuration (PERFT-MIDGAME.md), against the counts two independent implementations agree on.
 
-``tests/data/PERFT.md`` is a copy of ``shared/spec/PERFT.md`` (checked to be
-identical when the shared spec is present), so the suite runs anywhere.
+``tests/data/`` holds copies of the shared spec's files (checked to be identical when
+the shared spec is present), so the suite runs anywhere.
 """
 
 from pathlib import Path
@@ -10,8 +11,10 @@ import pytest
 
 import victorus
 from helpers import SPEC_DIR
+from victorus._reference_game import ReferenceGame, reference_perft
 
 DATA = Path(__file__).parent / "data" / "PERFT.md"
+MIDGAME = Path(__file__).parent / "data" / "PERFT-MIDGAME.md"
 
 
 def perft_table(path=DATA):
@@ -36,11 +39,48 @@ def test_table_is_complete():
                                                      ("compact", 6, "allied")}
 
 
-def test_copy_matches_shared_spec():
-    shared = SPEC_DIR / "PERFT.md"
+def midgame_table(path=MIDGAME):
+    """``(name, [d1, d2, d3], vpn)`` from the fenced block of PERFT-MIDGAME.md."""
+    block = path.read_text().split("```")[1]
+    rows = []
+    for line in block.strip().splitlines():
+        name, d1, d2, d3, vpn = (field.strip() for field in line.split("|"))
+        rows.append((name, [int(d1), int(d2), int(d3)], vpn))
+    return rows
+
+
+MIDGAME_ROWS = midgame_table()
+
+
+@pytest.mark.parametrize("copy", [DATA, MIDGAME], ids=lambda p: p.name)
+def test_copy_matches_shared_spec(copy):
+    shared = SPEC_DIR / copy.name
     if not shared.exists():
         pytest.skip(f"{shared} not present")
-    assert shared.read_text() == DATA.read_text()
+    assert shared.read_text() == copy.read_text()
+
+
+def test_midgame_table_covers_every_configuration():
+    assert len(MIDGAME_ROWS) == 27
+    variants = {vpn.split()[-1] for _, _, vpn in MIDGAME_ROWS}
+    boards = {vpn.split()[0] for _, _, vpn in MIDGAME_ROWS}
+    assert {"allied", "standard", "players2", "players4", "players5", "quick10"} <= variants
+    assert boards == {"standard", "compact"}
+
+
+@pytest.mark.parametrize("name, counts, vpn", MIDGAME_ROWS, ids=[r[0] for r in MIDGAME_ROWS])
+def test_midgame_perft(name, counts, vpn):
+    game = victorus.Game.from_vpn(vpn)
+    assert game.vpn() == vpn                         # R39 round trip
+    assert [victorus.perft(game, depth) for depth in (1, 2, 3)] == counts
+    assert game.vpn() == vpn
+
+
+@pytest.mark.parametrize("name, counts, vpn", MIDGAME_ROWS, ids=[r[0] for r in MIDGAME_ROWS])
+def test_midgame_perft_reference(name, counts, vpn):
+    """The pure-Python rules agree too (depth 2 keeps it quick)."""
+    game = ReferenceGame.from_vpn(vpn)
+    assert [reference_perft(game, depth) for depth in (1, 2)] == counts[:2]
 
 
 @pytest.mark.parametrize("board, players, variant, depth, expected",

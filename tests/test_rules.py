@@ -5,7 +5,7 @@ import pytest
 
 import victorus
 from helpers import actions, position
-from victorus._reference_game import laps_after
+from victorus._reference_game import ReferenceGame, laps_after
 from victorus.geometry import KING, QUEEN, Board
 from victorus.pieces import Piece
 
@@ -128,6 +128,22 @@ def test_royal_knight_second_leg_or_stop_r16_r17():
     assert "i10-i2" in after              # ...but sliding past it is fine
     g.play("stop")
     assert g.to_move == 1
+
+
+@pytest.mark.parametrize("impl", [victorus.Game, ReferenceGame], ids=["engine", "reference"])
+def test_royal_knight_leg_two_never_ends_on_the_start_cell_even_capturing_r17_r31(impl):
+    """R17 "leg 2 may not end on the cell where the move started", also when leg 1's
+    rescue (R31) has put a royal back there."""
+    # Blue's royal Excalibur leaves h1 and captures red's King on h5 while red holds
+    # blue's King: the exchange puts red's King home, on h1, the move's start cell.
+    g = impl.from_vpn(position({"h1": "1Xb+", "l1": "0Q", "h5": "0K", "i20": "1Q"},
+                               to_move=1, armies={0: "a,0,1K"}))
+    assert STD.kingdom("h5") is None                  # no kingdom stop (R21) on leg 1
+    g.play("h1xh5")
+    assert g.piece_at("h1") == "0K" and g.held(0) == () and g.phase == "move"
+    after = actions(g)
+    assert "h5xh1" not in after                      # leg 2 would end on the start cell
+    assert "h5-f3" in after and "stop" in after      # other legs are unaffected
 
 
 def test_royal_knight_leg_two_captures_after_quiet_leg_one_r17():
@@ -525,6 +541,41 @@ def test_quick_kingdom_stop_keeps_self_eligibility_without_captures_there_r37c()
     g = G(position(pieces, armies={0: UNGATED}))
     g.play("i4xc10")
     assert not from_cell(g, "c10")        # the standard game freezes it (R21)
+
+
+@pytest.mark.parametrize("impl", [victorus.Game, ReferenceGame], ids=["engine", "reference"])
+def test_quick_regular_knight_may_not_capture_again_in_that_kingdom_r37c(impl):
+    """R37(c) bars every self-eligible piece, not only R21's (rulebook, quick game rule 5:
+    "a regular or royal knight, King or Queen that executes a capture within an
+    opponent's kingdom is still NOT permitted to capture another piece within the
+    opponent's kingdom")."""
+    assert [STD.kingdom(c) for c in ("c8", "c10", "c12", "e10")] == [1, 1, None, None]
+    pieces = {"e10": "0Tw", "c10": "1Tw", "c8": "1Uw", "c12": "2Tw", "i20": "1Tb"}
+    g = impl.from_vpn(position(pieces, variant="quick40"))
+    g.play("e10xc10")                     # a regular Templar captures in blue's kingdom
+    legs = from_cell(g, "c10")
+    assert "c10xc8" not in legs           # no second capture inside blue's kingdom
+    assert {"c10xc12"} <= legs            # captures elsewhere are fine
+    g.play("c10xc12")                     # ...and lift the ban
+    assert "c12xc8" in from_cell(g, "c12")
+    g = impl.from_vpn(position(pieces))
+    g.play("e10xc10")
+    assert not from_cell(g, "c10")        # the standard game freezes it (R22)
+
+
+@pytest.mark.parametrize("impl", [victorus.Game, ReferenceGame], ids=["engine", "reference"])
+@pytest.mark.parametrize("blue, barred", [("a,0,", True), ("e,0,", False)],
+                         ids=["live-kingdom", "eliminated-kingdom"])
+def test_quick_hospitaller_may_not_capture_again_in_that_live_kingdom_r37c(impl, blue, barred):
+    """R37(c) for a Hospitaller, whose self-bonus is a pivot (R37(b)); only a live
+    kingdom bars it (an eliminated army's kingdom is battlefield, R30)."""
+    pieces = {"e12": "0Hw", "c10": "2Tw", "c8": "2Uw", "i20": "2Tb"}
+    g = impl.from_vpn(position(pieces, armies={1: blue}, variant="quick40"))
+    g.play("e12-c12")                     # travel
+    g.play("c12xc10")                     # pivot: a capture in blue's kingdom
+    legs = from_cell(g, "c10")
+    assert "c10-c12" in legs              # the self-bonus pivot may go quietly...
+    assert ("c10xc8" not in legs) is barred   # ...but not capture inside a live kingdom
 
 
 def test_kingdom_stop_leg_is_legal_without_a_second_leg_r16_r21():

@@ -60,6 +60,7 @@ cdef enum:
     WORD_STOP = 0x1000000
     WORD_END = 0x2000000
     WORD_PASS = 0x3000000
+    WORD_FORFEIT = 0x4000000   # a turn forfeited on time; written ``pass`` (interpretation 11)
 
 ctypedef struct PieceC:
     int8_t army            # -1: empty cell
@@ -447,8 +448,12 @@ cdef void end_turn(StateC* s, const RulesC* r, bint passed) noexcept nogil:
         finish(s, round_limit_winners(s, r), RESULT_ROUND_LIMIT)
 
 
-cdef void complete_move(StateC* s, const RulesC* r, int cell, bint r21) noexcept nogil:
-    """A full move ended (R16): bonus state, self-eligibility or end of turn (R21-R23, R37)."""
+cdef void complete_move(StateC* s, const RulesC* r, int cell, bint r21,
+                        int foreign) noexcept nogil:
+    """A full move ended (R16): bonus state, self-eligibility or end of turn (R21-R23, R37).
+
+    ``foreign``: the live foreign kingdom the move's last leg captured in, or -1.
+    """
     cdef bint eligible
     if r.quick:
         s.pending = s.pending + s.captures
@@ -459,7 +464,7 @@ cdef void complete_move(StateC* s, const RulesC* r, int cell, bint r21) noexcept
     if eligible:
         s.self_cell = cell
         s.self_colour = r.t.color[s.last_capture]
-        s.nocap = r.t.kingdom[cell] if (r.quick and r21) else -1
+        s.nocap = foreign        # R37(c); -1 in the standard game, where R21 prevents R23
     else:
         bb_add(&s.frozen, cell)
     s.phase = PHASE_BONUS
@@ -468,14 +473,15 @@ cdef void complete_move(StateC* s, const RulesC* r, int cell, bint r21) noexcept
         end_turn(s, r, False)
 
 
-cdef void self_bonus_done(StateC* s, const RulesC* r, int cell, bint captured, bint r21) noexcept nogil:
-    """After a self-bonus leg (R23, R37)."""
+cdef void self_bonus_done(StateC* s, const RulesC* r, int cell, bint captured, bint r21,
+                          int foreign) noexcept nogil:
+    """After a self-bonus leg (R23, R37); ``foreign`` as in complete_move."""
     if r.quick:
         s.self_cell = cell
         s.pending += captured
         if captured:
             s.self_colour = r.t.color[cell]
-            s.nocap = r.t.kingdom[cell] if r21 else -1
+            s.nocap = foreign                    # R37(c): lifted by a capture elsewhere
     elif not captured:
         s.pending = 0
     elif r21:
@@ -510,9 +516,11 @@ cdef void apply_leg(StateC* s, const RulesC* r, int origin, int target, int leg_
     cdef PieceC victim = s.cells[target]
     cdef bint captured = victim.army >= 0
     cdef int k = r.t.kingdom[target]
-    # R21 liveness is judged before the capture's consequences.
-    cdef bint r21 = (captured and is_royal_mover(&piece) and k != NO_KINGDOM and k != piece.army
-                     and s.army_state[k] != ARMY_ELIMINATED)
+    # A capture inside another live kingdom (liveness judged before the capture's
+    # consequences): R21 stops a King, Queen or royal knight; R37(c) bars any piece.
+    cdef int foreign = (k if captured and k != NO_KINGDOM and k != piece.army
+                        and s.army_state[k] != ARMY_ELIMINATED else -1)
+    cdef bint r21 = foreign >= 0 and is_royal_mover(&piece)
     remove_piece(s, origin)
     if target == r.t.centre:                                        # R28
         finish(s, team_seats(r, piece.army), RESULT_CENTRE)
@@ -532,22 +540,24 @@ cdef void apply_leg(StateC* s, const RulesC* r, int origin, int target, int leg_
         s.last_capture = target
     s.mover = target
     if leg_type == LEG_SELF:
-        self_bonus_done(s, r, target, captured, r21)
+        self_bonus_done(s, r, target, captured, r21, foreign)
         return
     if (r21 or leg_type == LEG_STRATEGIC or s.legs == 2
             or (piece.kind <= EXCALIBUR and not piece.royal)):
-        complete_move(s, r, target, r21)
+        complete_move(s, r, target, r21, foreign)
     else:
         s.phase = PHASE_MOVE
 
 
 cdef void apply_action(StateC* s, const RulesC* r, int32_t code) noexcept nogil:
     if code == WORD_STOP:
-        complete_move(s, r, s.mover, False)
+        complete_move(s, r, s.mover, False, -1)
     elif code == WORD_END:
         end_turn(s, r, False)
     elif code == WORD_PASS:
         end_turn(s, r, True)
+    elif code == WORD_FORFEIT:
+        end_turn(s, r, False)                # not an R26 pass: the army had legal actions
     else:
         apply_leg(s, r, code & 0xFF, (code >> 8) & 0xFF, (code >> 17) & 7)
 
@@ -652,6 +662,7 @@ cdef int continuations(const StateC* s, const RulesC* r, int cell, int32_t* out,
         leg(s, r, cell, p.army, r.dirs[p.army][p.kind], colour_bit(p.edge), True, False, -1,
             False, -1, &q, &c)
         bb_del(&q, s.move_start)
+        bb_del(&c, s.move_start)     # a rescue (R31) may have put a royal there
     return emit(out, n, cell, &q, &c, LEG_NORMAL, NULL, 0)
 
 
@@ -989,9 +1000,11 @@ cdef class Engine:
         return 0
 
     def history_keys(self):
-        """Notation keys of the actions on the undo stack, oldest first."""
+        """Notation keys of the actions on the undo stack, oldest first (a forfeit is
+        written ``pass``)."""
         cdef Py_ssize_t i
-        return [self.played[i] & KEY_MASK if self.played[i] < WORD_STOP else self.played[i]
+        return [self.played[i] & KEY_MASK if self.played[i] < WORD_STOP
+                else WORD_PASS if self.played[i] == WORD_FORFEIT else self.played[i]
                 for i in range(self.depth)]
 
     def play_key(self, int key):
@@ -1008,12 +1021,15 @@ cdef class Engine:
         return False
 
     def forfeit(self):
-        """The army to act forfeits its turn on time (played as ``pass``, which ends the
-        turn and counts toward R26's draw); False unless at the start of a running turn."""
+        """The army to act forfeits its turn on time; False unless at the start of a
+        running turn. It ends the turn like any other turn, resetting R26's pass count,
+        unless ``pass`` is the army's only legal action: then it is that pass."""
         if self.s.result != RESULT_NONE or self.s.phase != PHASE_START:
             return False
-        self._push(WORD_PASS)
-        apply_action(&self.s, &self.rules.c, WORD_PASS)
+        self._refresh()
+        cdef int32_t code = WORD_PASS if self.legal[0] == WORD_PASS else WORD_FORFEIT
+        self._push(code)
+        apply_action(&self.s, &self.rules.c, code)
         self.legal_valid = False
         return True
 

@@ -157,7 +157,7 @@ class ReferenceGame:
             if act.word is None:
                 self._play_leg(act.origin, act.target, leg_type)
             elif act.word == "stop":
-                self._complete_move(self._turn.mover, r21=False)
+                self._complete_move(self._turn.mover, r21=False, foreign=-1)
             elif act.word == "end":
                 self._end_turn(passed=False)
             else:
@@ -319,8 +319,9 @@ class ReferenceGame:
         else:                                                           # royal knight, R17
             quiet, caps = core.leg(cell, army, direction_mask(army, piece.kind),
                                    COLOUR_BIT[piece.edge])
-            start = self._turn.move_start
+            start = self._turn.move_start                # a rescue (R31) may refill it
             quiet = [t for t in quiet if t != start]
+            caps = [t for t in caps if t != start]
         leg_type = PIVOT if piece.kind == HOSPITALLER else NORMAL
         self._add(out, cell, quiet, False, leg_type)
         self._add(out, cell, caps, True, leg_type)
@@ -375,10 +376,12 @@ class ReferenceGame:
         piece = self._cells[origin]
         victim = self._cells[target]
         board = self.board
-        # R21 liveness is judged before the capture's consequences.
+        # A capture inside another live kingdom (liveness judged before the capture's
+        # consequences): R21 stops a King, Queen or royal knight; R37(c) bars any piece.
         k = board.kingdoms[target]
-        r21 = (victim is not None and piece.is_royal_mover and k is not None and k != piece.army
-               and self._armies[k].state != "e")
+        foreign = (k if victim is not None and k is not None and k != piece.army
+                   and self._armies[k].state != "e" else -1)
+        r21 = foreign >= 0 and piece.is_royal_mover
         self._move_piece(origin, target, piece)
         if target == board.centre:                                     # R28
             self._finish(self._team_seats(piece.army), "centre")
@@ -394,13 +397,13 @@ class ReferenceGame:
                        last_capture=target if captured else t.last_capture)
         self._turn = t
         if leg_type == SELF:
-            self._self_bonus_done(target, captured, r21)
+            self._self_bonus_done(target, captured, r21, foreign)
             return
         kind = piece.kind
         complete = (r21 or leg_type == STRATEGIC or legs == 2
                     or (kind not in (KING, QUEEN, HOSPITALLER) and not piece.royal))
         if complete:
-            self._complete_move(target, r21)
+            self._complete_move(target, r21, foreign)
         else:
             self._turn = t._replace(phase=MOVE)
 
@@ -493,8 +496,11 @@ class ReferenceGame:
         self._result = (tuple(winners), reason)
 
     # -- completing moves and turns ---------------------------------------------
-    def _complete_move(self, cell: int, r21: bool) -> None:
-        """A full move ended (R16): bonus state, self-eligibility, or end of turn (R21-R23, R37)."""
+    def _complete_move(self, cell: int, r21: bool, foreign: int) -> None:
+        """A full move ended (R16): bonus state, self-eligibility, or end of turn (R21-R23, R37).
+
+        ``foreign``: the live foreign kingdom the move's last leg captured in, or -1.
+        """
         t = self._turn
         piece = self._cells[cell]
         quick = self.config.quick is not None
@@ -505,24 +511,23 @@ class ReferenceGame:
             pending = 1 if t.captures else 0
             eligible = piece.is_royal_mover and t.captures == 2 and not r21    # R23: both legs
         if eligible:
-            nocap = self.board.kingdoms[cell] if (quick and r21) else -1
+            # R37(c) for any piece; -1 in the standard game, where R21 prevents R23.
             t = t._replace(self_cell=cell, self_colour=self.board.colors[t.last_capture],
-                           nocap=nocap)
+                           nocap=foreign)
         else:
             t = t._replace(frozen=t.frozen | {cell})
         self._turn = t._replace(pending=pending, phase=BONUS, mover=-1)
         if pending == 0:
             self._end_turn(passed=False)
 
-    def _self_bonus_done(self, cell: int, captured: bool, r21: bool) -> None:
-        """After a self-bonus leg (R23, R37)."""
+    def _self_bonus_done(self, cell: int, captured: bool, r21: bool, foreign: int) -> None:
+        """After a self-bonus leg (R23, R37); ``foreign`` as in _complete_move."""
         t = self._turn
         board = self.board
         if self.config.quick is not None:
             t = t._replace(self_cell=cell, pending=t.pending + captured)
             if captured:
-                t = t._replace(self_colour=board.colors[cell],
-                               nocap=board.kingdoms[cell] if r21 else -1)
+                t = t._replace(self_colour=board.colors[cell], nocap=foreign)   # R37(c)
         elif not captured:
             t = t._replace(pending=0)
         elif r21:

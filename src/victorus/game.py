@@ -46,8 +46,18 @@ def _rules(board: Board, config: Config) -> Rules:
 def _unpickle(board: str, players: int, variant: str, origin: str, actions: list) -> "Game":
     game = Game.from_vpn(origin) if origin else Game(board, players=players, variant=variant)
     for action in actions:
-        game.play(action)
+        replay_action(game, action, clock=True)
     return game
+
+
+def replay_action(game: "Game", action: str, clock: bool) -> None:
+    """Play a recorded action. On a clock, a ``pass`` opening a turn that had other legal
+    actions is a forfeit on time (interpretation 11)."""
+    if clock and action == "pass" and game.phase == "start" and \
+            "pass" not in {a.text for a in game.legal_actions()}:
+        game.forfeit()
+    else:
+        game.play(action)
 
 
 def _action(board: Board, key: int) -> Action:
@@ -170,9 +180,11 @@ class Game:
     def forfeit(self) -> None:
         """The army to act forfeits its turn on time (the rulebook's Time Management).
 
-        Only before the turn's first action ("has not initiated its move"). The
-        turn ends as with ``pass`` (R26: it counts toward the draw) and is recorded
-        as ``pass``; ``undo()`` takes it back. See docs/rules.md, interpretation 11.
+        Only before the turn's first action ("has not initiated its move"). It is
+        recorded as ``pass`` and ``undo()`` takes it back. It is not an R26 pass (the army
+        had legal actions): like any other turn it resets the count toward the all-pass
+        draw, unless ``pass`` was the army's only legal action. See docs/rules.md,
+        interpretation 11.
         """
         if self.is_over:
             raise StateError(f"no turn to forfeit: the game is over ({self.result_reason})")

@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass
 
 from .errors import ConfigError, RecordError, VictorusError
-from .game import Game
+from .game import Game, replay_action
 from .variants import Config
 
 MAGIC = "victorus-record 1"
@@ -256,14 +256,6 @@ def _game_for(record: GameRecord) -> Game:
     return game
 
 
-def play_recorded(game: Game, action: str, clock: bool) -> None:
-    """Play a recorded action; on a clock (a record with ``time-limit:``), a ``pass`` opening a turn that had other
-    legal actions is a forfeit on time."""
-    if clock and action == "pass" and game.phase == "start" and \
-            "pass" not in {a.text for a in game.legal_actions()}:
-        game.forfeit()
-    else:
-        game.play(action)
 
 
 def loads(text: str) -> Game:
@@ -284,7 +276,7 @@ def loads(text: str) -> Game:
                 raise RecordError(f"record line {line}: the game is already over "
                                   f"({game.result_reason}) before {action!r}")
             try:
-                play_recorded(game, action, record.time_limit is not None)
+                replay_action(game, action, record.time_limit is not None)
             except VictorusError as exc:
                 raise RecordError(f"record line {line}, action {k + 1}: {exc}") from None
         if i < last and game.phase != "start" and not game.is_over:
@@ -302,7 +294,7 @@ def replay(text: str):
     clock = parse(text).time_limit is not None
     game = starting_game(final)
     for action in final.history():
-        play_recorded(game, action.text, clock)
+        replay_action(game, action.text, clock)
         yield action, game
 
 

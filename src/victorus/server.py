@@ -33,7 +33,7 @@ from urllib.parse import parse_qs, urlsplit
 from . import record
 from .agents import make_agent
 from .errors import ConfigError, VictorusError
-from .game import DEFAULT_MAX_ACTIONS, Game, play_random
+from .game import DEFAULT_MAX_ACTIONS, Game, play_random, replay_action
 from .geometry import KING, QUEEN, SEAT_NAMES
 from .render import SEAT_COLOURS, render_svg
 from .simulate import game_seed
@@ -211,7 +211,7 @@ class Table:
                 raise RequestError(f"'index' must be an integer from 0 to {total}, got {index!r}")
             actions = w.final.history()
             while w.index < index:
-                record.play_recorded(w.game, actions[w.index].text, w.clock)
+                replay_action(w.game, actions[w.index].text, w.clock)
                 w.index += 1
             while w.index > index:
                 w.game.undo()
