@@ -1,6 +1,7 @@
 """victorus play: the terminal session (issue 5)."""
 
 import io
+import threading
 import time
 
 import pytest
@@ -8,6 +9,7 @@ import pytest
 import victorus
 from victorus import record
 from victorus.cli import main
+from victorus.clock import ManualTime
 from victorus.play import session
 
 
@@ -77,14 +79,19 @@ def test_coloured_board():
     assert "\033[" not in text_board(victorus.Game())
 
 
-class InputAfter:
-    """stdin whose lines arrive only once ``out`` shows ``text`` (a person who is late)."""
+class LateInput:
+    """stdin of a person who lets the clock run out: the first read moves the clock past
+    the limit, and the lines arrive only once ``out`` shows the forfeit."""
 
-    def __init__(self, out, text, lines):
-        self.out, self.text, self.lines = out, text, list(lines)
+    def __init__(self, now, out, lines):
+        self.now, self.out, self.lines = now, out, list(lines)
+        self.started = threading.Event()
 
     def readline(self):
-        while self.text not in self.out.getvalue():
+        if not self.started.is_set():
+            self.started.set()
+            self.now.advance(2.0)
+        while "forfeits it (pass)" not in self.out.getvalue():
             time.sleep(0.01)
         return self.lines.pop(0) + "\n" if self.lines else ""
 
@@ -92,10 +99,12 @@ class InputAfter:
 def test_time_limit_forfeits_a_turn_not_started_in_time(tmp_path):
     path = tmp_path / "clock.vrec"
     out = io.StringIO()
+    now = ManualTime()
     s = session(board="compact", players=2, agent="random", time_limit=1.0, stdout=out,
-                stdin=InputAfter(out, "forfeits it (pass)", [f"save {path}", "quit"]))
+                stdin=LateInput(now, out, [f"save {path}", "quit"]), now=now)
     assert s.run() == 1
     text = out.getvalue()
+    assert text.count("forfeits it (pass)") == 1     # the clock never moves again
     assert "red did not start the turn within 1 s and forfeits it (pass)" in text
     assert "s to start]>" in text
     assert str(s.game.history()[0]) == "pass" and s.game.round == 2
@@ -106,13 +115,13 @@ def test_time_limit_forfeits_a_turn_not_started_in_time(tmp_path):
 
 def test_the_clock_stops_once_the_turn_has_started():
     s = session(time_limit=5, stdin=io.StringIO(""), stdout=io.StringIO())
-    assert s._deadline() is not None
+    assert s.clock.deadline(s.game) is not None
     for action in s.game.legal_actions():      # a first leg that leaves the turn open
         s.game.play(action)
         if s.game.phase != "start":
             break
         s.game.undo()
-    assert s._deadline() is None
+    assert s.clock.deadline(s.game) is None
 
 
 def test_time_limit_option_is_checked():

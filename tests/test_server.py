@@ -3,7 +3,6 @@
 import json
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 
@@ -14,6 +13,7 @@ from hypothesis import strategies as st
 
 import victorus
 from victorus import record
+from victorus.clock import ManualTime
 from victorus.server import PERSON, Table
 from victorus.simulate import simulate
 
@@ -22,8 +22,9 @@ PEOPLE_FIRST = [PERSON, "greedy", "greedy", "greedy", "greedy", "greedy"]
 
 @pytest.fixture
 def server():
-    """A server on a free loopback port; its agent thread stays idle until a test asks."""
-    with serving(Table("compact", 2, seats=[PERSON] * 6, agent_delay=0)) as srv:
+    """A server on a free loopback port, without an agents' thread: a test that wants an
+    agent to act calls ``server.work()``, so nothing happens behind a test's back."""
+    with serving(Table("compact", 2, seats=[PERSON] * 6, agent_delay=0), worker=False) as srv:
         yield srv
 
 
@@ -116,6 +117,8 @@ def test_only_the_person_to_act_plays_from_the_page(server):
     status, data = call(server, "/api/play", {"action": "g6-g10"})
     assert status == 400 and "played by the greedy agent" in data["error"]
     assert state(server)["log"] == []
+    assert server.work() is True                  # the agent plays red's move itself
+    assert state(server)["log"][0]["seat"] == 0
 
 
 def test_undo_goes_back_to_the_persons_last_action():
@@ -185,23 +188,26 @@ def test_agents_play_their_turns_and_a_stale_choice_is_dropped():
 
 
 def test_a_turn_not_started_in_time_is_forfeited():
-    table = Table("compact", 2, seats=[PERSON] * 6, time_limit=0.05, agent_delay=0)
+    now = ManualTime()
+    table = Table("compact", 2, seats=[PERSON] * 6, time_limit=0.5, agent_delay=0, now=now)
+    now.advance(0.25)
     assert not table.tick()                       # still in time
-    time.sleep(0.08)
+    now.advance(0.25)
     assert table.tick()
     s = table.state()
     assert s["log"] == [{"turn": "1.0", "seat": 0, "actions": ["pass"], "forfeit": True}]
-    assert "red did not start the turn within 0.05 s and forfeits it (pass)" in s["message"]
-    assert s["to_move"] == 1 and 0 <= s["clock"] <= 0.05
+    assert "red did not start the turn within 0.5 s and forfeits it (pass)" in s["message"]
+    assert s["to_move"] == 1 and s["clock"] == 0.5    # blue's time starts now
     text = table.record_text()
-    assert "time-limit: 0.05" in text and record.loads(text).to_move == 1
+    assert "time-limit: 0.5" in text and record.loads(text).to_move == 1
 
 
 def test_the_clock_stops_once_the_turn_has_started():
-    table = Table("standard", 6, seats=[PERSON] * 6, time_limit=0.05, agent_delay=0)
+    now = ManualTime()
+    table = Table("standard", 6, seats=[PERSON] * 6, time_limit=0.05, agent_delay=0, now=now)
     table.play("k2-j5")                           # a first leg; the move goes on
     assert table.game.phase == "move"
-    time.sleep(0.08)
+    now.advance(10)
     assert not table.tick() and table.state()["clock"] is None
     assert [str(a) for a in table.game.history()] == ["k2-j5"]
 
@@ -324,10 +330,7 @@ def test_an_agent_that_fails_is_reported_and_the_server_keeps_serving(server):
     with server.table.lock:
         server.table.set_seats(["greedy"] + [PERSON] * 5)
         server.table.agents[0] = Broken()
-    for _ in range(500):
-        if "agent error" in state(server)["message"]:
-            break
-        time.sleep(0.02)
+    assert server.work() is None
     assert state(server)["message"] == "agent error: RuntimeError('no idea')"
     assert call(server, "/api/seats", {"seats": [PERSON] * 6})[0] == 200
     assert call(server, "/api/play", {"action": "g6-g10"})[0] == 200

@@ -999,6 +999,11 @@ cdef class Engine:
         self.depth += 1
         return 0
 
+    @property
+    def history_length(self):
+        """How many actions the undo stack holds."""
+        return self.depth
+
     def history_keys(self):
         """Notation keys of the actions on the undo stack, oldest first (a forfeit is
         written ``pass``)."""

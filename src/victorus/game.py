@@ -262,6 +262,11 @@ class Game:
         return (_unpickle, (self.board.name, players, variant, self.origin,
                             [str(a) for a in self.history()]))
 
+    @property
+    def ply(self) -> int:
+        """How many actions ``history()`` holds (without building it)."""
+        return self._engine.history_length
+
     def history(self) -> list[Action]:
         """The actions played (and not undone) since the history's start, oldest first."""
         return [_action(self.board, key) for key in self._engine.history_keys()]

@@ -18,6 +18,7 @@ import time
 
 from . import record
 from .agents import make_agent
+from .clock import TurnClock
 from .errors import VictorusError
 from .game import Game
 from .geometry import SEAT_NAMES
@@ -40,7 +41,7 @@ class Session:
     """One terminal game; ``run()`` reads commands from ``stdin`` until the end."""
 
     def __init__(self, game: Game, humans, agents: dict, color: bool, stdin=None, stdout=None,
-                 time_limit: float | None = None):
+                 time_limit: float | None = None, now=time.monotonic):
         self.game = game
         self.humans = set(humans)
         self.agents = agents                 # seat -> agent
@@ -48,9 +49,8 @@ class Session:
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
         self.time_limit = check_time_limit(time_limit)
+        self.clock = TurnClock(self.time_limit, now)
         self._lines: queue.Queue | None = None     # filled by a reader thread when on a clock
-        self._turn = None                          # (history length, seat) of the turn timed
-        self._turn_started = 0.0
 
     def say(self, text: str = "") -> None:
         print(text, file=self.stdout, flush=True)
@@ -67,13 +67,12 @@ class Session:
                 if self.game.phase == "start" or self.game.is_over:
                     self.say(text_board(self.game, self.color))
                 continue
-            deadline = self._deadline()
-            clock = "" if deadline is None else \
-                f", {max(0.0, deadline - time.monotonic()):.0f} s to start"
+            left = self.clock.remaining(self.game)
+            clock = "" if left is None else f", {left:.0f} s to start"
             prompt = f"{SEAT_NAMES[seat]} [round {self.game.round}, {self.game.phase}{clock}]> "
             self.stdout.write(prompt)
             self.stdout.flush()
-            line = self._read_line(deadline)
+            line = self._read_line()
             if line is None:                     # no action in time: the turn is forfeited
                 self.game.forfeit()
                 self.say(f"\n{SEAT_NAMES[seat]} did not start the turn within "
@@ -89,28 +88,20 @@ class Session:
                  f"{', '.join(SEAT_NAMES[s] for s in self.game.winners) or 'none (draw)'}")
         return 0
 
-    def _deadline(self) -> float | None:
-        """When the turn of the army to act is forfeited; None off the clock or once
-        the turn has started (the limit is to *initiate* the move)."""
-        if self.time_limit is None or self.game.phase != "start":
-            return None
-        turn = (len(self.game.history()), self.game.to_move)
-        if turn != self._turn:
-            self._turn, self._turn_started = turn, time.monotonic()
-        return self._turn_started + self.time_limit
-
-    def _read_line(self, deadline: float | None) -> str | None:
-        """The next input line ('' at its end); None if ``deadline`` passes first."""
+    def _read_line(self) -> str | None:
+        """The next input line ('' at its end); None if the clock runs out first."""
         if self.time_limit is None:
             return self.stdin.readline()
         if self._lines is None:
             self._lines = queue.Queue()
             threading.Thread(target=self._reader, daemon=True).start()
-        try:
-            return self._lines.get(timeout=None if deadline is None
-                                   else max(0.0, deadline - time.monotonic()))
-        except queue.Empty:
-            return None
+        while True:
+            left = self.clock.remaining(self.game)
+            try:                                 # short waits: the clock's time source rules
+                return self._lines.get(timeout=None if left is None else min(left, 0.1))
+            except queue.Empty:
+                if self.clock.expired(self.game):
+                    return None
 
     def _reader(self) -> None:
         while True:
@@ -150,7 +141,7 @@ class Session:
                     raise VictorusError("load needs a file name: load FILE")
                 game = record.load(arg)
                 self.game = game
-                self._turn = None                # a new game on the clock: its time starts now
+                self.clock.restart()             # a new game on the clock: its time starts now
                 self.say(text_board(self.game, self.color))
             else:
                 self.game.play(line)
@@ -170,7 +161,7 @@ class Session:
             history.pop()
             if self.game.to_move in self.humans:
                 break
-        self._turn = None                        # the turn taken back starts its time again
+        self.clock.restart()                     # the turn taken back starts its time again
         self.say(text_board(self.game, self.color))
 
     def agent_names(self):
@@ -180,9 +171,10 @@ class Session:
 
 def session(board: str = "standard", players=None, variant: str = "standard", humans=(0,),
             agent: str = "greedy", seed: int = 0, color: bool = False, stdin=None,
-            stdout=None, time_limit: float | None = None) -> Session:
+            stdout=None, time_limit: float | None = None, now=time.monotonic) -> Session:
     """A terminal game with people at ``humans`` and ``agent`` (a spec) at the other seats;
-    ``time_limit``: seconds a person has to start each turn (None: no clock)."""
+    ``time_limit``: seconds a person has to start each turn (None: no clock); ``now``: the
+    clock's time source."""
     game = Game(board=board, players=players, variant=variant)
     present = game.config.present
     for seat in humans:
@@ -190,4 +182,4 @@ def session(board: str = "standard", players=None, variant: str = "standard", hu
             raise VictorusError(f"seat {seat} is not in this game: present seats are "
                                 f"{', '.join(map(str, present))}")
     agents = {s: make_agent(agent, seed=seed + s) for s in present if s not in humans}
-    return Session(game, humans, agents, color, stdin, stdout, time_limit)
+    return Session(game, humans, agents, color, stdin, stdout, time_limit, now)

@@ -32,6 +32,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from . import record
 from .agents import make_agent
+from .clock import TurnClock
 from .errors import ConfigError, VictorusError
 from .game import DEFAULT_MAX_ACTIONS, Game, play_random, replay_action
 from .geometry import KING, QUEEN, SEAT_NAMES
@@ -100,13 +101,13 @@ class Table:
     """
 
     def __init__(self, board="standard", players=None, variant="standard", seats=None,
-                 time_limit=None, agent_delay=0.3, seed=0):
+                 time_limit=None, agent_delay=0.3, seed=0, now=time.monotonic):
         self.lock = threading.RLock()
         self.version = 0
         self.watch: Watch | None = None
         self.seed = seed
-        self._timed_turn = None              # (history length, seat) of the turn on the clock
-        self._turn_started = 0.0
+        self.now = now                       # the time source of the clock and agent delays
+        self.clock = TurnClock(None, now)
         self.new_game(board, players, variant, seats, time_limit, agent_delay)
 
     # -- changes -----------------------------------------------------------------
@@ -127,6 +128,7 @@ class Table:
         controllers = self._check_seats(seats, present)
         with self.lock:
             self.game, self.time_limit, self.agent_delay = game, limit, delay
+            self.clock = TurnClock(limit, self.now)
             self._set_controllers(controllers)
             self.watch = None
             self.message = "new game"
@@ -223,8 +225,7 @@ class Table:
         with self.lock:
             if self.watch is not None or self.game.is_over:
                 return False
-            deadline = self._deadline()
-            if deadline is not None and time.monotonic() >= deadline:
+            if self.clock.expired(self.game):
                 seat = self.game.to_move
                 self.game.forfeit()
                 self.message = (f"{SEAT_NAMES[seat]} did not start the turn within "
@@ -233,7 +234,7 @@ class Table:
                 return True
             seat = self.game.to_move
             agent = self.agents.get(seat)
-            if agent is None or time.monotonic() < self.changed_at + self.agent_delay:
+            if agent is None or self.now() < self.changed_at + self.agent_delay:
                 return False
             version, trial = self.version, self.game.copy(history=False)
         action = agent.choose(trial)              # thinks outside the lock
@@ -297,22 +298,17 @@ class Table:
     # -- helpers -----------------------------------------------------------------
     def _changed(self, restart_clock=False):
         self.version += 1
-        self.changed_at = time.monotonic()
-        turn = (len(self.game.history()), self.game.to_move)
-        if restart_clock or turn != self._timed_turn:     # a new turn: the clock restarts
-            self._timed_turn, self._turn_started = turn, self.changed_at
-
-    def _deadline(self):
-        if self.time_limit is None or self.game.phase != "start" or self.game.is_over:
-            return None
-        return self._turn_started + self.time_limit
+        self.changed_at = self.now()
+        if restart_clock:
+            self.clock.restart()
+        self.clock.deadline(self.game)            # a new turn's time starts now
 
     def _clock(self):
         """Seconds left to start the turn, or None (no clock, turn started, watching)."""
         if self.watch is not None:
             return None
-        deadline = self._deadline()
-        return None if deadline is None else round(max(0.0, deadline - time.monotonic()), 1)
+        left = self.clock.remaining(self.game)
+        return None if left is None else round(left, 1)
 
     def _require_play(self):
         if self.watch is not None:
@@ -541,30 +537,36 @@ class Server(ThreadingHTTPServer):
 
     daemon_threads = True
 
-    def __init__(self, table: Table, host: str = "127.0.0.1", port: int = 8000):
+    def __init__(self, table: Table, host: str = "127.0.0.1", port: int = 8000,
+                 worker: bool = True):
+        """``worker=False``: no agents' thread; the caller steps it with :meth:`work`."""
         self.table = table
         self._stop = threading.Event()
         super().__init__((host, port), _Handler)
-        self._worker = threading.Thread(target=self._work, name="victorus-agents", daemon=True)
-        self._worker.start()
+        if worker:
+            threading.Thread(target=self._work, name="victorus-agents", daemon=True).start()
 
     @property
     def url(self) -> str:
         host, port = self.server_address[:2]
         return f"http://{host}:{port}/"
 
+    def work(self) -> bool | None:
+        """One step of the agents' worker: True if something was played, None if an agent
+        failed (reported on the page; the server goes on)."""
+        try:
+            return self.table.tick()
+        except Exception as exc:                  # an agent's bug must not stop the others
+            with self.table.lock:
+                self.table.message = f"agent error: {exc!r}"
+                self.table.version += 1
+            return None
+
     def _work(self):
         while not self._stop.is_set():
-            try:
-                acted = self.table.tick()
-            except Exception as exc:              # an agent's bug must not stop the others
-                with self.table.lock:
-                    self.table.message = f"agent error: {exc!r}"
-                    self.table.version += 1
-                acted = False
-                self._stop.wait(1.0)
+            acted = self.work()
             if not acted:
-                self._stop.wait(0.02)
+                self._stop.wait(0.02 if acted is False else 1.0)
 
     def server_close(self):
         self._stop.set()

@@ -1,0 +1,70 @@
+"""The turn clock of ``victorus play`` and ``victorus serve`` (the rulebook's Time Management,
+docs/rules.md interpretation 11): the army to act must start its turn within the limit, or
+forfeit it (:meth:`victorus.Game.forfeit`).
+
+The time source is a parameter, so tests drive the clock by hand (:class:`ManualTime`)
+instead of sleeping and hoping the machine keeps up.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+
+class TurnClock:
+    """Deadlines for starting turns; ``limit`` None means no clock.
+
+    A turn is timed from the first look at it (:meth:`deadline`) until its first action:
+    the limit is to *initiate* the move, so the clock stops once the turn has started.
+    """
+
+    def __init__(self, limit: float | None, now: Callable[[], float] = time.monotonic):
+        self.limit = limit
+        self.now = now
+        self._turn: tuple[int, int] | None = None   # (actions played, seat) of the timed turn
+        self._started = 0.0
+
+    def restart(self) -> None:
+        """The turn to act gets its whole time again (a new game, an undo, a load)."""
+        self._turn = None
+
+    def deadline(self, game) -> float | None:
+        """When the army to act forfeits its turn; None off the clock, once the turn has
+        started, or when the game is over."""
+        if self.limit is None or game.is_over or game.phase != "start":
+            return None
+        turn = (game.ply, game.to_move)
+        if turn != self._turn:
+            self._turn, self._started = turn, self.now()
+        return self._started + self.limit
+
+    def remaining(self, game) -> float | None:
+        """Seconds left to start the turn, or None (see :meth:`deadline`)."""
+        deadline = self.deadline(game)
+        return None if deadline is None else max(0.0, deadline - self.now())
+
+    def expired(self, game) -> bool:
+        """True when the army to act has let its time to start the turn pass."""
+        deadline = self.deadline(game)
+        return deadline is not None and self.now() >= deadline
+
+
+class ManualTime:
+    """A time source that moves only when told (for tests and reproducible demos).
+
+    >>> t = ManualTime(); t.advance(1.5); t()
+    1.5
+    """
+
+    def __init__(self, start: float = 0.0):
+        self.value = start
+
+    def __call__(self) -> float:
+        return self.value
+
+    def advance(self, seconds: float) -> None:
+        self.value += seconds
+
+
+__all__ = ["ManualTime", "TurnClock"]
