@@ -2,14 +2,8 @@
 
 from libc.stdint cimport uint64_t, uint16_t, uint8_t, int16_t, int8_t
 
-cdef enum:
-    MAX_CELLS = 192
-    NUM_DIRS = 12
-    NUM_SEATS = 6
-    NO_KINGDOM = 6
-    COLOR_WHITE = 0
-    COLOR_GREY = 1
-    COLOR_CENTRE = 2
+# Sizes, piece kinds, action codes...: written by the build from victorus/constants.py.
+include "victorus_constants.pxi"
 
 ctypedef struct BB:
     uint64_t w[3]
@@ -78,12 +72,20 @@ cdef inline int bb_count(const BB* b) noexcept nogil:
 
 
 
-cdef enum:
-    EDGE_MASK = 0x3F
-    SPOKE_MASK = 0xFC0
-
 cdef void gen_leg(const Tables* t, const BB* total, const BB* friends, uint8_t live,
                   int start, const LegSpec* spec, BB* quiet, BB* captures) noexcept nogil
+
+# The leg rules built on gen_leg, used by Position and by the game engine alike.
+cdef void team_friends(const BB* occ, const uint8_t* team, int army, BB* out) noexcept nogil
+cdef void strategic_steps(const Tables* t, const BB* total, const BB* friends, uint8_t live,
+                          int cell, int army, uint8_t colours, const BB* normal_quiet,
+                          BB* out) noexcept nogil
+cdef void pivot_leg(const Tables* t, const BB* total, const BB* friends, uint8_t live, int cell,
+                    int army, uint8_t colours, int nocap, BB* quiet, BB* captures) noexcept nogil
+cdef void travel_leg(const Tables* t, const BB* total, const BB* friends, uint8_t live, int cell,
+                     int army, uint8_t colours, BB* out) noexcept nogil
+cdef void make_spec(LegSpec* spec, int army, uint16_t dirs, uint8_t colours, bint capture,
+                    bint single, int gate, bint entry, int nocap, bint first_only) noexcept nogil
 
 cdef list bb_cells(const BB* b)
 

@@ -145,6 +145,80 @@ cdef void gen_leg(const Tables* t, const BB* total, const BB* friends, uint8_t l
             cur = nxt
 
 
+cdef void make_spec(LegSpec* spec, int army, uint16_t dirs, uint8_t colours, bint capture,
+                    bint single, int gate, bint entry, int nocap, bint first_only) noexcept nogil:
+    spec.dirs = dirs
+    spec.colors = colours
+    spec.capture = capture
+    spec.single = single
+    spec.gate = gate
+    spec.army = army
+    spec.entry = entry
+    spec.nocap_kingdom = nocap
+    spec.first_only = first_only
+
+
+cdef void team_friends(const BB* occ, const uint8_t* team, int army, BB* out) noexcept nogil:
+    """Cells of ``army``'s team (R33): they block but are never captured."""
+    cdef int a
+    bb_clear(out)
+    for a in range(NUM_SEATS):
+        if team[a] == team[army]:
+            bb_or(out, &occ[a])
+
+
+cdef void strategic_steps(const Tables* t, const BB* total, const BB* friends, uint8_t live,
+                          int cell, int army, uint8_t colours, const BB* normal_quiet,
+                          BB* out) noexcept nogil:
+    """R13: one edge step to an empty cell of the piece's colour, never a capture; a step
+    that ``normal_quiet`` (the piece's normal leg) already reaches is that normal leg."""
+    cdef LegSpec spec
+    cdef BB caps
+    # Only ring neighbours share the piece's colour (R5): no other edge step can stop.
+    make_spec(&spec, army, t.ring[cell], colours, False, True, -1, False, -1, False)
+    bb_clear(out)
+    bb_clear(&caps)
+    gen_leg(t, total, friends, live, cell, &spec, out, &caps)
+    out.w[0] &= ~normal_quiet.w[0]
+    out.w[1] &= ~normal_quiet.w[1]
+    out.w[2] &= ~normal_quiet.w[2]
+
+
+cdef void pivot_leg(const Tables* t, const BB* total, const BB* friends, uint8_t live, int cell,
+                    int army, uint8_t colours, int nocap, BB* quiet, BB* captures) noexcept nogil:
+    """R14: one edge step to a same-coloured neighbour, quiet or capture (R37(c): none
+    inside ``nocap``'s kingdom)."""
+    cdef LegSpec spec
+    make_spec(&spec, army, t.ring[cell], colours, True, True, -1, False, nocap, False)
+    bb_clear(quiet)
+    bb_clear(captures)
+    gen_leg(t, total, friends, live, cell, &spec, quiet, captures)
+
+
+cdef void travel_leg(const Tables* t, const BB* total, const BB* friends, uint8_t live, int cell,
+                     int army, uint8_t colours, BB* out) noexcept nogil:
+    """R14, R16: spoke slides to empty cells of the colour from which a pivot exists."""
+    cdef LegSpec spec
+    cdef BB ends, caps, pq, pc
+    cdef int word, p
+    cdef uint64_t x
+    make_spec(&spec, army, SPOKE_MASK, colours, False, False, -1, False, -1, False)
+    bb_clear(&ends)
+    bb_clear(&caps)
+    gen_leg(t, total, friends, live, cell, &spec, &ends, &caps)
+    bb_clear(out)
+    # The start cell is never edge-adjacent to a travel destination, so the
+    # piece still standing there cannot change any pivot.
+    for word in range(3):
+        x = ends.w[word]
+        while x:
+            p = word * 64 + lowest_bit(x)
+            x &= x - 1
+            pivot_leg(t, total, friends, live, p, army, colours, -1, &pq, &pc)
+            if not (bb_empty(&pq) and bb_empty(&pc)):
+                bb_add(out, p)
+
+
 cdef class Position:
     """Occupancy of a board by up to six armies, with teams and live kingdoms.
 
@@ -236,11 +310,7 @@ cdef class Position:
         return bb_cells(&self.occ[self._army(army)])
 
     cdef void _friends(self, int army, BB* out) noexcept nogil:
-        cdef int a
-        bb_clear(out)
-        for a in range(NUM_SEATS):
-            if self.team[a] == self.team[army]:
-                bb_or(out, &self.occ[a])
+        team_friends(self.occ, self.team, army, out)
 
     cdef void _leg(self, int cell, LegSpec* spec, BB* quiet, BB* captures) noexcept nogil:
         cdef BB friends
@@ -307,39 +377,30 @@ cdef class Position:
     def strategic_step(self, int cell, int army, int colors, int normal_dirs):
         """R13: empty edge-adjacent cells of the colour that no normal leg reaches."""
         cdef LegSpec spec
-        cdef BB quiet, captures, normal_quiet, steps
-        self._spec(&spec, cell, army, EDGE_MASK, colors, False, True, -1, False, -1)
-        self._leg(cell, &spec, &steps, &captures)
+        cdef BB captures, normal_quiet, steps, friends
         self._spec(&spec, cell, army, normal_dirs, colors, False, False, -1, False, -1)
         self._leg(cell, &spec, &normal_quiet, &captures)
-        cdef int k
-        for k in range(3):
-            steps.w[k] &= ~normal_quiet.w[k]
+        self._friends(army, &friends)
+        strategic_steps(&self.tables.t, &self.total, &friends, self.live_mask, cell, army,
+                        colors, &normal_quiet, &steps)
         return bb_cells(&steps)
 
     def pivot(self, int cell, int army, int colors, int nocap_kingdom=-1):
         """R14 pivot leg: one edge step to a same-coloured neighbour, quiet or capture."""
         cdef LegSpec spec
-        cdef BB quiet, captures
+        cdef BB quiet, captures, friends
         self._spec(&spec, cell, army, EDGE_MASK, colors, True, True, -1, False, nocap_kingdom)
-        self._leg(cell, &spec, &quiet, &captures)
+        self._friends(army, &friends)
+        pivot_leg(&self.tables.t, &self.total, &friends, self.live_mask, cell, army, colors,
+                  nocap_kingdom, &quiet, &captures)
         return bb_cells(&quiet), bb_cells(&captures)
 
     def travel(self, int cell, int army, int colors):
         """R14 travel leg: spoke slides to empty cells from which a pivot exists."""
-        cdef LegSpec spec, pivot_spec
-        cdef BB quiet, captures, pq, pc, result
+        cdef LegSpec spec
+        cdef BB result, friends
         self._spec(&spec, cell, army, SPOKE_MASK, colors, False, False, -1, False, -1)
-        self._spec(&pivot_spec, cell, army, EDGE_MASK, colors, True, True, -1, False, -1)
-        self._leg(cell, &spec, &quiet, &captures)
-        bb_clear(&result)
-        cdef int p
-        cdef int n = self.tables.t.ncells
-        # The start cell is never edge-adjacent to a travel destination, so the
-        # piece still standing there cannot change any pivot.
-        for p in range(n):
-            if bb_has(&quiet, p):
-                self._leg(p, &pivot_spec, &pq, &pc)
-                if not (bb_empty(&pq) and bb_empty(&pc)):
-                    bb_add(&result, p)
+        self._friends(army, &friends)
+        travel_leg(&self.tables.t, &self.total, &friends, self.live_mask, cell, army, colors,
+                   &result)
         return bb_cells(&result)

@@ -2,7 +2,7 @@
 """The game engine in C: turn flow, bonus moves, captures, rescue, elimination, victory.
 
 The same rules as the pure-Python :mod:`victorus._reference_game` (R13-R37),
-on a fixed-size C state (about 2 KB) that is copied to make a move and to
+on a fixed-size C state (about 3 KB) that is copied to make a move and to
 undo one (copy-make). All legal actions of a state come out of one call as
 integer codes; perft runs entirely here. :class:`victorus.Game` is the Python
 face of :class:`Engine`; inputs are validated there, so these loops run
@@ -16,51 +16,18 @@ from libc.math cimport fmod, lround
 
 from victorus._core cimport (
     BB, Tables, LegSpec, BoardTables, gen_leg, bb_has, bb_add, bb_del, bb_clear, bb_or,
-    bb_empty, lowest_bit, MAX_CELLS, NUM_SEATS, NO_KINGDOM, SPOKE_MASK)
+    bb_empty, lowest_bit, make_spec, team_friends, strategic_steps, pivot_leg, travel_leg,
+    kind_points, MAX_CELLS, NUM_SEATS, NUM_KINDS, NO_KINGDOM, MAX_HELD, GATE_CAPTURES,
+    KING, QUEEN, HOSPITALLER, NO_EDGE, ROYAL_KINDS, PROMOTABLE_KINDS, STRATEGIC_KINDS,
+    PHASE_START, PHASE_MOVE, PHASE_BONUS, LEG_NORMAL, LEG_STRATEGIC, LEG_TRAVEL, LEG_PIVOT,
+    LEG_SELF, ARMY_ACTIVE, ARMY_ELIMINATED, RESULT_NONE, RESULT_CENTRE, RESULT_ELIMINATION,
+    RESULT_ROUND_LIMIT, RESULT_DRAW, TARGET_SHIFT, CAPTURE_FLAG, LEG_TYPE_SHIFT, KEY_MASK,
+    WORD_STOP, WORD_END, WORD_PASS, WORD_FORFEIT)
+
+from victorus.constants import ARMY_STATES, PHASES, RESULTS
 
 cdef enum:
-    TEMPLAR = 0
-    TEUTONIC = 1
-    BYZANTINE = 2
-    EXCALIBUR = 3
-    HOSPITALLER = 4
-    KING = 5
-    QUEEN = 6
-    NO_EDGE = 2
-
-    PHASE_START = 0
-    PHASE_MOVE = 1
-    PHASE_BONUS = 2
-
-    LEG_NORMAL = 0
-    LEG_STRATEGIC = 1
-    LEG_TRAVEL = 2
-    LEG_PIVOT = 3
-    LEG_SELF = 4
-
-    ARMY_ACTIVE = 0
-    ARMY_ELIMINATED = 1
-    ARMY_ABSENT = 2
-
-    RESULT_NONE = 0
-    RESULT_CENTRE = 1
-    RESULT_ELIMINATION = 2
-    RESULT_ROUND_LIMIT = 3
-    RESULT_DRAW = 4
-
-    GATE_CAPTURES = 3          # R19
-    MAX_HELD = 72
     MAX_ACTIONS = 2304         # 12 pieces x 192 targets bounds any position
-
-# Action codes: a leg is origin | target << 8 | capture << 16 | leg type << 17;
-# the words are single flags. ``code & KEY_MASK`` is what notation shows (R38).
-cdef enum:
-    KEY_MASK = 0x1FFFF
-    CAPTURE_FLAG = 0x10000
-    WORD_STOP = 0x1000000
-    WORD_END = 0x2000000
-    WORD_PASS = 0x3000000
-    WORD_FORFEIT = 0x4000000   # a turn forfeited on time; written ``pass`` (interpretation 11)
 
 ctypedef struct PieceC:
     int8_t army            # -1: empty cell
@@ -102,11 +69,11 @@ ctypedef struct StateC:
     int32_t pending                  # R22, R37(b)
     int32_t result
     uint8_t winners                  # seat mask
-    int32_t captured[7]              # captures per captured piece type (statistics)
+    int32_t captured[NUM_KINDS]      # captures per captured piece type (statistics)
 
 ctypedef struct RulesC:
     const Tables* t
-    uint16_t dirs[NUM_SEATS][7]      # R11 direction masks
+    uint16_t dirs[NUM_SEATS][NUM_KINDS]   # R11 direction masks
     int16_t home[NUM_SEATS][2]       # R27 King, Queen
     int16_t q[MAX_CELLS]
     int16_t r[MAX_CELLS]
@@ -119,8 +86,14 @@ ctypedef struct RulesC:
     int32_t quick                    # round limit, 0: not the quick game
 
 
+cdef inline bint kind_in(int kind, int kinds) noexcept nogil:
+    """Whether ``kind`` is in a kind mask (ROYAL_KINDS, PROMOTABLE_KINDS, ...)."""
+    return (kinds >> kind) & 1
+
+
 cdef inline bint is_royal_mover(const PieceC* p) noexcept nogil:
-    return p.kind == KING or p.kind == QUEEN or p.royal
+    """King, Queen or royal knight (R17, R21, R23)."""
+    return kind_in(p.kind, ROYAL_KINDS) or p.royal
 
 
 cdef inline uint8_t colour_bit(int colour) noexcept nogil:
@@ -128,25 +101,7 @@ cdef inline uint8_t colour_bit(int colour) noexcept nogil:
 
 
 cdef inline void friends_of(const StateC* s, const RulesC* r, int army, BB* out) noexcept nogil:
-    cdef int a
-    bb_clear(out)
-    for a in range(NUM_SEATS):
-        if r.team[a] == r.team[army]:
-            bb_or(out, &s.occ[a])
-
-
-cdef inline void make_spec(LegSpec* spec, int army, uint16_t dirs, uint8_t colours, bint capture,
-                           bint single, int gate, bint entry, int nocap,
-                           bint first_only) noexcept nogil:
-    spec.dirs = dirs
-    spec.colors = colours
-    spec.capture = capture
-    spec.single = single
-    spec.gate = gate
-    spec.army = army
-    spec.entry = entry
-    spec.nocap_kingdom = nocap
-    spec.first_only = first_only
+    team_friends(s.occ, r.team, army, out)
 
 
 cdef inline void leg(const StateC* s, const RulesC* r, int cell, int army, uint16_t dirs,
@@ -163,39 +118,23 @@ cdef inline void leg(const StateC* s, const RulesC* r, int cell, int army, uint1
 
 cdef inline void strategic(const StateC* s, const RulesC* r, int cell, int army, uint8_t colours,
                            const BB* normal_quiet, BB* out) noexcept nogil:
-    """R13: one edge step to an empty cell of the colour that no normal leg reaches."""
-    cdef BB caps
-    # Only ring neighbours share the piece's colour (R5): no other edge step can stop.
-    leg(s, r, cell, army, r.t.ring[cell], colours, False, True, -1, False, -1, out, &caps)
-    out.w[0] &= ~normal_quiet.w[0]
-    out.w[1] &= ~normal_quiet.w[1]
-    out.w[2] &= ~normal_quiet.w[2]
+    cdef BB friends
+    friends_of(s, r, army, &friends)
+    strategic_steps(r.t, &s.total, &friends, s.live, cell, army, colours, normal_quiet, out)
 
 
 cdef inline void pivot(const StateC* s, const RulesC* r, int cell, int army, uint8_t colours,
                        int nocap, BB* quiet, BB* captures) noexcept nogil:
-    """R14: one edge step to a same-coloured neighbour, quiet or capture."""
-    leg(s, r, cell, army, r.t.ring[cell], colours, True, True, -1, False, nocap, quiet, captures)
+    cdef BB friends
+    friends_of(s, r, army, &friends)
+    pivot_leg(r.t, &s.total, &friends, s.live, cell, army, colours, nocap, quiet, captures)
 
 
-cdef void travel(const StateC* s, const RulesC* r, int cell, int army, uint8_t colours,
-                 BB* out) noexcept nogil:
-    """R14: spoke slides to empty cells from which a pivot exists (R16)."""
-    cdef BB ends, caps, pq, pc
-    cdef int word, p
-    cdef uint64_t x
-    leg(s, r, cell, army, SPOKE_MASK, colours, False, False, -1, False, -1, &ends, &caps)
-    bb_clear(out)
-    # The start cell is never edge-adjacent to a travel destination, so the
-    # piece still standing there cannot change any pivot.
-    for word in range(3):
-        x = ends.w[word]
-        while x:
-            p = word * 64 + lowest_bit(x)
-            x &= x - 1
-            pivot(s, r, p, army, colours, -1, &pq, &pc)
-            if not (bb_empty(&pq) and bb_empty(&pc)):
-                bb_add(out, p)
+cdef inline void travel(const StateC* s, const RulesC* r, int cell, int army, uint8_t colours,
+                        BB* out) noexcept nogil:
+    cdef BB friends
+    friends_of(s, r, army, &friends)
+    travel_leg(r.t, &s.total, &friends, s.live, cell, army, colours, out)
 
 
 cdef inline int gate_of(const StateC* s, int army) noexcept nogil:
@@ -300,7 +239,7 @@ cdef bint rescue(StateC* s, const RulesC* r, int army, const PieceC* victim) noe
     cdef int kind
     for i in range(s.nheld):
         if (s.held[i].holder == other and s.held[i].army == army
-                and (s.held[i].kind == KING or s.held[i].kind == QUEEN)):
+                and kind_in(s.held[i].kind, ROYAL_KINDS)):
             found = i
             break
     if found < 0:
@@ -350,26 +289,15 @@ cdef void capture(StateC* s, const RulesC* r, int army, int cell, const PieceC* 
     h.royal = victim.royal
     s.nheld += 1
     s.captured[victim.kind] += 1
-    if capturer.kind != KING and capturer.kind != QUEEN:
+    if not kind_in(capturer.kind, ROYAL_KINDS):
         s.knight_caps[army] += 1
-    if capturer.kind <= EXCALIBUR and not capturer.royal:          # R25
+    if kind_in(capturer.kind, PROMOTABLE_KINDS) and not capturer.royal:   # R25
         capturer.tally += 2 if is_royal_mover(victim) else 1
-    if victim.kind != KING and victim.kind != QUEEN:
+    if not kind_in(victim.kind, ROYAL_KINDS):
         return
     if rescue(s, r, army, victim):
         return
     maybe_eliminate(s, r, victim.army, army)
-
-
-cdef int piece_points(const HeldC* h) noexcept nogil:
-    """R37 points of a held piece."""
-    if h.kind == KING or h.kind == QUEEN:
-        return 10
-    if h.kind == HOSPITALLER:
-        return 5
-    if h.kind == EXCALIBUR:
-        return 8 if h.royal else 4
-    return 6 if h.royal else 2
 
 
 cdef uint8_t round_limit_winners(const StateC* s, const RulesC* r) noexcept nogil:
@@ -386,7 +314,7 @@ cdef uint8_t round_limit_winners(const StateC* s, const RulesC* r) noexcept nogi
     for i in range(s.nheld):
         a = s.held[i].holder
         if (r.present >> a) & 1:
-            score[r.team[a]] += piece_points(&s.held[i])
+            score[r.team[a]] += kind_points(s.held[i].kind, s.held[i].royal)
     for a in range(NUM_SEATS):
         if not alive[a]:
             continue
@@ -411,7 +339,7 @@ cdef void end_turn(StateC* s, const RulesC* r, bint passed) noexcept nogil:
         while x:
             p = &s.cells[word * 64 + lowest_bit(x)]
             x &= x - 1
-            if p.tally >= 2 and p.kind <= EXCALIBUR and not p.royal:
+            if p.tally >= 2 and kind_in(p.kind, PROMOTABLE_KINDS) and not p.royal:
                 p.royal = 1
                 p.tally = 0
     s.passes = s.passes + 1 if passed else 0
@@ -527,7 +455,7 @@ cdef void apply_leg(StateC* s, const RulesC* r, int origin, int target, int leg_
         return
     if captured:
         remove_piece(s, target)
-    if piece.kind == KING or piece.kind == QUEEN:
+    if kind_in(piece.kind, ROYAL_KINDS):
         piece.laps = laps_after(r, &piece, origin, target)
     place_piece(s, target, &piece)
     if captured:
@@ -543,7 +471,7 @@ cdef void apply_leg(StateC* s, const RulesC* r, int origin, int target, int leg_
         self_bonus_done(s, r, target, captured, r21, foreign)
         return
     if (r21 or leg_type == LEG_STRATEGIC or s.legs == 2
-            or (piece.kind <= EXCALIBUR and not piece.royal)):
+            or (kind_in(piece.kind, PROMOTABLE_KINDS) and not piece.royal)):
         complete_move(s, r, target, r21, foreign)
     else:
         s.phase = PHASE_MOVE
@@ -559,7 +487,7 @@ cdef void apply_action(StateC* s, const RulesC* r, int32_t code) noexcept nogil:
     elif code == WORD_FORFEIT:
         end_turn(s, r, False)                # not an R26 pass: the army had legal actions
     else:
-        apply_leg(s, r, code & 0xFF, (code >> 8) & 0xFF, (code >> 17) & 7)
+        apply_leg(s, r, code & 0xFF, (code >> TARGET_SHIFT) & 0xFF, code >> LEG_TYPE_SHIFT)
 
 
 # -- generating actions ------------------------------------------------------------
@@ -577,11 +505,11 @@ cdef inline int emit(int32_t* out, int n, int origin, const BB* quiet, const BB*
             target = word * 64 + lowest_bit(x)
             x &= x - 1
             if (captures.w[word] >> (target & 63)) & 1:
-                out[n] = origin | (target << 8) | CAPTURE_FLAG | (quiet_type << 17)
+                out[n] = origin | (target << TARGET_SHIFT) | CAPTURE_FLAG | (quiet_type << LEG_TYPE_SHIFT)
             elif extra != NULL and (extra.w[word] >> (target & 63)) & 1:
-                out[n] = origin | (target << 8) | (extra_type << 17)
+                out[n] = origin | (target << TARGET_SHIFT) | (extra_type << LEG_TYPE_SHIFT)
             else:
-                out[n] = origin | (target << 8) | (quiet_type << 17)
+                out[n] = origin | (target << TARGET_SHIFT) | (quiet_type << LEG_TYPE_SHIFT)
             n += 1
     return n
 
@@ -625,7 +553,7 @@ cdef int first_legs(const StateC* s, const RulesC* r, int cell, int32_t* out, in
         travel(s, r, cell, army, colour_bit(p.edge), &q)
         bb_clear(&c)
         return emit(out, n, cell, &q, &c, LEG_TRAVEL, NULL, 0)
-    if p.kind == KING or p.kind == QUEEN:
+    if kind_in(p.kind, ROYAL_KINDS):
         colours = 3 - colour_bit(r.t.color[cell])                    # R18: opposite colour
         royal_leg(s, r, cell, colours, -1, &q, &c)
         bb_clear(&ok_q)
@@ -643,7 +571,7 @@ cdef int first_legs(const StateC* s, const RulesC* r, int cell, int32_t* out, in
         return emit(out, n, cell, &ok_q, &ok_c, LEG_NORMAL, NULL, 0)
     colours = colour_bit(p.edge)
     leg(s, r, cell, army, r.dirs[army][p.kind], colours, True, False, -1, False, -1, &q, &c)
-    if p.kind <= BYZANTINE:                                          # R13
+    if kind_in(p.kind, STRATEGIC_KINDS):                             # R13
         strategic(s, r, cell, army, colours, &q, &extra)
         return emit(out, n, cell, &q, &c, LEG_NORMAL, &extra, LEG_STRATEGIC)
     return emit(out, n, cell, &q, &c, LEG_NORMAL, NULL, 0)
@@ -656,7 +584,7 @@ cdef int continuations(const StateC* s, const RulesC* r, int cell, int32_t* out,
     if p.kind == HOSPITALLER:
         pivot(s, r, cell, p.army, colour_bit(p.edge), -1, &q, &c)
         return emit(out, n, cell, &q, &c, LEG_PIVOT, NULL, 0)
-    if p.kind == KING or p.kind == QUEEN:
+    if kind_in(p.kind, ROYAL_KINDS):
         royal_leg(s, r, cell, colour_bit(r.t.color[cell]), -1, &q, &c)
     else:                                                            # royal knight, R17
         leg(s, r, cell, p.army, r.dirs[p.army][p.kind], colour_bit(p.edge), True, False, -1,
@@ -673,13 +601,13 @@ cdef int self_bonus_legs(const StateC* s, const RulesC* r, int cell, int32_t* ou
     cdef uint8_t colours
     if p.kind == HOSPITALLER:
         pivot(s, r, cell, p.army, colour_bit(p.edge), s.nocap, &q, &c)
-    elif p.kind == KING or p.kind == QUEEN:
+    elif kind_in(p.kind, ROYAL_KINDS):
         royal_leg(s, r, cell, colour_bit(s.self_colour), s.nocap, &q, &c)
     else:
         colours = colour_bit(p.edge)
         leg(s, r, cell, p.army, r.dirs[p.army][p.kind], colours, True, False, -1, False,
             s.nocap, &q, &c)
-        if not p.royal and p.kind <= BYZANTINE:                      # R37(b)
+        if not p.royal and kind_in(p.kind, STRATEGIC_KINDS):         # R37(b)
             strategic(s, r, cell, p.army, colours, &q, &extra)
             bb_or(&q, &extra)
     return emit(out, n, cell, &q, &c, LEG_SELF, NULL, 0)
@@ -754,7 +682,7 @@ cdef class Rules:
         self.c.t = &tables.t
         cdef int n = tables.t.ncells, s, k, i
         for s in range(NUM_SEATS):
-            for k in range(7):
+            for k in range(NUM_KINDS):
                 self.c.dirs[s][k] = dirs[s][k]
             self.c.home[s][0] = homes[s][0]
             self.c.home[s][1] = homes[s][1]
@@ -773,8 +701,6 @@ cdef class Rules:
         self.c.quick = quick
 
 
-RESULT_NAMES = (None, "centre", "elimination", "round-limit", "draw")
-PHASE_NAMES = ("start", "move", "bonus")
 
 
 cdef class Engine:
@@ -806,7 +732,8 @@ cdef class Engine:
 
     # -- loading and exporting (VPN, tests) --
     def load(self, cells, armies, held, turn):
-        """Set the state from Python values (see victorus.game)."""
+        """Set the state from Python values (see victorus.game); ``turn`` maps the fields
+        of victorus.pieces.Turn to their values."""
         cdef StateC* s = &self.s
         memset(s, 0, sizeof(StateC))
         cdef int i, a
@@ -826,7 +753,7 @@ cdef class Engine:
         s.live = 0
         for a in range(NUM_SEATS):
             state, caps = armies[a]
-            s.army_state[a] = "aex".index(state)
+            s.army_state[a] = ARMY_STATES.index(state)
             s.knight_caps[a] = caps
             if s.army_state[a] != ARMY_ELIMINATED:
                 s.live |= 1 << a
@@ -839,26 +766,24 @@ cdef class Engine:
             s.held[i].edge = NO_EDGE if h[3] is None else h[3]
             s.held[i].royal = h[4]
         s.nheld = len(held)
-        (to_move, round_no, passes, phase, mover, move_start, legs, captures, last_capture,
-         frozen, self_cell, self_colour, nocap, pending) = turn
-        s.to_move = to_move
-        s.round = round_no
-        s.passes = passes
-        s.phase = PHASE_NAMES.index(phase)
-        s.mover = mover
-        s.move_start = move_start
-        s.legs = legs
-        s.captures = captures
-        s.last_capture = last_capture
-        s.self_cell = self_cell
-        s.self_colour = self_colour
-        s.nocap = nocap
-        s.pending = pending
-        for i in frozen:
+        s.to_move = turn["to_move"]
+        s.round = turn["round"]
+        s.passes = turn["passes"]
+        s.phase = PHASES.index(turn["phase"])
+        s.mover = turn["mover"]
+        s.move_start = turn["move_start"]
+        s.legs = turn["legs"]
+        s.captures = turn["captures"]
+        s.last_capture = turn["last_capture"]
+        s.self_cell = turn["self_cell"]
+        s.self_colour = turn["self_colour"]
+        s.nocap = turn["nocap"]
+        s.pending = turn["pending"]
+        for i in turn["frozen"]:
             bb_add(&s.frozen, i)
         s.result = RESULT_NONE
         s.winners = 0
-        for i in range(7):
+        for i in range(NUM_KINDS):
             s.captured[i] = 0
         self.depth = 0
         self.legal_valid = False
@@ -877,16 +802,17 @@ cdef class Engine:
             else:
                 cells.append((p.army, p.kind, None if p.edge == NO_EDGE else p.edge,
                               bool(p.royal), p.tally, p.laps))
-        armies = [("aex"[s.army_state[i]], s.knight_caps[i]) for i in range(NUM_SEATS)]
+        armies = [(ARMY_STATES[s.army_state[i]], s.knight_caps[i]) for i in range(NUM_SEATS)]
         held = [(s.held[i].holder, s.held[i].army, s.held[i].kind,
                  None if s.held[i].edge == NO_EDGE else s.held[i].edge, bool(s.held[i].royal))
                 for i in range(s.nheld)]
         frozen = frozenset(i for i in range(self.rules.c.t.ncells) if bb_has(&s.frozen, i))
-        turn = (s.to_move, s.round, s.passes, PHASE_NAMES[s.phase], s.mover, s.move_start,
-                s.legs, s.captures, s.last_capture, frozen, s.self_cell, s.self_colour, s.nocap,
-                s.pending)
+        turn = dict(to_move=s.to_move, round=s.round, passes=s.passes, phase=PHASES[s.phase],
+                    mover=s.mover, move_start=s.move_start, legs=s.legs, captures=s.captures,
+                    last_capture=s.last_capture, frozen=frozen, self_cell=s.self_cell,
+                    self_colour=s.self_colour, nocap=s.nocap, pending=s.pending)
         result = None if s.result == RESULT_NONE else (
-            tuple(a for a in range(NUM_SEATS) if (s.winners >> a) & 1), RESULT_NAMES[s.result])
+            tuple(a for a in range(NUM_SEATS) if (s.winners >> a) & 1), RESULTS[s.result])
         return cells, armies, held, turn, result
 
     def piece(self, int cell):
@@ -923,7 +849,7 @@ cdef class Engine:
         if self.s.result == RESULT_NONE:
             return None
         return (tuple(a for a in range(NUM_SEATS) if (self.s.winners >> a) & 1),
-                RESULT_NAMES[self.s.result])
+                RESULTS[self.s.result])
 
     @property
     def over(self):
@@ -935,7 +861,7 @@ cdef class Engine:
 
     @property
     def phase(self):
-        return PHASE_NAMES[self.s.phase]
+        return PHASES[self.s.phase]
 
     @property
     def round(self):
@@ -943,6 +869,7 @@ cdef class Engine:
 
     @property
     def history_length(self):
+        """How many actions the undo stack holds."""
         return self.depth
 
     # -- actions --
@@ -998,11 +925,6 @@ cdef class Engine:
         self.played[self.depth] = code
         self.depth += 1
         return 0
-
-    @property
-    def history_length(self):
-        """How many actions the undo stack holds."""
-        return self.depth
 
     def history_keys(self):
         """Notation keys of the actions on the undo stack, oldest first (a forfeit is
@@ -1109,4 +1031,4 @@ cdef class Engine:
 
     def captured(self):
         """Captures so far per captured piece type (T, U, B, X, H, K, Q)."""
-        return tuple(self.s.captured[i] for i in range(7))
+        return tuple(self.s.captured[i] for i in range(NUM_KINDS))

@@ -14,22 +14,17 @@ from __future__ import annotations
 import math
 from ._reference import ReferencePosition
 from .errors import ConfigError, IllegalActionError, StateError
-from .geometry import (
-    BYZANTINE, GREY, HOSPITALLER, KING, QUEEN, TEMPLAR, TEUTONIC, WHITE, Board,
-    direction_mask, theta, winding_base)
+from .constants import (
+    GATE_CAPTURES, GREY, HOSPITALLER, KING, LEG_NORMAL, LEG_PIVOT, LEG_SELF, LEG_STRATEGIC,
+    LEG_TRAVEL, PHASES, PROMOTABLE, QUEEN, ROYALS, STRATEGIC, WHITE, tally_value)
+from .geometry import Board, direction_mask, theta, winding_base
 from .notation import (
     Action, ArmyRecord, VPNPosition, format_vpn, illegal_message, leg_action, parse_action,
     parse_vpn, word_action)
-from .pieces import (
-    KNIGHTS_PROMOTABLE, Army, Held, Piece, Turn, setup_cells, tally_value)
+from .pieces import Army, Held, Piece, Turn, setup_cells
 from .variants import Config, parse_variant
 
-# Turn phases.
-START, MOVE, BONUS = "start", "move", "bonus"
-# Leg types (internal; an action's notation does not show them).
-NORMAL, STRATEGIC, TRAVEL, PIVOT, SELF = range(5)
-
-GATE_CAPTURES = 3                        # R19
+START, MOVE, BONUS = PHASES
 COLOUR_BIT = {WHITE: 1, GREY: 2}
 STOP, END, PASS = word_action("stop"), word_action("end"), word_action("pass")
 
@@ -291,22 +286,22 @@ class ReferenceGame:
         """First legs of a full move (R16) of the piece on ``cell``."""
         core, army = self._core, piece.army
         if piece.kind == HOSPITALLER:
-            self._add(out, cell, core.travel(cell, army, COLOUR_BIT[piece.edge]), False, TRAVEL)
+            self._add(out, cell, core.travel(cell, army, COLOUR_BIT[piece.edge]), False, LEG_TRAVEL)
             return
-        if piece.kind in (KING, QUEEN):
+        if piece.kind in ROYALS:
             colours = 3 - COLOUR_BIT[self.board.colors[cell]]          # R18: opposite colour
             quiet, caps = self._royal_leg(cell, piece, colours)
             for targets, capture in ((quiet, False), (caps, True)):
                 ok = [t for t in targets if self._royal_leg1_ok(cell, t)]
-                self._add(out, cell, ok, capture, NORMAL)
+                self._add(out, cell, ok, capture, LEG_NORMAL)
             return
         colours = COLOUR_BIT[piece.edge]
         dirs = direction_mask(army, piece.kind)
         quiet, caps = core.leg(cell, army, dirs, colours)
-        self._add(out, cell, quiet, False, NORMAL)
-        self._add(out, cell, caps, True, NORMAL)
-        if piece.kind in (TEMPLAR, TEUTONIC, BYZANTINE):                 # R13
-            self._add(out, cell, core.strategic_step(cell, army, colours, dirs), False, STRATEGIC)
+        self._add(out, cell, quiet, False, LEG_NORMAL)
+        self._add(out, cell, caps, True, LEG_NORMAL)
+        if piece.kind in STRATEGIC:                 # R13
+            self._add(out, cell, core.strategic_step(cell, army, colours, dirs), False, LEG_STRATEGIC)
 
     def _continuations(self, cell, out):
         """The next leg of a move in progress (R14, R16-R18), or stop."""
@@ -314,7 +309,7 @@ class ReferenceGame:
         core, army = self._core, piece.army
         if piece.kind == HOSPITALLER:
             quiet, caps = core.pivot(cell, army, COLOUR_BIT[piece.edge])
-        elif piece.kind in (KING, QUEEN):
+        elif piece.kind in ROYALS:
             quiet, caps = self._royal_leg(cell, piece, COLOUR_BIT[self.board.colors[cell]])
         else:                                                           # royal knight, R17
             quiet, caps = core.leg(cell, army, direction_mask(army, piece.kind),
@@ -322,7 +317,7 @@ class ReferenceGame:
             start = self._turn.move_start                # a rescue (R31) may refill it
             quiet = [t for t in quiet if t != start]
             caps = [t for t in caps if t != start]
-        leg_type = PIVOT if piece.kind == HOSPITALLER else NORMAL
+        leg_type = LEG_PIVOT if piece.kind == HOSPITALLER else LEG_NORMAL
         self._add(out, cell, quiet, False, leg_type)
         self._add(out, cell, caps, True, leg_type)
 
@@ -333,16 +328,16 @@ class ReferenceGame:
         core, army = self._core, piece.army
         if piece.kind == HOSPITALLER:
             quiet, caps = core.pivot(cell, army, COLOUR_BIT[piece.edge], t.nocap)
-        elif piece.kind in (KING, QUEEN):
+        elif piece.kind in ROYALS:
             quiet, caps = self._royal_leg(cell, piece, COLOUR_BIT[t.self_colour], t.nocap)
         else:
             colours = COLOUR_BIT[piece.edge]
             dirs = direction_mask(army, piece.kind)
             quiet, caps = core.leg(cell, army, dirs, colours, True, False, -1, False, t.nocap)
-            if not piece.royal and piece.kind in (TEMPLAR, TEUTONIC, BYZANTINE):   # R37(b)
+            if not piece.royal and piece.kind in STRATEGIC:   # R37(b)
                 quiet = quiet + core.strategic_step(cell, army, colours, dirs)
-        self._add(out, cell, quiet, False, SELF)
-        self._add(out, cell, caps, True, SELF)
+        self._add(out, cell, quiet, False, LEG_SELF)
+        self._add(out, cell, caps, True, LEG_SELF)
 
     def _royal_leg1_ok(self, origin, target) -> bool:
         """R16 look-ahead: after this King/Queen leg 1, is there a leg 2?
@@ -353,7 +348,7 @@ class ReferenceGame:
         snap = self._snapshot()
         legal, history = self._legal, self._history
         try:
-            self._play_leg(origin, target, NORMAL)
+            self._play_leg(origin, target, LEG_NORMAL)
             if self._result is not None or self._turn.phase != MOVE:
                 return True
             piece = self._cells[target]
@@ -368,9 +363,9 @@ class ReferenceGame:
         t = self._turn
         if t.phase == BONUS:
             t = t._replace(pending=t.pending - 1)
-            if leg_type != SELF and t.self_cell >= 0:                  # R22: another piece
+            if leg_type != LEG_SELF and t.self_cell >= 0:                  # R22: another piece
                 t = t._replace(frozen=t.frozen | {t.self_cell}, self_cell=-1, nocap=-1)
-        if t.phase != MOVE and leg_type != SELF:
+        if t.phase != MOVE and leg_type != LEG_SELF:
             t = t._replace(move_start=origin, legs=0, captures=0, last_capture=-1)
         self._turn = t
         piece = self._cells[origin]
@@ -396,12 +391,12 @@ class ReferenceGame:
         t = t._replace(mover=target, legs=legs, captures=t.captures + captured,
                        last_capture=target if captured else t.last_capture)
         self._turn = t
-        if leg_type == SELF:
+        if leg_type == LEG_SELF:
             self._self_bonus_done(target, captured, r21, foreign)
             return
         kind = piece.kind
-        complete = (r21 or leg_type == STRATEGIC or legs == 2
-                    or (kind not in (KING, QUEEN, HOSPITALLER) and not piece.royal))
+        complete = (r21 or leg_type == LEG_STRATEGIC or legs == 2
+                    or (kind in PROMOTABLE and not piece.royal))
         if complete:
             self._complete_move(target, r21, foreign)
         else:
@@ -415,7 +410,7 @@ class ReferenceGame:
             return
         if self._cells[target] is not None:
             core.remove(target)
-        if piece.kind in (KING, QUEEN):
+        if piece.kind in ROYALS:
             piece = piece._replace(laps=laps_after(self.board, piece, origin, target))
         self._cells[target] = piece
         core.put(target, piece.army)
@@ -426,11 +421,12 @@ class ReferenceGame:
         armies = self._armies
         me = armies[army]
         held = Held(victim.army, victim.kind, victim.edge, victim.royal)
-        knight_caps = me.knight_captures + (capturer.kind not in (KING, QUEEN))
+        knight_caps = me.knight_captures + (capturer.kind not in ROYALS)
         armies[army] = me._replace(knight_captures=knight_caps, held=me.held + (held,))
-        if capturer.kind in KNIGHTS_PROMOTABLE and not capturer.royal:    # R25
-            self._cells[cell] = capturer._replace(tally=capturer.tally + tally_value(victim))
-        if victim.kind not in (KING, QUEEN):
+        if capturer.kind in PROMOTABLE and not capturer.royal:           # R25
+            self._cells[cell] = capturer._replace(
+                tally=capturer.tally + tally_value(victim.kind, victim.royal))
+        if victim.kind not in ROYALS:
             return
         if self._rescue(army, victim):
             return
@@ -440,7 +436,7 @@ class ReferenceGame:
         """R31: exchange a captured royal for one of ours the victim's army holds."""
         other = victim.army
         theirs = self._armies[other].held
-        i = next((i for i, h in enumerate(theirs) if h.army == army and h.kind in (KING, QUEEN)),
+        i = next((i for i, h in enumerate(theirs) if h.army == army and h.kind in ROYALS),
                  None)
         if i is None:
             return False
@@ -474,7 +470,7 @@ class ReferenceGame:
     def _maybe_eliminate(self, seat: int, by: int) -> None:
         """R30 elimination of ``seat`` when both its royals are held, then R32."""
         held_royals = {h.kind for a in range(6) if a != seat
-                       for h in self._armies[a].held if h.army == seat and h.kind in (KING, QUEEN)}
+                       for h in self._armies[a].held if h.army == seat and h.kind in ROYALS}
         if held_royals != {KING, QUEEN}:
             return
         for cell, piece in enumerate(self._cells):
@@ -544,7 +540,7 @@ class ReferenceGame:
         army = t.to_move
         for cell, piece in enumerate(self._cells):
             if (piece is not None and piece.army == army and piece.tally >= 2
-                    and piece.kind in KNIGHTS_PROMOTABLE and not piece.royal):
+                    and piece.kind in PROMOTABLE and not piece.royal):
                 self._cells[cell] = piece._replace(royal=True, tally=0)
         passes = t.passes + 1 if passed else 0
         order = self.config.order

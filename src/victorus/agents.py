@@ -13,11 +13,7 @@ from dataclasses import dataclass, field
 
 from .errors import ConfigError
 from .game import Game
-from .pieces import Held
-
-#: R37 points of a piece (used as material values by greedy and MCTS).
-def piece_value(piece) -> int:
-    return Held(piece.army, piece.kind, piece.edge, piece.royal).points
+from .notation import piece_from_code
 
 
 class RandomAgent:
@@ -37,7 +33,7 @@ def _material(game: Game) -> list[float]:
     score = [0.0] * 6
     for piece in cells:
         if piece is not None:
-            score[piece.army] += piece_value(piece)
+            score[piece.army] += piece.points
     for seat, army in enumerate(armies):
         score[seat] += sum(h.points for h in army.held)
     return score
@@ -78,15 +74,8 @@ class GreedyAgent:
 
 
 def _value_of_code(code: str) -> int:
-    """R37 points of a piece given by its '<seat><piece>' code."""
-    letter, rest = code[1], code[2:]
-    if letter in "KQ":
-        return 10
-    if letter == "H":
-        return 5
-    if letter == "X":
-        return 8 if rest.endswith("+") else 4
-    return 6 if rest.endswith("+") else 2
+    """R37 points of a piece given by its '<seat><piece>' code (R39)."""
+    return piece_from_code(int(code[0]), code[1:]).points
 
 
 @dataclass

@@ -19,7 +19,8 @@ from ._core import Position
 from ._reference import ReferencePosition
 from ._reference_game import ReferenceGame, reference_perft
 from .game import Game, perft, play_random
-from .geometry import KING, QUEEN, Board, direction_mask
+from .constants import KING, QUEEN
+from .geometry import Board, direction_mask
 from .progress import Progress
 from .simulate import simulate
 

@@ -11,7 +11,8 @@ from collections import Counter
 from . import __version__
 from .errors import VictorusError
 from .game import DEFAULT_MAX_ACTIONS, Game
-from .geometry import PIECE_LETTERS, SEAT_NAMES
+from .constants import PIECE_LETTERS
+from .geometry import SEAT_NAMES
 from .progress import Progress
 
 

@@ -12,15 +12,16 @@ import os
 import random
 
 from ._engine import Engine, Rules
+from .constants import CAPTURE_FLAG, NUM_KINDS, TARGET_SHIFT, WORD_CODES
 from .errors import ConfigError, IllegalActionError, StateError
 from .geometry import Board, direction_mask, theta, winding_base
 from .notation import (
-    WORD_KEYS, Action, ArmyRecord, VPNPosition, format_vpn, illegal_message, leg_action,
+    Action, ArmyRecord, VPNPosition, format_vpn, illegal_message, leg_action,
     parse_action, parse_vpn, word_action)
 from .pieces import Army, Held, Piece, Turn, setup_cells
 from .variants import Config, parse_variant
 
-_WORDS_BY_KEY = {key: word_action(word) for word, key in WORD_KEYS.items()}
+_WORDS_BY_KEY = {key: word_action(word) for word, key in WORD_CODES.items()}
 _BASE = object()             # Game._origin: "the VPN of the engine's base state", made lazily
 _RULES: dict = {}
 _ACTIONS: dict = {}
@@ -33,7 +34,7 @@ def _rules(board: Board, config: Config) -> Rules:
         coords = board.coords
         rules = _RULES[(board.name, config)] = Rules(
             board.tables,
-            [[direction_mask(s, k) for k in range(7)] for s in range(6)],
+            [[direction_mask(s, k) for k in range(NUM_KINDS)] for s in range(6)],
             [(board.home_cells[s]["K"], board.home_cells[s]["Q"]) for s in range(6)],
             coords,
             [theta(q, r) for q, r in coords],
@@ -68,7 +69,8 @@ def _action(board: Board, key: int) -> Action:
         if key in _WORDS_BY_KEY:
             action = _WORDS_BY_KEY[key]
         else:
-            action = leg_action(board, key & 0xFF, (key >> 8) & 0xFF, bool(key >> 16))
+            action = leg_action(board, key & 0xFF, (key >> TARGET_SHIFT) & 0xFF,
+                                bool(key & CAPTURE_FLAG))
         table[key] = action
     return action
 
@@ -114,7 +116,7 @@ class Game:
 
     def _start(self, cells, armies, held, turn):
         self._engine = Engine(_rules(self.board, self.config))
-        self._engine.load(cells, armies, held, turn)
+        self._engine.load(cells, armies, held, turn._asdict())
         self._actions = _ACTIONS.setdefault(self.board.name, {})
 
     # -- public API ------------------------------------------------------------
@@ -308,7 +310,7 @@ class Game:
             by_holder[h[0]].append(Held(*h[1:]))
         return ([None if c is None else Piece(*c) for c in cells],
                 [Army(state, caps, tuple(by_holder[s])) for s, (state, caps) in enumerate(armies)],
-                Turn(*turn), result)
+                Turn(**turn), result)
 
     def _reject(self, text: str):
         if self.is_over:

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import math
 
+from .constants import (BYZANTINE, CENTRE, COLOR_NAMES, EXCALIBUR, GREY, HOSPITALLER, KING,
+                        NUM_DIRS, NUM_EDGE_DIRS, QUEEN, TEMPLAR, TEUTONIC, WHITE)
 from .errors import ConfigError, NotationError
 
 BOARD_NAMES = ("standard", "compact")
-
-#: Cell colours (R5).
-WHITE, GREY, CENTRE = 0, 1, 2
-COLOR_NAMES = ("white", "grey", "centre")
 
 #: Seat colours (R6), seat 0 first.
 SEAT_NAMES = ("red", "blue", "black", "green", "purple", "orange")
@@ -32,12 +30,9 @@ SPOKE_DIRECTIONS = (
 DIRECTIONS = EDGE_DIRECTIONS + SPOKE_DIRECTIONS
 DIRECTION_NAMES = tuple(name for name, _ in DIRECTIONS)
 DIRECTION_VECTORS = tuple(vec for _, vec in DIRECTIONS)
-EDGE_DIRS = tuple(range(6))
-SPOKE_DIRS = tuple(range(6, 12))
-
-#: Piece types (R10).
-TEMPLAR, TEUTONIC, BYZANTINE, EXCALIBUR, HOSPITALLER, KING, QUEEN = range(7)
-PIECE_LETTERS = "TUBXHKQ"
+EDGE_DIRS = tuple(range(NUM_EDGE_DIRS))
+SPOKE_DIRS = tuple(range(NUM_EDGE_DIRS, NUM_DIRS))
+assert len(DIRECTIONS) == NUM_DIRS and len(EDGE_DIRECTIONS) == NUM_EDGE_DIRS
 
 
 def _dirs(*names: str) -> tuple[int, ...]:

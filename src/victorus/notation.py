@@ -6,16 +6,14 @@ import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from .constants import (EDGE_LETTERS, KING, PIECE_LETTERS, QUEEN, WHITE, WORD_CODES,
+                        leg_key)
 from .errors import NotationError
-from .geometry import BOARD_NAMES, KING, PIECE_LETTERS, QUEEN, WHITE, Board
-from .pieces import EDGE_LETTERS, Held, Piece
+from .geometry import BOARD_NAMES, Board
+from .pieces import Held, Piece, piece_from_code
 from .variants import PRESENT_SEATS, Config, parse_variant
 
-WORDS = ("stop", "end", "pass")
-
-
-#: Engine keys of the words; a leg's key is ``origin | target << 8 | capture << 16``.
-WORD_KEYS = {"stop": 0x1000000, "end": 0x2000000, "pass": 0x3000000}
+WORDS = tuple(WORD_CODES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,11 +44,11 @@ class Action:
 def leg_action(board: Board, origin: int, target: int, capture: bool) -> Action:
     sep = "x" if capture else "-"
     return Action(None, origin, target, capture, f"{board.labels[origin]}{sep}{board.labels[target]}",
-                  origin | target << 8 | capture << 16)
+                  leg_key(origin, target, capture))
 
 
 def word_action(word: str) -> Action:
-    return Action(word, text=word, key=WORD_KEYS[word])
+    return Action(word, text=word, key=WORD_CODES[word])
 
 
 _LEG_RE = re.compile(r"([a-z])(\d{1,2})([-x])([a-z])(\d{1,2})", re.ASCII)
@@ -119,14 +117,6 @@ def _fail(field_no: int, message: str):
     raise NotationError(f"VPN field {field_no} ({FIELD_NAMES[field_no - 1]}): {message}")
 
 
-def _decode_piece(seat: int, code: str) -> Piece:
-    kind = PIECE_LETTERS.index(code[0])
-    if kind in (KING, QUEEN):
-        return Piece(seat, kind, None)
-    edge = EDGE_LETTERS.index(code[1])
-    return Piece(seat, kind, edge, royal=code.endswith("+"), tally=1 if code.endswith("1") else 0)
-
-
 def parse_vpn(text) -> VPNPosition:
     """Parse and validate a VPN string (R39); raise NotationError naming the bad field."""
     if not isinstance(text, str):
@@ -171,7 +161,7 @@ def parse_vpn(text) -> VPNPosition:
                 if not m:
                     _fail(4, f"army {seat} held piece {code!r}: accepted are '<seat>K', '<seat>Q', "
                              f"'<seat><T|U|B|X|H><w|b>' with '+' if royal (not on H)")
-                piece = _decode_piece(int(m.group(1)), m.group(2))
+                piece = piece_from_code(int(m.group(1)), m.group(2))
                 if piece.kind == 4 and piece.royal:
                     _fail(4, f"army {seat} held piece {code!r}: a Hospitaller is never royal")
                 held.append(Held(piece.army, piece.kind, piece.edge, piece.royal))
@@ -204,7 +194,7 @@ def parse_vpn(text) -> VPNPosition:
                 _fail(2, f"{item!r}: army {seat} is {what} and has no pieces on the board")
             if code[0] == "H" and len(code) == 3:
                 _fail(2, f"{item!r}: a Hospitaller has neither royal status nor a tally")
-            piece = _decode_piece(seat, code)
+            piece = piece_from_code(seat, code)
             if piece.edge is not None and board.colors[cell] != piece.edge:
                 colour = "white" if piece.edge == WHITE else "grey"
                 edge = "white" if piece.edge == WHITE else "black"
@@ -288,6 +278,6 @@ def format_vpn(position: VPNPosition) -> str:
                      position.config.variant_string()])
 
 
-__all__ = ["Action", "WORD_KEYS", "ArmyRecord", "VPNPosition", "format_vpn", "illegal_message",
+__all__ = ["Action", "ArmyRecord", "VPNPosition", "format_vpn", "illegal_message",
            "leg_action", "parse_action",
            "parse_vpn", "word_action"]

@@ -4,17 +4,15 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .geometry import (BYZANTINE, EXCALIBUR, GREY, HOSPITALLER, KING, PIECE_LETTERS, QUEEN,
-                       TEMPLAR, TEUTONIC, WHITE)
-
-EDGE_LETTERS = "wb"     # white-edged (stops on white cells), black-edged (grey cells)
+from . import constants
+from .constants import EDGE_LETTERS, PIECE_LETTERS, ROYALS
 
 
 class Piece(NamedTuple):
     """One piece on the board. Immutable: a change makes a new Piece."""
 
     army: int
-    kind: int                 # TEMPLAR .. QUEEN (geometry)
+    kind: int                 # TEMPLAR .. QUEEN (constants)
     edge: int | None          # WHITE or GREY stop colour for knights, None for K/Q (R10)
     royal: bool = False       # royal knight (R17, R25)
     tally: int = 0            # R25 capture tally of a regular T/U/B/X
@@ -23,12 +21,17 @@ class Piece(NamedTuple):
     @property
     def is_royal_mover(self) -> bool:
         """King, Queen or royal knight: the pieces R21 and R23 speak of."""
-        return self.kind in (KING, QUEEN) or self.royal
+        return constants.is_royal_mover(self.kind, self.royal)
+
+    @property
+    def points(self) -> int:
+        """R37 points."""
+        return constants.points(self.kind, self.royal)
 
     @property
     def code(self) -> str:
         """R39 piece code without the seat: 'K', 'Q', 'Tw', 'Xb+', 'Ub1'."""
-        if self.kind in (KING, QUEEN):
+        if self.kind in ROYALS:
             return PIECE_LETTERS[self.kind]
         code = PIECE_LETTERS[self.kind] + EDGE_LETTERS[self.edge]
         if self.royal:
@@ -46,35 +49,23 @@ class Held(NamedTuple):
 
     @property
     def code(self) -> str:
-        if self.kind in (KING, QUEEN):
+        if self.kind in ROYALS:
             return f"{self.army}{PIECE_LETTERS[self.kind]}"
         return f"{self.army}{PIECE_LETTERS[self.kind]}{EDGE_LETTERS[self.edge]}{'+' if self.royal else ''}"
 
     @property
     def points(self) -> int:
         """R37 points."""
-        if self.kind in (KING, QUEEN):
-            return 10
-        if self.kind == HOSPITALLER:
-            return 5
-        if self.kind == EXCALIBUR:
-            return 8 if self.royal else 4
-        return 6 if self.royal else 2
+        return constants.points(self.kind, self.royal)
 
 
-def tally_value(captured: Piece) -> int:
-    """R25: +1 for a regular knight (Hospitaller included), +2 for royal knight, K or Q."""
-    return 2 if captured.is_royal_mover else 1
-
-
-def setup_piece(army: int, code: str) -> Piece:
-    """A piece of the R35 setup table by its code ('K', 'Tw', ...)."""
+def piece_from_code(seat: int, code: str) -> Piece:
+    """The Piece of an R39 piece code (without the seat), e.g. "Tw", "Xb+", "Ub1", "K"."""
     kind = PIECE_LETTERS.index(code[0])
-    edge = None if kind in (KING, QUEEN) else (WHITE if code[1] == "w" else GREY)
-    return Piece(army, kind, edge)
-
-
-KNIGHTS_PROMOTABLE = (TEMPLAR, TEUTONIC, BYZANTINE, EXCALIBUR)
+    if kind in ROYALS:
+        return Piece(seat, kind, None)
+    edge = EDGE_LETTERS.index(code[1])
+    return Piece(seat, kind, edge, royal=code.endswith("+"), tally=1 if code.endswith("1") else 0)
 
 
 def setup_cells(board, config) -> list:
@@ -82,7 +73,7 @@ def setup_cells(board, config) -> list:
     cells: list[Piece | None] = [None] * len(board)
     for seat in config.present:
         for code, cell in board.home_cells[seat].items():
-            cells[cell] = setup_piece(seat, code)
+            cells[cell] = piece_from_code(seat, code)
     return cells
 
 

@@ -14,7 +14,8 @@ import math
 from xml.sax.saxutils import escape
 
 from .errors import ConfigError
-from .geometry import CENTRE, GREY, KING, PIECE_LETTERS, QUEEN, SEAT_NAMES, Board, rotate
+from .constants import CENTRE, GREY, KING, PIECE_LETTERS, QUEEN
+from .geometry import SEAT_NAMES, Board, rotate
 
 SEAT_COLOURS = ("#d62728", "#1f77b4", "#222222", "#2ca02c", "#9467bd", "#ff7f0e")
 CELL_FILL = {0: "#ffffff", GREY: "#b8b8b8", CENTRE: "#ffd700"}

@@ -35,7 +35,8 @@ from .agents import make_agent
 from .clock import TurnClock
 from .errors import ConfigError, VictorusError
 from .game import DEFAULT_MAX_ACTIONS, Game, play_random, replay_action
-from .geometry import KING, QUEEN, SEAT_NAMES
+from .constants import KING, QUEEN
+from .geometry import SEAT_NAMES
 from .render import SEAT_COLOURS, render_svg
 from .simulate import game_seed
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .errors import ConfigError
 from .game import DEFAULT_MAX_ACTIONS, Game
-from .geometry import PIECE_LETTERS
+from .constants import PIECE_LETTERS
 from .progress import Progress
 
 MASK64 = 2**64 - 1

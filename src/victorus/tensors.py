@@ -18,11 +18,11 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .errors import ConfigError, IllegalActionError
-from .geometry import CENTRE, GREY, KING, QUEEN, WHITE, Board, rotate
+from .constants import CENTRE, GREY, KING, PIECE_LETTERS, QUEEN, WHITE, WORD_CODES
+from .geometry import Board, rotate
 
-PIECE_NAMES = "TUBXHKQ"
 PLANES = (
-    [f"army{a}_{p}" for a in range(6) for p in PIECE_NAMES]            # 42: pieces
+    [f"army{a}_{p}" for a in range(6) for p in PIECE_LETTERS]            # 42: pieces
     + ["black_edged", "royal", "tally", "laps"]                        # piece details
     + ["cell_white", "cell_grey", "cell_centre"]                       # R5
     + [f"kingdom{a}" for a in range(6)]                                # live kingdoms (walls)
@@ -35,7 +35,7 @@ PLANES = (
     + ["round", "passes", "pending"]                                   # round / 100
 )
 PLANE_INDEX = {name: i for i, name in enumerate(PLANES)}
-WORDS = ("stop", "end", "pass")
+WORDS = tuple(WORD_CODES)
 
 
 def _numpy():
