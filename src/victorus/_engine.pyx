@@ -1032,3 +1032,14 @@ cdef class Engine:
     def captured(self):
         """Captures so far per captured piece type (T, U, B, X, H, K, Q)."""
         return tuple(self.s.captured[i] for i in range(NUM_KINDS))
+
+
+#: The values this module was compiled with (victorus_constants.pxi), checked against
+#: victorus.constants by the tests: a stale build cannot pass unnoticed.
+COMPILED_CONSTANTS = dict(
+    NUM_SEATS=NUM_SEATS, MAX_CELLS=MAX_CELLS, NUM_KINDS=NUM_KINDS, KING=KING, QUEEN=QUEEN,
+    HOSPITALLER=HOSPITALLER, ROYAL_KINDS=ROYAL_KINDS, PROMOTABLE_KINDS=PROMOTABLE_KINDS,
+    STRATEGIC_KINDS=STRATEGIC_KINDS, GATE_CAPTURES=GATE_CAPTURES, TARGET_SHIFT=TARGET_SHIFT,
+    CAPTURE_FLAG=CAPTURE_FLAG, LEG_TYPE_SHIFT=LEG_TYPE_SHIFT, KEY_MASK=KEY_MASK,
+    WORD_STOP=WORD_STOP, WORD_END=WORD_END, WORD_PASS=WORD_PASS, WORD_FORFEIT=WORD_FORFEIT,
+    POINTS=[(kind_points(k, False), kind_points(k, True)) for k in range(NUM_KINDS)])

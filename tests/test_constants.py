@@ -1,0 +1,53 @@
+"""victorus.constants is the one source of the facts Python and C share (issue 13)."""
+
+import pytest
+
+from victorus import constants
+from victorus._engine import COMPILED_CONSTANTS
+from victorus.pieces import piece_from_code
+
+
+def test_the_engine_was_compiled_with_these_constants():
+    expected = dict(
+        NUM_SEATS=6, MAX_CELLS=192, NUM_KINDS=7, KING=constants.KING, QUEEN=constants.QUEEN,
+        HOSPITALLER=constants.HOSPITALLER, GATE_CAPTURES=3,
+        ROYAL_KINDS=sum(1 << k for k in constants.ROYALS),
+        PROMOTABLE_KINDS=sum(1 << k for k in constants.PROMOTABLE),
+        STRATEGIC_KINDS=sum(1 << k for k in constants.STRATEGIC),
+        TARGET_SHIFT=constants.TARGET_SHIFT, CAPTURE_FLAG=constants.CAPTURE_FLAG,
+        LEG_TYPE_SHIFT=constants.LEG_TYPE_SHIFT, KEY_MASK=constants.KEY_MASK,
+        WORD_STOP=constants.WORD_CODES["stop"], WORD_END=constants.WORD_CODES["end"],
+        WORD_PASS=constants.WORD_CODES["pass"], WORD_FORFEIT=constants.WORD_FORFEIT,
+        POINTS=[constants.POINTS[k] for k in range(7)])
+    assert COMPILED_CONSTANTS == expected
+
+
+@pytest.mark.parametrize("code, points", [
+    ("Tw", 2), ("Ub", 2), ("Bw", 2), ("Xb", 4), ("Hw", 5), ("Hb", 5),
+    ("Tw+", 6), ("Ub+", 6), ("Bb+", 6), ("Xw+", 8), ("K", 10), ("Q", 10), ("Tw1", 2)])
+def test_r37_points_of_every_piece_code(code, points):
+    """R37(a): regular T/U/B 2, regular X 4, H 5, royal T/U/B 6, royal X 8, K or Q 10."""
+    assert piece_from_code(0, code).points == points
+
+
+def test_kinds_letters_and_sets():
+    assert constants.PIECE_LETTERS == "TUBXHKQ"                        # R39 codes
+    letter = dict(zip(range(7), constants.PIECE_LETTERS))
+    assert {letter[k] for k in constants.PROMOTABLE} == set("TUBX")    # R25: never H, K, Q
+    assert {letter[k] for k in constants.STRATEGIC} == set("TUB")      # R13
+    assert {letter[k] for k in constants.ROYALS} == set("KQ")          # R18
+    assert {letter[k] for k in constants.KNIGHTS} == set("TUBXH")
+
+
+def test_action_keys_round_trip_through_the_layout():
+    key = constants.leg_key(5, 130, True)
+    assert key & 0xFF == 5 and (key >> constants.TARGET_SHIFT) & 0xFF == 130
+    assert key & constants.CAPTURE_FLAG and key <= constants.KEY_MASK
+    assert min(constants.WORD_CODES.values()) > constants.KEY_MASK >= constants.leg_key(191, 191, True)
+
+
+def test_the_cython_include_declares_every_shared_name():
+    text = constants.cython_include()
+    for name in ("NUM_SEATS", "KING", "PROMOTABLE_KINDS", "PHASE_BONUS", "RESULT_ROUND_LIMIT",
+                 "ARMY_ABSENT", "LEG_SELF", "WORD_FORFEIT", "kind_points"):
+        assert name in text
