@@ -84,6 +84,34 @@ def test_copy_is_independent():
     assert fingerprint(twin) != before
 
 
+def test_copies_share_the_undo_history_and_stay_independent():
+    """Copies share the (immutable) history: each undoes on its own, all the way back,
+    also after the others are gone."""
+    g = victorus.Game()
+    states = [fingerprint(g)]
+    for _ in range(40):
+        g.play(g.legal_actions()[len(states) % len(g.legal_actions())])
+        states.append(fingerprint(g))
+    copies = [g.copy() for _ in range(3)]
+    copies[0].play(copies[0].legal_actions()[0])             # a branch of its own
+    copies[0].undo()
+    del g
+    for twin in copies:
+        assert twin.ply == 40
+        for state in reversed(states[:-1]):
+            twin.undo()
+            assert fingerprint(twin) == state
+        assert twin.ply == 0 and twin.vpn() == victorus.Game().vpn()
+
+
+def test_a_game_starts_from_a_cached_position_it_cannot_change():
+    g = victorus.Game("compact", players=3)
+    victorus.play_random(g, seed=2, max_actions=30)
+    again = victorus.Game("compact", players=3)
+    assert again.ply == 0 and again.vpn() == victorus.Game("compact", 3).vpn()
+    assert again.vpn() != g.vpn() and g.origin == ""
+
+
 def test_repr_mentions_state():
     assert "seat 0 to act" in repr(victorus.Game())
 

@@ -2,11 +2,12 @@
 """The game engine in C: turn flow, bonus moves, captures, rescue, elimination, victory.
 
 The same rules as the pure-Python :mod:`victorus._reference_game` (R13-R37),
-on a fixed-size C state (about 3 KB) that is copied to make a move and to
-undo one (copy-make). All legal actions of a state come out of one call as
-integer codes; perft runs entirely here. :class:`victorus.Game` is the Python
-face of :class:`Engine`; inputs are validated there, so these loops run
-without bounds checks.
+on a fixed-size C state (about 3 KB). Search in C copies it to make a move
+(copy-make); the undo history keeps, per action, only the words of the state the
+action changed (about 120 bytes), shared between copies. All legal actions of a
+state come out of one call as integer codes; perft runs entirely here.
+:class:`victorus.Game` is the Python face of :class:`Engine`; inputs are validated
+there, so these loops run without bounds checks.
 """
 
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint64_t
@@ -703,31 +704,107 @@ cdef class Rules:
 
 
 
+# -- the undo history -----------------------------------------------------------------
+# Each action played leaves an immutable node holding the action's code and the 8-byte
+# words of the state it changed, with their old values (typically 10-25 words). Nodes
+# form a list from the newest action back to the history's start; copies of a game share
+# it (reference counts), so a copy costs the same however long the history is.
+
+ctypedef struct UndoNode:
+    UndoNode* parent
+    Py_ssize_t refs
+    Py_ssize_t depth                 # actions from the history's start, this one included
+    int32_t code                     # the action played
+    int32_t nwords                   # changed words, then uint64 old[n], uint16 index[n]
+
+cdef enum:
+    MAX_STATE_WORDS = 512            # an upper bound of sizeof(StateC) / 8, checked below
+
+cdef int STATE_WORDS = sizeof(StateC) // 8
+if sizeof(StateC) % 8 or STATE_WORDS > MAX_STATE_WORDS:
+    raise ImportError(f"the C state ({sizeof(StateC)} bytes) does not fit the undo records")
+
+
+cdef inline uint64_t* node_old(UndoNode* node) noexcept nogil:
+    return <uint64_t*>(<char*>node + sizeof(UndoNode))
+
+
+cdef inline uint16_t* node_index(UndoNode* node) noexcept nogil:
+    return <uint16_t*>(<char*>node + sizeof(UndoNode) + node.nwords * sizeof(uint64_t))
+
+
+cdef UndoNode* make_node(const StateC* before, const StateC* after, int32_t code,
+                         UndoNode* parent) noexcept nogil:
+    """The undo record of one action (NULL when out of memory); takes a reference to
+    ``parent``."""
+    cdef const uint64_t* old = <const uint64_t*>before
+    cdef const uint64_t* new = <const uint64_t*>after
+    cdef uint16_t changed[MAX_STATE_WORDS]
+    cdef int i, n = 0
+    for i in range(STATE_WORDS):
+        if old[i] != new[i]:
+            changed[n] = i
+            n += 1
+    cdef UndoNode* node = <UndoNode*>malloc(sizeof(UndoNode) + n * (sizeof(uint64_t)
+                                                                    + sizeof(uint16_t)))
+    if node == NULL:
+        return NULL
+    node.parent = parent
+    node.refs = 1
+    node.depth = 1 + (parent.depth if parent != NULL else 0)
+    node.code = code
+    node.nwords = n
+    cdef uint64_t* values = node_old(node)
+    cdef uint16_t* index = node_index(node)
+    for i in range(n):
+        index[i] = changed[i]
+        values[i] = old[changed[i]]
+    if parent != NULL:
+        parent.refs += 1
+    return node
+
+
+cdef inline void restore_node(StateC* s, UndoNode* node) noexcept nogil:
+    """Put back the words the node's action changed."""
+    cdef uint64_t* words = <uint64_t*>s
+    cdef uint64_t* values = node_old(node)
+    cdef uint16_t* index = node_index(node)
+    cdef int i
+    for i in range(node.nwords):
+        words[index[i]] = values[i]
+
+
+cdef inline void release(UndoNode* node) noexcept nogil:
+    """Drop one reference; free the nodes nobody refers to any more."""
+    cdef UndoNode* parent
+    while node != NULL:
+        node.refs -= 1
+        if node.refs:
+            return
+        parent = node.parent
+        free(node)
+        node = parent
+
+
 cdef class Engine:
-    """A game state with its undo stack (copy-make). Inputs are validated by victorus.Game."""
+    """A game state with its undo history. Inputs are validated by victorus.Game."""
     cdef StateC s
     cdef readonly Rules rules
-    cdef StateC* stack
-    cdef int32_t* played             # the action code that left each stacked state
-    cdef Py_ssize_t depth, capacity
+    cdef UndoNode* head              # the last action's undo record, NULL: no history
     cdef int32_t* legal              # the legal actions of ``s`` while legal_valid
     cdef int nlegal, legal_capacity
     cdef bint legal_valid
 
     def __cinit__(self, Rules rules):
         self.rules = rules
-        self.stack = NULL
-        self.played = NULL
-        self.depth = 0
-        self.capacity = 0
+        self.head = NULL
         self.legal = NULL
         self.legal_capacity = 0
         self.legal_valid = False
         memset(&self.s, 0, sizeof(StateC))
 
     def __dealloc__(self):
-        free(self.stack)
-        free(self.played)
+        release(self.head)
         free(self.legal)
 
     # -- loading and exporting (VPN, tests) --
@@ -785,13 +862,22 @@ cdef class Engine:
         s.winners = 0
         for i in range(NUM_KINDS):
             s.captured[i] = 0
-        self.depth = 0
+        release(self.head)
+        self.head = NULL
         self.legal_valid = False
 
     def export(self, bint base=False):
         """(cells, armies, held, turn, result) as plain Python values; with ``base``,
         of the state the undo history starts from."""
-        cdef StateC* s = &self.stack[0] if base and self.depth else &self.s
+        cdef StateC start
+        cdef StateC* s = &self.s
+        cdef UndoNode* node = self.head
+        if base and node != NULL:            # undo every action on a scratch copy
+            memcpy(&start, &self.s, sizeof(StateC))
+            while node != NULL:
+                restore_node(&start, node)
+                node = node.parent
+            s = &start
         cdef int i
         cdef PieceC* p
         cells = []
@@ -869,8 +955,17 @@ cdef class Engine:
 
     @property
     def history_length(self):
-        """How many actions the undo stack holds."""
-        return self.depth
+        """How many actions the undo history holds."""
+        return self.head.depth if self.head != NULL else 0
+
+    def history_bytes(self):
+        """Memory held by the undo history (its nodes; shared with copies)."""
+        cdef Py_ssize_t total = 0
+        cdef UndoNode* node = self.head
+        while node != NULL:
+            total += sizeof(UndoNode) + node.nwords * (sizeof(uint64_t) + sizeof(uint16_t))
+            node = node.parent
+        return total
 
     # -- actions --
     cdef int _refresh(self) except -1:
@@ -905,34 +1000,33 @@ cdef class Engine:
             out.append(action)
         return out
 
-    cdef int _push(self, int32_t code) except -1:
-        """Save the state and the action about to be played (stack grown by doubling)."""
-        cdef Py_ssize_t cap
-        cdef StateC* grown
-        cdef int32_t* grown_played
-        if self.depth == self.capacity:
-            cap = 64 if self.capacity == 0 else self.capacity * 2
-            grown = <StateC*>realloc(self.stack, cap * sizeof(StateC))
-            if grown == NULL:
-                raise MemoryError()
-            self.stack = grown
-            grown_played = <int32_t*>realloc(self.played, cap * sizeof(int32_t))
-            if grown_played == NULL:
-                raise MemoryError()
-            self.played = grown_played
-            self.capacity = cap
-        memcpy(&self.stack[self.depth], &self.s, sizeof(StateC))
-        self.played[self.depth] = code
-        self.depth += 1
+    cdef int _play(self, int32_t code) except -1:
+        """Apply a legal action code and record it in the undo history."""
+        cdef StateC before
+        memcpy(&before, &self.s, sizeof(StateC))
+        apply_action(&self.s, &self.rules.c, code)
+        self.legal_valid = False
+        cdef UndoNode* node = make_node(&before, &self.s, code, self.head)
+        if node == NULL:
+            memcpy(&self.s, &before, sizeof(StateC))
+            raise MemoryError("no memory left for the undo history")
+        release(self.head)               # the new node holds the reference now
+        self.head = node
         return 0
 
     def history_keys(self):
-        """Notation keys of the actions on the undo stack, oldest first (a forfeit is
+        """Notation keys of the actions in the undo history, oldest first (a forfeit is
         written ``pass``)."""
-        cdef Py_ssize_t i
-        return [self.played[i] & KEY_MASK if self.played[i] < WORD_STOP
-                else WORD_PASS if self.played[i] == WORD_FORFEIT else self.played[i]
-                for i in range(self.depth)]
+        cdef list keys = []
+        cdef UndoNode* node = self.head
+        cdef int32_t code
+        while node != NULL:
+            code = node.code
+            keys.append(code & KEY_MASK if code < WORD_STOP
+                        else WORD_PASS if code == WORD_FORFEIT else code)
+            node = node.parent
+        keys.reverse()
+        return keys
 
     def play_key(self, int key):
         """Play the legal action with this notation key; False if none is legal."""
@@ -941,9 +1035,7 @@ cdef class Engine:
         for i in range(self.nlegal):
             code = self.legal[i]
             if (code & KEY_MASK if code < WORD_STOP else code) == key:
-                self._push(code)
-                apply_action(&self.s, &self.rules.c, code)
-                self.legal_valid = False
+                self._play(code)
                 return True
         return False
 
@@ -954,32 +1046,30 @@ cdef class Engine:
         if self.s.result != RESULT_NONE or self.s.phase != PHASE_START:
             return False
         self._refresh()
-        cdef int32_t code = WORD_PASS if self.legal[0] == WORD_PASS else WORD_FORFEIT
-        self._push(code)
-        apply_action(&self.s, &self.rules.c, code)
-        self.legal_valid = False
+        self._play(WORD_PASS if self.legal[0] == WORD_PASS else WORD_FORFEIT)
         return True
 
     def undo(self):
         """Restore the state before the last action; False if there is none."""
-        if self.depth == 0:
+        cdef UndoNode* node = self.head
+        if node == NULL:
             return False
-        self.depth -= 1
-        memcpy(&self.s, &self.stack[self.depth], sizeof(StateC))
+        restore_node(&self.s, node)
+        self.head = node.parent
+        if node.parent != NULL:
+            node.parent.refs += 1
+        release(node)
         self.legal_valid = False
         return True
 
     def copy(self, bint history=True):
+        """An independent engine; with ``history`` it shares this one's undo history
+        (immutable), so the cost does not depend on the history's length."""
         cdef Engine other = Engine.__new__(Engine, self.rules)
         memcpy(&other.s, &self.s, sizeof(StateC))
-        if history and self.depth:
-            other.stack = <StateC*>malloc(self.depth * sizeof(StateC))
-            other.played = <int32_t*>malloc(self.depth * sizeof(int32_t))
-            if other.stack == NULL or other.played == NULL:
-                raise MemoryError()
-            memcpy(other.stack, self.stack, self.depth * sizeof(StateC))
-            memcpy(other.played, self.played, self.depth * sizeof(int32_t))
-            other.depth = other.capacity = self.depth
+        if history and self.head != NULL:
+            other.head = self.head
+            self.head.refs += 1
         return other
 
     def perft(self, int depth):
@@ -1016,12 +1106,11 @@ cdef class Engine:
         if history:
             while not self.s.result and (max_actions < 0 or played < max_actions):
                 n = gen_actions(&self.s, &self.rules.c, buffer)
-                code = buffer[splitmix64(&rng) % <uint64_t>n]
-                self._push(code)
-                apply_action(&self.s, &self.rules.c, code)
+                self._play(buffer[splitmix64(&rng) % <uint64_t>n])
                 played += 1
             return played
-        self.depth = 0
+        release(self.head)
+        self.head = NULL
         with nogil:                      # other threads may play their own games meanwhile
             while not self.s.result and (max_actions < 0 or played < max_actions):
                 n = gen_actions(&self.s, &self.rules.c, buffer)

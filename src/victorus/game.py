@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import random
+from functools import lru_cache
 
 from ._engine import Engine, Rules
 from .constants import CAPTURE_FLAG, NUM_KINDS, TARGET_SHIFT, WORD_CODES
@@ -23,16 +24,16 @@ from .variants import Config, parse_variant
 
 _WORDS_BY_KEY = {key: word_action(word) for word, key in WORD_CODES.items()}
 _BASE = object()             # Game._origin: "the VPN of the engine's base state", made lazily
-_RULES: dict = {}
 _ACTIONS: dict = {}
+#: Configurations whose tables and start position stay cached (quick<N> makes many).
+CACHED_CONFIGURATIONS = 64
 
 
+@lru_cache(maxsize=CACHED_CONFIGURATIONS, typed=True)
 def _rules(board: Board, config: Config) -> Rules:
-    """The engine's tables for a board and configuration (built once)."""
-    rules = _RULES.get((board.name, config))
-    if rules is None:
-        coords = board.coords
-        rules = _RULES[(board.name, config)] = Rules(
+    """The engine's tables for a board and configuration (about 20 KB, built once)."""
+    coords = board.coords
+    return Rules(
             board.tables,
             [[direction_mask(s, k) for k in range(NUM_KINDS)] for s in range(6)],
             [(board.home_cells[s]["K"], board.home_cells[s]["Q"]) for s in range(6)],
@@ -41,7 +42,23 @@ def _rules(board: Board, config: Config) -> Rules:
             [[[winding_base(q, r, s, clockwise) for q, r in coords] for clockwise in (True, False)]
              for s in range(6)],
             config.teams, config.order, sum(1 << s for s in config.present), config.quick or 0)
-    return rules
+
+
+@lru_cache(maxsize=CACHED_CONFIGURATIONS, typed=True)
+def _start_position(board_name: str, players: int | None, variant: str):
+    """(Board, Config, Engine at the R35 setup) of a configuration; Game() copies it."""
+    board = Board(board_name)
+    allied, quick, variant_players = parse_variant(variant, ConfigError)
+    if variant_players is not None and players is not None and variant_players != players:
+        raise ConfigError(f"variant {variant!r} says {variant_players} players "
+                          f"but players={players!r}")
+    players = variant_players or (6 if players is None else players)
+    config = Config(players=players, allied=allied, quick=quick)
+    engine = Engine(_rules(board, config))
+    engine.load(setup_cells(board, config), [("a" if s in config.present else "x", 0)
+                                               for s in range(6)],
+                [], Turn(to_move=config.order[0])._asdict())
+    return board, config, engine
 
 
 def _unpickle(board: str, players: int, variant: str, origin: str, actions: list) -> "Game":
@@ -87,16 +104,15 @@ class Game:
 
     def __init__(self, board: str = "standard", players: int | None = None,
                  variant: str = "standard"):
-        self.board = Board(board)
-        allied, quick, variant_players = parse_variant(variant, ConfigError)
-        if variant_players is not None and players is not None and variant_players != players:
-            raise ConfigError(f"variant {variant!r} says {variant_players} players "
-                              f"but players={players!r}")
-        players = variant_players or (6 if players is None else players)
-        self.config = Config(players=players, allied=allied, quick=quick)
-        armies = [("a" if s in self.config.present else "x", 0) for s in range(6)]
-        self._start(setup_cells(self.board, self.config), armies, [],
-                    Turn(to_move=self.config.order[0]))
+        try:
+            self.board, self.config, start = _start_position(board, players, variant)
+        except TypeError:                # an unhashable argument: let Board/variant explain
+            Board(board)
+            parse_variant(variant, ConfigError)
+            raise ConfigError(f"players must be an integer from 2 to 6, got {players!r}") \
+                from None
+        self._engine = start.copy(False)
+        self._actions = _ACTIONS.setdefault(self.board.name, {})
         self._origin = ""                # the history starts at the configuration's setup
 
     @classmethod
