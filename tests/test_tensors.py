@@ -4,6 +4,8 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import victorus
 from helpers import position
@@ -98,3 +100,71 @@ def test_observation_marks_turn_state():
     assert obs[PLANE_INDEX["phase_bonus"]].all()
     assert obs[PLANE_INDEX["self_eligible"], Board("standard").cell("m10")] == 1
     assert obs[PLANE_INDEX["held0"]].all() and np.isclose(obs[PLANE_INDEX["held0"], 0], 2 / 12)
+
+
+# -- the C tensors against the Python references ----------------------------------------
+
+CONFIGS = [("standard", 6, "standard"), ("standard", 2, "quick8"), ("standard", 6, "allied"),
+           ("compact", 4, "standard"), ("compact", 3, "quick5"), ("standard", 5, "standard")]
+
+
+def assert_tensors_match(game):
+    from victorus.tensors import legal_action_ids_reference, observation_reference
+    ids = game.legal_action_ids()
+    assert ids.dtype == np.int32 and list(ids) == legal_action_ids_reference(game)
+    mask = game.legal_action_mask()
+    assert np.flatnonzero(mask).tolist() == sorted(ids.tolist())
+    for seat in range(6):
+        assert np.array_equal(game.observation(seat), observation_reference(game, seat)), seat
+
+
+@settings(max_examples=60, deadline=None)
+@given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 2**32 - 1),
+       length=st.integers(0, 400))
+def test_c_tensors_equal_the_python_reference(config, seed, length):
+    """Every phase (start, move, bonus), frozen and self-eligible pieces, rescues,
+    eliminations and game ends come up in random positions."""
+    board, players, variant = config
+    game = victorus.Game(board, players=players, variant=variant)
+    victorus.play_random(game, seed=seed, max_actions=length)
+    assert_tensors_match(game)
+
+
+def test_c_tensors_equal_the_python_reference_over_whole_games():
+    for n, (board, players, variant) in enumerate(CONFIGS):
+        game = victorus.Game(board, players=players, variant=variant)
+        rng = random.Random(n)
+        while not game.is_over and game.ply < 300:
+            assert_tensors_match(game)
+            game.play_id(int(rng.choice(game.legal_action_ids())))
+
+
+def test_out_buffers_are_filled_and_checked():
+    game = victorus.Game("compact", players=2)
+    obs = np.full((len(PLANES), 127), 7.0, dtype=np.float32)
+    assert game.observation(1, out=obs) is obs
+    assert np.array_equal(obs, game.observation(1))
+    mask = np.ones(game.num_distinct_actions, dtype=bool)
+    assert game.legal_action_mask(out=mask) is mask and mask.sum() == len(game.legal_actions())
+    for bad in (np.zeros((len(PLANES), 127)), np.zeros((len(PLANES), 181), np.float32),
+                np.zeros((127, len(PLANES)), np.float32).T, [[0.0]]):
+        with pytest.raises(victorus.ConfigError, match="out must be"):
+            game.observation(0, out=bad)
+    with pytest.raises(victorus.ConfigError, match="out must be"):
+        game.legal_action_mask(out=np.zeros(game.num_distinct_actions, np.uint8))
+
+
+def test_play_id_plays_that_action_and_refuses_others():
+    game = victorus.Game()
+    ident = game.action_id("h3-h7")
+    game.play_id(ident)
+    assert [str(a) for a in game.history()] == ["h3-h7"]
+    before = game.vpn() if game.phase == "start" else (game.phase, game.ply)
+    with pytest.raises(victorus.IllegalActionError, match="not legal now"):
+        game.play_id(game.action_id("end"))
+    for bad in (-1, 10**6, 2.0, True, "h3-h7"):
+        with pytest.raises(victorus.ConfigError, match="action id"):
+            game.play_id(bad)
+    assert (game.vpn() if game.phase == "start" else (game.phase, game.ply)) == before
+    game.play_id(np.int64(game.legal_action_ids()[0]))          # numpy integers too
+    assert game.ply == 2

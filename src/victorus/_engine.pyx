@@ -14,12 +14,18 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, u
 from libc.string cimport memcpy, memset
 from libc.stdlib cimport malloc, realloc, free
 from libc.math cimport fmod, lround
+from cpython.buffer cimport (PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABLE,
+                             PyBUF_C_CONTIGUOUS, PyBUF_FORMAT)
 
 from victorus._core cimport (
     BB, Tables, LegSpec, BoardTables, gen_leg, bb_has, bb_add, bb_del, bb_clear, bb_or,
     bb_empty, lowest_bit, make_spec, team_friends, strategic_steps, pivot_leg, travel_leg,
     kind_points, MAX_CELLS, NUM_SEATS, NUM_KINDS, NO_KINGDOM, MAX_HELD, GATE_CAPTURES,
-    KING, QUEEN, HOSPITALLER, NO_EDGE, ROYAL_KINDS, PROMOTABLE_KINDS, STRATEGIC_KINDS,
+    KING, QUEEN, HOSPITALLER, NO_EDGE, COLOR_GREY, NUM_PLANES, PLANE_ARMY0_T, PLANE_BLACK_EDGED,
+    PLANE_ROYAL, PLANE_TALLY, PLANE_LAPS, PLANE_CELL_WHITE, PLANE_KINGDOM0, PLANE_FROZEN,
+    PLANE_SELF_ELIGIBLE, PLANE_MOVING, PLANE_PHASE_START, PLANE_TO_MOVE0,
+    PLANE_KNIGHT_CAPTURES0, PLANE_HELD0, PLANE_ACTIVE0, PLANE_ROUND, PLANE_PASSES,
+    PLANE_PENDING, ROYAL_KINDS, PROMOTABLE_KINDS, STRATEGIC_KINDS,
     PHASE_START, PHASE_MOVE, PHASE_BONUS, LEG_NORMAL, LEG_STRATEGIC, LEG_TRAVEL, LEG_PIVOT,
     LEG_SELF, ARMY_ACTIVE, ARMY_ELIMINATED, RESULT_NONE, RESULT_CENTRE, RESULT_ELIMINATION,
     RESULT_ROUND_LIMIT, RESULT_DRAW, TARGET_SHIFT, CAPTURE_FLAG, LEG_TYPE_SHIFT, KEY_MASK,
@@ -85,6 +91,7 @@ ctypedef struct RulesC:
     int32_t norder
     uint8_t present                  # seat mask
     int32_t quick                    # round limit, 0: not the quick game
+    uint8_t view[NUM_SEATS][MAX_CELLS]   # the column of each cell in a seat's observation
 
 
 cdef inline bint kind_in(int kind, int kinds) noexcept nogil:
@@ -669,6 +676,72 @@ cdef inline uint64_t splitmix64(uint64_t* state) noexcept nogil:
     return z ^ (z >> 31)
 
 
+# -- learning tensors (victorus.tensors) ----------------------------------------------
+
+cdef inline int action_id(int32_t code, int n) noexcept nogil:
+    """The fixed action id of a code: origin * N + target, or N * N + word (0 stop, 1 end,
+    2 pass)."""
+    if code >= WORD_STOP:
+        return n * n + (code - WORD_STOP) // (WORD_END - WORD_STOP)
+    return (code & 0xFF) * n + ((code >> TARGET_SHIFT) & 0xFF)
+
+
+cdef inline void fill_plane(float* out, int plane, int n, float value) noexcept nogil:
+    cdef int j
+    cdef float* row = out + plane * n
+    for j in range(n):
+        row[j] = value
+
+
+cdef void write_observation(const StateC* s, const RulesC* r, int seat,
+                            float* out) noexcept nogil:
+    """The planes of constants.PLANES seen by ``seat`` into ``out`` [NUM_PLANES, N]
+    (the same numbers as victorus.tensors.observation_reference)."""
+    cdef int n = r.t.ncells, c, j, k, a, rel
+    cdef const PieceC* p
+    cdef const uint8_t* col = r.view[seat]
+    cdef int held[NUM_SEATS]
+    memset(out, 0, NUM_PLANES * n * sizeof(float))
+    for c in range(n):
+        j = col[c]
+        out[(PLANE_CELL_WHITE + r.t.color[c]) * n + j] = 1.0
+        k = r.t.kingdom[c]
+        if k != NO_KINGDOM and s.army_state[k] != ARMY_ELIMINATED:
+            out[(PLANE_KINGDOM0 + (k - seat + NUM_SEATS) % NUM_SEATS) * n + j] = 1.0
+        if bb_has(&s.frozen, c):
+            out[PLANE_FROZEN * n + j] = 1.0
+        p = &s.cells[c]
+        if p.army < 0:
+            continue
+        rel = (p.army - seat + NUM_SEATS) % NUM_SEATS
+        out[(PLANE_ARMY0_T + rel * NUM_KINDS + p.kind) * n + j] = 1.0
+        if kind_in(p.kind, ROYAL_KINDS):
+            out[PLANE_LAPS * n + j] = p.laps
+        else:
+            out[PLANE_BLACK_EDGED * n + j] = p.edge == COLOR_GREY
+            out[PLANE_ROYAL * n + j] = p.royal
+            out[PLANE_TALLY * n + j] = p.tally
+    if s.self_cell >= 0:
+        out[PLANE_SELF_ELIGIBLE * n + col[s.self_cell]] = 1.0
+    if s.mover >= 0:
+        out[PLANE_MOVING * n + col[s.mover]] = 1.0
+    fill_plane(out, PLANE_PHASE_START + s.phase, n, 1.0)
+    fill_plane(out, PLANE_TO_MOVE0 + (s.to_move - seat + NUM_SEATS) % NUM_SEATS, n, 1.0)
+    for a in range(NUM_SEATS):
+        held[a] = 0
+    for k in range(s.nheld):
+        held[s.held[k].holder] += 1
+    for a in range(NUM_SEATS):
+        rel = (a - seat + NUM_SEATS) % NUM_SEATS
+        fill_plane(out, PLANE_KNIGHT_CAPTURES0 + rel, n,
+                   <float>(min(s.knight_caps[a], 30) / 3.0))
+        fill_plane(out, PLANE_HELD0 + rel, n, <float>(held[a] / 12.0))
+        fill_plane(out, PLANE_ACTIVE0 + rel, n, s.army_state[a] == ARMY_ACTIVE)
+    fill_plane(out, PLANE_ROUND, n, <float>(s.round / 100.0))
+    fill_plane(out, PLANE_PASSES, n, s.passes)
+    fill_plane(out, PLANE_PENDING, n, s.pending)
+
+
 # -- Python boundary ------------------------------------------------------------------
 
 cdef class Rules:
@@ -677,7 +750,7 @@ cdef class Rules:
     cdef readonly BoardTables tables
 
     def __init__(self, BoardTables tables, dirs, homes, coords, theta, base, teams, order,
-                 int present, int quick):
+                 int present, int quick, views):
         self.tables = tables
         memset(&self.c, 0, sizeof(RulesC))
         self.c.t = &tables.t
@@ -691,6 +764,8 @@ cdef class Rules:
             for k in range(2):
                 for i in range(n):
                     self.c.base[s][k][i] = base[s][k][i]
+            for i in range(n):
+                self.c.view[s][i] = views[s][i]
         for i in range(n):
             self.c.q[i] = coords[i][0]
             self.c.r[i] = coords[i][1]
@@ -1013,6 +1088,72 @@ cdef class Engine:
         release(self.head)               # the new node holds the reference now
         self.head = node
         return 0
+
+    # -- learning: action ids, masks, observations (victorus.tensors) --
+    @property
+    def legal_count(self):
+        """How many actions are legal now."""
+        self._refresh()
+        return self.nlegal
+
+    def legal_ids(self, empty):
+        """The legal actions' ids, in legal_actions() order, in ``empty(count, "int32")``
+        (numpy.empty)."""
+        self._refresh()
+        ids = empty(self.nlegal, "int32")
+        cdef int32_t[::1] out = ids
+        cdef int i, n = self.rules.c.t.ncells
+        for i in range(self.nlegal):
+            out[i] = action_id(self.legal[i], n)
+        return ids
+
+    def mask_into(self, out):
+        """True where the action id is legal into ``out``, a writable C-contiguous bool
+        buffer (numpy) of N * N + 3 entries; False (untouched) if it is not one."""
+        cdef Py_buffer view
+        cdef int i, n = self.rules.c.t.ncells
+        try:
+            PyObject_GetBuffer(out, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)
+        except (TypeError, ValueError, BufferError):
+            return False
+        cdef bint ok = (view.itemsize == 1 and view.len == n * n + 3
+                        and view.format != NULL and view.format[0] == b"?" and view.format[1] == 0)
+        if ok:
+            self._refresh()
+            memset(view.buf, 0, view.len)
+            for i in range(self.nlegal):
+                (<uint8_t*>view.buf)[action_id(self.legal[i], n)] = 1
+        PyBuffer_Release(&view)
+        return ok
+
+    def observation_into(self, float[:, ::1] out, int seat):
+        """The observation planes seen by ``seat`` into ``out`` [NUM_PLANES, N]."""
+        cdef int n = self.rules.c.t.ncells
+        if out.shape[0] != NUM_PLANES or out.shape[1] != n or not 0 <= seat < NUM_SEATS:
+            raise ValueError(f"out must be [{NUM_PLANES}, {n}] and seat 0-5")
+        with nogil:
+            write_observation(&self.s, &self.rules.c, seat, &out[0, 0])
+
+    def play_id(self, int ident):
+        """Play the legal action with this id; False if none is legal."""
+        self._refresh()
+        cdef int i, n = self.rules.c.t.ncells
+        for i in range(self.nlegal):
+            if action_id(self.legal[i], n) == ident:
+                self._play(self.legal[i])
+                return True
+        return False
+
+    def code_of_id(self, int ident):
+        """The notation key of the legal action with this id, or -1."""
+        self._refresh()
+        cdef int i, n = self.rules.c.t.ncells
+        cdef int32_t code
+        for i in range(self.nlegal):
+            code = self.legal[i]
+            if action_id(code, n) == ident:
+                return code & KEY_MASK if code < WORD_STOP else code
+        return -1
 
     def history_keys(self):
         """Notation keys of the actions in the undo history, oldest first (a forfeit is

@@ -63,6 +63,22 @@ PHASES = ("start", "move", "bonus")                   # R22: 'move' is inside a 
 RESULTS = (None, "centre", "elimination", "round-limit", "draw")
 ARMY_STATES = "aex"                                   # R39: active, eliminated, absent
 
+# -- observation planes (victorus.tensors, docs/adapters.md) ----------------------------------
+#: Rows of an observation, seen from one seat: "army<r>" is the army r seats after it
+#: (r = 0: itself), and so on for every per-army family.
+PLANES = tuple(
+    [f"army{a}_{p}" for a in range(NUM_SEATS) for p in PIECE_LETTERS]   # 42: pieces
+    + ["black_edged", "royal", "tally", "laps"]                         # piece details
+    + ["cell_white", "cell_grey", "cell_centre"]                        # R5
+    + [f"kingdom{a}" for a in range(NUM_SEATS)]                         # live kingdoms (walls)
+    + ["frozen", "self_eligible", "moving"]                             # R22-R24
+    + [f"phase_{p}" for p in PHASES]
+    + [f"to_move{a}" for a in range(NUM_SEATS)]
+    + [f"knight_captures{a}" for a in range(NUM_SEATS)]                 # R19, / 3
+    + [f"held{a}" for a in range(NUM_SEATS)]                            # pieces held, / 12
+    + [f"active{a}" for a in range(NUM_SEATS)]
+    + ["round", "passes", "pending"])                                   # round / 100
+
 # -- actions (R15, R38) --------------------------------------------------------------------
 # A leg's code is origin | target << 8 | capture << 16 | leg type << 17; ``code & KEY_MASK``
 # is its notation key (what R38 shows). The words are single codes.
@@ -108,6 +124,8 @@ def cython_include() -> str:
         "LEG_TYPE_SHIFT": LEG_TYPE_SHIFT, "KEY_MASK": KEY_MASK,
         **{f"WORD_{word.upper()}": code for word, code in WORD_CODES.items()},
         "WORD_FORFEIT": WORD_FORFEIT,
+        "NUM_PLANES": len(PLANES),
+        **{f"PLANE_{name.upper()}": i for i, name in enumerate(PLANES)},
     }
     lines = ["# Generated from src/victorus/constants.py by the build: do not edit.", "",
              "cdef enum:"]

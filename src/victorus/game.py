@@ -12,10 +12,11 @@ import os
 import random
 from functools import lru_cache
 
+from . import tensors
 from ._engine import Engine, Rules
 from .constants import CAPTURE_FLAG, NUM_KINDS, TARGET_SHIFT, WORD_CODES
 from .errors import ConfigError, IllegalActionError, StateError
-from .geometry import Board, direction_mask, theta, winding_base
+from .geometry import Board, direction_mask, rotate, theta, winding_base
 from .notation import (
     Action, ArmyRecord, VPNPosition, format_vpn, illegal_message, leg_action,
     parse_action, parse_vpn, word_action)
@@ -41,7 +42,18 @@ def _rules(board: Board, config: Config) -> Rules:
             [theta(q, r) for q, r in coords],
             [[[winding_base(q, r, s, clockwise) for q, r in coords] for clockwise in (True, False)]
              for s in range(6)],
-            config.teams, config.order, sum(1 << s for s in config.present), config.quick or 0)
+            config.teams, config.order, sum(1 << s for s in config.present), config.quick or 0,
+            [observation_columns(board, seat) for seat in range(6)])
+
+
+def observation_columns(board: Board, seat: int) -> list[int]:
+    """The column of each cell in ``seat``'s observation: the board turned so that the seat
+    sits at the bottom (column ``j`` shows the cell standing where seat 0's cell ``j``
+    stands)."""
+    columns = [0] * len(board)
+    for j, (q, r) in enumerate(board.coords):
+        columns[board.index_of_coords[rotate(q, r, seat)]] = j
+    return columns
 
 
 @lru_cache(maxsize=CACHED_CONFIGURATIONS, typed=True)
@@ -232,32 +244,34 @@ class Game:
     @property
     def num_distinct_actions(self) -> int:
         """Size of the board's fixed action space (from-cell x to-cell, then stop/end/pass)."""
-        from .tensors import num_actions
-        return num_actions(self.board)
+        return tensors.num_actions(self.board)
 
     def action_id(self, action) -> int:
         """Fixed integer id of an Action or R38 string."""
-        from .tensors import action_id
-        return action_id(self.board, action)
+        return tensors.action_id(self.board, action)
 
     def action_from_id(self, ident: int) -> Action:
         """The legal Action with this id (IllegalActionError if it is not legal now)."""
-        from .tensors import action_from_id
-        return action_from_id(self, ident)
+        return tensors.action_from_id(self, ident)
 
-    def legal_action_ids(self) -> list[int]:
-        from .tensors import legal_action_ids
-        return legal_action_ids(self)
+    def play_id(self, ident: int) -> None:
+        """Play the legal action with this fixed id (victorus.tensors); an illegal id raises
+        IllegalActionError and changes nothing."""
+        if type(ident) is not int or not self._engine.play_id(ident):
+            self.play(tensors.action_from_id(self, ident))   # explains what is wrong, or plays
 
-    def legal_action_mask(self):
-        """numpy bool vector over the fixed action space."""
-        from .tensors import legal_action_mask
-        return legal_action_mask(self)
+    def legal_action_ids(self):
+        """int32 numpy array of the legal actions' ids, in legal_actions() order."""
+        return tensors.legal_action_ids(self)
 
-    def observation(self, seat: int):
-        """numpy float32 planes [planes, cells] from ``seat``'s point of view."""
-        from .tensors import observation
-        return observation(self, seat)
+    def legal_action_mask(self, out=None):
+        """numpy bool vector over the fixed action space (``out``: fill this one)."""
+        return tensors.legal_action_mask(self, out)
+
+    def observation(self, seat: int, out=None):
+        """numpy float32 planes [planes, cells] from ``seat``'s point of view (``out``:
+        fill this one)."""
+        return tensors.observation(self, seat, out)
 
     def _repr_svg_(self) -> str:
         """Jupyter shows the board (victorus.render)."""

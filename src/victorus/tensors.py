@@ -18,32 +18,24 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .errors import ConfigError, IllegalActionError
-from .constants import CENTRE, GREY, KING, PIECE_LETTERS, QUEEN, WHITE, WORD_CODES
+from .constants import CENTRE, GREY, KING, PLANES, QUEEN, WHITE, WORD_CODES
 from .geometry import Board, rotate
 
-PLANES = (
-    [f"army{a}_{p}" for a in range(6) for p in PIECE_LETTERS]            # 42: pieces
-    + ["black_edged", "royal", "tally", "laps"]                        # piece details
-    + ["cell_white", "cell_grey", "cell_centre"]                       # R5
-    + [f"kingdom{a}" for a in range(6)]                                # live kingdoms (walls)
-    + ["frozen", "self_eligible", "moving"]                            # R22-R24
-    + ["phase_start", "phase_move", "phase_bonus"]
-    + [f"to_move{a}" for a in range(6)]
-    + [f"knight_captures{a}" for a in range(6)]                        # R19, / 3
-    + [f"held{a}" for a in range(6)]                                   # pieces held, / 12
-    + [f"active{a}" for a in range(6)]
-    + ["round", "passes", "pending"]                                   # round / 100
-)
 PLANE_INDEX = {name: i for i, name in enumerate(PLANES)}
 WORDS = tuple(WORD_CODES)
 
 
+_np = None                      # numpy, imported on first use (tensors need it; games do not)
+
+
 def _numpy():
+    global _np
     try:
         import numpy
     except ImportError:
         raise ImportError("victorus tensors need numpy: pip install numpy "
                           "(or victorus[pettingzoo] / victorus[openspiel])") from None
+    _np = numpy
     return numpy
 
 
@@ -85,34 +77,48 @@ def _static_planes(board_name: str):
     return colours
 
 
-def legal_action_ids(game) -> list[int]:
-    """Ids of the legal actions, in legal_actions() order."""
-    n = len(game.board)
-    return [a.origin * n + a.target if a.word is None else n * n + WORDS.index(a.word)
-            for a in game.legal_actions()]
+def legal_action_ids(game):
+    """int32 numpy array of the legal actions' ids, in legal_actions() order (from C)."""
+    return game._engine.legal_ids((_np or _numpy()).empty)
 
 
-def legal_action_mask(game):
-    """numpy bool vector over the fixed action space: True where the action is legal."""
-    np = _numpy()
-    mask = np.zeros(num_actions(game.board), dtype=bool)
-    mask[legal_action_ids(game)] = True
-    return mask
+def legal_action_mask(game, out=None):
+    """numpy bool vector over the fixed action space: True where the action is legal.
+
+    ``out``: a C-contiguous bool array of ``num_actions(board)`` entries to fill instead
+    of a new one.
+    """
+    if out is None:
+        out = (_np or _numpy()).empty(num_actions(game.board), dtype=bool)
+    if not game._engine.mask_into(out):
+        raise ConfigError(f"out must be a writable C-contiguous numpy bool array of shape "
+                          f"({num_actions(game.board)},), got {_describe(out)}")
+    return out
 
 
 def action_from_id(game, ident: int):
     """The legal Action with this id; IllegalActionError if none is legal now."""
-    size = num_actions(game.board)
+    ident = _check_id(game.board, ident)
+    key = game._engine.code_of_id(ident)
+    if key < 0:
+        raise IllegalActionError(f"action id {ident} ({describe_id(game.board, ident)}) is not "
+                                 f"legal now; legal ids: {list(legal_action_ids(game)[:20])}")
+    return game._make_action(key)
+
+
+def _check_id(board: Board, ident) -> int:
+    size = num_actions(board)
     if isinstance(ident, bool) or not isinstance(ident, int) and not hasattr(ident, "__index__"):
         raise ConfigError(f"an action id is an integer from 0 to {size - 1}, got {ident!r}")
-    ident = int(ident)
+    ident = int(ident.__index__())
     if not 0 <= ident < size:
         raise ConfigError(f"an action id is an integer from 0 to {size - 1}, got {ident}")
-    for action, legal in zip(game.legal_actions(), legal_action_ids(game)):
-        if legal == ident:
-            return action
-    raise IllegalActionError(f"action id {ident} ({describe_id(game.board, ident)}) is not "
-                             f"legal now; legal ids: {legal_action_ids(game)[:20]}")
+    return ident
+
+
+def _describe(value) -> str:
+    dtype, shape = getattr(value, "dtype", None), getattr(value, "shape", None)
+    return f"{type(value).__name__} {dtype} {shape}" if shape is not None else type(value).__name__
 
 
 def describe_id(board: Board, ident: int) -> str:
@@ -122,11 +128,40 @@ def describe_id(board: Board, ident: int) -> str:
     return f"{board.labels[ident // n]}-{board.labels[ident % n]}"
 
 
-def observation(game, seat: int):
-    """float32 planes ``[len(PLANES), N]`` from ``seat``'s point of view (see module doc)."""
-    np = _numpy()
+def observation(game, seat: int, out=None):
+    """float32 planes ``[len(PLANES), N]`` from ``seat``'s point of view (see module doc),
+    written by the engine in C; ``out``: a C-contiguous float32 array of that shape to fill
+    instead of a new one."""
+    if type(seat) is not int or not 0 <= seat <= 5:
+        _check_seat(seat)
+    if out is None:
+        out = (_np or _numpy()).empty((len(PLANES), len(game.board)), dtype="float32")
+    try:
+        game._engine.observation_into(out, seat)
+    except (ValueError, TypeError, BufferError):
+        raise ConfigError(f"out must be a writable C-contiguous numpy float32 array of shape "
+                          f"{(len(PLANES), len(game.board))}, got {_describe(out)}") from None
+    return out
+
+
+def _check_seat(seat) -> None:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 5:
         raise ConfigError(f"seat must be an integer from 0 to 5, got {seat!r}")
+
+
+# -- the slow, obviously-correct paths (tests compare the C ones against them) ----------
+
+def legal_action_ids_reference(game) -> list[int]:
+    """Ids of the legal actions, in legal_actions() order, computed in Python."""
+    n = len(game.board)
+    return [a.origin * n + a.target if a.word is None else n * n + WORDS.index(a.word)
+            for a in game.legal_actions()]
+
+
+def observation_reference(game, seat: int):
+    """The observation computed in Python from the game's records (slow)."""
+    np = _numpy()
+    _check_seat(seat)
     board = game.board
     n = len(board)
     cells, armies, turn, _ = game._view()
