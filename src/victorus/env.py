@@ -75,9 +75,10 @@ class VictorusEnv(AECEnv):
         self.agent_selection = f"seat_{self.game.to_move}"
 
     def observe(self, agent):
-        mask = np.zeros(self.action_spaces[agent].n, dtype=np.int8)
         if agent == self.agent_selection and not self.game.is_over:
-            mask[self.game.legal_action_ids()] = 1
+            mask = self.game.legal_action_mask().view(np.int8)      # written in C
+        else:
+            mask = np.zeros(self.action_spaces[agent].n, dtype=np.int8)
         return {"observation": self.game.observation(self._seat(agent)), "action_mask": mask}
 
     def step(self, action):
@@ -85,7 +86,7 @@ class VictorusEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self.game.play(self.game.action_from_id(int(action)))
+        self.game.play_id(int(action))
         self.actions_played += 1
         self._cumulative_rewards[agent] = 0
         if self.game.is_over:
