@@ -129,8 +129,10 @@ def test_an_illegal_click_changes_nothing(page, server):
     before = (page.inner_text("#status"), page.text_content("#placement"),
               page.inner_text("#log"))
     page.click('.cell[data-cell="g10"]')           # empty, and no piece picked
-    assert "no legal leg starts on g10" in page.inner_text("#error")
+    page.wait_for_function("() => document.querySelector('#error').textContent.includes("
+                           "'no legal leg starts on g10')")
     page.click('.cell[data-cell="g6"]')            # pick the Templar on g6 ...
+    page.wait_for_selector('.cell[data-cell="g6"].selected')
     assert page.get_attribute('.cell[data-cell="g6"]', "class") == "cell origin selected"
     targets = page.eval_on_selector_all(".cell.target", "els => els.map(e => e.dataset.cell)")
     assert "g12" not in targets

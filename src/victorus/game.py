@@ -142,6 +142,15 @@ class Game:
         game._origin = _BASE
         return game
 
+    @classmethod
+    def _from_engine(cls, board: Board, config: Config, engine: Engine) -> "Game":
+        """A game around an engine made elsewhere (victorus.vector), without history."""
+        game = cls.__new__(cls)
+        game.board, game.config, game._engine = board, config, engine
+        game._actions = _ACTIONS.setdefault(board.name, {})
+        game._origin = _BASE if engine.phase == "start" and not engine.over else None
+        return game
+
     def _start(self, cells, armies, held, turn):
         self._engine = Engine(_rules(self.board, self.config))
         self._engine.load(cells, armies, held, turn._asdict())

@@ -40,6 +40,8 @@ async function refresh(full) {
     return;
   }
   if (state.unchanged) { showClock(state.clock); return; }
+  // Versions only grow: a slow answer must not undo a newer state (and the piece picked).
+  if (S && state.version < S.version) return;
   if (!S || S.version !== state.version || S.view !== state.view) selected = null;
   S = state;
   draw();

@@ -1,0 +1,139 @@
+"""Many games stepped in one call, in C, for reinforcement learning (``victorus[learning]``).
+
+:class:`VectorGames` holds ``num_envs`` games of one configuration in a C array and
+steps them all with one call: the GIL is released and the games are split over
+``threads`` POSIX threads. Every output is written into preallocated numpy arrays
+(the attributes below), reused from step to step:
+
+- ``observations`` ``[N, planes, cells]`` seen by the army to act (self-play), float32
+  as :meth:`victorus.Game.observation`, or uint8 (the same planes as saturated integer
+  counts: knight captures, held pieces and the round as counts, laps clipped to 0-255),
+  or absent;
+- ``masks`` ``[N, actions]`` bool, or ``ids`` ``[N, MAX_LEGAL_ACTIONS]`` int32 with
+  ``counts`` ``[N]`` (the first ``counts[i]`` entries of row ``i`` are its legal ids);
+- ``rewards`` ``[N, 6]`` float32 per seat: +1 for the seats of the winning team and -1
+  for the other present seats when a game is won, 0 otherwise (draws, truncation);
+- ``terminated`` and ``truncated`` ``[N]`` bool (truncated: ``max_actions`` actions
+  played, R36), ``to_move`` ``[N]`` int32, the seat to act.
+
+Autoreset follows gymnasium's next-step mode: a game that ended at one step starts again
+at the next one, whose action for it is ignored. Action ids are those of
+:mod:`victorus.tensors`; an illegal id raises IllegalActionError before any game moves.
+:meth:`VectorGames.sample` draws uniformly random legal ids in C (baselines). Results
+depend only on the seed and the actions, never on the thread count.
+
+>>> import numpy as np
+>>> games = VectorGames(4, board="compact", players=2, seed=1)
+>>> games.observations.shape, games.masks.shape
+((4, 88, 127), (4, 16132))
+>>> for _ in range(3):
+...     _ = games.step(games.sample())
+>>> int(games.to_move[0]) in range(6)
+True
+"""
+
+from __future__ import annotations
+
+from ._engine import MAX_LEGAL_ACTIONS, VectorEngine
+from .constants import NUM_SEATS, PLANES
+from .errors import ConfigError, IllegalActionError
+from .game import DEFAULT_MAX_ACTIONS, Game
+from .tensors import _numpy, describe_id, num_actions
+
+OBSERVATIONS = {None: 0, "float32": 1, "uint8": 2}
+LEGAL = (None, "mask", "ids")
+#: More than this many games per batch is refused (about 12 KB of C state each).
+MAX_ENVS = 1 << 16
+
+
+def _check_int(name, value, low, high):
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ConfigError(f"{name} must be an integer from {low} to {high}, got {value!r}")
+
+
+class VectorGames:
+    """``num_envs`` games stepped together in C; see the module documentation."""
+
+    def __init__(self, num_envs: int, board: str = "standard", players: int | None = None,
+                 variant: str = "standard", *, observations: str | None = "float32",
+                 legal: str | None = "mask", max_actions: int | None = DEFAULT_MAX_ACTIONS,
+                 threads: int = 1, seed: int = 0):
+        np = _numpy()
+        _check_int("num_envs", num_envs, 1, MAX_ENVS)
+        _check_int("threads", threads, 1, 64)
+        if observations not in OBSERVATIONS:
+            raise ConfigError(f"observations must be 'float32', 'uint8' or None, "
+                              f"got {observations!r}")
+        if legal not in LEGAL:
+            raise ConfigError(f"legal must be 'mask', 'ids' or None, got {legal!r}")
+        if max_actions is not None:
+            _check_int("max_actions", max_actions, 1, 2**62)
+        start = Game(board, players=players, variant=variant)
+        self.board, self.config = start.board, start.config
+        self.num_envs, self.max_actions = num_envs, max_actions
+        self.num_actions = num_actions(self.board)
+        n, cells = num_envs, len(self.board)
+        self.observations = None if observations is None else np.zeros(
+            (n, len(PLANES), cells), dtype=observations)
+        self.masks = np.zeros((n, self.num_actions), bool) if legal == "mask" else None
+        self.ids = np.zeros((n, MAX_LEGAL_ACTIONS), np.int32) if legal == "ids" else None
+        self.counts = np.zeros(n, np.int32)
+        self.rewards = np.zeros((n, NUM_SEATS), np.float32)
+        self.terminated = np.zeros(n, bool)
+        self.truncated = np.zeros(n, bool)
+        self.to_move = np.zeros(n, np.int32)
+        self._sampled = np.zeros(n, np.int32)
+        self._actions = np.zeros(n, np.int32)
+        buffers = {"observations": self.observations, "ids": self.ids,
+                   "masks": None if self.masks is None else self.masks.view(np.uint8),
+                   "rewards": self.rewards, "terminated": self.terminated.view(np.uint8),
+                   "truncated": self.truncated.view(np.uint8), "to_move": self.to_move,
+                   "counts": self.counts, "sampled": self._sampled}
+        self._engine = VectorEngine(start._engine, n, threads, max_actions or 0,
+                                    OBSERVATIONS[observations], buffers)
+        self.reset(seed)
+
+    @property
+    def threads(self) -> int:
+        return self._engine.threads
+
+    def reset(self, seed: int | None = None) -> "VectorGames":
+        """Every game to the start position; ``seed`` seeds :meth:`sample` (game ``i`` from
+        ``(seed, i)``)."""
+        if seed is not None:
+            _check_int("seed", seed, 0, 2**64 - 1)
+            self._seed = seed
+        self._engine.reset(self._seed)
+        return self
+
+    def step(self, actions) -> "VectorGames":
+        """Play one action id per game (any int sequence or array of ``num_envs`` ids)."""
+        np = _numpy()
+        ids = np.asarray(actions)
+        if ids.shape != (self.num_envs,) or not (np.issubdtype(ids.dtype, np.integer)):
+            raise ConfigError(f"actions must be {self.num_envs} integer action ids, got "
+                              f"{ids.dtype} {ids.shape}")
+        if ids.size and (ids.min() < -1 or ids.max() >= self.num_actions):
+            raise ConfigError(f"action ids go from 0 to {self.num_actions - 1}")
+        self._actions[:] = ids
+        bad = self._engine.step(self._actions)
+        if bad >= 0:
+            ident = int(self._actions[bad])
+            what = describe_id(self.board, ident) if ident >= 0 else "no action"
+            raise IllegalActionError(f"game {bad}: action id {ident} ({what}) is not legal "
+                                     f"now; no game was stepped")
+        return self
+
+    def sample(self):
+        """Uniformly random legal ids, one per game (-1 for a game about to start again);
+        drawn in C from each game's own random state. The array is reused."""
+        self._engine.sample()
+        return self._sampled
+
+    def game(self, index: int) -> Game:
+        """A copy of game ``index`` as a :class:`victorus.Game` (no history)."""
+        _check_int("index", index, 0, self.num_envs - 1)
+        return Game._from_engine(self.board, self.config, self._engine.engine(index))
+
+
+__all__ = ["MAX_LEGAL_ACTIONS", "VectorGames"]

@@ -1,0 +1,119 @@
+"""victorus.vector: many games stepped in C, checked against victorus.Game step by step."""
+
+import numpy as np
+import pytest
+
+import victorus
+from victorus.vector import VectorGames
+
+CONFIGS = [("compact", 2, "quick6"), ("standard", 6, "standard"), ("compact", 4, "standard"),
+           ("standard", 6, "allied+quick4")]
+
+
+def expected_rewards(game):
+    rewards = np.zeros(6, np.float32)
+    if game.is_over and game.winners:
+        for seat in game.config.present:
+            rewards[seat] = 1.0 if seat in game.winners else -1.0
+    return rewards
+
+
+@pytest.mark.parametrize("board, players, variant", CONFIGS,
+                         ids=[f"{b}-{p}p-{v}" for b, p, v in CONFIGS])
+def test_games_match_victorus_game_with_next_step_autoreset(board, players, variant):
+    n, cap = 5, 150
+    vec = VectorGames(n, board, players=players, variant=variant, max_actions=cap, seed=3)
+    games = [victorus.Game(board, players=players, variant=variant) for _ in range(n)]
+    restart = [False] * n
+    rng = np.random.default_rng(0)
+    for _ in range(400):
+        for i, game in enumerate(games):
+            assert vec.to_move[i] == game.to_move
+            assert np.array_equal(vec.observations[i], game.observation(game.to_move))
+            if restart[i]:
+                continue
+            assert np.array_equal(vec.masks[i], game.legal_action_mask()) or game.is_over
+            assert vec.counts[i] == (0 if game.is_over else len(game.legal_actions()))
+        actions = []
+        for i, game in enumerate(games):
+            ids = np.flatnonzero(vec.masks[i])
+            actions.append(int(rng.choice(ids)) if len(ids) and not restart[i] else 0)
+        vec.step(actions)
+        for i, game in enumerate(games):
+            if restart[i]:                                  # the ignored action, a new game
+                games[i] = game = victorus.Game(board, players=players, variant=variant)
+                restart[i] = False
+                assert not vec.terminated[i] and not vec.truncated[i]
+                assert not vec.rewards[i].any()
+                continue
+            game.play_id(actions[i])
+            assert vec.terminated[i] == game.is_over
+            assert vec.truncated[i] == (not game.is_over and game.ply >= cap)
+            assert np.array_equal(vec.rewards[i], expected_rewards(game))
+            restart[i] = bool(vec.terminated[i] or vec.truncated[i])
+            if not restart[i]:
+                assert vec.game(i).vpn() == game.vpn() if game.phase == "start" else True
+
+
+def test_results_do_not_depend_on_threads():
+    runs = []
+    for threads in (1, 2, 3):
+        vec = VectorGames(7, "compact", players=3, variant="quick5", threads=threads, seed=11,
+                          observations="uint8", legal="ids")
+        trace = []
+        for _ in range(300):
+            vec.step(vec.sample())
+            trace.append((vec.observations.copy(), vec.ids.copy(), vec.counts.copy(),
+                          vec.rewards.copy(), vec.terminated.copy(), vec.to_move.copy()))
+        runs.append(trace)
+    for other in runs[1:]:
+        for a, b in zip(runs[0], other):
+            assert all(np.array_equal(x, y) for x, y in zip(a, b))
+
+
+def as_counts(obs):
+    """The uint8 form of a float32 observation: saturated integer counts."""
+    from victorus.tensors import PLANE_INDEX
+    scale = np.ones((obs.shape[0], 1), np.float32)
+    caps, held = PLANE_INDEX["knight_captures0"], PLANE_INDEX["held0"]
+    scale[caps:caps + 6], scale[held:held + 6], scale[PLANE_INDEX["round"]] = 3, 12, 100
+    return np.clip(np.rint(obs.astype(np.float64) * scale), 0, 255).astype(np.uint8)
+
+
+def test_ids_and_uint8_observations():
+    vec = VectorGames(3, "standard", observations="uint8", legal="ids", seed=2)
+    game = victorus.Game()
+    assert vec.observations.dtype == np.uint8 and vec.masks is None
+    assert list(vec.ids[0, :vec.counts[0]]) == list(game.legal_action_ids())
+    assert np.array_equal(vec.observations[0], as_counts(game.observation(0)))
+    for _ in range(200):
+        vec.step(vec.sample())
+    for i in range(3):
+        game = vec.game(i)
+        assert np.array_equal(vec.observations[i], as_counts(game.observation(game.to_move)))
+
+
+def test_an_illegal_action_moves_no_game():
+    vec = VectorGames(4, "compact", players=2, seed=5)
+    before = vec.observations.copy()
+    actions = vec.sample().copy()
+    actions[2] = vec.num_actions - 2                    # 'end' is not legal at the start
+    with pytest.raises(victorus.IllegalActionError, match=r"game 2: action id \d+ \(end\) is not legal"):
+        vec.step(actions)
+    assert np.array_equal(vec.observations, before)
+    for bad, message in (([0] * 3, "4 integer action ids"), ([0.5] * 4, "integer action ids"),
+                         ([10**6] * 4, "action ids go from")):
+        with pytest.raises(victorus.ConfigError, match=message):
+            vec.step(bad)
+    vec.step(vec.sample())                              # still usable
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"num_envs": 0}, "num_envs"), ({"threads": 0}, "threads"),
+    ({"observations": "float16"}, "observations"), ({"legal": "list"}, "legal"),
+    ({"max_actions": 0}, "max_actions"), ({"seed": -1}, "seed"),
+    ({"board": "huge"}, "huge")])
+def test_bad_arguments_are_refused(kwargs, message):
+    args = {"num_envs": 2, **kwargs}
+    with pytest.raises(victorus.ConfigError, match=message):
+        VectorGames(**args)
