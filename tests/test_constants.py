@@ -51,3 +51,13 @@ def test_the_cython_include_declares_every_shared_name():
     for name in ("NUM_SEATS", "KING", "PROMOTABLE_KINDS", "PHASE_BONUS", "RESULT_ROUND_LIMIT",
                  "ARMY_ABSENT", "LEG_SELF", "WORD_FORFEIT", "kind_points"):
         assert name in text
+
+
+def test_whole_board_planes_come_last():
+    """The C writer fills the planes from phase_start on as whole-board values."""
+    planes = constants.PLANES
+    tail = planes[planes.index("phase_start"):]
+    families = ("phase_", "to_move", "knight_captures", "held", "active")
+    assert all(name.startswith(families) or name in ("round", "passes", "pending")
+               for name in tail)
+    assert len(tail) == 3 + 4 * 6 + 3

@@ -686,47 +686,63 @@ cdef inline int action_id(int32_t code, int n) noexcept nogil:
     return (code & 0xFF) * n + ((code >> TARGET_SHIFT) & 0xFF)
 
 
-cdef inline void fill_plane(float* out, int plane, int n, float value) noexcept nogil:
+ctypedef fused obs_t:
+    float
+    uint8_t
+
+
+cdef inline obs_t encode(obs_t* kind, double count, double divisor) noexcept nogil:
+    """float32 planes hold ``count / divisor``; uint8 planes the count, saturated."""
+    if obs_t is float:
+        return <float>(count / divisor)
+    else:
+        return <uint8_t>(0 if count < 0 else 255 if count > 255 else count)
+
+
+cdef inline void fill_plane(obs_t* out, int plane, int n, obs_t value) noexcept nogil:
     cdef int j
-    cdef float* row = out + plane * n
+    cdef obs_t* row = out + plane * n
     for j in range(n):
         row[j] = value
 
 
 cdef void write_observation(const StateC* s, const RulesC* r, int seat,
-                            float* out) noexcept nogil:
+                            obs_t* out) noexcept nogil:
     """The planes of constants.PLANES seen by ``seat`` into ``out`` [NUM_PLANES, N]
-    (the same numbers as victorus.tensors.observation_reference)."""
+    (float32: the same numbers as victorus.tensors.observation_reference)."""
     cdef int n = r.t.ncells, c, j, k, a, rel
     cdef const PieceC* p
     cdef const uint8_t* col = r.view[seat]
     cdef int held[NUM_SEATS]
-    memset(out, 0, NUM_PLANES * n * sizeof(float))
+    # The planes from phase_start on are whole-board values, each written once below.
+    memset(out, 0, PLANE_PHASE_START * n * sizeof(obs_t))
     for c in range(n):
         j = col[c]
-        out[(PLANE_CELL_WHITE + r.t.color[c]) * n + j] = 1.0
+        out[(PLANE_CELL_WHITE + r.t.color[c]) * n + j] = 1
         k = r.t.kingdom[c]
         if k != NO_KINGDOM and s.army_state[k] != ARMY_ELIMINATED:
-            out[(PLANE_KINGDOM0 + (k - seat + NUM_SEATS) % NUM_SEATS) * n + j] = 1.0
+            out[(PLANE_KINGDOM0 + (k - seat + NUM_SEATS) % NUM_SEATS) * n + j] = 1
         if bb_has(&s.frozen, c):
-            out[PLANE_FROZEN * n + j] = 1.0
+            out[PLANE_FROZEN * n + j] = 1
         p = &s.cells[c]
         if p.army < 0:
             continue
         rel = (p.army - seat + NUM_SEATS) % NUM_SEATS
-        out[(PLANE_ARMY0_T + rel * NUM_KINDS + p.kind) * n + j] = 1.0
+        out[(PLANE_ARMY0_T + rel * NUM_KINDS + p.kind) * n + j] = 1
         if kind_in(p.kind, ROYAL_KINDS):
-            out[PLANE_LAPS * n + j] = p.laps
+            out[PLANE_LAPS * n + j] = encode(out, p.laps, 1.0)
         else:
             out[PLANE_BLACK_EDGED * n + j] = p.edge == COLOR_GREY
             out[PLANE_ROYAL * n + j] = p.royal
             out[PLANE_TALLY * n + j] = p.tally
     if s.self_cell >= 0:
-        out[PLANE_SELF_ELIGIBLE * n + col[s.self_cell]] = 1.0
+        out[PLANE_SELF_ELIGIBLE * n + col[s.self_cell]] = 1
     if s.mover >= 0:
-        out[PLANE_MOVING * n + col[s.mover]] = 1.0
-    fill_plane(out, PLANE_PHASE_START + s.phase, n, 1.0)
-    fill_plane(out, PLANE_TO_MOVE0 + (s.to_move - seat + NUM_SEATS) % NUM_SEATS, n, 1.0)
+        out[PLANE_MOVING * n + col[s.mover]] = 1
+    for k in range(PLANE_TO_MOVE0 - PLANE_PHASE_START):
+        fill_plane(out, PLANE_PHASE_START + k, n, k == s.phase)
+    for rel in range(NUM_SEATS):
+        fill_plane(out, PLANE_TO_MOVE0 + rel, n, rel == (s.to_move - seat + NUM_SEATS) % NUM_SEATS)
     for a in range(NUM_SEATS):
         held[a] = 0
     for k in range(s.nheld):
@@ -734,12 +750,12 @@ cdef void write_observation(const StateC* s, const RulesC* r, int seat,
     for a in range(NUM_SEATS):
         rel = (a - seat + NUM_SEATS) % NUM_SEATS
         fill_plane(out, PLANE_KNIGHT_CAPTURES0 + rel, n,
-                   <float>(min(s.knight_caps[a], 30) / 3.0))
-        fill_plane(out, PLANE_HELD0 + rel, n, <float>(held[a] / 12.0))
+                   encode(out, min(s.knight_caps[a], 30), 3.0))
+        fill_plane(out, PLANE_HELD0 + rel, n, encode(out, held[a], 12.0))
         fill_plane(out, PLANE_ACTIVE0 + rel, n, s.army_state[a] == ARMY_ACTIVE)
-    fill_plane(out, PLANE_ROUND, n, <float>(s.round / 100.0))
-    fill_plane(out, PLANE_PASSES, n, s.passes)
-    fill_plane(out, PLANE_PENDING, n, s.pending)
+    fill_plane(out, PLANE_ROUND, n, encode(out, s.round, 100.0))
+    fill_plane(out, PLANE_PASSES, n, encode(out, s.passes, 1.0))
+    fill_plane(out, PLANE_PENDING, n, encode(out, s.pending, 1.0))
 
 
 # -- Python boundary ------------------------------------------------------------------
@@ -1299,11 +1315,19 @@ cdef extern from "<pthread.h>" nogil:
     int pthread_cond_broadcast(pthread_cond_t* cond)
     int pthread_cond_signal(pthread_cond_t* cond)
 
+cdef extern from *:
+    int atomic_load "__atomic_load_n"(int* ptr, int order) noexcept nogil
+    void atomic_store "__atomic_store_n"(int* ptr, int value, int order) noexcept nogil
+    int atomic_fetch_add "__atomic_fetch_add"(int* ptr, int value, int order) noexcept nogil
+    int atomic_sub_fetch "__atomic_sub_fetch"(int* ptr, int value, int order) noexcept nogil
+    int SEQ_CST "__ATOMIC_SEQ_CST"
+
 cdef enum:
     MAX_THREADS = 64
+    SPIN = 200000                    # checks before a thread sleeps (a step's worth of time)
+    CHUNK = 4                        # games a thread takes at a time
     TASK_RESET = 0
     TASK_STEP = 1
-    TASK_SAMPLE = 2
     OBS_NONE = 0
     OBS_FLOAT32 = 1
     OBS_UINT8 = 2
@@ -1318,7 +1342,6 @@ ctypedef struct VecC:
     int64_t* played                  # actions of each game's current episode
     uint64_t* rng                    # each game's splitmix64 state
     uint8_t* reset_next              # gymnasium next-step autoreset
-    float* scratch                   # [threads, NUM_PLANES * cells] for uint8 observations
     int n, threads, obs_kind, cells
     int64_t max_actions              # truncation cap, <= 0: none
     int task
@@ -1337,37 +1360,22 @@ ctypedef struct VecC:
     pthread_mutex_t lock
     pthread_cond_t start_cv
     pthread_cond_t done_cv
-    int generation, busy, stop
+    int generation, busy, stop, next
 
 
-ctypedef struct WorkerC:
-    VecC* vec
-    int index
-
-
-cdef void vec_outputs(VecC* v, int i, float* scratch) noexcept nogil:
+cdef void vec_outputs(VecC* v, int i) noexcept nogil:
     """Legal actions, observation, mask or ids and the seat to act of game ``i``."""
     cdef StateC* s = &v.states[i]
     cdef int32_t* legal = v.legal + <Py_ssize_t>i * MAX_ACTIONS
-    cdef int k, n = v.cells, size = NUM_PLANES * v.cells, plane, j
+    cdef int k, n = v.cells, size = NUM_PLANES * v.cells
     cdef Py_ssize_t actions = n * n + 3
-    cdef double value, scale
-    cdef uint8_t* out8
     v.nlegal[i] = gen_actions(s, v.r, legal)          # 0 once the game is over
     v.counts[i] = v.nlegal[i]
     v.to_move[i] = s.to_move
     if v.obs_kind == OBS_FLOAT32:
         write_observation(s, v.r, s.to_move, <float*>v.obs + <Py_ssize_t>i * size)
-    elif v.obs_kind == OBS_UINT8:                     # saturated integer counts
-        write_observation(s, v.r, s.to_move, scratch)
-        out8 = <uint8_t*>v.obs + <Py_ssize_t>i * size
-        for plane in range(NUM_PLANES):
-            scale = (3.0 if PLANE_KNIGHT_CAPTURES0 <= plane < PLANE_KNIGHT_CAPTURES0 + NUM_SEATS
-                     else 12.0 if PLANE_HELD0 <= plane < PLANE_HELD0 + NUM_SEATS
-                     else 100.0 if plane == PLANE_ROUND else 1.0)
-            for j in range(n):
-                value = lround(scratch[plane * n + j] * scale)
-                out8[plane * n + j] = <uint8_t>(0 if value < 0 else 255 if value > 255 else value)
+    elif v.obs_kind == OBS_UINT8:
+        write_observation(s, v.r, s.to_move, <uint8_t*>v.obs + <Py_ssize_t>i * size)
     if v.masks != NULL:
         memset(v.masks + i * actions, 0, actions)
         for k in range(v.nlegal[i]):
@@ -1388,13 +1396,13 @@ cdef void vec_reset_one(VecC* v, int i) noexcept nogil:
         v.rewards[i * NUM_SEATS + a] = 0.0
 
 
-cdef void vec_step_one(VecC* v, int i, float* scratch) noexcept nogil:
+cdef void vec_step_one(VecC* v, int i) noexcept nogil:
     cdef StateC* s = &v.states[i]
     cdef int32_t* legal = v.legal + <Py_ssize_t>i * MAX_ACTIONS
     cdef int k, a
     if v.reset_next[i]:                               # next-step autoreset: the action is ignored
         vec_reset_one(v, i)
-        vec_outputs(v, i, scratch)
+        vec_outputs(v, i)
         return
     for k in range(v.nlegal[i]):
         if action_id(legal[k], v.cells) == v.actions[i]:
@@ -1410,62 +1418,64 @@ cdef void vec_step_one(VecC* v, int i, float* scratch) noexcept nogil:
             if (v.r.present >> a) & 1:
                 v.rewards[i * NUM_SEATS + a] = 1.0 if (s.winners >> a) & 1 else -1.0
     v.reset_next[i] = v.terminated[i] or v.truncated[i]
-    vec_outputs(v, i, scratch)
+    vec_outputs(v, i)
 
 
-cdef void vec_run(VecC* v, int thread) noexcept nogil:
-    """This thread's share of the task."""
-    cdef int lo = <int>(<int64_t>v.n * thread // v.threads)
-    cdef int hi = <int>(<int64_t>v.n * (thread + 1) // v.threads)
-    cdef float* scratch = v.scratch + <Py_ssize_t>thread * NUM_PLANES * v.cells
-    cdef int i, k
-    for i in range(lo, hi):
-        if v.task == TASK_RESET:
-            vec_reset_one(v, i)
-            vec_outputs(v, i, scratch)
-        elif v.task == TASK_STEP:
-            vec_step_one(v, i, scratch)
-        else:                                         # uniformly random legal ids, -1: none
-            k = v.nlegal[i]
-            v.sampled[i] = (-1 if k == 0 or v.reset_next[i] else
-                            action_id(v.legal[<Py_ssize_t>i * MAX_ACTIONS
-                                              + splitmix64(&v.rng[i]) % <uint64_t>k], v.cells))
+cdef void vec_run(VecC* v) noexcept nogil:
+    """Take games a few at a time until none is left (every thread, the caller's too)."""
+    cdef int lo, i
+    while True:
+        lo = atomic_fetch_add(&v.next, CHUNK, SEQ_CST)
+        if lo >= v.n:
+            return
+        for i in range(lo, min(lo + CHUNK, v.n)):
+            if v.task == TASK_RESET:
+                vec_reset_one(v, i)
+                vec_outputs(v, i)
+            else:
+                vec_step_one(v, i)
 
 
 cdef void* vec_worker(void* arg) noexcept nogil:
-    cdef WorkerC* w = <WorkerC*>arg
-    cdef VecC* v = w.vec
-    cdef int seen = 0
+    """A pool thread: spin a little, then sleep, until the next task; run it; report."""
+    cdef VecC* v = <VecC*>arg
+    cdef int seen = 0, spin
     while True:
+        spin = 0
+        while atomic_load(&v.generation, SEQ_CST) == seen and spin < SPIN:
+            spin += 1
         pthread_mutex_lock(&v.lock)
-        while v.generation == seen and not v.stop:
+        while atomic_load(&v.generation, SEQ_CST) == seen and not v.stop:
             pthread_cond_wait(&v.start_cv, &v.lock)
         if v.stop:
             pthread_mutex_unlock(&v.lock)
             return NULL
-        seen = v.generation
+        seen = atomic_load(&v.generation, SEQ_CST)
         pthread_mutex_unlock(&v.lock)
-        vec_run(v, w.index)
-        pthread_mutex_lock(&v.lock)
-        v.busy -= 1
-        if v.busy == 0:
+        vec_run(v)
+        if atomic_sub_fetch(&v.busy, 1, SEQ_CST) == 0:
+            pthread_mutex_lock(&v.lock)          # the caller may be asleep: wake it
             pthread_cond_signal(&v.done_cv)
-        pthread_mutex_unlock(&v.lock)
+            pthread_mutex_unlock(&v.lock)
 
 
 cdef void vec_dispatch(VecC* v, int task) noexcept nogil:
-    """Run ``task`` on every game, split over the threads (this one included)."""
+    """Run ``task`` on every game, shared out over the threads (this one included)."""
+    cdef int spin = 0
     v.task = task
+    atomic_store(&v.next, 0, SEQ_CST)
     if v.threads > 1:
+        atomic_store(&v.busy, v.threads - 1, SEQ_CST)
         pthread_mutex_lock(&v.lock)
-        v.busy = v.threads - 1
-        v.generation += 1
+        atomic_fetch_add(&v.generation, 1, SEQ_CST)
         pthread_cond_broadcast(&v.start_cv)
         pthread_mutex_unlock(&v.lock)
-    vec_run(v, 0)
+    vec_run(v)
     if v.threads > 1:
+        while atomic_load(&v.busy, SEQ_CST) and spin < SPIN:
+            spin += 1
         pthread_mutex_lock(&v.lock)
-        while v.busy:
+        while atomic_load(&v.busy, SEQ_CST):
             pthread_cond_wait(&v.done_cv, &v.lock)
         pthread_mutex_unlock(&v.lock)
 
@@ -1474,7 +1484,6 @@ cdef class VectorEngine:
     """``n`` games of one configuration stepped together (victorus.vector validates the
     arguments and owns the output buffers)."""
     cdef VecC v
-    cdef WorkerC workers[MAX_THREADS]
     cdef pthread_t handles[MAX_THREADS]
     cdef int started                     # worker threads running
     cdef bint pool_ready                 # the lock and conditions exist
@@ -1500,9 +1509,8 @@ cdef class VectorEngine:
         v.played = <int64_t*>malloc(n * sizeof(int64_t))
         v.rng = <uint64_t*>malloc(n * sizeof(uint64_t))
         v.reset_next = <uint8_t*>malloc(n)
-        v.scratch = <float*>malloc(<Py_ssize_t>threads * NUM_PLANES * v.cells * sizeof(float))
         if (v.states == NULL or v.legal == NULL or v.nlegal == NULL or v.played == NULL
-                or v.rng == NULL or v.reset_next == NULL or v.scratch == NULL):
+                or v.rng == NULL or v.reset_next == NULL):
             raise MemoryError(f"no memory for {n} games")
         memset(v.reset_next, 0, n)
         memset(v.nlegal, 0, n * sizeof(int32_t))
@@ -1537,9 +1545,7 @@ cdef class VectorEngine:
         self.pool_ready = True
         cdef int t
         for t in range(1, threads):
-            self.workers[t].vec = v
-            self.workers[t].index = t
-            if pthread_create(&self.handles[t], NULL, vec_worker, &self.workers[t]):
+            if pthread_create(&self.handles[t], NULL, vec_worker, v):
                 self.v.threads = t               # run with the threads that did start
                 break
             self.started = t
@@ -1562,7 +1568,6 @@ cdef class VectorEngine:
         free(self.v.played)
         free(self.v.rng)
         free(self.v.reset_next)
-        free(self.v.scratch)
 
     @property
     def threads(self):
@@ -1600,9 +1605,17 @@ cdef class VectorEngine:
         return -1
 
     def sample(self):
-        """Uniformly random legal ids into the 'sampled' buffer (C random states)."""
+        """Uniformly random legal ids into the 'sampled' buffer (each game's own random
+        state; -1 for a game without a legal action or about to start again)."""
+        cdef VecC* v = &self.v
+        cdef int i, k
         with nogil:
-            vec_dispatch(&self.v, TASK_SAMPLE)
+            for i in range(v.n):
+                k = v.nlegal[i]
+                v.sampled[i] = (-1 if k == 0 or v.reset_next[i] else
+                                action_id(v.legal[<Py_ssize_t>i * MAX_ACTIONS
+                                                  + splitmix64(&v.rng[i]) % <uint64_t>k],
+                                          v.cells))
 
     def engine(self, int i):
         """An Engine holding a copy of game ``i`` (no history)."""

@@ -109,17 +109,22 @@ class VectorGames:
     def step(self, actions) -> "VectorGames":
         """Play one action id per game (any int sequence or array of ``num_envs`` ids)."""
         np = _numpy()
-        ids = np.asarray(actions)
-        if ids.shape != (self.num_envs,) or not (np.issubdtype(ids.dtype, np.integer)):
+        ids = actions
+        if not (isinstance(ids, np.ndarray) and ids.dtype == np.int32 and ids.flags.c_contiguous):
+            ids = np.asarray(actions)
+            if ids.shape != (self.num_envs,) or not np.issubdtype(ids.dtype, np.integer):
+                raise ConfigError(f"actions must be {self.num_envs} integer action ids, got "
+                                  f"{ids.dtype} {ids.shape}")
+            self._actions[:] = ids.clip(-1, self.num_actions)
+            ids = self._actions
+        elif ids.shape != (self.num_envs,):
             raise ConfigError(f"actions must be {self.num_envs} integer action ids, got "
                               f"{ids.dtype} {ids.shape}")
-        if ids.size and (ids.min() < -1 or ids.max() >= self.num_actions):
-            raise ConfigError(f"action ids go from 0 to {self.num_actions - 1}")
-        self._actions[:] = ids
-        bad = self._engine.step(self._actions)
+        bad = self._engine.step(ids)          # checks every id first: all or nothing
         if bad >= 0:
-            ident = int(self._actions[bad])
-            what = describe_id(self.board, ident) if ident >= 0 else "no action"
+            ident = int(np.asarray(actions)[bad])
+            what = describe_id(self.board, ident) if 0 <= ident < self.num_actions else \
+                f"ids go from 0 to {self.num_actions - 1}"
             raise IllegalActionError(f"game {bad}: action id {ident} ({what}) is not legal "
                                      f"now; no game was stepped")
         return self
