@@ -1,15 +1,16 @@
-"""Speed measurements: the engine against the pure-Python path, in one table.
+"""Speed measurements in one table, each against a baseline measured in the same run.
 
-Used by ``victorus bench`` and by ``benchmarks/`` (pytest-benchmark). Every
-figure is measured in the same run for the C engine and for the slow,
-obviously-correct Python implementation (:mod:`victorus._reference_game` on
-:mod:`victorus._reference`), and reported with their ratio.
+Used by ``victorus bench`` and by ``benchmarks/`` (pytest-benchmark). The engine's
+figures are set against the slow, obviously-correct Python implementation
+(:mod:`victorus._reference_game` on :mod:`victorus._reference`); the paths users take
+(the Python API loop, observations, masks, environments) against the C playout or
+``play()`` + ``undo()``. Workloads are what users run: many fresh games from the start,
+with the garbage collector on.
 """
 
 from __future__ import annotations
 
 import array
-import gc
 import random
 import time
 import tracemalloc
@@ -32,6 +33,7 @@ class Row:
     fast: float
     slow: float | None
     higher_is_better: bool = True
+    against: str = "pure Python"         # what ``slow`` measured
 
     @property
     def ratio(self) -> float | None:
@@ -115,15 +117,51 @@ def legs_per_run(corpus, use_reference: bool) -> int:
     return n
 
 
-def api_playout(game_class, seed: int, max_actions: int) -> int:
-    """Random play through the public API (legal_actions + play); actions played."""
+def api_playout(game_class, seed: int, max_actions: int, **config) -> int:
+    """One fresh game of random play through the public API (legal_actions + play), up to
+    ``max_actions``; actions played."""
     rng = random.Random(seed)
-    game = game_class()
+    game = game_class(**config)
     n = 0
     while not game.is_over and n < max_actions:
         game.play(rng.choice(game.legal_actions()))
         n += 1
     return n
+
+
+def c_playout_rate(seconds: float, seed: int = 1, **config) -> float:
+    """Actions per second of the C random playout (play_random), fresh games."""
+    seeds = iter(range(seed, 10**9))
+    rate, _ = _rate(lambda: play_random(Game(**config), seed=next(seeds)), seconds)
+    return rate
+
+
+def position_corpus(games: int = 30, seed: int = 5, **config) -> list:
+    """Positions users meet: every 7th position of fresh random games, as Games."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(games):
+        game = Game(**config)
+        while not game.is_over and game.ply < 1500:
+            if game.ply % 7 == 0:
+                out.append(game.copy(history=False))
+            game.play(rng.choice(game.legal_actions()))
+    return out
+
+
+def _per_position(corpus, step, seconds: float) -> float:
+    """Microseconds of ``step(game, action)`` over the corpus, cycled."""
+    pairs = [(g, g.legal_actions()[0]) for g in corpus]
+    i = 0
+
+    def work():
+        nonlocal i
+        for game, action in pairs[i:i + 16]:
+            step(game, action)
+        i = (i + 16) % len(pairs)
+        return min(16, len(pairs))
+    calls, _ = _rate(work, seconds)
+    return 1e6 / calls
 
 
 def _state_bytes(make, count: int = 200) -> float:
@@ -174,14 +212,13 @@ def run(quick: bool = False, progress: bool | None = None) -> list[Row]:
         rows.append(Row("legs generated in the core (Position.mobility)", "legs/s", fast, slow))
         bar.advance()
 
-        # Later cases should not pay for rescanning the corpora built so far (gen-2 GC).
         legs = buffers = None
-        gc.collect()
-        gc.freeze()
         seeds = iter(range(10**9))
         fast, _ = _rate(lambda: api_playout(Game, next(seeds), 10**6), t)
         slow, _ = _rate(lambda: api_playout(ReferenceGame, next(seeds), 200 if quick else 500), t)
-        rows.append(Row("random playout, public API loop", "actions/s", fast, slow))
+        rows.append(Row("random playout, public API loop, fresh games", "actions/s", fast, slow))
+        rows.append(Row("  the same loop against the C playout", "actions/s", fast,
+                        c_playout_rate(t), against="C playout"))
         bar.advance()
 
         games = 20 if quick else 800
@@ -228,8 +265,149 @@ def run(quick: bool = False, progress: bool | None = None) -> list[Row]:
         rows.append(Row("bytes per game state (a copy, no history)", "bytes", fast, slow,
                         higher_is_better=False))
         bar.advance()
-    gc.unfreeze()
+    rows += learning_rows(quick, progress)
     return rows
+
+
+def learning_rows(quick: bool = False, progress: bool | None = None) -> list[Row]:
+    """The learning paths (issue 14), standard board, 6 players, against play()+undo() or
+    the C playout measured in the same run."""
+    import numpy as np
+    t = 0.2 if quick else 1.0
+    rows: list[Row] = []
+    with Progress(6, "bench: learning paths", progress) as bar:
+        corpus = position_corpus(4 if quick else 30)
+
+        def play_undo(game, action):
+            game.play(action)
+            game.undo()
+        base = _per_position(corpus, play_undo, t)
+        rows.append(Row("play(Action) + undo(), positions of fresh games", "us", base, base, against="itself"))
+        ids = {id(g): g.action_id(g.legal_actions()[0]) for g in corpus}
+
+        def play_id_undo(game, action):
+            game.play_id(ids[id(game)])
+            game.undo()
+        rows.append(Row("play_id() + undo()", "us", _per_position(corpus, play_id_undo, t),
+                        base, against="play+undo"))
+        out = np.empty((88, 181), np.float32)
+        mask = np.empty(181 * 181 + 3, bool)
+        for case, extra in (
+                ("observation(seat)", lambda g: g.observation(g.to_move)),
+                ("observation(seat, out=)", lambda g: g.observation(g.to_move, out)),
+                ("legal_action_mask()", lambda g: g.legal_action_mask()),
+                ("legal_action_mask(out=)", lambda g: g.legal_action_mask(mask)),
+                ("legal_action_ids()", lambda g: g.legal_action_ids())):
+            def step(game, action, extra=extra):
+                game.play(action)
+                game.undo()
+                extra(game)                    # after a change: the legal actions are new
+            rows.append(Row(f"{case}, its own cost", "us", _per_position(corpus, step, t) - base,
+                            base, against="play+undo"))
+        bar.advance()
+
+        game = Game()
+        play_random(game, seed=3, max_actions=10)
+        copy10 = _micros(game.copy, t)
+        play_random(game, seed=3, max_actions=990)
+        rows.append(Row("copy() after 1,000 actions", "us", _micros(game.copy, t), copy10, against="after 10"))
+        rows.append(Row("Game()", "us", _micros(Game, t), base, against="play+undo"))
+        played = [Game() for _ in range(3 if quick else 20)]
+        for n, g in enumerate(played):
+            api_playout(lambda g=g: g, n, 20_000)
+        total = sum(g.ply for g in played)
+        rows.append(Row("undo history per action played", "bytes",
+                        sum(g._engine.history_bytes() for g in played) / total, None, against="-"))
+        bar.advance()
+
+        c_rate = c_playout_rate(t)
+        rows.append(Row("C playout (play_random), fresh games", "actions/s", c_rate, c_rate,
+                        against="itself"))
+        rows.append(Row("PettingZoo AEC, observation + mask each step", "steps/s",
+                        _pettingzoo_rate(t), c_rate, against="C playout"))
+        bar.advance()
+        for case, kwargs in (("vector, 64 games, no observations, 1 thread",
+                              dict(observations=None, legal=None)),
+                             ("vector, 64 games, float32 observations + masks, 1 thread",
+                              dict(observations="float32", legal="mask"))):
+            rows.append(Row(case, "actions/s", _vector_rate(64, 1, t, **kwargs), c_rate,
+                            against="C playout"))
+        bar.advance()
+        for n in (64, 256):
+            one = _vector_rate(n, 1, t, observations="float32", legal="mask")
+            rows.append(Row(f"vector, {n} games, float32 + masks, 2 threads", "actions/s",
+                            _vector_rate(n, 2, t, observations="float32", legal="mask"), one,
+                            against="1 thread"))
+        bar.advance()
+        rows += _openspiel_rows(t, c_rate, quick)
+        bar.advance()
+    return rows
+
+
+def _pettingzoo_rate(seconds: float) -> float:
+    """AEC steps per second, standard 6 players, fresh games: observation and mask at every
+    step, actions drawn as PettingZoo documents it (``action_space(agent).sample(mask)``)."""
+    try:
+        from .env import aec_env
+    except ImportError:
+        return 0.0
+    env = aec_env()
+
+    def episode():
+        env.reset(seed=0)
+        for agent in env.possible_agents:
+            env.action_space(agent).seed(0)
+        steps = 0
+        for agent in env.agent_iter(max_iter=3000):
+            obs, _, done, truncated, _ = env.last()
+            env.step(None if done or truncated else
+                     env.action_space(agent).sample(obs["action_mask"]))
+            steps += 1
+        return steps
+    rate, _ = _rate(episode, seconds)
+    return rate
+
+
+def _vector_rate(n: int, threads: int, seconds: float, **kwargs) -> float:
+    """Actions per second of ``n`` vector games stepped with C-sampled random actions."""
+    from .vector import VectorGames
+    games = VectorGames(n, threads=threads, seed=1, **kwargs)
+
+    def work():
+        for _ in range(10):
+            games.step(games.sample())
+        return 10 * n
+    rate, _ = _rate(work, seconds)
+    return rate
+
+
+def _openspiel_rows(seconds: float, c_rate: float, quick: bool) -> list[Row]:
+    """random_sim_test on the default game (quick: compact, 2 players) and rl_environment."""
+    try:
+        import pyspiel
+        from open_spiel.python import rl_environment
+        from . import openspiel  # noqa: F401  (registers the game)
+    except ImportError:
+        return []
+    game = pyspiel.load_game("victorus", {"board": "compact", "players": 2} if quick else {})
+    start = time.perf_counter()
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    sim = time.perf_counter() - start
+    env = rl_environment.Environment(game)
+    rng = random.Random(0)
+
+    def episode():
+        step = env.reset()
+        steps = 0
+        while not step.last() and steps < 2000:
+            player = step.observations["current_player"]
+            step = env.step([rng.choice(step.observations["legal_actions"][player])])
+            steps += 1
+        return steps
+    rate, _ = _rate(episode, seconds)
+    name = "compact 2 players" if quick else "default game"
+    return [Row(f"OpenSpiel random_sim_test, {name}", "s", sim, None, against="-"),
+            Row("OpenSpiel rl_environment", "steps/s", rate, c_rate, against="C playout")]
 
 
 def format_table(rows: list[Row]) -> str:
@@ -238,16 +416,19 @@ def format_table(rows: list[Row]) -> str:
         if x is None:
             return "-"
         return f"{x:,.2f}" if x < 100 else f"{x:,.0f}"
-    lines = [("case", "unit", "victorus", "pure Python", "ratio")]
+    def times(ratio):
+        if ratio is None:
+            return "-"
+        return f"{ratio:,.0f}x" if ratio >= 10 else f"{ratio:.2f}x"
+    lines = [("case", "unit", "victorus", "baseline", "ratio", "baseline is")]
     for row in rows:
-        ratio = row.ratio
-        lines.append((row.case, row.unit, num(row.fast), num(row.slow),
-                      "-" if ratio is None else f"{ratio:,.0f}x" if ratio >= 10 else f"{ratio:.1f}x"))
-    widths = [max(len(line[i]) for line in lines) for i in range(5)]
+        lines.append((row.case, row.unit, num(row.fast), num(row.slow), times(row.ratio),
+                      row.against))
+    widths = [max(len(line[i]) for line in lines) for i in range(6)]
     out = []
     for n, line in enumerate(lines):
-        out.append("  ".join(cell.ljust(widths[i]) if i < 2 else cell.rjust(widths[i])
-                             for i, cell in enumerate(line)))
+        out.append("  ".join(cell.ljust(widths[i]) if i in (0, 1, 5) else cell.rjust(widths[i])
+                             for i, cell in enumerate(line)).rstrip())
         if n == 0:
             out.append("  ".join("-" * w for w in widths))
     return "\n".join(out)

@@ -1,0 +1,72 @@
+"""Train a small policy with victorus.vector: REINFORCE on a linear action scorer.
+
+Red's team (seats 0, 2, 4 of the 2-player compact quick game) is played by the policy;
+blue's team plays uniformly random legal actions drawn in C. The policy scores a legal
+action from the observation columns of its two cells (the piece that moves, and what
+stands on the target: a capture shows there), 2 x 88 features and one weight each,
+and learns from the game result (+1 win, -1 loss, 0 draw) with a running baseline.
+
+    python examples/train_linear_policy.py [--iterations 300] [--envs 32]
+
+It prints the win rate of the policy's team as it learns: an untrained (uniform) policy
+wins about 43% of these games, and on the 2-core development machine 3,000 iterations
+(about 4 seconds, 1,700 games) take it above 90%.
+"""
+
+import argparse
+
+import numpy as np
+
+from victorus.vector import VectorGames
+
+RED_TEAM = (0, 2, 4)
+
+
+def features(obs, ids, cells):
+    """[legal actions, 2 * planes]: the observation columns of origin and target; the
+    words (stop, end, pass) get zeros."""
+    legs = ids < cells * cells
+    origin, target = np.where(legs, ids // cells, 0), np.where(legs, ids % cells, 0)
+    f = np.concatenate([obs[:, origin], obs[:, target]], axis=0).T
+    f[~legs] = 0.0
+    return f
+
+
+def train(iterations=300, envs=32, seed=0, learning_rate=0.05, report=50):
+    games = VectorGames(envs, board="compact", players=2, variant="quick6", seed=seed)
+    cells = len(games.board)
+    rng = np.random.default_rng(seed)
+    weights = np.zeros(2 * games.observations.shape[1])
+    grads = np.zeros((envs, weights.size))       # per game: sum of grad log pi this episode
+    baseline, results, history = 0.0, [], []
+    for it in range(1, iterations + 1):
+        actions = games.sample().copy()           # blue's team: random
+        for i in np.flatnonzero(np.isin(games.to_move, RED_TEAM) & (actions >= 0)):
+            ids = np.flatnonzero(games.masks[i])
+            f = features(games.observations[i], ids, cells)
+            logits = f @ weights
+            p = np.exp(logits - logits.max())
+            p /= p.sum()
+            k = rng.choice(len(ids), p=p)
+            actions[i] = ids[k]
+            grads[i] += f[k] - p @ f              # grad of log pi(a)
+        games.step(actions)
+        for i in np.flatnonzero(games.terminated | games.truncated):
+            outcome = float(games.rewards[i, 0])  # red's team: +1, -1, or 0
+            weights += learning_rate * (outcome - baseline) * grads[i]
+            baseline += 0.05 * (outcome - baseline)
+            grads[i] = 0.0
+            results.append(outcome > 0)
+        if it % report == 0 and results:
+            history.append(float(np.mean(results)))
+            print(f"iteration {it}: {len(results)} games, red's team won {history[-1]:.0%}")
+            results = []
+    return weights, history
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--iterations", type=int, default=3000)
+    parser.add_argument("--envs", type=int, default=32)
+    args = parser.parse_args()
+    train(args.iterations, args.envs, report=max(1, args.iterations // 10))

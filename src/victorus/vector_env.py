@@ -1,0 +1,83 @@
+"""A gymnasium vector environment over :class:`victorus.vector.VectorGames`
+(``pip install "victorus[pettingzoo]"`` brings gymnasium).
+
+Self-play: every army of every game is played by the caller's policy. An observation is
+``{"observation": [N, planes, cells] float32 or uint8, "action_mask": [N, actions] int8}``
+seen by the army to act; ``info["to_move"]`` says which seat that is, and
+``info["rewards"]`` holds the rewards of all six seats (``[N, 6]``). The reward returned
+for a game is that of the seat that acted in it at this step (+1 win, -1 loss, 0
+otherwise). Autoreset is gymnasium's next-step mode: after ``terminated`` or
+``truncated`` the next action of that game is ignored and it starts again.
+
+>>> env = VictorusVectorEnv(4, board="compact", players=2)
+>>> obs, info = env.reset(seed=0)
+>>> obs["observation"].shape, int(env.single_action_space.n)
+((4, 88, 127), 16132)
+>>> obs, rewards, terminated, truncated, info = env.step(env.sample_legal())
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+
+from .constants import PLANES
+from .game import DEFAULT_MAX_ACTIONS
+from .vector import VectorGames
+
+
+class VictorusVectorEnv(VectorEnv):
+    """``num_envs`` VICTORUS games as one gymnasium VectorEnv (see the module doc).
+
+    ``copy``: return copies of the output arrays (True, gymnasium's default) or the
+    arrays the engine rewrites at every step (False: faster, read them before stepping).
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+
+    def __init__(self, num_envs: int, board: str = "standard", players: int | None = None,
+                 variant: str = "standard", *, observations: str = "float32",
+                 max_actions: int | None = DEFAULT_MAX_ACTIONS, threads: int = 1,
+                 copy: bool = True):
+        self.games = VectorGames(num_envs, board, players, variant, observations=observations,
+                                 legal="mask", max_actions=max_actions, threads=threads)
+        self.num_envs = num_envs
+        self.copy = copy
+        n_actions, cells = self.games.num_actions, len(self.games.board)
+        low, high = (-np.inf, np.inf) if observations == "float32" else (0, 255)
+        self.single_observation_space = spaces.Dict({
+            "observation": spaces.Box(low, high, (len(PLANES), cells), dtype=observations),
+            "action_mask": spaces.Box(0, 1, (n_actions,), dtype=np.int8)})
+        self.single_action_space = spaces.Discrete(n_actions)
+        self.observation_space = spaces.Dict({
+            "observation": spaces.Box(low, high, (num_envs, len(PLANES), cells),
+                                      dtype=observations),
+            "action_mask": spaces.Box(0, 1, (num_envs, n_actions), dtype=np.int8)})
+        self.action_space = spaces.MultiDiscrete(np.full(num_envs, n_actions))
+        self._rows = np.arange(num_envs)
+        self._acting = np.zeros(num_envs, np.int32)
+
+    def _outputs(self):
+        g = self.games
+        take = np.copy if self.copy else (lambda a: a)
+        obs = {"observation": take(g.observations), "action_mask": take(g.masks.view(np.int8))}
+        return obs, {"to_move": take(g.to_move), "rewards": take(g.rewards)}
+
+    def reset(self, *, seed: int | None = None, options=None):
+        self.games.reset(seed)
+        return self._outputs()
+
+    def step(self, actions):
+        self._acting[:] = self.games.to_move
+        self.games.step(actions)
+        obs, info = self._outputs()
+        rewards = self.games.rewards[self._rows, self._acting].copy()
+        return (obs, rewards, self.games.terminated.copy(), self.games.truncated.copy(), info)
+
+    def sample_legal(self):
+        """Uniformly random legal actions (drawn in C), one per game."""
+        return self.games.sample().copy()
+
+
+__all__ = ["VictorusVectorEnv"]

@@ -1,0 +1,58 @@
+"""The gymnasium VectorEnv over victorus.vector, and the training example."""
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import victorus
+from victorus.vector_env import VictorusVectorEnv
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "train_linear_policy.py"
+
+
+def test_spaces_outputs_and_self_play_rewards():
+    env = VictorusVectorEnv(6, board="compact", players=2, variant="quick3", max_actions=400)
+    obs, info = env.reset(seed=4)
+    assert obs in env.observation_space
+    assert obs["action_mask"].dtype == np.int8 and list(info["to_move"]) == [0] * 6
+    seen_end = False
+    for _ in range(600):
+        acting = info["to_move"].copy()
+        actions = env.sample_legal()
+        assert np.all(actions >= 0) or seen_end
+        obs, rewards, terminated, truncated, info = env.step(actions)
+        assert obs in env.observation_space
+        assert np.array_equal(rewards, info["rewards"][np.arange(6), acting])
+        if terminated.any():
+            seen_end = True
+            i = int(np.flatnonzero(terminated)[0])
+            assert info["rewards"][i].any() or env.games.game(i).winners == ()
+    assert seen_end
+
+
+def test_copies_are_independent_unless_asked():
+    env = VictorusVectorEnv(2, board="compact", players=2)
+    obs, _ = env.reset(seed=1)
+    env.step(env.sample_legal())
+    assert not np.shares_memory(obs["observation"], env.games.observations)
+    fast = VictorusVectorEnv(2, board="compact", players=2, copy=False)
+    obs, _ = fast.reset(seed=1)
+    assert np.shares_memory(obs["observation"], fast.games.observations)
+
+
+def test_illegal_actions_are_refused():
+    env = VictorusVectorEnv(2, board="compact", players=2)
+    env.reset()
+    with pytest.raises(victorus.IllegalActionError):
+        env.step(np.array([0, 0]))
+
+
+def test_the_training_example_runs_and_learns_something():
+    spec = importlib.util.spec_from_file_location("train_linear_policy", EXAMPLE)
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    weights, history = example.train(iterations=600, envs=16, report=300)
+    assert weights.shape == (176,) and np.abs(weights).sum() > 0
+    assert len(history) == 2 and all(0.0 <= rate <= 1.0 for rate in history)
