@@ -112,6 +112,7 @@ def assert_tensors_match(game):
     from victorus.tensors import legal_action_ids_reference, observation_reference
     ids = game.legal_action_ids()
     assert ids.dtype == np.int32 and list(ids) == legal_action_ids_reference(game)
+    assert np.all(np.diff(ids) > 0)          # increasing (victorus.vector searches them)
     mask = game.legal_action_mask()
     assert np.flatnonzero(mask).tolist() == sorted(ids.tolist())
     for seat in range(6):

@@ -1385,6 +1385,23 @@ cdef void vec_outputs(VecC* v, int i) noexcept nogil:
             v.ids[<Py_ssize_t>i * MAX_ACTIONS + k] = action_id(legal[k], n)
 
 
+cdef int find_legal(const VecC* v, int i, int ident) noexcept nogil:
+    """The index of game ``i``'s legal action with this id, or -1: a binary search, since
+    gen_actions lists legs in (origin, target) order, then the word, so ids increase."""
+    cdef const int32_t* legal = v.legal + <Py_ssize_t>i * MAX_ACTIONS
+    cdef int lo = 0, hi = v.nlegal[i] - 1, mid, found
+    while lo <= hi:
+        mid = (lo + hi) >> 1
+        found = action_id(legal[mid], v.cells)
+        if found == ident:
+            return mid
+        if found < ident:
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    return -1
+
+
 cdef void vec_reset_one(VecC* v, int i) noexcept nogil:
     memcpy(&v.states[i], &v.start, sizeof(StateC))
     v.played[i] = 0
@@ -1404,10 +1421,7 @@ cdef void vec_step_one(VecC* v, int i) noexcept nogil:
         vec_reset_one(v, i)
         vec_outputs(v, i)
         return
-    for k in range(v.nlegal[i]):
-        if action_id(legal[k], v.cells) == v.actions[i]:
-            apply_action(s, v.r, legal[k])
-            break
+    apply_action(s, v.r, legal[find_legal(v, i, v.actions[i])])     # validated by the caller
     v.played[i] += 1
     for a in range(NUM_SEATS):
         v.rewards[i * NUM_SEATS + a] = 0.0
@@ -1585,19 +1599,9 @@ cdef class VectorEngine:
     def step(self, const int32_t[::1] actions):
         """Play one action id per game (ignored for a game that ended at the last step: it
         starts again). Returns -1, or the first game whose id is not legal (nothing moved)."""
-        cdef int i, k
-        cdef bint ok
-        cdef int32_t* legal
+        cdef int i
         for i in range(self.v.n):             # validate first: all or nothing
-            if self.v.reset_next[i]:
-                continue
-            ok = False
-            legal = self.v.legal + <Py_ssize_t>i * MAX_ACTIONS
-            for k in range(self.v.nlegal[i]):
-                if action_id(legal[k], self.v.cells) == actions[i]:
-                    ok = True
-                    break
-            if not ok:
+            if not self.v.reset_next[i] and find_legal(&self.v, i, actions[i]) < 0:
                 return i
         self.v.actions = &actions[0]
         with nogil:
