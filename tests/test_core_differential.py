@@ -1,9 +1,9 @@
 """Differential test: the Cython core against the slow reference generator.
 
-Random placements on both boards, for every piece type, edge colour and seat,
+Random placements on both boards, for every piece type, edge color and seat,
 with random teams (R33 layouts) and live kingdoms (R8, R30). Royal knights
 use the same legs as regular ones (R11, R17); royal status matters to the core
-only for King and Queen, through the stop colours (R18) and gating (R19),
+only for King and Queen, through the stop colors (R18) and gating (R19),
 both drawn at random here.
 """
 
@@ -63,28 +63,28 @@ def place(board, seat, piece, edge, seed, density, teams, live, on_portal_ray):
 def test_core_matches_reference(scenario):
     board, seat, piece, edge, seed, density, teams, live, on_portal_ray = scenario
     rng, start, core, ref = place(board, seat, piece, edge, seed, density, teams, live, on_portal_ray)
-    colours = 1 << edge
+    colors = 1 << edge
     if piece in (KING, QUEEN):
-        colours = rng.choice([1, 2, 3])
+        colors = rng.choice([1, 2, 3])
     dirs = direction_set(seat, piece)
     gate = rng.choice([None, seat]) if piece in (KING, QUEEN) else None
     entry = piece in (KING, QUEEN) and rng.random() < 0.7
     nocap = rng.choice([None, None, rng.randrange(6)])
     capture = piece != HOSPITALLER and rng.random() < 0.9
 
-    got = core.leg(start, seat, mask(dirs), colours, capture=capture, single=False,
+    got = core.leg(start, seat, mask(dirs), colors, capture=capture, single=False,
                    gate=-1 if gate is None else gate, entry=entry,
                    nocap_kingdom=-1 if nocap is None else nocap)
-    want = ref.leg(start, seat, mask(dirs), colours, capture=capture,
+    want = ref.leg(start, seat, mask(dirs), colors, capture=capture,
                    gate=-1 if gate is None else gate, entry=entry,
                    nocap_kingdom=-1 if nocap is None else nocap)
     assert (got[0], got[1]) == (want[0], want[1])
 
     if piece in (TEMPLAR, TEUTONIC, BYZANTINE):
-        assert core.strategic_step(start, seat, colours, mask(dirs)) == \
-            ref.strategic_step(start, seat, colours, mask(dirs))
+        assert core.strategic_step(start, seat, colors, mask(dirs)) == \
+            ref.strategic_step(start, seat, colors, mask(dirs))
     if piece == HOSPITALLER:
         nocap = -1 if nocap is None else nocap
-        assert core.travel(start, seat, colours) == ref.travel(start, seat, colours)
-        assert list(core.pivot(start, seat, colours, nocap)) == \
-            list(ref.pivot(start, seat, colours, nocap))
+        assert core.travel(start, seat, colors) == ref.travel(start, seat, colors)
+        assert list(core.pivot(start, seat, colors, nocap)) == \
+            list(ref.pivot(start, seat, colors, nocap))

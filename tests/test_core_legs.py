@@ -26,7 +26,7 @@ def leg(board, pos, label, army=0, dirs=0xFFF, colors=BOTH, **kw):
 
 # -- R12 slides ------------------------------------------------------------------
 
-def test_slide_passes_both_colours_but_stops_only_on_allowed_r10_r12():
+def test_slide_passes_both_colors_but_stops_only_on_allowed_r10_r12():
     b, pos = build(STD, {"i6": 0})
     up = dirmask("E90")
     assert leg(b, pos, "i6", dirs=up, colors=WHITE) == ({"i10"}, set())
@@ -49,7 +49,7 @@ def test_slide_ends_at_first_piece_no_jumping_r12():
     assert leg(b, pos, "i6", dirs=dirmask("E90")) == ({"i8"}, {"i10"})
 
 
-def test_capture_needs_allowed_colour_and_permission_r10_r20():
+def test_capture_needs_allowed_color_and_permission_r10_r20():
     b, pos = build(STD, {"i6": 0, "i10": 1})
     assert leg(b, pos, "i6", dirs=dirmask("E90"), colors=GREY) == ({"i8"}, set())
     assert leg(b, pos, "i6", dirs=dirmask("E90"), capture=False) == ({"i8"}, set())
@@ -257,7 +257,7 @@ def test_strategic_step_r13():
     white = WHITE
     templar = dirmask("E90", "E-90", "V0", "V180")
     steps = labels(b, pos.strategic_step(b.cell("i6"), 0, white, templar))
-    # i6 (ring 4, white): its same-coloured neighbours are the ring neighbours.
+    # i6 (ring 4, white): its same-colored neighbours are the ring neighbours.
     ring = {b.labels[n] for n in b.neighbours(b.cell("i6")) if b.colors[n] == 0}
     assert steps == ring and len(ring) == 2
     # Occupied neighbours are not captured by a strategic step.
@@ -290,7 +290,7 @@ def test_strategic_step_respects_walls_and_centre_r13():
 
 # -- R14 Hospitaller ------------------------------------------------------------------
 
-def test_pivot_to_same_coloured_neighbours_r14():
+def test_pivot_to_same_colored_neighbours_r14():
     b, pos = build(STD, {"i8": 0})
     ring = {b.labels[n] for n in b.neighbours(b.cell("i8")) if b.colors[n] == 1}
     quiet, caps = pos.pivot(b.cell("i8"), 0, GREY)
@@ -305,21 +305,21 @@ def test_pivot_to_same_coloured_neighbours_r14():
 def test_travel_needs_a_pivot_afterwards_r14():
     b, pos = build(STD, {"e10": 0})
     spokes = sum(1 << d for d in SPOKE_DIRS)
-    colour = 1 << b.colors[b.cell("e10")]
-    ends, _ = pos.leg(b.cell("e10"), 0, spokes, colour, capture=False)
-    assert labels(b, pos.travel(b.cell("e10"), 0, colour)) == labels(b, ends)
-    # Smother one destination's two same-coloured neighbours with friends: no pivot.
+    color = 1 << b.colors[b.cell("e10")]
+    ends, _ = pos.leg(b.cell("e10"), 0, spokes, color, capture=False)
+    assert labels(b, pos.travel(b.cell("e10"), 0, color)) == labels(b, ends)
+    # Smother one destination's two same-colored neighbours with friends: no pivot.
     p = ends[0]
     for n in b.neighbours(p):
         if b.colors[n] == b.colors[p] and pos.army_at(n) is None:
             pos.put(n, 0)
-    travel = pos.travel(b.cell("e10"), 0, colour)
+    travel = pos.travel(b.cell("e10"), 0, color)
     assert p not in travel
     # With an enemy instead of a friend, capture is a legal pivot.
     n = next(n for n in b.neighbours(p) if b.colors[n] == b.colors[p])
     pos.remove(n)
     pos.put(n, 1)
-    assert p in pos.travel(b.cell("e10"), 0, colour)
+    assert p in pos.travel(b.cell("e10"), 0, color)
 
 
 # -- the Python boundary of the core ----------------------------------------------------
@@ -332,7 +332,7 @@ def test_core_boundary_validation():
         pos.leg(0, 6, 1, BOTH)
     with pytest.raises(ValueError, match="direction mask"):
         pos.leg(0, 0, 1 << 12, BOTH)
-    with pytest.raises(ValueError, match="colour mask"):
+    with pytest.raises(ValueError, match="color mask"):
         pos.leg(0, 0, 1, 4)
     with pytest.raises(ValueError, match="occupied"):
         pos.put(b.cell("i6"), 1)

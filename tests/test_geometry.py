@@ -20,7 +20,7 @@ def test_cell_counts_r3():
 
 
 @pytest.mark.parametrize("name, white, grey", [("standard", 54, 54), ("compact", 30, 24)])
-def test_battlefield_colours_r3_r5(name, white, grey):
+def test_battlefield_colors_r3_r5(name, white, grey):
     b = Board(name)
     field = Counter(b.colors[i] for i in range(len(b)) if b.kingdoms[i] is None)
     assert field == {WHITE: white, GREY: grey, CENTRE: 1}
@@ -36,7 +36,7 @@ def test_kingdoms_r5_r7(name, white, grey):
     assert sum(k is not None for k in b.kingdoms) == 72
 
 
-def test_colour_rule_r5(board):
+def test_color_rule_r5(board):
     for i, (q, r) in enumerate(board.coords):
         if (q, r) == (0, 0):
             assert board.colors[i] == CENTRE
@@ -44,7 +44,7 @@ def test_colour_rule_r5(board):
             assert board.colors[i] == (WHITE if hex_distance(q, r) % 2 == 0 else GREY)
 
 
-def test_same_coloured_neighbours_r5(board):
+def test_same_colored_neighbours_r5(board):
     full = 0
     for i in range(len(board)):
         if i == board.centre:
@@ -183,32 +183,32 @@ def _svg_cells(name):
         r'<polygon points="[^"]*" fill="(#[0-9a-f]+)" stroke="(#[0-9a-f]+)"[^>]*/>\s*'
         r'<text x="([-\d.]+)" y="([-\d.]+)" font-size="7"[^>]*>(\w+)</text>'
         r'(?:\s*<text [^>]*font-size="11"[^>]*fill="(#[0-9a-f]+)">(\w+)</text>)?')
-    for fill, stroke, x, y, label, piece_colour, piece in pattern.findall(text):
-        cells[label] = (fill, stroke, float(x), float(y), piece_colour, piece)
+    for fill, stroke, x, y, label, piece_color, piece in pattern.findall(text):
+        cells[label] = (fill, stroke, float(x), float(y), piece_color, piece)
     return cells
 
 
-SVG_SEAT_COLOURS = ("#d62728", "#1f77b4", "#222222", "#2ca02c", "#9467bd", "#ff7f0e")
+SVG_SEAT_COLORS = ("#d62728", "#1f77b4", "#222222", "#2ca02c", "#9467bd", "#ff7f0e")
 
 
 @pytest.mark.parametrize("name", ["standard", "compact"])
 def test_board_matches_shared_svg(name):
-    """Labels, positions, colours, kingdoms and setup (R1, R5, R7, R9, R35) vs the drawings."""
+    """Labels, positions, colors, kingdoms and setup (R1, R5, R7, R9, R35) vs the drawings."""
     b = Board(name)
     cells = _svg_cells(name)
     assert set(cells) == set(b.labels)
     home = {b.home_cells[s][p]: (s, p) for s in range(6) for p in b.home_cells[s]}
     for i, lab in enumerate(b.labels):
-        fill, stroke, x, y, piece_colour, piece = cells[lab]
+        fill, stroke, x, y, piece_color, piece = cells[lab]
         q, r = b.coords[i]
         # The drawing's unit is 22 px and its y axis points down; labels sit 9 px up.
         assert (x, y + 9) == pytest.approx((22 * 1.5 * q, 22 * 3 ** 0.5 * (r + q / 2)), abs=0.11)
         assert fill == {WHITE: "#ffffff", GREY: "#b8b8b8", CENTRE: "#ffd700"}[b.colors[i]], lab
         owner = b.kingdoms[i]
-        assert stroke == ("#666" if owner is None else SVG_SEAT_COLOURS[owner]), lab
+        assert stroke == ("#666" if owner is None else SVG_SEAT_COLORS[owner]), lab
         if piece:
             seat, code = home[i]
-            assert (piece_colour, piece) == (SVG_SEAT_COLOURS[seat], code), lab
+            assert (piece_color, piece) == (SVG_SEAT_COLORS[seat], code), lab
         else:
             assert i not in home, lab
     assert SEAT_NAMES[0] == "red"

@@ -67,7 +67,7 @@ REJECTED = {
     "unknown cell": (position({"i6": "0Tw"}).replace("i6:", "z6:"), "unknown cell 'z6'"),
     "unknown piece": (position({"i6": "0Tw"}).replace("0Tw", "0Zw"), "bad entry"),
     "piece on centre": (position({"i6": "0Tw"}).replace("i6:0Tw", "i14:0K"), "centre"),
-    "knight off colour": (position({"i6": "0Tw"}).replace("i6:0Tw", "i6:0Tb"), "only on grey"),
+    "knight off color": (position({"i6": "0Tw"}).replace("i6:0Tw", "i6:0Tb"), "only on grey"),
     "too many of a kind": (position({"i6": "0Tw", "i10": "0Tw"}), "2 pieces 'Tw'"),
     "held and on board": (position({"i6": "0Tw"}, armies={1: "a,0,0Tw"}), "2 pieces 'Tw'"),
     "absent army piece": (position({"i8": "2Tb"}, variant="players4"), "army 2 is absent"),

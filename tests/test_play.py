@@ -72,7 +72,7 @@ def test_play_command_errors(capsys):
     assert "unknown agent" in capsys.readouterr().err
 
 
-def test_coloured_board():
+def test_colored_board():
     from victorus.render import text_board
     text = text_board(victorus.Game(), color=True)
     assert "\033[1;31m0K" in text and text.count("\033[0m") == 72

@@ -2,7 +2,7 @@
 
 Across both boards, every player count and both variants (plus allied): piece
 conservation, one piece per cell with the core in step, knights on their edge
-colour, frozen pieces never move, exact undo, independent copies, unique action
+color, frozen pieces never move, exact undo, independent copies, unique action
 strings (R38) and the VPN round trip at every turn start (R39).
 """
 
@@ -30,7 +30,7 @@ def check_invariants(game, initial_pieces):
         assert occupied[army] == [i for i, p in enumerate(cells) if p and p.army == army]
     assert live == sum(1 << s for s in range(6) if armies[s].state != "e")
     assert cells[board.centre] is None
-    # Knights stand on their edge colour (R10).
+    # Knights stand on their edge color (R10).
     for i, p in enumerate(cells):
         if p is not None and p.kind not in (KING, QUEEN):
             assert board.colors[i] == p.edge, (board.labels[i], p)

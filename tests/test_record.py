@@ -82,7 +82,7 @@ def edit(old, new, count=1):
     (edit("players: 6", "players: 9"), "players must be 2 to 6"),
     (edit("variant: standard", "variant: turbo"), "bad variant part 'turbo'"),
     (edit("seed: 5", "seed: -5"), "seed must be a non-negative integer"),
-    (edit("seed: 5", "colour: red"), "key among"),
+    (edit("seed: 5", "color: red"), "key among"),
     (edit("seed: 5", "seed: 5\nseed: 6"), "'seed' given twice"),
     (edit("seed: 5", "agents: a,b"), "six comma-separated names"),
     (edit("seed: 5", "start: standard nonsense"), "record header: a VPN has 6"),

@@ -25,7 +25,7 @@ def from_cell(game, label):
     return {a for a in actions(game) if a[:len(label)] == label and a[len(label)] in "-x"}
 
 
-# -- R12 slides, R10 colours ---------------------------------------------------------
+# -- R12 slides, R10 colors ---------------------------------------------------------
 
 def test_templar_slides_and_captures_r10_r12():
     g = G(position({"i6": "0Tw", "i10": "1Xw"}))
@@ -166,7 +166,7 @@ def test_king_leg_one_without_leg_two_is_illegal_r16():
     assert "h1-f1" in actions(g)
 
 
-def test_king_colour_alternation_r18():
+def test_king_color_alternation_r18():
     g = G(position({"h17": "0K"}, armies={0: UNGATED}))
     assert STD.color("h17") == "white"
     leg1 = {a[4:] for a in actions(g)}
@@ -302,7 +302,7 @@ def test_other_piece_taking_the_bonus_freezes_the_self_eligible_one_r22_r23():
     assert not from_cell(g, "m10")        # the self-eligible Templar is frozen now
 
 
-def test_king_self_bonus_colour_rule_r23():
+def test_king_self_bonus_color_rule_r23():
     # King on white h17: leg 1 captures on grey, leg 2 captures on grey; the bonus leg ends on grey.
     g = G(position({"h17": "0K", "j19": "1Tb", "j23": "1Ub", "i20": "2Tb"}, armies={0: UNGATED}))
     g.play("h17xj19")
@@ -583,7 +583,7 @@ def test_kingdom_stop_leg_is_legal_without_a_second_leg_r16_r21():
     from victorus._core import Position
     from victorus.geometry import direction_mask as _dir_mask
     b = STD
-    # A blue kingdom cell T whose battlefield neighbour X has the other colour.
+    # A blue kingdom cell T whose battlefield neighbour X has the other color.
     t, x = next((t, x) for t in range(len(b)) if b.kingdoms[t] == 1
                 for x in b.neighbours(t) if b.kingdoms[x] is None and b.colors[x] != b.colors[t])
     d = b.steps[x].index(t)

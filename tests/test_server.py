@@ -145,7 +145,7 @@ def test_undo_goes_back_to_the_persons_last_action():
      "seat 1: at most mcts:20000 on the page"),
     ({"time_limit": 0}, "time limit must be a number of seconds from 0.001"),
     ({"agent_delay": -1}, "'agent_delay' must be a number of seconds from 0 to 10"),
-    ({"colour": "red"}, "unknown fields ['colour']"),
+    ({"color": "red"}, "unknown fields ['color']"),
 ])
 def test_bad_new_game_requests_are_refused_and_change_nothing(server, body, message):
     call(server, "/api/play", {"action": "g6-g10"})

@@ -6,15 +6,32 @@
 31
 """
 
-from . import record
 from .errors import (ConfigError, IllegalActionError, NotationError, RecordError, StateError,
                      VictorusError)
-from .game import Game, perft, play_random
-from .simulate import SimulatedGame, simulate
 from .geometry import Board
 from .notation import Action
+
+try:
+    from . import _core, _engine  # noqa: F401  (the compiled extensions)
+except ImportError as _exc:      # a broken build: the pure-Python reference still works
+    _BUILD_ERROR: ImportError | None = _exc
+else:
+    _BUILD_ERROR = None
+    from . import record
+    from .game import Game, perft, play_random
+    from .render import show_in_notebooks
+    from .simulate import SimulatedGame, simulate
+    show_in_notebooks(Board, Game)          # Jupyter draws boards and games (victorus.render)
 
 __all__ = ["Action", "Board", "ConfigError", "Game", "IllegalActionError", "NotationError",
            "RecordError", "record",
            "SimulatedGame", "StateError", "VictorusError", "perft", "play_random", "simulate"]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    if _BUILD_ERROR is not None and name in __all__:
+        raise ImportError(f"victorus.{name} needs the compiled engine, which does not import "
+                          f"({_BUILD_ERROR}); reinstall with 'pip install .'. The pure-Python "
+                          f"rules (victorus._reference_game) work without it.") from _BUILD_ERROR
+    raise AttributeError(f"module 'victorus' has no attribute {name!r}")

@@ -20,7 +20,7 @@ ctypedef struct Tables:
     int centre
     Step steps[MAX_CELLS][NUM_DIRS]            # one 8-byte record per (cell, direction)
     uint8_t color[MAX_CELLS]
-    uint16_t ring[MAX_CELLS]                   # edge directions to same-coloured neighbours
+    uint16_t ring[MAX_CELLS]                   # edge directions to same-colored neighbours
     uint8_t kingdom[MAX_CELLS]                 # seat, or NO_KINGDOM
     int16_t portal[NUM_SEATS]                  # R28 portal cell per seat
     uint8_t up_dir[NUM_SEATS]                  # R6 up direction per seat
@@ -78,13 +78,13 @@ cdef void gen_leg(const Tables* t, const BB* total, const BB* friends, uint8_t l
 # The leg rules built on gen_leg, used by Position and by the game engine alike.
 cdef void team_friends(const BB* occ, const uint8_t* team, int army, BB* out) noexcept nogil
 cdef void strategic_steps(const Tables* t, const BB* total, const BB* friends, uint8_t live,
-                          int cell, int army, uint8_t colours, const BB* normal_quiet,
+                          int cell, int army, uint8_t colors, const BB* normal_quiet,
                           BB* out) noexcept nogil
 cdef void pivot_leg(const Tables* t, const BB* total, const BB* friends, uint8_t live, int cell,
-                    int army, uint8_t colours, int nocap, BB* quiet, BB* captures) noexcept nogil
+                    int army, uint8_t colors, int nocap, BB* quiet, BB* captures) noexcept nogil
 cdef void travel_leg(const Tables* t, const BB* total, const BB* friends, uint8_t live, int cell,
-                     int army, uint8_t colours, BB* out) noexcept nogil
-cdef void make_spec(LegSpec* spec, int army, uint16_t dirs, uint8_t colours, bint capture,
+                     int army, uint8_t colors, BB* out) noexcept nogil
+cdef void make_spec(LegSpec* spec, int army, uint16_t dirs, uint8_t colors, bint capture,
                     bint single, int gate, bint entry, int nocap, bint first_only) noexcept nogil
 
 cdef list bb_cells(const BB* b)

@@ -53,7 +53,7 @@ cdef class BoardTables:
         cdef int i, d, k
         cdef Step* st
         for i in range(ncells):
-            self.t.color[i] = _checked(colors[i], 0, 2, "colour")
+            self.t.color[i] = _checked(colors[i], 0, 2, "color")
             self.t.kingdom[i] = _checked(kingdoms[i], 0, NO_KINGDOM, "kingdom")
             for d in range(NUM_DIRS):
                 st = &self.t.steps[i][d]
@@ -145,10 +145,10 @@ cdef void gen_leg(const Tables* t, const BB* total, const BB* friends, uint8_t l
             cur = nxt
 
 
-cdef void make_spec(LegSpec* spec, int army, uint16_t dirs, uint8_t colours, bint capture,
+cdef void make_spec(LegSpec* spec, int army, uint16_t dirs, uint8_t colors, bint capture,
                     bint single, int gate, bint entry, int nocap, bint first_only) noexcept nogil:
     spec.dirs = dirs
-    spec.colors = colours
+    spec.colors = colors
     spec.capture = capture
     spec.single = single
     spec.gate = gate
@@ -168,14 +168,14 @@ cdef void team_friends(const BB* occ, const uint8_t* team, int army, BB* out) no
 
 
 cdef void strategic_steps(const Tables* t, const BB* total, const BB* friends, uint8_t live,
-                          int cell, int army, uint8_t colours, const BB* normal_quiet,
+                          int cell, int army, uint8_t colors, const BB* normal_quiet,
                           BB* out) noexcept nogil:
-    """R13: one edge step to an empty cell of the piece's colour, never a capture; a step
+    """R13: one edge step to an empty cell of the piece's color, never a capture; a step
     that ``normal_quiet`` (the piece's normal leg) already reaches is that normal leg."""
     cdef LegSpec spec
     cdef BB caps
-    # Only ring neighbours share the piece's colour (R5): no other edge step can stop.
-    make_spec(&spec, army, t.ring[cell], colours, False, True, -1, False, -1, False)
+    # Only ring neighbours share the piece's color (R5): no other edge step can stop.
+    make_spec(&spec, army, t.ring[cell], colors, False, True, -1, False, -1, False)
     bb_clear(out)
     bb_clear(&caps)
     gen_leg(t, total, friends, live, cell, &spec, out, &caps)
@@ -185,24 +185,24 @@ cdef void strategic_steps(const Tables* t, const BB* total, const BB* friends, u
 
 
 cdef void pivot_leg(const Tables* t, const BB* total, const BB* friends, uint8_t live, int cell,
-                    int army, uint8_t colours, int nocap, BB* quiet, BB* captures) noexcept nogil:
-    """R14: one edge step to a same-coloured neighbour, quiet or capture (R37(c): none
+                    int army, uint8_t colors, int nocap, BB* quiet, BB* captures) noexcept nogil:
+    """R14: one edge step to a same-colored neighbour, quiet or capture (R37(c): none
     inside ``nocap``'s kingdom)."""
     cdef LegSpec spec
-    make_spec(&spec, army, t.ring[cell], colours, True, True, -1, False, nocap, False)
+    make_spec(&spec, army, t.ring[cell], colors, True, True, -1, False, nocap, False)
     bb_clear(quiet)
     bb_clear(captures)
     gen_leg(t, total, friends, live, cell, &spec, quiet, captures)
 
 
 cdef void travel_leg(const Tables* t, const BB* total, const BB* friends, uint8_t live, int cell,
-                     int army, uint8_t colours, BB* out) noexcept nogil:
-    """R14, R16: spoke slides to empty cells of the colour from which a pivot exists."""
+                     int army, uint8_t colors, BB* out) noexcept nogil:
+    """R14, R16: spoke slides to empty cells of the color from which a pivot exists."""
     cdef LegSpec spec
     cdef BB ends, caps, pq, pc
     cdef int word, p
     cdef uint64_t x
-    make_spec(&spec, army, SPOKE_MASK, colours, False, False, -1, False, -1, False)
+    make_spec(&spec, army, SPOKE_MASK, colors, False, False, -1, False, -1, False)
     bb_clear(&ends)
     bb_clear(&caps)
     gen_leg(t, total, friends, live, cell, &spec, &ends, &caps)
@@ -214,7 +214,7 @@ cdef void travel_leg(const Tables* t, const BB* total, const BB* friends, uint8_
         while x:
             p = word * 64 + lowest_bit(x)
             x &= x - 1
-            pivot_leg(t, total, friends, live, p, army, colours, -1, &pq, &pc)
+            pivot_leg(t, total, friends, live, p, army, colors, -1, &pq, &pc)
             if not (bb_empty(&pq) and bb_empty(&pc)):
                 bb_add(out, p)
 
@@ -324,7 +324,7 @@ cdef class Position:
         self._cell(cell)
         spec.army = self._army(army)
         spec.dirs = _checked(dirs, 0, (1 << NUM_DIRS) - 1, "direction mask")
-        spec.colors = _checked(colors, 0, 3, "colour mask")
+        spec.colors = _checked(colors, 0, 3, "color mask")
         spec.capture = capture
         spec.single = single
         spec.gate = _checked(gate, -1, NUM_SEATS - 1, "gate kingdom")
@@ -350,12 +350,12 @@ cdef class Position:
     def mobility(self, const int[:] movers):
         """Destination counts (quiet + captures) of many legs in one call.
 
-        ``movers`` is a flat int buffer of (cell, army, direction mask, colours)
+        ``movers`` is a flat int buffer of (cell, army, direction mask, colors)
         quadruples, e.g. ``array('i', ...)``; returns an ``array('i')`` of counts.
         Each leg is generated as by :meth:`leg` with its defaults.
         """
         if movers.shape[0] % 4:
-            raise ValueError(f"movers: a flat sequence of (cell, army, dirs, colours) "
+            raise ValueError(f"movers: a flat sequence of (cell, army, dirs, colors) "
                              f"quadruples, got {movers.shape[0]} numbers")
         cdef Py_ssize_t n = movers.shape[0] // 4, i
         cdef LegSpec spec
@@ -375,7 +375,7 @@ cdef class Position:
         return counts
 
     def strategic_step(self, int cell, int army, int colors, int normal_dirs):
-        """R13: empty edge-adjacent cells of the colour that no normal leg reaches."""
+        """R13: empty edge-adjacent cells of the color that no normal leg reaches."""
         cdef LegSpec spec
         cdef BB captures, normal_quiet, steps, friends
         self._spec(&spec, cell, army, normal_dirs, colors, False, False, -1, False, -1)
@@ -386,7 +386,7 @@ cdef class Position:
         return bb_cells(&steps)
 
     def pivot(self, int cell, int army, int colors, int nocap_kingdom=-1):
-        """R14 pivot leg: one edge step to a same-coloured neighbour, quiet or capture."""
+        """R14 pivot leg: one edge step to a same-colored neighbour, quiet or capture."""
         cdef LegSpec spec
         cdef BB quiet, captures, friends
         self._spec(&spec, cell, army, EDGE_MASK, colors, True, True, -1, False, nocap_kingdom)

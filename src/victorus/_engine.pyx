@@ -71,7 +71,7 @@ ctypedef struct StateC:
     int32_t captures
     int32_t last_capture
     int32_t self_cell                # R23, R37(b)
-    int32_t self_colour
+    int32_t self_color
     int32_t nocap                    # R37(c)
     int32_t pending                  # R22, R37(b)
     int32_t result
@@ -104,8 +104,8 @@ cdef inline bint is_royal_mover(const PieceC* p) noexcept nogil:
     return kind_in(p.kind, ROYAL_KINDS) or p.royal
 
 
-cdef inline uint8_t colour_bit(int colour) noexcept nogil:
-    return 1 << colour
+cdef inline uint8_t color_bit(int color) noexcept nogil:
+    return 1 << color
 
 
 cdef inline void friends_of(const StateC* s, const RulesC* r, int army, BB* out) noexcept nogil:
@@ -113,36 +113,36 @@ cdef inline void friends_of(const StateC* s, const RulesC* r, int army, BB* out)
 
 
 cdef inline void leg(const StateC* s, const RulesC* r, int cell, int army, uint16_t dirs,
-                     uint8_t colours, bint capture, bint single, int gate, bint entry, int nocap,
+                     uint8_t colors, bint capture, bint single, int gate, bint entry, int nocap,
                      BB* quiet, BB* captures) noexcept nogil:
     cdef LegSpec spec
     cdef BB friends
-    make_spec(&spec, army, dirs, colours, capture, single, gate, entry, nocap, False)
+    make_spec(&spec, army, dirs, colors, capture, single, gate, entry, nocap, False)
     friends_of(s, r, army, &friends)
     bb_clear(quiet)
     bb_clear(captures)
     gen_leg(r.t, &s.total, &friends, s.live, cell, &spec, quiet, captures)
 
 
-cdef inline void strategic(const StateC* s, const RulesC* r, int cell, int army, uint8_t colours,
+cdef inline void strategic(const StateC* s, const RulesC* r, int cell, int army, uint8_t colors,
                            const BB* normal_quiet, BB* out) noexcept nogil:
     cdef BB friends
     friends_of(s, r, army, &friends)
-    strategic_steps(r.t, &s.total, &friends, s.live, cell, army, colours, normal_quiet, out)
+    strategic_steps(r.t, &s.total, &friends, s.live, cell, army, colors, normal_quiet, out)
 
 
-cdef inline void pivot(const StateC* s, const RulesC* r, int cell, int army, uint8_t colours,
+cdef inline void pivot(const StateC* s, const RulesC* r, int cell, int army, uint8_t colors,
                        int nocap, BB* quiet, BB* captures) noexcept nogil:
     cdef BB friends
     friends_of(s, r, army, &friends)
-    pivot_leg(r.t, &s.total, &friends, s.live, cell, army, colours, nocap, quiet, captures)
+    pivot_leg(r.t, &s.total, &friends, s.live, cell, army, colors, nocap, quiet, captures)
 
 
-cdef inline void travel(const StateC* s, const RulesC* r, int cell, int army, uint8_t colours,
+cdef inline void travel(const StateC* s, const RulesC* r, int cell, int army, uint8_t colors,
                         BB* out) noexcept nogil:
     cdef BB friends
     friends_of(s, r, army, &friends)
-    travel_leg(r.t, &s.total, &friends, s.live, cell, army, colours, out)
+    travel_leg(r.t, &s.total, &friends, s.live, cell, army, colors, out)
 
 
 cdef inline int gate_of(const StateC* s, int army) noexcept nogil:
@@ -150,11 +150,11 @@ cdef inline int gate_of(const StateC* s, int army) noexcept nogil:
     return army if s.knight_caps[army] < GATE_CAPTURES else -1
 
 
-cdef inline void royal_leg(const StateC* s, const RulesC* r, int cell, uint8_t colours, int nocap,
+cdef inline void royal_leg(const StateC* s, const RulesC* r, int cell, uint8_t colors, int nocap,
                            BB* quiet, BB* captures) noexcept nogil:
-    """One King/Queen leg: R18 colours given, R19 gating, R28 entry after a full lap."""
+    """One King/Queen leg: R18 colors given, R19 gating, R28 entry after a full lap."""
     cdef const PieceC* p = &s.cells[cell]
-    leg(s, r, cell, p.army, r.dirs[p.army][p.kind], colours, True, False, gate_of(s, p.army),
+    leg(s, r, cell, p.army, r.dirs[p.army][p.kind], colors, True, False, gate_of(s, p.army),
         p.laps >= 1, nocap, quiet, captures)
 
 
@@ -372,7 +372,7 @@ cdef void end_turn(StateC* s, const RulesC* r, bint passed) noexcept nogil:
     s.last_capture = -1
     bb_clear(&s.frozen)
     s.self_cell = -1
-    s.self_colour = -1
+    s.self_color = -1
     s.nocap = -1
     s.pending = 0
     for i in range(NUM_SEATS):
@@ -399,7 +399,7 @@ cdef void complete_move(StateC* s, const RulesC* r, int cell, bint r21,
         eligible = is_royal_mover(&s.cells[cell]) and s.captures == 2 and not r21   # R23
     if eligible:
         s.self_cell = cell
-        s.self_colour = r.t.color[s.last_capture]
+        s.self_color = r.t.color[s.last_capture]
         s.nocap = foreign        # R37(c); -1 in the standard game, where R21 prevents R23
     else:
         bb_add(&s.frozen, cell)
@@ -416,7 +416,7 @@ cdef void self_bonus_done(StateC* s, const RulesC* r, int cell, bint captured, b
         s.self_cell = cell
         s.pending += captured
         if captured:
-            s.self_colour = r.t.color[cell]
+            s.self_color = r.t.color[cell]
             s.nocap = foreign                    # R37(c): lifted by a capture elsewhere
     elif not captured:
         s.pending = 0
@@ -428,7 +428,7 @@ cdef void self_bonus_done(StateC* s, const RulesC* r, int cell, bint captured, b
     else:
         s.pending = 1
         s.self_cell = cell
-        s.self_colour = r.t.color[cell]
+        s.self_color = r.t.color[cell]
     s.phase = PHASE_BONUS
     s.mover = -1
     if s.pending == 0:
@@ -536,7 +536,7 @@ cdef bint royal_leg1_ok(const StateC* s, const RulesC* r, int origin, int target
         friends_of(s, r, p.army, &friends)
         bb_del(&friends, origin)
         bb_add(&friends, target)
-        make_spec(&spec, p.army, r.dirs[p.army][p.kind], colour_bit(r.t.color[target]), True,
+        make_spec(&spec, p.army, r.dirs[p.army][p.kind], color_bit(r.t.color[target]), True,
                   False, gate_of(s, p.army), laps_after(r, p, origin, target) >= 1, -1, True)
         bb_clear(&q)
         bb_clear(&c)
@@ -546,7 +546,7 @@ cdef bint royal_leg1_ok(const StateC* s, const RulesC* r, int origin, int target
     apply_leg(&after, r, origin, target, LEG_NORMAL)
     if after.result or after.phase != PHASE_MOVE:                   # ends the game or move
         return True
-    royal_leg(&after, r, target, colour_bit(r.t.color[target]), -1, &q, &c)
+    royal_leg(&after, r, target, color_bit(r.t.color[target]), -1, &q, &c)
     return not (bb_empty(&q) and bb_empty(&c))
 
 
@@ -555,15 +555,15 @@ cdef int first_legs(const StateC* s, const RulesC* r, int cell, int32_t* out, in
     cdef const PieceC* p = &s.cells[cell]
     cdef BB q, c, extra, ok_q, ok_c
     cdef int army = p.army, word, target
-    cdef uint8_t colours
+    cdef uint8_t colors
     cdef uint64_t x
     if p.kind == HOSPITALLER:
-        travel(s, r, cell, army, colour_bit(p.edge), &q)
+        travel(s, r, cell, army, color_bit(p.edge), &q)
         bb_clear(&c)
         return emit(out, n, cell, &q, &c, LEG_TRAVEL, NULL, 0)
     if kind_in(p.kind, ROYAL_KINDS):
-        colours = 3 - colour_bit(r.t.color[cell])                    # R18: opposite colour
-        royal_leg(s, r, cell, colours, -1, &q, &c)
+        colors = 3 - color_bit(r.t.color[cell])                    # R18: opposite color
+        royal_leg(s, r, cell, colors, -1, &q, &c)
         bb_clear(&ok_q)
         bb_clear(&ok_c)
         for word in range(3):
@@ -577,10 +577,10 @@ cdef int first_legs(const StateC* s, const RulesC* r, int cell, int32_t* out, in
                     else:
                         bb_add(&ok_q, target)
         return emit(out, n, cell, &ok_q, &ok_c, LEG_NORMAL, NULL, 0)
-    colours = colour_bit(p.edge)
-    leg(s, r, cell, army, r.dirs[army][p.kind], colours, True, False, -1, False, -1, &q, &c)
+    colors = color_bit(p.edge)
+    leg(s, r, cell, army, r.dirs[army][p.kind], colors, True, False, -1, False, -1, &q, &c)
     if kind_in(p.kind, STRATEGIC_KINDS):                             # R13
-        strategic(s, r, cell, army, colours, &q, &extra)
+        strategic(s, r, cell, army, colors, &q, &extra)
         return emit(out, n, cell, &q, &c, LEG_NORMAL, &extra, LEG_STRATEGIC)
     return emit(out, n, cell, &q, &c, LEG_NORMAL, NULL, 0)
 
@@ -590,12 +590,12 @@ cdef int continuations(const StateC* s, const RulesC* r, int cell, int32_t* out,
     cdef const PieceC* p = &s.cells[cell]
     cdef BB q, c
     if p.kind == HOSPITALLER:
-        pivot(s, r, cell, p.army, colour_bit(p.edge), -1, &q, &c)
+        pivot(s, r, cell, p.army, color_bit(p.edge), -1, &q, &c)
         return emit(out, n, cell, &q, &c, LEG_PIVOT, NULL, 0)
     if kind_in(p.kind, ROYAL_KINDS):
-        royal_leg(s, r, cell, colour_bit(r.t.color[cell]), -1, &q, &c)
+        royal_leg(s, r, cell, color_bit(r.t.color[cell]), -1, &q, &c)
     else:                                                            # royal knight, R17
-        leg(s, r, cell, p.army, r.dirs[p.army][p.kind], colour_bit(p.edge), True, False, -1,
+        leg(s, r, cell, p.army, r.dirs[p.army][p.kind], color_bit(p.edge), True, False, -1,
             False, -1, &q, &c)
         bb_del(&q, s.move_start)
         bb_del(&c, s.move_start)     # a rescue (R31) may have put a royal there
@@ -606,17 +606,17 @@ cdef int self_bonus_legs(const StateC* s, const RulesC* r, int cell, int32_t* ou
     """R23, R37(b): the self-eligible piece's single bonus leg."""
     cdef const PieceC* p = &s.cells[cell]
     cdef BB q, c, extra
-    cdef uint8_t colours
+    cdef uint8_t colors
     if p.kind == HOSPITALLER:
-        pivot(s, r, cell, p.army, colour_bit(p.edge), s.nocap, &q, &c)
+        pivot(s, r, cell, p.army, color_bit(p.edge), s.nocap, &q, &c)
     elif kind_in(p.kind, ROYAL_KINDS):
-        royal_leg(s, r, cell, colour_bit(s.self_colour), s.nocap, &q, &c)
+        royal_leg(s, r, cell, color_bit(s.self_color), s.nocap, &q, &c)
     else:
-        colours = colour_bit(p.edge)
-        leg(s, r, cell, p.army, r.dirs[p.army][p.kind], colours, True, False, -1, False,
+        colors = color_bit(p.edge)
+        leg(s, r, cell, p.army, r.dirs[p.army][p.kind], colors, True, False, -1, False,
             s.nocap, &q, &c)
         if not p.royal and kind_in(p.kind, STRATEGIC_KINDS):         # R37(b)
-            strategic(s, r, cell, p.army, colours, &q, &extra)
+            strategic(s, r, cell, p.army, colors, &q, &extra)
             bb_or(&q, &extra)
     return emit(out, n, cell, &q, &c, LEG_SELF, NULL, 0)
 
@@ -944,7 +944,7 @@ cdef class Engine:
         s.captures = turn["captures"]
         s.last_capture = turn["last_capture"]
         s.self_cell = turn["self_cell"]
-        s.self_colour = turn["self_colour"]
+        s.self_color = turn["self_color"]
         s.nocap = turn["nocap"]
         s.pending = turn["pending"]
         for i in turn["frozen"]:
@@ -987,7 +987,7 @@ cdef class Engine:
         turn = dict(to_move=s.to_move, round=s.round, passes=s.passes, phase=PHASES[s.phase],
                     mover=s.mover, move_start=s.move_start, legs=s.legs, captures=s.captures,
                     last_capture=s.last_capture, frozen=frozen, self_cell=s.self_cell,
-                    self_colour=s.self_colour, nocap=s.nocap, pending=s.pending)
+                    self_color=s.self_color, nocap=s.nocap, pending=s.pending)
         result = None if s.result == RESULT_NONE else (
             tuple(a for a in range(NUM_SEATS) if (s.winners >> a) & 1), RESULTS[s.result])
         return cells, armies, held, turn, result

@@ -26,11 +26,11 @@ EDGE_VECTORS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 CENTRE = (0, 0)
 
 
-COLOUR_NAMES = ("white", "grey")
+COLOR_NAMES = ("white", "grey")
 
 
-def _names(colours: int) -> tuple[str, ...]:
-    return tuple(name for bit, name in enumerate(COLOUR_NAMES) if (colours >> bit) & 1)
+def _names(colors: int) -> tuple[str, ...]:
+    return tuple(name for bit, name in enumerate(COLOR_NAMES) if (colors >> bit) & 1)
 
 
 def _dirs(mask: int) -> list[int]:
@@ -69,7 +69,7 @@ class ReferencePosition:
     def on_board(self, c) -> bool:
         return c in self.board.index_of_coords
 
-    def colour(self, c) -> str:
+    def color(self, c) -> str:
         if c == CENTRE:
             return "centre"
         return "white" if hex_distance(*c) % 2 == 0 else "grey"
@@ -93,9 +93,9 @@ class ReferencePosition:
     def enemy(self, c, army: int) -> bool:
         return c in self.pieces and self.teams[self.pieces[c]] != self.teams[army]
 
-    def may_capture(self, start, target, army, colours, nocap_kingdom) -> bool:
+    def may_capture(self, start, target, army, colors, nocap_kingdom) -> bool:
         """R20 (and R37(c) when ``nocap_kingdom`` is given)."""
-        if not self.enemy(target, army) or self.colour(target) not in colours:
+        if not self.enemy(target, army) or self.color(target) not in colors:
             return False
         ks, kt = self.live_kingdom(start), self.live_kingdom(target)
         if ks is not None and kt is not None and ks != kt:
@@ -103,10 +103,10 @@ class ReferencePosition:
         return nocap_kingdom is None or kt != nocap_kingdom
 
     # -- legs (the core's interface: bit masks in, sorted cell lists out) ----------
-    def leg(self, index, army, dirs, colours, capture=True, single=False,
+    def leg(self, index, army, dirs, colors, capture=True, single=False,
             gate=-1, entry=False, nocap_kingdom=-1):
         """Quiet and capture destinations of one leg, as sorted cell indices."""
-        directions, colours = _dirs(dirs), _names(colours)
+        directions, colors = _dirs(dirs), _names(colors)
         gate = None if gate < 0 else gate
         nocap_kingdom = None if nocap_kingdom < 0 else nocap_kingdom
         start = self.board.coords[index]
@@ -136,10 +136,10 @@ class ReferencePosition:
                         quiet.add(nxt)
                     break
                 if nxt in self.pieces:
-                    if capture and self.may_capture(start, nxt, army, colours, nocap_kingdom):
+                    if capture and self.may_capture(start, nxt, army, colors, nocap_kingdom):
                         captures.add(nxt)
                     break
-                if self.colour(nxt) in colours:
+                if self.color(nxt) in colors:
                     quiet.add(nxt)
                 if single:
                     break
@@ -147,46 +147,46 @@ class ReferencePosition:
         index_of = self.board.index_of_coords
         return sorted(index_of[c] for c in quiet), sorted(index_of[c] for c in captures)
 
-    def strategic_step(self, index, army, colours, normal_dirs):
-        """R13: one edge step to an empty cell of the colour, unless a normal leg."""
+    def strategic_step(self, index, army, colors, normal_dirs):
+        """R13: one edge step to an empty cell of the color, unless a normal leg."""
         start = self.board.coords[index]
-        normal, _ = self.leg(index, army, normal_dirs, colours, capture=False)
-        colours = _names(colours)
+        normal, _ = self.leg(index, army, normal_dirs, colors, capture=False)
+        colors = _names(colors)
         out = []
         for dq, dr in EDGE_VECTORS:
             nxt = (start[0] + dq, start[1] + dr)
             if (self.on_board(nxt) and nxt != CENTRE and nxt not in self.pieces
-                    and self.colour(nxt) in colours and not self.walled([start, nxt])):
+                    and self.color(nxt) in colors and not self.walled([start, nxt])):
                 out.append(self.board.index_of_coords[nxt])
         return sorted(set(out) - set(normal))
 
-    def pivot(self, index, army, colours, nocap_kingdom=-1):
-        """R14: a step to one of the pivot cell's same-coloured neighbours.
+    def pivot(self, index, army, colors, nocap_kingdom=-1):
+        """R14: a step to one of the pivot cell's same-colored neighbours.
 
-        ``colours`` is the Hospitaller's edge colour, the pivot cell's own colour.
+        ``colors`` is the Hospitaller's edge color, the pivot cell's own color.
         """
         nocap_kingdom = None if nocap_kingdom < 0 else nocap_kingdom
         start = self.board.coords[index]
-        colour = self.colour(start)
+        color = self.color(start)
         quiet, captures = [], []
         for dq, dr in EDGE_VECTORS:
             nxt = (start[0] + dq, start[1] + dr)
-            if not self.on_board(nxt) or self.colour(nxt) != colour or self.walled([start, nxt]):
+            if not self.on_board(nxt) or self.color(nxt) != color or self.walled([start, nxt]):
                 continue
             if nxt not in self.pieces:
                 quiet.append(self.board.index_of_coords[nxt])
-            elif self.may_capture(start, nxt, army, (colour,), nocap_kingdom):
+            elif self.may_capture(start, nxt, army, (color,), nocap_kingdom):
                 captures.append(self.board.index_of_coords[nxt])
         return sorted(quiet), sorted(captures)
 
-    def travel(self, index, army, colours):
-        """R14: spoke slides to empty cells of the colour with a pivot after them."""
+    def travel(self, index, army, colors):
+        """R14: spoke slides to empty cells of the color with a pivot after them."""
         spokes = sum(1 << d for d, v in enumerate(DIRECTION_VECTORS) if v in FLANK_OFFSETS)
-        ends, _ = self.leg(index, army, spokes, colours, capture=False)
+        ends, _ = self.leg(index, army, spokes, colors, capture=False)
         start = self.board.coords[index]
         mover = self.pieces.pop(start, None)      # the piece has left its start cell
         try:
-            return [p for p in ends if any(self.pivot(p, army, colours))]
+            return [p for p in ends if any(self.pivot(p, army, colors))]
         finally:
             if mover is not None:
                 self.pieces[start] = mover

@@ -1,11 +1,11 @@
 """The rules in plain Python: the slow, obviously-correct path (R13-R37, R40).
 
 :class:`ReferenceGame` keeps the pieces in a Python list (one immutable
-:class:`Piece` per cell) and asks a position object for every leg: by default
-the pure-Python :class:`~victorus._reference.ReferencePosition`, or the core's
-``Position`` for a half-fast variant. It has the interface of
-:class:`victorus.Game` and exists for differential tests against the C engine
-and for the benchmarks' "pure-Python path". The turn-internal state is one
+:class:`Piece` per cell) and asks the pure-Python
+:class:`~victorus._reference.ReferencePosition` for every leg. It has the interface
+of :class:`victorus.Game` and exists for differential tests against the C engine and
+for the benchmarks' "pure-Python path"; it imports nothing compiled, so it still runs
+when the build is broken. The turn-internal state is one
 immutable :class:`Turn`, so an undo snapshot is a handful of references.
 """
 
@@ -25,7 +25,7 @@ from .pieces import Army, Held, Piece, Turn, setup_cells
 from .variants import Config, parse_variant
 
 START, MOVE, BONUS = PHASES
-COLOUR_BIT = {WHITE: 1, GREY: 2}
+COLOR_BIT = {WHITE: 1, GREY: 2}
 STOP, END, PASS = word_action("stop"), word_action("end"), word_action("pass")
 
 
@@ -59,8 +59,7 @@ class ReferenceGame:
     """
 
     def __init__(self, board: str = "standard", players: int | None = None,
-                 variant: str = "standard", position_class=ReferencePosition):
-        self._position_class = position_class
+                 variant: str = "standard"):
         self.board = Board(board)
         allied, quick, variant_players = parse_variant(variant, ConfigError)
         if variant_players is not None and players is not None and variant_players != players:
@@ -73,11 +72,10 @@ class ReferenceGame:
                     Turn(to_move=self.config.order[0]))
 
     @classmethod
-    def from_vpn(cls, vpn: str, position_class=ReferencePosition) -> "ReferenceGame":
+    def from_vpn(cls, vpn: str) -> "ReferenceGame":
         """A game at the R39 position ``vpn``; raises NotationError if it is malformed."""
         pos = parse_vpn(vpn)
         game = cls.__new__(cls)
-        game._position_class = position_class
         game.board = pos.board
         game.config = pos.config
         armies = [Army(r.state, r.knight_captures, r.held) for r in pos.armies]
@@ -91,8 +89,7 @@ class ReferenceGame:
         self._result: tuple | None = None
         self._history: list = []
         self._legal: dict | None = None
-        self._core = self._position_class(self.board.tables, self.config.teams,
-                                          self._live_mask())
+        self._core = ReferencePosition(self.board, self.config.teams, self._live_mask())
         for cell, piece in enumerate(cells):
             if piece is not None:
                 self._core.put(cell, piece.army)
@@ -172,7 +169,6 @@ class ReferenceGame:
     def copy(self) -> "ReferenceGame":
         """An independent copy (history included)."""
         other = ReferenceGame.__new__(ReferenceGame)
-        other._position_class = self._position_class
         other.board = self.board
         other.config = self.config
         other._cells = list(self._cells)
@@ -276,44 +272,44 @@ class ReferenceGame:
             return piece.army
         return -1
 
-    def _royal_leg(self, cell, piece, colours, nocap=-1):
-        """Destinations of one King/Queen leg (R18 colours given, R19, R28)."""
+    def _royal_leg(self, cell, piece, colors, nocap=-1):
+        """Destinations of one King/Queen leg (R18 colors given, R19, R28)."""
         dirs = direction_mask(piece.army, piece.kind)
-        return self._core.leg(cell, piece.army, dirs, colours, True, False, self._gate(piece),
+        return self._core.leg(cell, piece.army, dirs, colors, True, False, self._gate(piece),
                               piece.laps >= 1, nocap)
 
     def _first_legs(self, cell, piece, out):
         """First legs of a full move (R16) of the piece on ``cell``."""
         core, army = self._core, piece.army
         if piece.kind == HOSPITALLER:
-            self._add(out, cell, core.travel(cell, army, COLOUR_BIT[piece.edge]), False, LEG_TRAVEL)
+            self._add(out, cell, core.travel(cell, army, COLOR_BIT[piece.edge]), False, LEG_TRAVEL)
             return
         if piece.kind in ROYALS:
-            colours = 3 - COLOUR_BIT[self.board.colors[cell]]          # R18: opposite colour
-            quiet, caps = self._royal_leg(cell, piece, colours)
+            colors = 3 - COLOR_BIT[self.board.colors[cell]]          # R18: opposite color
+            quiet, caps = self._royal_leg(cell, piece, colors)
             for targets, capture in ((quiet, False), (caps, True)):
                 ok = [t for t in targets if self._royal_leg1_ok(cell, t)]
                 self._add(out, cell, ok, capture, LEG_NORMAL)
             return
-        colours = COLOUR_BIT[piece.edge]
+        colors = COLOR_BIT[piece.edge]
         dirs = direction_mask(army, piece.kind)
-        quiet, caps = core.leg(cell, army, dirs, colours)
+        quiet, caps = core.leg(cell, army, dirs, colors)
         self._add(out, cell, quiet, False, LEG_NORMAL)
         self._add(out, cell, caps, True, LEG_NORMAL)
         if piece.kind in STRATEGIC:                 # R13
-            self._add(out, cell, core.strategic_step(cell, army, colours, dirs), False, LEG_STRATEGIC)
+            self._add(out, cell, core.strategic_step(cell, army, colors, dirs), False, LEG_STRATEGIC)
 
     def _continuations(self, cell, out):
         """The next leg of a move in progress (R14, R16-R18), or stop."""
         piece = self._cells[cell]
         core, army = self._core, piece.army
         if piece.kind == HOSPITALLER:
-            quiet, caps = core.pivot(cell, army, COLOUR_BIT[piece.edge])
+            quiet, caps = core.pivot(cell, army, COLOR_BIT[piece.edge])
         elif piece.kind in ROYALS:
-            quiet, caps = self._royal_leg(cell, piece, COLOUR_BIT[self.board.colors[cell]])
+            quiet, caps = self._royal_leg(cell, piece, COLOR_BIT[self.board.colors[cell]])
         else:                                                           # royal knight, R17
             quiet, caps = core.leg(cell, army, direction_mask(army, piece.kind),
-                                   COLOUR_BIT[piece.edge])
+                                   COLOR_BIT[piece.edge])
             start = self._turn.move_start                # a rescue (R31) may refill it
             quiet = [t for t in quiet if t != start]
             caps = [t for t in caps if t != start]
@@ -327,15 +323,15 @@ class ReferenceGame:
         piece = self._cells[cell]
         core, army = self._core, piece.army
         if piece.kind == HOSPITALLER:
-            quiet, caps = core.pivot(cell, army, COLOUR_BIT[piece.edge], t.nocap)
+            quiet, caps = core.pivot(cell, army, COLOR_BIT[piece.edge], t.nocap)
         elif piece.kind in ROYALS:
-            quiet, caps = self._royal_leg(cell, piece, COLOUR_BIT[t.self_colour], t.nocap)
+            quiet, caps = self._royal_leg(cell, piece, COLOR_BIT[t.self_color], t.nocap)
         else:
-            colours = COLOUR_BIT[piece.edge]
+            colors = COLOR_BIT[piece.edge]
             dirs = direction_mask(army, piece.kind)
-            quiet, caps = core.leg(cell, army, dirs, colours, True, False, -1, False, t.nocap)
+            quiet, caps = core.leg(cell, army, dirs, colors, True, False, -1, False, t.nocap)
             if not piece.royal and piece.kind in STRATEGIC:   # R37(b)
-                quiet = quiet + core.strategic_step(cell, army, colours, dirs)
+                quiet = quiet + core.strategic_step(cell, army, colors, dirs)
         self._add(out, cell, quiet, False, LEG_SELF)
         self._add(out, cell, caps, True, LEG_SELF)
 
@@ -352,7 +348,7 @@ class ReferenceGame:
             if self._result is not None or self._turn.phase != MOVE:
                 return True
             piece = self._cells[target]
-            quiet, caps = self._royal_leg(target, piece, COLOUR_BIT[self.board.colors[target]])
+            quiet, caps = self._royal_leg(target, piece, COLOR_BIT[self.board.colors[target]])
             return bool(quiet or caps)
         finally:
             self._restore(snap)
@@ -508,7 +504,7 @@ class ReferenceGame:
             eligible = piece.is_royal_mover and t.captures == 2 and not r21    # R23: both legs
         if eligible:
             # R37(c) for any piece; -1 in the standard game, where R21 prevents R23.
-            t = t._replace(self_cell=cell, self_colour=self.board.colors[t.last_capture],
+            t = t._replace(self_cell=cell, self_color=self.board.colors[t.last_capture],
                            nocap=foreign)
         else:
             t = t._replace(frozen=t.frozen | {cell})
@@ -523,13 +519,13 @@ class ReferenceGame:
         if self.config.quick is not None:
             t = t._replace(self_cell=cell, pending=t.pending + captured)
             if captured:
-                t = t._replace(self_colour=board.colors[cell], nocap=foreign)   # R37(c)
+                t = t._replace(self_color=board.colors[cell], nocap=foreign)   # R37(c)
         elif not captured:
             t = t._replace(pending=0)
         elif r21:
             t = t._replace(pending=1, self_cell=-1, nocap=-1, frozen=t.frozen | {cell})
         else:
-            t = t._replace(pending=1, self_cell=cell, self_colour=board.colors[cell])
+            t = t._replace(pending=1, self_cell=cell, self_color=board.colors[cell])
         self._turn = t._replace(phase=BONUS, mover=-1)
         if t.pending == 0:
             self._end_turn(passed=False)

@@ -168,7 +168,6 @@ class MCTSAgent:
         return child
 
 
-AGENT_KINDS = ("random", "greedy", "mcts")
 
 
 def make_agent(spec: str, seed=None):

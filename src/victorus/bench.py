@@ -75,7 +75,7 @@ def midgame_corpus(count: int = 8, seed: int = 11) -> list[str]:
 
 
 def leg_corpus(board_name: str, positions: int = 50, seed: int = 1):
-    """[(core position, reference position, [(cell, army, dir mask, colours), ...])]."""
+    """[(core position, reference position, [(cell, army, dir mask, colors), ...])]."""
     rng = random.Random(seed)
     board = Board(board_name)
     corpus = []
@@ -89,14 +89,14 @@ def leg_corpus(board_name: str, positions: int = 50, seed: int = 1):
             core.put(cell, army)
             ref.put(cell, army)
             piece = rng.randrange(7)
-            colours = 3 if piece in (KING, QUEEN) else 1 << board.colors[cell]
-            movers.append((cell, army, direction_mask(army, piece), colours))
+            colors = 3 if piece in (KING, QUEEN) else 1 << board.colors[cell]
+            movers.append((cell, army, direction_mask(army, piece), colors))
         corpus.append((core, ref, movers))
     return corpus
 
 
 def mobility_buffers(corpus):
-    """Per position, the flat (cell, army, dirs, colours) buffer for Position.mobility."""
+    """Per position, the flat (cell, army, dirs, colors) buffer for Position.mobility."""
     return [(core, array.array("i", [x for mover in movers for x in mover]))
             for core, _, movers in corpus]
 
@@ -111,8 +111,8 @@ def legs_per_run(corpus, use_reference: bool) -> int:
     n = 0
     for core, ref, movers in corpus:
         pos = ref if use_reference else core
-        for cell, army, mask, colours in movers:
-            pos.leg(cell, army, mask, colours)
+        for cell, army, mask, colors in movers:
+            pos.leg(cell, army, mask, colors)
             n += 1
     return n
 

@@ -21,7 +21,7 @@ NO_KINGDOM = NUM_SEATS               # a cell's kingdom when it is battlefield o
 MAX_HELD = 12 * NUM_SEATS            # every piece of every army
 GATE_CAPTURES = 3                    # R19: knight captures that free King and Queen
 
-# -- cell colours (R5) -----------------------------------------------------------------------
+# -- cell colors (R5) -----------------------------------------------------------------------
 WHITE, GREY, CENTRE = 0, 1, 2
 COLOR_NAMES = ("white", "grey", "centre")
 

@@ -283,11 +283,6 @@ class Game:
         fill this one)."""
         return tensors.observation(self, seat, out)
 
-    def _repr_svg_(self) -> str:
-        """Jupyter shows the board (victorus.render)."""
-        from .render import render_svg
-        return render_svg(self)
-
     def __copy__(self) -> "Game":
         return self.copy()
 

@@ -15,7 +15,7 @@ from .errors import ConfigError, NotationError
 
 BOARD_NAMES = ("standard", "compact")
 
-#: Seat colours (R6), seat 0 first.
+#: Seat colors (R6), seat 0 first.
 SEAT_NAMES = ("red", "blue", "black", "green", "purple", "orange")
 
 #: R4: six edge directions then six spoke directions, as (name, (dq, dr)).
@@ -183,7 +183,7 @@ def _is_kingdom_cell(name: str, q: int, r: int) -> bool:
 
 
 class Board:
-    """One of the two boards (R3): cells, labels, colours, kingdoms and steps.
+    """One of the two boards (R3): cells, labels, colors, kingdoms and steps.
 
     ``Board("standard")`` and ``Board("compact")`` are immutable and shared.
     Cells are addressed by index (R9 order) internally and by label publicly.
@@ -256,11 +256,6 @@ class Board:
     def __reduce__(self):
         return (Board, (self.name,))
 
-    def _repr_svg_(self) -> str:
-        """Jupyter shows the empty board (victorus.render)."""
-        from .render import render_svg
-        return render_svg(self)
-
     def cell(self, label: str) -> int:
         """Index (R9) of a cell label; raises NotationError for an unknown label."""
         try:
@@ -271,7 +266,7 @@ class Board:
                 f"and a row number, e.g. {self.labels[0]!r}..{self.labels[-1]!r}") from None
 
     def color(self, label: str) -> str:
-        """R5 colour of a cell: "white", "grey" or "centre"."""
+        """R5 color of a cell: "white", "grey" or "centre"."""
         return COLOR_NAMES[self.colors[self.cell(label)]]
 
     def kingdom(self, label: str) -> int | None:

@@ -196,9 +196,9 @@ def parse_vpn(text) -> VPNPosition:
                 _fail(2, f"{item!r}: a Hospitaller has neither royal status nor a tally")
             piece = piece_from_code(seat, code)
             if piece.edge is not None and board.colors[cell] != piece.edge:
-                colour = "white" if piece.edge == WHITE else "grey"
+                color = "white" if piece.edge == WHITE else "grey"
                 edge = "white" if piece.edge == WHITE else "black"
-                _fail(2, f"{item!r}: a {edge}-edged knight stands only on {colour} cells (R10)")
+                _fail(2, f"{item!r}: a {edge}-edged knight stands only on {color} cells (R10)")
             cells[cell] = piece
     _check_counts(cells, records)
 

@@ -13,7 +13,7 @@ class Piece(NamedTuple):
 
     army: int
     kind: int                 # TEMPLAR .. QUEEN (constants)
-    edge: int | None          # WHITE or GREY stop colour for knights, None for K/Q (R10)
+    edge: int | None          # WHITE or GREY stop color for knights, None for K/Q (R10)
     royal: bool = False       # royal knight (R17, R25)
     tally: int = 0            # R25 capture tally of a regular T/U/B/X
     laps: int = 0             # R29 laps k of a King or Queen
@@ -99,6 +99,6 @@ class Turn(NamedTuple):
     last_capture: int = -1               # cell of the current move's last capture
     frozen: frozenset = frozenset()      # cells of frozen pieces (R24)
     self_cell: int = -1                  # the self-eligible piece (R23, R37b)
-    self_colour: int = -1                # colour of its last capture cell (R23)
+    self_color: int = -1                # color of its last capture cell (R23)
     nocap: int = -1                      # R37(c): kingdom its self-bonus may not capture in
     pending: int = 0                     # pending bonuses (R22, R37b)

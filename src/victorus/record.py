@@ -38,7 +38,6 @@ from .variants import Config
 MAGIC = "victorus-record 1"
 MAX_RECORD_BYTES = 64 * 1024 * 1024
 HEADER_KEYS = ("board", "players", "variant", "start", "seed", "agents", "time-limit", "result")
-REASONS = ("centre", "elimination", "round-limit", "draw")
 _AGENT_RE = re.compile(r"[A-Za-z0-9_.:=-]+", re.ASCII)
 _TURN_RE = re.compile(r"([1-9][0-9]*)\.([0-5])", re.ASCII)
 _SEEDS_RE = re.compile(r"0|[1-9][0-9]*", re.ASCII)

@@ -1,9 +1,9 @@
 """Pictures of the board: SVG (no dependency), PNG and RGB arrays (cairosvg).
 
 The board is drawn as the physical game looks: white and grey hexes, each
-kingdom tinted in its seat colour with thick walls between live kingdoms, the
+kingdom tinted in its seat color with thick walls between live kingdoms, the
 centre with its six portal triangles, and pieces as shields in their army
-colour with their type letter, their edge colour as the shield's rim (white,
+color with their type letter, their edge color as the shield's rim (white,
 black, or half and half for King and Queen) and a lion mark when royal. The view
 can be turned to any seat (that seat at the bottom, R6).
 """
@@ -17,18 +17,24 @@ from .errors import ConfigError
 from .constants import CENTRE, GREY, KING, PIECE_LETTERS, QUEEN
 from .geometry import SEAT_NAMES, Board, rotate
 
-SEAT_COLOURS = ("#d62728", "#1f77b4", "#222222", "#2ca02c", "#9467bd", "#ff7f0e")
+SEAT_COLORS = ("#d62728", "#1f77b4", "#222222", "#2ca02c", "#9467bd", "#ff7f0e")
 CELL_FILL = {0: "#ffffff", GREY: "#b8b8b8", CENTRE: "#ffd700"}
 HIGHLIGHT = "#00b7ff"
 LAST_MOVE = "#ffbf00"
 
 
+def show_in_notebooks(*classes) -> None:
+    """Give ``classes`` (Board and Game: victorus/__init__.py) a ``_repr_svg_`` so that
+    Jupyter draws them; the classes themselves do not import this module."""
+    for cls in classes:
+        cls._repr_svg_ = render_svg
+
+
 def _game_parts(obj):
     """(board, cells, armies, turn, history) of a Game, or of a Board (no pieces)."""
-    from .game import Game
     if isinstance(obj, Board):
         return obj, [None] * len(obj), None, None, []
-    if isinstance(obj, Game):
+    if hasattr(obj, "_view") and isinstance(getattr(obj, "board", None), Board):
         cells, armies, turn, _ = obj._view()
         return obj.board, cells, armies, turn, obj.history()
     raise ConfigError(f"render needs a victorus.Game or victorus.Board, got {type(obj).__name__}")
@@ -91,14 +97,14 @@ def render_svg(obj, size: float = 22.0, seat: int = 0, labels: bool = False,
                 angle = math.degrees(math.atan2(py - y, px - x))
                 tri = [(x, y)] + [(x + size * math.cos(math.radians(angle + d)),
                                    y + size * math.sin(math.radians(angle + d))) for d in (-30, 30)]
-                out.append(f'<polygon points="{points(tri)}" fill="{SEAT_COLOURS[s]}"/>')
+                out.append(f'<polygon points="{points(tri)}" fill="{SEAT_COLORS[s]}"/>')
             out.append(f'<polygon points="{points(hexagon)}" fill="none" stroke="#666"/>')
             continue
         out.append(f'<polygon points="{points(hexagon)}" fill="{CELL_FILL[board.colors[i]]}" '
                    f'stroke="#666" stroke-width="0.8"/>')
         owner = board.kingdoms[i]
         if owner is not None and live[owner]:
-            out.append(f'<polygon points="{points(hexagon)}" fill="{SEAT_COLOURS[owner]}" '
+            out.append(f'<polygon points="{points(hexagon)}" fill="{SEAT_COLORS[owner]}" '
                        f'fill-opacity="0.22"/>')
     # Walls between live kingdoms (R8): thick edges between cells of two kingdoms.
     for i in range(len(board)):
@@ -149,13 +155,13 @@ def render_svg(obj, size: float = 22.0, seat: int = 0, labels: bool = False,
 
 
 def _shield(piece, x, y, size, frozen=False) -> str:
-    """A shield in the army colour, its rim in the edge colour, type letter, lion mark when royal."""
+    """A shield in the army color, its rim in the edge color, type letter, lion mark when royal."""
     w, h = size * 0.95, size * 1.1
     top, mid, bottom = y - h / 2, y + h * 0.12, y + h / 2
     path = (f"M{x - w / 2:.1f},{top:.1f} H{x + w / 2:.1f} V{mid:.1f} "
             f"Q{x + w / 2:.1f},{bottom - h * 0.1:.1f} {x:.1f},{bottom:.1f} "
             f"Q{x - w / 2:.1f},{bottom - h * 0.1:.1f} {x - w / 2:.1f},{mid:.1f} Z")
-    fill = SEAT_COLOURS[piece.army]
+    fill = SEAT_COLORS[piece.army]
     parts = []
     if piece.kind in (KING, QUEEN):                # half white, half black rim
         parts.append(f'<path d="{path}" fill="{fill}" stroke="#ffffff" stroke-width="{size / 7:.1f}"/>')
@@ -179,7 +185,7 @@ def _shield(piece, x, y, size, frozen=False) -> str:
     return f"<g>{title}{''.join(parts)}</g>"
 
 
-ANSI_COLOURS = ("\033[1;31m", "\033[1;34m", "\033[1;90m", "\033[1;32m", "\033[1;35m",
+ANSI_COLORS = ("\033[1;31m", "\033[1;34m", "\033[1;90m", "\033[1;32m", "\033[1;35m",
                 "\033[1;33m")
 ANSI_RESET = "\033[0m"
 
@@ -187,7 +193,7 @@ ANSI_RESET = "\033[0m"
 def text_board(game, color: bool = False) -> str:
     """A text picture: one line per row (R9, red at the bottom), pieces as
     ``<seat><letter>`` (``+`` when royal), ``.`` empty, ``@`` the centre;
-    ``color`` paints each army in its colour (ANSI)."""
+    ``color`` paints each army in its color (ANSI)."""
     board = game.board
     cells, _, _, _ = game._view()
     rows: dict[int, dict] = {}
@@ -208,7 +214,7 @@ def text_board(game, color: bool = False) -> str:
             else:
                 p = cells[i]
                 code = f"{p.army}{PIECE_LETTERS[p.kind]}{'+' if p.royal else ' '}"
-                text.append(f"{ANSI_COLOURS[p.army]}{code}{ANSI_RESET}" if color else code)
+                text.append(f"{ANSI_COLORS[p.army]}{code}{ANSI_RESET}" if color else code)
         lines.append(f"{row:>2} " + "".join(text).rstrip())
     lines.append("   " + "".join(f" {f} " for f in files))
     status = (f"over: {game.result_reason}, winners {game.winners}" if game.is_over

@@ -37,7 +37,7 @@ from .errors import ConfigError, VictorusError
 from .game import DEFAULT_MAX_ACTIONS, Game, play_random, replay_action
 from .constants import KING, QUEEN
 from .geometry import SEAT_NAMES
-from .render import SEAT_COLOURS, render_svg
+from .render import SEAT_COLORS, render_svg
 from .simulate import game_seed
 
 PERSON = "person"
@@ -389,7 +389,7 @@ class Table:
         for seat, army in enumerate(armies):
             held = army.held
             out.append({
-                "seat": seat, "name": SEAT_NAMES[seat], "colour": SEAT_COLOURS[seat],
+                "seat": seat, "name": SEAT_NAMES[seat], "color": SEAT_COLORS[seat],
                 "state": {"a": "active", "e": "eliminated", "x": "absent"}.get(army.state,
                                                                              army.state),
                 "held": [h.code for h in held], "points": sum(h.points for h in held),

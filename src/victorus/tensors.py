@@ -71,10 +71,10 @@ def rotation(board_name: str, seat: int):
 def _static_planes(board_name: str):
     np = _numpy()
     board = Board(board_name)
-    colours = np.zeros((3, len(board)), dtype=np.float32)
+    colors = np.zeros((3, len(board)), dtype=np.float32)
     for i, c in enumerate(board.colors):
-        colours[{WHITE: 0, GREY: 1, CENTRE: 2}[c], i] = 1.0
-    return colours
+        colors[{WHITE: 0, GREY: 1, CENTRE: 2}[c], i] = 1.0
+    return colors
 
 
 def legal_action_ids(game):

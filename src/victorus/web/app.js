@@ -108,7 +108,7 @@ function drawArmies() {
     const name = cell(a.name);
     const swatch = document.createElement("span");
     swatch.className = "swatch";
-    swatch.style.background = a.colour;
+    swatch.style.background = a.color;
     name.prepend(swatch);
     const who = cell("");
     if (present && S.mode === "play") {

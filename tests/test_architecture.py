@@ -1,0 +1,69 @@
+"""Architecture rules (issue 13): no import cycles, and the pure-Python reference runs
+without the compiled extensions."""
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "src" / "victorus"
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the package modules it imports, at any depth of the file (lazy imports
+    inside functions count too)."""
+    graph = {}
+    for path in PACKAGE.glob("*.py"):
+        name = path.stem
+        deps = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                if node.module:
+                    deps.add(node.module.split(".")[0])
+                else:
+                    deps.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("victorus."):
+                deps.add(node.module.split(".")[1])
+        graph[name] = deps - {name}
+    return graph
+
+
+def test_no_import_cycles():
+    graph = import_graph()
+    assert "render" in graph["__init__"] and "geometry" in graph["render"]
+    seen, stack, cycles = set(), [], []
+
+    def visit(module):
+        if module in stack:
+            cycles.append(stack[stack.index(module):] + [module])
+            return
+        if module in seen or module not in graph:
+            return
+        seen.add(module)
+        stack.append(module)
+        for dep in sorted(graph[module] - {"__init__"}):
+            visit(dep)
+        stack.pop()
+    for module in sorted(graph):
+        visit(module)
+    assert cycles == []
+
+
+def test_the_reference_rules_run_without_the_compiled_extensions():
+    code = """
+import sys
+sys.modules["victorus._core"] = sys.modules["victorus._engine"] = None    # a broken build
+from victorus._reference_game import ReferenceGame, reference_perft
+print(reference_perft(ReferenceGame("compact", players=2), 2))
+import victorus
+try:
+    victorus.Game
+except ImportError as exc:
+    print(exc)
+"""
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    count, message = result.stdout.splitlines()[:2]
+    assert count == "165"                                  # PERFT.md, compact 2 players
+    assert "needs the compiled engine" in message and "pip install ." in message
