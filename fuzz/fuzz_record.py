@@ -3,7 +3,8 @@
 Run (see docs/robustness.md):
 
     pip install atheris
-    mkdir -p fuzz/work-record && python fuzz/fuzz_record.py fuzz/work-record fuzz/corpus-record -max_total_time=600
+    mkdir -p fuzz/work-record
+    python fuzz/fuzz_record.py fuzz/work-record fuzz/corpus-record -max_total_time=600
 
 Any exception other than victorus.RecordError, and any accepted record whose
 game does not write back to a record that replays to the same actions, is a

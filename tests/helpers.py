@@ -8,7 +8,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from victorus._core import Position
-
 from victorus._reference import ReferencePosition
 from victorus.geometry import DIRECTION_NAMES, Board
 

@@ -9,11 +9,11 @@ import pytest
 import victorus
 from victorus.render import render_png, render_rgb, render_svg
 
-
 # -- PettingZoo ------------------------------------------------------------------------
 
 def test_pettingzoo_api_test():
     from pettingzoo.test import api_test
+
     from victorus.env import aec_env
     api_test(aec_env(board="compact", players=3, max_actions=200), num_cycles=200,
              verbose_progress=False)
@@ -22,7 +22,7 @@ def test_pettingzoo_api_test():
 def play_env(env, seed):
     rng = random.Random(seed)
     env.reset()
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         observation, reward, termination, truncation, info = env.last()
         if termination or truncation:
             env.step(None)

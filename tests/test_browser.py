@@ -12,9 +12,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers import serving
 
 import victorus
+from helpers import serving
 from victorus import record
 from victorus.server import PERSON, Table
 

@@ -15,7 +15,16 @@ from hypothesis import strategies as st
 from victorus._core import Position
 from victorus._reference import ReferencePosition
 from victorus.geometry import (
-    BYZANTINE, HOSPITALLER, KING, QUEEN, TEMPLAR, TEUTONIC, Board, direction_set, rotate)
+    BYZANTINE,
+    HOSPITALLER,
+    KING,
+    QUEEN,
+    TEMPLAR,
+    TEUTONIC,
+    Board,
+    direction_set,
+    rotate,
+)
 
 TEAM_LAYOUTS = [(0, 1, 2, 3, 4, 5), (0, 1, 2, 0, 1, 2), (0, 1, 0, 1, 0, 1), (0, 1, 1, 0, 1, 0)]
 def mask(dirs):

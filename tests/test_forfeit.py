@@ -3,9 +3,9 @@ a turn not started in time ends, written `pass`, in the game and in records; it 
 R26 pass unless `pass` was the army's only legal action."""
 
 import pytest
-from helpers import actions, position
 
 import victorus
+from helpers import actions, position
 from victorus import record
 
 

@@ -8,9 +8,29 @@ import pytest
 import victorus
 from helpers import SPEC_DIR
 from victorus.geometry import (
-    CENTRE, DIRECTION_NAMES, DIRECTION_VECTORS, GREY, KING, QUEEN, SEAT0_DIRECTION_SETS,
-    SEAT_NAMES, TEMPLAR, TEUTONIC, BYZANTINE, EXCALIBUR, HOSPITALLER, WHITE, Board,
-    coords_of_label, direction_set, hex_distance, label_of, rotate, rotate_cw, winding_base)
+    BYZANTINE,
+    CENTRE,
+    DIRECTION_NAMES,
+    DIRECTION_VECTORS,
+    EXCALIBUR,
+    GREY,
+    HOSPITALLER,
+    KING,
+    QUEEN,
+    SEAT0_DIRECTION_SETS,
+    SEAT_NAMES,
+    TEMPLAR,
+    TEUTONIC,
+    WHITE,
+    Board,
+    coords_of_label,
+    direction_set,
+    hex_distance,
+    label_of,
+    rotate,
+    rotate_cw,
+    winding_base,
+)
 
 
 def test_cell_counts_r3():

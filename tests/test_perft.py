@@ -21,7 +21,7 @@ def perft_table(path=DATA):
     rows = []
     for line in path.read_text().splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) != 7 or not cells[0] in ("standard", "compact"):
+        if len(cells) != 7 or cells[0] not in ("standard", "compact"):
             continue
         board, players, variant = cells[0], int(cells[1]), cells[2]
         for depth, count in enumerate(cells[3:], start=1):

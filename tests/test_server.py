@@ -7,11 +7,11 @@ import urllib.error
 import urllib.request
 
 import pytest
-from helpers import position, serving
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import victorus
+from helpers import position, serving
 from victorus import record
 from victorus.clock import ManualTime
 from victorus.server import PERSON, Table

@@ -131,5 +131,5 @@ def test_backend_arguments():
 def test_summary_wins_per_team():
     games = victorus.simulate(6, seed=1, board="compact", players=2, workers=2)
     text = summarise(games)
-    line = next(l for l in text.splitlines() if l.startswith("wins per team"))
+    line = next(x for x in text.splitlines() if x.startswith("wins per team"))
     assert "red+black+purple" in line or "blue+green+orange" in line

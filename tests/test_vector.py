@@ -35,7 +35,7 @@ def test_games_match_victorus_game_with_next_step_autoreset(board, players, vari
             assert np.array_equal(vec.masks[i], game.legal_action_mask()) or game.is_over
             assert vec.counts[i] == (0 if game.is_over else len(game.legal_actions()))
         actions = []
-        for i, game in enumerate(games):
+        for i in range(n):
             ids = np.flatnonzero(vec.masks[i])
             actions.append(int(rng.choice(ids)) if len(ids) and not restart[i] else 0)
         vec.step(actions)

@@ -6,8 +6,7 @@
 31
 """
 
-from .errors import (ConfigError, IllegalActionError, NotationError, RecordError, StateError,
-                     VictorusError)
+from .errors import ConfigError, IllegalActionError, NotationError, RecordError, StateError, VictorusError
 from .geometry import Board
 from .notation import Action
 

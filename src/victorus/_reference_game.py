@@ -12,15 +12,39 @@ immutable :class:`Turn`, so an undo snapshot is a handful of references.
 from __future__ import annotations
 
 import math
+
 from ._reference import ReferencePosition
-from .errors import ConfigError, IllegalActionError, StateError
 from .constants import (
-    GATE_CAPTURES, GREY, HOSPITALLER, KING, LEG_NORMAL, LEG_PIVOT, LEG_SELF, LEG_STRATEGIC,
-    LEG_TRAVEL, PHASES, PROMOTABLE, QUEEN, ROYALS, STRATEGIC, WHITE, tally_value)
+    GATE_CAPTURES,
+    GREY,
+    HOSPITALLER,
+    KING,
+    LEG_NORMAL,
+    LEG_PIVOT,
+    LEG_SELF,
+    LEG_STRATEGIC,
+    LEG_TRAVEL,
+    PHASES,
+    PROMOTABLE,
+    QUEEN,
+    ROYALS,
+    STRATEGIC,
+    WHITE,
+    tally_value,
+)
+from .errors import ConfigError, IllegalActionError, StateError
 from .geometry import Board, direction_mask, theta, winding_base
 from .notation import (
-    Action, ArmyRecord, VPNPosition, format_vpn, illegal_message, leg_action, parse_action,
-    parse_vpn, word_action)
+    Action,
+    ArmyRecord,
+    VPNPosition,
+    format_vpn,
+    illegal_message,
+    leg_action,
+    parse_action,
+    parse_vpn,
+    word_action,
+)
 from .pieces import Army, Held, Piece, Turn, setup_cells
 from .variants import Config, parse_variant
 
@@ -143,6 +167,7 @@ class ReferenceGame:
         entry = legal.get(text) if isinstance(text, str) else None
         if entry is None:
             self._reject(action)
+            return
         act, leg_type = entry
         self._history.append(self._snapshot())
         try:

@@ -73,9 +73,9 @@ class GreedyAgent:
         return self.rng.choice(best)
 
 
-def _value_of_code(code: str) -> int:
-    """R37 points of a piece given by its '<seat><piece>' code (R39)."""
-    return piece_from_code(int(code[0]), code[1:]).points
+def _value_of_code(code: str | None) -> int:
+    """R37 points of a piece given by its '<seat><piece>' code (R39); 0 for no piece."""
+    return 0 if code is None else piece_from_code(int(code[0]), code[1:]).points
 
 
 @dataclass
@@ -110,7 +110,7 @@ class MCTSAgent:
     def _returns(self, game: Game) -> list[float]:
         teams = game.config.teams
         if game.is_over:
-            winners = set(game.winners)
+            winners = set(game.winners or ())
             if not winners:
                 return [0.0] * 6
             return [1.0 if s in winners else -1.0 for s in range(6)]

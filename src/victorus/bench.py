@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from ._core import Position
 from ._reference import ReferencePosition
 from ._reference_game import ReferenceGame, reference_perft
-from .game import Game, perft, play_random
 from .constants import KING, QUEEN
+from .game import Game, perft, play_random
 from .geometry import Board, direction_mask
 from .progress import Progress
 from .simulate import simulate
@@ -63,7 +63,7 @@ def _micros(work, seconds: float) -> float:
 def midgame_corpus(count: int = 8, seed: int = 11) -> list[str]:
     """VPNs of turn starts taken from seeded random games on both boards."""
     rng = random.Random(seed)
-    out = []
+    out: list[str] = []
     while len(out) < count:
         game = Game(board=rng.choice(["standard", "compact"]))
         play_random(game, seed=rng.getrandbits(32), max_actions=rng.randrange(60, 600))
@@ -282,7 +282,8 @@ def learning_rows(quick: bool = False, progress: bool | None = None) -> list[Row
             game.play(action)
             game.undo()
         base = _per_position(corpus, play_undo, t)
-        rows.append(Row("play(Action) + undo(), positions of fresh games", "us", base, base, against="itself"))
+        rows.append(Row("play(Action) + undo(), positions of fresh games", "us", base, base,
+                        against="itself"))
         ids = {id(g): g.action_id(g.legal_actions()[0]) for g in corpus}
 
         def play_id_undo(game, action):
@@ -313,7 +314,8 @@ def learning_rows(quick: bool = False, progress: bool | None = None) -> list[Row
         play_random(game, seed=3, max_actions=10)
         copy10 = _micros(game.copy, t)
         play_random(game, seed=3, max_actions=990)
-        rows.append(Row("copy() after 1,000 actions", "us", _micros(game.copy, t), copy10, against="after 10"))
+        rows.append(Row("copy() after 1,000 actions", "us", _micros(game.copy, t), copy10,
+                        against="after 10"))
         rows.append(Row("Game()", "us", _micros(Game, t), base, against="play+undo"))
         played = [Game() for _ in range(3 if quick else 20)]
         for n, g in enumerate(played):
@@ -391,6 +393,7 @@ def _openspiel_rows(seconds: float, c_rate: float, quick: bool) -> list[Row]:
     try:
         import pyspiel
         from open_spiel.python import rl_environment
+
         from . import openspiel  # noqa: F401  (registers the game)
     except ImportError:
         return []

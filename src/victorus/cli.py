@@ -9,9 +9,9 @@ import time
 from collections import Counter
 
 from . import __version__
+from .constants import PIECE_LETTERS
 from .errors import VictorusError
 from .game import DEFAULT_MAX_ACTIONS, Game
-from .constants import PIECE_LETTERS
 from .geometry import SEAT_NAMES
 from .progress import Progress
 
@@ -31,7 +31,7 @@ def _int_in(name: str, low: int, high: int | None = None):
 
 
 def _seconds(name: str):
-    def parse(text: str) -> float:
+    def parse(text: str) -> float | None:
         from .record import check_time_limit
         try:
             return check_time_limit(float(text), argparse.ArgumentTypeError)

@@ -33,14 +33,14 @@ class VictorusEnv(AECEnv):
                  variant: str = "standard", render_mode: str | None = None,
                  max_actions: int | None = DEFAULT_MAX_ACTIONS):
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode is not None and render_mode not in ("ansi", "rgb_array"):
             raise ConfigError(f"render_mode must be None, 'ansi' or 'rgb_array', "
                               f"got {render_mode!r}")
         if max_actions is not None and (isinstance(max_actions, bool)
                                         or not isinstance(max_actions, int) or max_actions < 1):
             raise ConfigError(f"max_actions must be a positive integer or None, got {max_actions!r}")
-        self._options = {"board": board, "players": players, "variant": variant}
-        self.game = Game(**self._options)              # validates the configuration
+        self._options = (board, players, variant)
+        self.game = Game(*self._options)               # validates the configuration
         self.render_mode = render_mode
         self.max_actions = max_actions
         self.possible_agents = [f"seat_{s}" for s in self.game.config.present]
@@ -64,7 +64,7 @@ class VictorusEnv(AECEnv):
         return int(agent.rsplit("_", 1)[1])
 
     def reset(self, seed=None, options=None):
-        self.game = Game(**self._options)
+        self.game = Game(*self._options)
         self.agents = self.possible_agents[:]
         self.rewards = {agent: 0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0 for agent in self.agents}

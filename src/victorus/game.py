@@ -18,8 +18,16 @@ from .constants import CAPTURE_FLAG, NUM_KINDS, TARGET_SHIFT, WORD_CODES
 from .errors import ConfigError, IllegalActionError, StateError
 from .geometry import Board, direction_mask, rotate, theta, winding_base
 from .notation import (
-    Action, ArmyRecord, VPNPosition, format_vpn, illegal_message, leg_action,
-    parse_action, parse_vpn, word_action)
+    Action,
+    ArmyRecord,
+    VPNPosition,
+    format_vpn,
+    illegal_message,
+    leg_action,
+    parse_action,
+    parse_vpn,
+    word_action,
+)
 from .pieces import Army, Held, Piece, Turn, setup_cells
 from .variants import Config, parse_variant
 
@@ -113,6 +121,7 @@ class Game:
     """
 
     __slots__ = ("board", "config", "_engine", "_actions", "_origin")
+    _origin: object            # a VPN str, "" (the setup), None (mid-turn start) or _BASE
 
     def __init__(self, board: str = "standard", players: int | None = None,
                  variant: str = "standard"):
@@ -314,6 +323,7 @@ class Game:
         None when it started inside a turn (a ``copy(history=False)`` made mid-turn)."""
         if self._origin is _BASE:
             self._origin = self._format_vpn(*self._view(base=True)[:3])
+        assert self._origin is None or isinstance(self._origin, str)
         return self._origin
 
     def vpn(self) -> str:

@@ -9,8 +9,21 @@ from __future__ import annotations
 
 import math
 
-from .constants import (BYZANTINE, CENTRE, COLOR_NAMES, EXCALIBUR, GREY, HOSPITALLER, KING,
-                        NUM_DIRS, NUM_EDGE_DIRS, QUEEN, TEMPLAR, TEUTONIC, WHITE)
+from .constants import (
+    BYZANTINE,
+    CENTRE,
+    COLOR_NAMES,
+    EXCALIBUR,
+    GREY,
+    HOSPITALLER,
+    KING,
+    NUM_DIRS,
+    NUM_EDGE_DIRS,
+    QUEEN,
+    TEMPLAR,
+    TEUTONIC,
+    WHITE,
+)
 from .errors import ConfigError, NotationError
 
 BOARD_NAMES = ("standard", "compact")

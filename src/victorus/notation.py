@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import NamedTuple, NoReturn
 
-from .constants import (EDGE_LETTERS, KING, PIECE_LETTERS, QUEEN, WHITE, WORD_CODES,
-                        leg_key)
+from .constants import EDGE_LETTERS, KING, PIECE_LETTERS, QUEEN, WHITE, WORD_CODES, leg_key
 from .errors import NotationError
 from .geometry import BOARD_NAMES, Board
 from .pieces import Held, Piece, piece_from_code
@@ -113,7 +112,7 @@ _INT_RE = re.compile(r"0|-?[1-9]\d*", re.ASCII)
 _NAT_RE = re.compile(r"0|[1-9]\d*", re.ASCII)
 
 
-def _fail(field_no: int, message: str):
+def _fail(field_no: int, message: str) -> NoReturn:
     raise NotationError(f"VPN field {field_no} ({FIELD_NAMES[field_no - 1]}): {message}")
 
 
@@ -202,20 +201,22 @@ def parse_vpn(text) -> VPNPosition:
             cells[cell] = piece
     _check_counts(cells, records)
 
-    placed = {}
-    for cell, piece in enumerate(cells):
-        if piece is not None and piece.kind in (KING, QUEEN):
-            placed[(piece.army, piece.kind)] = cell
+    placed: dict[tuple[int, int], int] = {}
+    for cell, found in enumerate(cells):
+        if found is not None and found.kind in (KING, QUEEN):
+            placed[(found.army, found.kind)] = cell
     for seat in range(6):
         for kind, value in zip((KING, QUEEN), laps[seat]):
             name = PIECE_LETTERS[kind]
-            cell = placed.get((seat, kind))
-            if cell is None and value != "-":
+            at = placed.get((seat, kind))
+            if at is None and value != "-":
                 _fail(4, f"army {seat} {name} laps {value!r}: that royal is not on the board, use '-'")
-            if cell is not None:
+            if at is not None:
                 if value == "-":
                     _fail(4, f"army {seat} {name} laps '-': that royal is on the board, give its laps")
-                cells[cell] = cells[cell]._replace(laps=int(value))
+                royal = cells[at]
+                assert royal is not None
+                cells[at] = royal._replace(laps=int(value))
 
     if not _NAT_RE.fullmatch(side) or int(side) > 5:
         _fail(3, f"side to move {side!r}: a seat digit 0-5")

@@ -33,6 +33,7 @@ class Piece(NamedTuple):
         """R39 piece code without the seat: 'K', 'Q', 'Tw', 'Xb+', 'Ub1'."""
         if self.kind in ROYALS:
             return PIECE_LETTERS[self.kind]
+        assert self.edge is not None                 # a knight has an edge (R10)
         code = PIECE_LETTERS[self.kind] + EDGE_LETTERS[self.edge]
         if self.royal:
             return code + "+"
@@ -49,7 +50,7 @@ class Held(NamedTuple):
 
     @property
     def code(self) -> str:
-        if self.kind in ROYALS:
+        if self.kind in ROYALS or self.edge is None:
             return f"{self.army}{PIECE_LETTERS[self.kind]}"
         return f"{self.army}{PIECE_LETTERS[self.kind]}{EDGE_LETTERS[self.edge]}{'+' if self.royal else ''}"
 

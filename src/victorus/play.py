@@ -85,7 +85,7 @@ class Session:
                 self.say("game left unfinished")
                 return 1
         self.say(f"game over: {self.game.result_reason}; winners: "
-                 f"{', '.join(SEAT_NAMES[s] for s in self.game.winners) or 'none (draw)'}")
+                 f"{', '.join(SEAT_NAMES[s] for s in self.game.winners or ()) or 'none (draw)'}")
         return 0
 
     def _read_line(self) -> str | None:
@@ -104,6 +104,7 @@ class Session:
                     return None
 
     def _reader(self) -> None:
+        assert self._lines is not None
         while True:
             line = self.stdin.readline()
             self._lines.put(line)

@@ -49,7 +49,7 @@ def _write(board: str, players: int, variant: str, seed: int, choose) -> str:
         lines.append(f"play {action}")
         game.play(action)
         step += 1
-    lines.append(f"result {game.result_reason}  winners {','.join(map(str, game.winners))}"
+    lines.append(f"result {game.result_reason}  winners {','.join(map(str, game.winners or ()))}"
                  f"  after {step} actions")
     return "\n".join(lines) + "\n"
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .errors import ConfigError, RecordError, VictorusError
 from .game import Game, replay_action
@@ -56,7 +56,7 @@ class GameRecord:
     agents: tuple[str, ...] | None = None
     time_limit: float | None = None
     result: str | None = None
-    turns: list = None
+    turns: list = field(default_factory=list)
 
 
 def _variant_without_players(config: Config) -> str:
@@ -68,7 +68,7 @@ def _variant_without_players(config: Config) -> str:
 def _result_text(game: Game) -> str:
     if not game.is_over:
         return "unfinished"
-    return f"{game.result_reason} {','.join(map(str, game.winners)) or '-'}"
+    return f"{game.result_reason} {','.join(map(str, game.winners or ())) or '-'}"
 
 
 MIN_TIME_LIMIT, MAX_TIME_LIMIT = 0.001, 366 * 86400     # records keep 3 decimals

@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 from xml.sax.saxutils import escape
 
-from .errors import ConfigError
 from .constants import CENTRE, GREY, KING, PIECE_LETTERS, QUEEN
+from .errors import ConfigError
 from .geometry import SEAT_NAMES, Board, rotate
 
 SEAT_COLORS = ("#d62728", "#1f77b4", "#222222", "#2ca02c", "#9467bd", "#ff7f0e")
@@ -133,8 +133,8 @@ def render_svg(obj, size: float = 22.0, seat: int = 0, labels: bool = False,
                    f'stroke="{HIGHLIGHT}" stroke-width="{size / 8:.1f}"/>')
     for i, piece in enumerate(cells):
         if piece is not None:
-            out.append(_shield(piece, *centre_of(i), size,
-                               frozen=turn is not None and i in turn.frozen))
+            x, y = centre_of(i)
+            out.append(_shield(piece, x, y, size, frozen=turn is not None and i in turn.frozen))
     for i in targets:
         x, y = centre_of(i)
         out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{size / 4:.1f}" fill="{HIGHLIGHT}" '
@@ -204,15 +204,15 @@ def text_board(game, color: bool = False) -> str:
     for row in sorted(rows, reverse=True):
         text = []
         for f in files:
-            i = rows[row].get(f)
-            if i is None:
+            found = rows[row].get(f)
+            if found is None:
                 text.append("   ")
-            elif i == board.centre:
+            elif found == board.centre:
                 text.append(" @ ")
-            elif cells[i] is None:
+            elif cells[found] is None:
                 text.append(" . ")
             else:
-                p = cells[i]
+                p = cells[found]
                 code = f"{p.army}{PIECE_LETTERS[p.kind]}{'+' if p.royal else ' '}"
                 text.append(f"{ANSI_COLORS[p.army]}{code}{ANSI_RESET}" if color else code)
         lines.append(f"{row:>2} " + "".join(text).rstrip())

@@ -33,9 +33,9 @@ from urllib.parse import parse_qs, urlsplit
 from . import record
 from .agents import make_agent
 from .clock import TurnClock
+from .constants import KING, QUEEN
 from .errors import ConfigError, VictorusError
 from .game import DEFAULT_MAX_ACTIONS, Game, play_random, replay_action
-from .constants import KING, QUEEN
 from .geometry import SEAT_NAMES
 from .render import SEAT_COLORS, render_svg
 from .simulate import game_seed
@@ -550,7 +550,7 @@ class Server(ThreadingHTTPServer):
     @property
     def url(self) -> str:
         host, port = self.server_address[:2]
-        return f"http://{host}:{port}/"
+        return f"http://{host!s}:{port}/"
 
     def work(self) -> bool | None:
         """One step of the agents' worker: True if something was played, None if an agent

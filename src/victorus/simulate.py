@@ -13,9 +13,9 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+from .constants import PIECE_LETTERS
 from .errors import ConfigError
 from .game import DEFAULT_MAX_ACTIONS, Game
-from .constants import PIECE_LETTERS
 from .progress import Progress
 
 MASK64 = 2**64 - 1
@@ -127,7 +127,7 @@ def simulate(games: int, seed: int = 0, players: int | None = None, board: str =
             with ThreadPoolExecutor(threads) as pool:
                 for future in [pool.submit(run) for _ in range(threads)]:
                     future.result()
-    return results
+    return [game for game in results if game is not None]    # every slot is filled
 
 
 def _simulate_ray(games, seed, players, board, variant, workers, cap, progress, address):

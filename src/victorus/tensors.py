@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .errors import ConfigError, IllegalActionError
 from .constants import CENTRE, GREY, KING, PLANES, QUEEN, WHITE, WORD_CODES
+from .errors import ConfigError, IllegalActionError
 from .geometry import Board, rotate
 
 PLANE_INDEX = {name: i for i, name in enumerate(PLANES)}

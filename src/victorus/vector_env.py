@@ -46,13 +46,13 @@ class VictorusVectorEnv(VectorEnv):
         self.copy = copy
         n_actions, cells = self.games.num_actions, len(self.games.board)
         low, high = (-np.inf, np.inf) if observations == "float32" else (0, 255)
+        dtype = np.float32 if observations == "float32" else np.uint8
         self.single_observation_space = spaces.Dict({
-            "observation": spaces.Box(low, high, (len(PLANES), cells), dtype=observations),
+            "observation": spaces.Box(low, high, (len(PLANES), cells), dtype=dtype),
             "action_mask": spaces.Box(0, 1, (n_actions,), dtype=np.int8)})
         self.single_action_space = spaces.Discrete(n_actions)
         self.observation_space = spaces.Dict({
-            "observation": spaces.Box(low, high, (num_envs, len(PLANES), cells),
-                                      dtype=observations),
+            "observation": spaces.Box(low, high, (num_envs, len(PLANES), cells), dtype=dtype),
             "action_mask": spaces.Box(0, 1, (num_envs, n_actions), dtype=np.int8)})
         self.action_space = spaces.MultiDiscrete(np.full(num_envs, n_actions))
         self._rows = np.arange(num_envs)
