@@ -52,7 +52,24 @@ def serving(table, worker=True):
         srv.server_close()
 
 
-__all__ = ["ReferencePosition", "SPEC_DIR", "build", "dirmask", "labels", "serving"]
+#: Every configuration (R33, R37): both boards, 2-6 players, standard and quick, allied.
+ALL_CONFIGS = [(b, p, v) for b in ("standard", "compact") for p in (2, 3, 4, 5, 6)
+               for v in ("standard", "quick12")] + \
+              [(b, 6, v) for b in ("standard", "compact") for v in ("allied", "allied+quick8")]
+#: One of each board, player count, quick limit and allied, for the slower tests.
+SOME_CONFIGS = [("standard", 6, "standard"), ("compact", 2, "quick12"), ("compact", 3, "standard"),
+                ("standard", 4, "quick20"), ("compact", 5, "standard"), ("compact", 6, "allied"),
+                ("standard", 6, "allied+quick8")]
+
+
+def config_id(config) -> str:
+    """A test id that says what the configuration is: 'compact-2p-quick12'."""
+    board, players, variant = config
+    return f"{board}-{players}p-{variant}"
+
+
+__all__ = ["ALL_CONFIGS", "ReferencePosition", "SOME_CONFIGS", "SPEC_DIR", "build", "config_id",
+           "dirmask", "labels", "serving"]
 
 
 def position(pieces: dict[str, str], to_move: int = 0, board: str = "standard",

@@ -67,3 +67,15 @@ except ImportError as exc:
     count, message = result.stdout.splitlines()[:2]
     assert count == "165"                                  # PERFT.md, compact 2 players
     assert "needs the compiled engine" in message and "pip install ." in message
+
+
+def test_rulings_index_is_current():
+    """tests/RULINGS.md maps every ruling to the tests citing it (tools/rulings_index.py)."""
+    import importlib.util
+    root = PACKAGE.parents[1]
+    spec = importlib.util.spec_from_file_location("rulings_index", root / "tools" / "rulings_index.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    assert (root / "tests" / "RULINGS.md").read_text() == tool.text(), \
+        "python tools/rulings_index.py rewrites it"
+    assert all(tool.citations()[n] for n in range(1, 41))       # every ruling has a test

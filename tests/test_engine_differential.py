@@ -11,12 +11,9 @@ import random
 import pytest
 
 import victorus
-from helpers import view
+from helpers import ALL_CONFIGS as CONFIGS
+from helpers import config_id, view
 from victorus._reference_game import ReferenceGame, reference_perft
-
-CONFIGS = [(b, p, v) for b in ("standard", "compact") for p in (2, 3, 4, 5, 6)
-           for v in ("standard", "quick12")] + \
-          [(b, 6, v) for b in ("standard", "compact") for v in ("allied", "allied+quick8")]
 
 
 def play_both(board, players, variant, seed, max_actions):
@@ -38,7 +35,7 @@ def play_both(board, players, variant, seed, max_actions):
     return fast, slow
 
 
-@pytest.mark.parametrize("n", range(len(CONFIGS)))
+@pytest.mark.parametrize("n", range(len(CONFIGS)), ids=[config_id(c) for c in CONFIGS])
 def test_engine_matches_reference_through_whole_games(n):
     board, players, variant = CONFIGS[n]
     fast, _ = play_both(board, players, variant, seed=1000 + n, max_actions=3000)

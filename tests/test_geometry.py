@@ -33,6 +33,15 @@ from victorus.geometry import (
 )
 
 
+def test_distances_r2():
+    """R2: d = max(|q|, |r|, |q + r|); m = max(|2q + r|, |q + 2r|, |q - r|)."""
+    from victorus.geometry import coords_of_label, edge_normal_extent, hex_distance
+    assert coords_of_label("h1") == (-1, 7) and coords_of_label("i14") == (0, 0)
+    assert (hex_distance(-1, 7), edge_normal_extent(-1, 7)) == (7, 13)     # a standard rim cell
+    assert (hex_distance(0, 0), edge_normal_extent(0, 0)) == (0, 0)
+    assert (hex_distance(3, -5), edge_normal_extent(3, -5)) == (5, 8)   # |1|, |-7|, |8|
+
+
 def test_cell_counts_r3():
     std, cmp_ = Board("standard"), Board("compact")
     assert len(std) == 181 and len(cmp_) == 127

@@ -3,15 +3,12 @@
 import pytest
 
 import victorus
-from helpers import actions, position
+from helpers import ALL_CONFIGS, actions, config_id, position
 from victorus.notation import parse_action
 
 START = victorus.Game().vpn()
-CONFIGS = [(b, p, v) for b in ("standard", "compact") for p in (2, 3, 4, 5, 6)
-           for v in ("standard", "quick40")] + [("standard", 6, "allied"), ("compact", 6, "allied")]
-
-
-@pytest.mark.parametrize("board, players, variant", CONFIGS)
+@pytest.mark.parametrize("board, players, variant", ALL_CONFIGS,
+                         ids=[config_id(c) for c in ALL_CONFIGS])
 def test_start_positions_round_trip_r39(board, players, variant):
     vpn = victorus.Game(board, players=players, variant=variant).vpn()
     assert victorus.Game.from_vpn(vpn).vpn() == vpn

@@ -86,6 +86,7 @@ def test_midgame_perft_reference(name, counts, vpn):
 @pytest.mark.parametrize("board, players, variant, depth, expected",
                          ROWS, ids=[f"{b}-{p}p-{v}-d{d}" for b, p, v, d, _ in ROWS])
 def test_perft(board, players, variant, depth, expected):
+    """R40: the counts of PERFT.md from every start position (R15: every action counts)."""
     game = victorus.Game(board, players=players, variant=variant)
     before = game.vpn()
     assert victorus.perft(game, depth) == expected

@@ -11,12 +11,10 @@ import random
 import pytest
 
 import victorus
-from helpers import fingerprint, occupancy, view
+from helpers import ALL_CONFIGS, SOME_CONFIGS, config_id, fingerprint, occupancy, view
 from victorus.geometry import KING, QUEEN
 
-CONFIGS = [(b, p, v) for b in ("standard", "compact") for p in (2, 3, 4, 5, 6)
-           for v in ("standard", "quick40")] + \
-          [(b, 6, v) for b in ("standard", "compact") for v in ("allied", "allied+quick12")]
+CONFIGS = ALL_CONFIGS
 GAMES = 504                    # 21 per configuration
 ACTIONS_PER_GAME = 120
 
@@ -100,9 +98,8 @@ def test_random_games_keep_invariants(chunk):
         run_game(board, players, variant, seed=n)
 
 
-@pytest.mark.parametrize("board, players, variant", [
-    ("standard", 6, "standard"), ("compact", 2, "standard"), ("compact", 3, "quick40"),
-    ("standard", 4, "quick40"), ("compact", 5, "standard"), ("compact", 6, "allied")])
+@pytest.mark.parametrize("board, players, variant", SOME_CONFIGS,
+                         ids=[config_id(c) for c in SOME_CONFIGS])
 def test_whole_games_keep_invariants(board, players, variant):
     """Games played to their end reach captures, rescues, eliminations and victories."""
     game = run_game(board, players, variant, seed=77, max_actions=10**6, check_undo=False)

@@ -5,10 +5,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import victorus
+from helpers import SOME_CONFIGS, config_id
 from victorus import record
 
-CONFIGS = [("standard", 6, "standard"), ("compact", 2, "quick12"), ("compact", 3, "standard"),
-           ("standard", 4, "quick20"), ("compact", 5, "standard"), ("compact", 6, "allied")]
+CONFIGS = SOME_CONFIGS
 
 
 def played(board, players, variant, seed, max_actions=None):
@@ -17,7 +17,7 @@ def played(board, players, variant, seed, max_actions=None):
     return game
 
 
-@pytest.mark.parametrize("board, players, variant", CONFIGS)
+@pytest.mark.parametrize("board, players, variant", CONFIGS, ids=[config_id(c) for c in CONFIGS])
 def test_records_round_trip_and_replay(board, players, variant):
     game = played(board, players, variant, seed=21)
     text = record.dumps(game, seed=21, agents=["random"] * 6)

@@ -393,7 +393,8 @@ def test_winding_counts_laps_across_the_opposite_ray_r29():
 # -- R30-R32 elimination, rescue, victory ----------------------------------------------------
 
 def test_rescue_exchange_r31():
-    # Red captures blue's Queen while blue holds red's King: both royals go home.
+    """R31, R27: red captures blue's Queen while blue holds red's King: both royals go
+    home, to their setup cells."""
     g = G(position({"i6": "0Tw", "i10": "1Q", "f17": "1K", "i20": "2Tb"},
                    armies={1: "a,0,0K"}))
     g.play("i6xi10")
@@ -412,18 +413,10 @@ def test_rescue_fallback_to_nearest_empty_kingdom_cell_r31():
                     "j1": "0Xb", "g2": "0Bb", "i2": "0Uw"},
                    armies={1: "a,0,0K"}))
     g.play("i6xi10")
-    # Distance 1 from h1: f1? no (distance 2 via axial); nearest empty red kingdom cells
-    # are found by hex distance, ties by lower cell index.
-    placed = [lab for lab in STD.labels if g.piece_at(lab) == "0K"]
-    assert len(placed) == 1 and STD.kingdom(placed[0]) == 0
-    empties = [c for c in range(len(STD)) if STD.kingdoms[c] == 0
-               and g.piece_at(STD.labels[c]) in (None, "0K")]
-    hq, hr = STD.coords[STD.cell("h1")]
-
-    def dist(c):
-        q, r = STD.coords[c]
-        return max(abs(q - hq), abs(r - hr), abs(q - hq + r - hr)), c
-    assert STD.labels[min(empties, key=dist)] == placed[0]
+    # h1's neighbours g2 and i2 are taken; h3, one step up, is the only empty red cell at
+    # hex distance 1 (f1 and j1 are 2 away, along the row).
+    assert [lab for lab in STD.labels if g.piece_at(lab) == "0K"] == ["h3"]
+    assert STD.kingdom("h3") == 0
 
 
 def test_elimination_r30():

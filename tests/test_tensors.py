@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import victorus
-from helpers import position
+from helpers import SOME_CONFIGS, position
 from victorus.geometry import Board
 from victorus.tensors import PLANE_INDEX, PLANES, describe_id, rotation
 
@@ -42,7 +42,8 @@ def test_action_space_layout():
     assert std.num_distinct_actions == 181 * 181 + 3
     assert victorus.Game("compact").num_distinct_actions == 127 * 127 + 3
     b = Board("standard")
-    assert std.action_id("h3-h7") == b.cell("h3") * 181 + b.cell("h7")
+    assert (b.cell("h3"), b.cell("h7")) == (11, 35)
+    assert std.action_id("h3-h7") == 11 * 181 + 35 == 2026
     assert std.action_id("stop") == 181 * 181 and std.action_id("pass") == 181 * 181 + 2
     assert describe_id(b, std.action_id("h3-h7")) == "h3-h7"
 
@@ -104,8 +105,7 @@ def test_observation_marks_turn_state():
 
 # -- the C tensors against the Python references ----------------------------------------
 
-CONFIGS = [("standard", 6, "standard"), ("standard", 2, "quick8"), ("standard", 6, "allied"),
-           ("compact", 4, "standard"), ("compact", 3, "quick5"), ("standard", 5, "standard")]
+CONFIGS = SOME_CONFIGS
 
 
 def assert_tensors_match(game):

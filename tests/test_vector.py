@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 
 import victorus
+from helpers import SOME_CONFIGS, config_id
 from victorus.vector import VectorGames
 
-CONFIGS = [("compact", 2, "quick6"), ("standard", 6, "standard"), ("compact", 4, "standard"),
-           ("standard", 6, "allied+quick4")]
+CONFIGS = SOME_CONFIGS
 
 
 def expected_rewards(game):
@@ -19,7 +19,7 @@ def expected_rewards(game):
 
 
 @pytest.mark.parametrize("board, players, variant", CONFIGS,
-                         ids=[f"{b}-{p}p-{v}" for b, p, v in CONFIGS])
+                         ids=[config_id(c) for c in CONFIGS])
 def test_games_match_victorus_game_with_next_step_autoreset(board, players, variant):
     n, cap = 5, 150
     vec = VectorGames(n, board, players=players, variant=variant, max_actions=cap, seed=3)
