@@ -340,7 +340,7 @@ def test_armies_show_held_pieces_promotion_cards_and_laps():
     vpn = position({"h1": "0K", "l1": "0Q", "h7": "0Tw1", "g6": "0Ub+", "d7": "1Bw"},
                    armies={0: "a,1,1Hw", 1: "a,0,"}, laps={"h1": 1})
     table = Table("standard", 6, seats=[PERSON] * 6, agent_delay=0)
-    table.game = victorus.Game.from_vpn(vpn)
+    table.session.replace_game(victorus.Game.from_vpn(vpn))
     red, blue = table.state()["armies"][:2]
     assert red["held"] == ["1Hw"] and red["points"] == 5 and red["knight_captures"] == 1
     assert red["promotion"] == ["Tw h7: 1/2"] and red["royal_knights"] == 1

@@ -17,13 +17,11 @@ import threading
 import time
 
 from . import record
-from .agents import make_agent
-from .clock import TurnClock
 from .errors import VictorusError
 from .game import Game
 from .geometry import SEAT_NAMES
-from .record import check_time_limit
 from .render import text_board
+from .session import PERSON, Session
 
 HELP = """commands:
   <action>     play an action in R38 notation: h3-h7 (quiet leg), f3xk8 (capture),
@@ -37,19 +35,16 @@ HELP = """commands:
   quit         leave the game"""
 
 
-class Session:
-    """One terminal game; ``run()`` reads commands from ``stdin`` until the end."""
+class TerminalSession(Session):
+    """One terminal game (seats, agents, clock and undo: victorus.session); ``run()``
+    reads commands from ``stdin`` until the end."""
 
-    def __init__(self, game: Game, humans, agents: dict, color: bool, stdin=None, stdout=None,
-                 time_limit: float | None = None, now=time.monotonic):
-        self.game = game
-        self.humans = set(humans)
-        self.agents = agents                 # seat -> agent
+    def __init__(self, game: Game, controllers, color: bool, stdin=None, stdout=None,
+                 time_limit: float | None = None, seed: int = 0, now=time.monotonic):
+        super().__init__(game, controllers, time_limit, seed, now)
         self.color = color
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
-        self.time_limit = check_time_limit(time_limit)
-        self.clock = TurnClock(self.time_limit, now)
         self._lines: queue.Queue | None = None     # filled by a reader thread when on a clock
 
     def say(self, text: str = "") -> None:
@@ -60,10 +55,11 @@ class Session:
         self.say("type 'help' for the commands")
         while not self.game.is_over:
             seat = self.game.to_move
-            if seat not in self.humans:
-                action = self.agents[seat].choose(self.game)
+            agent = self.agent_to_act()
+            if agent is not None:
+                action = agent.choose(self.game)
                 self.game.play(action)
-                self.say(f"{SEAT_NAMES[seat]} ({self.agents[seat].name}) plays {action}")
+                self.say(f"{SEAT_NAMES[seat]} ({agent.name}) plays {action}")
                 if self.game.phase == "start" or self.game.is_over:
                     self.say(text_board(self.game, self.color))
                 continue
@@ -134,15 +130,13 @@ class Session:
             elif word == "save":
                 if not arg:
                     raise VictorusError("save needs a file name: save FILE")
-                record.save(self.game, arg, agents=self.agent_names(),
+                record.save(self.game, arg, agents=self.controllers,
                             time_limit=self.time_limit)
                 self.say(f"saved to {arg}")
             elif word == "load":
                 if not arg:
                     raise VictorusError("load needs a file name: load FILE")
-                game = record.load(arg)
-                self.game = game
-                self.clock.restart()             # a new game on the clock: its time starts now
+                self.replace_game(record.load(arg))
                 self.say(text_board(self.game, self.color))
             else:
                 self.game.play(line)
@@ -153,26 +147,15 @@ class Session:
         return None
 
     def undo(self) -> None:
-        """Take back actions until a person's last action is undone."""
-        history = self.game.history()
-        if not history:
-            raise VictorusError("nothing to undo")
-        while history:
-            self.game.undo()
-            history.pop()
-            if self.game.to_move in self.humans:
-                break
-        self.clock.restart()                     # the turn taken back starts its time again
+        """Take back actions until a person's last action is undone (victorus.session)."""
+        super().undo()
         self.say(text_board(self.game, self.color))
-
-    def agent_names(self):
-        return [self.agents[s].name if s in self.agents else ("person" if s in self.humans else "-")
-                for s in range(6)]
 
 
 def session(board: str = "standard", players=None, variant: str = "standard", humans=(0,),
             agent: str = "greedy", seed: int = 0, color: bool = False, stdin=None,
-            stdout=None, time_limit: float | None = None, now=time.monotonic) -> Session:
+            stdout=None, time_limit: float | None = None,
+            now=time.monotonic) -> TerminalSession:
     """A terminal game with people at ``humans`` and ``agent`` (a spec) at the other seats;
     ``time_limit``: seconds a person has to start each turn (None: no clock); ``now``: the
     clock's time source."""
@@ -182,5 +165,5 @@ def session(board: str = "standard", players=None, variant: str = "standard", hu
         if seat not in present:
             raise VictorusError(f"seat {seat} is not in this game: present seats are "
                                 f"{', '.join(map(str, present))}")
-    agents = {s: make_agent(agent, seed=seed + s) for s in present if s not in humans}
-    return Session(game, humans, agents, color, stdin, stdout, time_limit, now)
+    controllers = [PERSON if s in humans else agent for s in range(6)]
+    return TerminalSession(game, controllers, color, stdin, stdout, time_limit, seed, now)

@@ -31,16 +31,14 @@ from importlib import resources
 from urllib.parse import parse_qs, urlsplit
 
 from . import record
-from .agents import make_agent
-from .clock import TurnClock
 from .constants import KING, QUEEN
-from .errors import ConfigError, VictorusError
+from .errors import VictorusError
 from .game import DEFAULT_MAX_ACTIONS, Game, play_random, replay_action
 from .geometry import SEAT_NAMES
 from .render import SEAT_COLORS, render_svg
+from .session import PERSON, Session
 from .simulate import game_seed
 
-PERSON = "person"
 MAX_BODY_BYTES = record.MAX_RECORD_BYTES
 MAX_AGENT_DELAY = 10.0
 #: The page's agents think in one worker thread: an MCTS budget above this would stall it.
@@ -63,20 +61,12 @@ def _placement(game: Game) -> str:
                     for i, p in enumerate(cells) if p is not None) or "-"
 
 
-def _check_controller(seat: int, spec) -> str:
-    if spec == PERSON:
-        return spec
-    if not isinstance(spec, str):
-        raise RequestError(f"seat {seat}: 'person' or an agent spec (random, greedy, "
-                           f"mcts, mcts:<iterations>), got {spec!r}")
-    try:
-        agent = make_agent(spec)
-    except ConfigError as exc:
-        raise RequestError(f"seat {seat}: {exc}") from None
-    if getattr(agent, "iterations", 0) > MAX_MCTS_ITERATIONS:
-        raise RequestError(f"seat {seat}: at most mcts:{MAX_MCTS_ITERATIONS} on the page "
-                           f"(the agents share one thread), got {spec!r}")
-    return spec
+def _check_page_seats(session: Session) -> None:
+    """The page's own limit on agents (they share one thread)."""
+    for seat, agent in session.agents.items():
+        if getattr(agent, "iterations", 0) > MAX_MCTS_ITERATIONS:
+            raise RequestError(f"seat {seat}: at most mcts:{MAX_MCTS_ITERATIONS} on the page "
+                               f"(the agents share one thread), got {session.controllers[seat]!r}")
 
 
 @dataclass
@@ -94,7 +84,8 @@ class Watch:
 
 
 class Table:
-    """The game behind the page: seats, clock, agents and the watch mode.
+    """The game behind the page: a :class:`~victorus.session.Session` (seats, agents,
+    clock, undo) and the watch mode.
 
     Every change happens under ``lock`` and bumps ``version``; an agent thinks
     on a copy outside the lock and its action is dropped if the game changed
@@ -108,8 +99,14 @@ class Table:
         self.watch: Watch | None = None
         self.seed = seed
         self.now = now                       # the time source of the clock and agent delays
-        self.clock = TurnClock(None, now)
         self.new_game(board, players, variant, seats, time_limit, agent_delay)
+
+    # The session's parts, as the page and the tests read them.
+    game = property(lambda self: self.session.game)
+    controllers = property(lambda self: self.session.controllers)
+    agents = property(lambda self: self.session.agents)
+    clock = property(lambda self: self.session.clock)
+    time_limit = property(lambda self: self.session.time_limit)
 
     # -- changes -----------------------------------------------------------------
     def new_game(self, board="standard", players=None, variant="standard", seats=None,
@@ -117,27 +114,31 @@ class Table:
         """Start a game; ``seats``: six controllers ('person', an agent spec, or
         anything for an absent seat); default: a person at the first seat, greedy
         agents elsewhere."""
-        try:
-            game = Game(board, players=players, variant=variant)
-        except VictorusError as exc:
-            raise RequestError(str(exc)) from None
         limit = record.check_time_limit(time_limit, RequestError)
         delay = self._check_delay(agent_delay)
-        present = game.config.present
-        if seats is None:
-            seats = [PERSON if s == present[0] else "greedy" for s in range(6)]
-        controllers = self._check_seats(seats, present)
+        try:
+            game = Game(board, players=players, variant=variant)
+            if seats is None:
+                seats = [PERSON if s == game.config.present[0] else "greedy" for s in range(6)]
+            session = Session(game, self._check_seats(seats), limit, self.seed, self.now)
+        except VictorusError as exc:
+            raise RequestError(str(exc)) from None
+        _check_page_seats(session)
         with self.lock:
-            self.game, self.time_limit, self.agent_delay = game, limit, delay
-            self.clock = TurnClock(limit, self.now)
-            self._set_controllers(controllers)
+            self.session, self.agent_delay = session, delay
             self.watch = None
             self.message = "new game"
-            self._changed(restart_clock=True)
+            self._changed()
 
     def set_seats(self, seats):
         with self.lock:
-            self._set_controllers(self._check_seats(seats, self.game.config.present))
+            before = self.session.controllers
+            try:
+                self.session.set_controllers(self._check_seats(seats))
+                _check_page_seats(self.session)
+            except VictorusError as exc:
+                self.session.set_controllers(before)
+                raise RequestError(str(exc)) from None
             self.message = "seats changed"
             self._changed()
 
@@ -162,19 +163,12 @@ class Table:
         """Take back actions until a person's last action is undone."""
         with self.lock:
             self._require_play()
-            people = [s for s in self.game.config.present if self.controllers[s] == PERSON]
-            if not people:
-                raise RequestError("undo needs a seat played by a person; every seat is an agent")
-            history = self.game.history()
-            if not history:
-                raise RequestError("nothing to undo: no action has been played")
-            while history:
-                self.game.undo()
-                history.pop()
-                if self.controllers[self.game.to_move] == PERSON:
-                    break
+            try:
+                self.session.undo()
+            except VictorusError as exc:
+                raise RequestError(str(exc)) from None
             self.message = "undone"
-            self._changed(restart_clock=True)
+            self._changed()
 
     def start_watch(self, text=None, simulate=None):
         """Watch a record's game, or simulation game ``index`` of ``seed``
@@ -234,7 +228,7 @@ class Table:
                 self._changed()
                 return True
             seat = self.game.to_move
-            agent = self.agents.get(seat)
+            agent = self.session.agent_to_act()
             if agent is None or self.now() < self.changed_at + self.agent_delay:
                 return False
             version, trial = self.version, self.game.copy(history=False)
@@ -258,8 +252,7 @@ class Table:
             watch = self.watch
             game = watch.game if watch else self.game
             bottom = game.to_move if seat_view is None else seat_view
-            people_turn = (watch is None and not game.is_over
-                           and self.controllers[game.to_move] == PERSON)
+            people_turn = watch is None and self.session.person_to_act()
             state = {
                 "version": self.version, "mode": "watch" if watch else "play",
                 "board": game.board.name, "variant": game.config.variant_string(),
@@ -292,16 +285,12 @@ class Table:
         with self.lock:
             if self.watch is not None:
                 return self.watch.text
-            agents = [c if s in self.game.config.present else "-"
-                      for s, c in enumerate(self.controllers)]
-            return record.dumps(self.game, agents=agents, time_limit=self.time_limit)
+            return record.dumps(self.game, agents=self.controllers, time_limit=self.time_limit)
 
     # -- helpers -----------------------------------------------------------------
-    def _changed(self, restart_clock=False):
+    def _changed(self):
         self.version += 1
         self.changed_at = self.now()
-        if restart_clock:
-            self.clock.restart()
         self.clock.deadline(self.game)            # a new turn's time starts now
 
     def _clock(self):
@@ -315,18 +304,12 @@ class Table:
         if self.watch is not None:
             raise RequestError("this is a watched game; start a new game to play")
 
-    def _set_controllers(self, controllers):
-        self.controllers = controllers
-        self.agents = {s: make_agent(c, seed=self.seed + s)
-                       for s, c in enumerate(controllers) if c not in (PERSON, "-")}
-
     @staticmethod
-    def _check_seats(seats, present):
+    def _check_seats(seats):
         if not isinstance(seats, list) or len(seats) != 6:
             raise RequestError(f"'seats' must be a list of six controllers (one per seat, "
                                f"'person' or an agent spec), got {seats!r}")
-        return [_check_controller(s, spec) if s in present else "-"
-                for s, spec in enumerate(seats)]
+        return seats
 
     @staticmethod
     def _check_delay(delay):

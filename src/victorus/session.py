@@ -1,0 +1,88 @@
+"""A game at a table: who plays each seat (a person or an agent), the turn clock, and undo
+back to a person's last action. ``victorus play`` (terminal) and ``victorus serve`` (the
+web page) each run one; they add only their input and output.
+"""
+
+from __future__ import annotations
+
+import time
+
+from .agents import make_agent
+from .clock import TurnClock
+from .errors import ConfigError, VictorusError
+from .game import Game
+from .record import check_time_limit
+
+PERSON = "person"
+ABSENT = "-"                 # the controller shown for a seat not in the game (R33)
+CONTROLLERS = "'person' or an agent spec (random, greedy, mcts, mcts:<iterations>)"
+
+
+class Session:
+    """``game`` with a controller per seat: :data:`PERSON` or an agent spec (absent seats
+    show :data:`ABSENT`); agents are seeded ``seed + seat``. ``time_limit``: seconds to
+    start a turn (None: no clock); ``now``: the clock's time source."""
+
+    def __init__(self, game: Game, controllers, time_limit: float | None = None,
+                 seed: int = 0, now=time.monotonic):
+        self.game = game
+        self.seed = seed
+        self.clock = TurnClock(check_time_limit(time_limit), now)
+        self.set_controllers(controllers)
+
+    @property
+    def time_limit(self) -> float | None:
+        return self.clock.limit
+
+    def set_controllers(self, controllers) -> None:
+        """Six controllers, one per seat ('person' or an agent spec; anything for a seat
+        that is not in the game). ConfigError names the first bad seat; nothing changes."""
+        if not isinstance(controllers, (list, tuple)) or len(controllers) != 6:
+            raise ConfigError(f"seats: six controllers are needed, one per seat ({CONTROLLERS}), "
+                              f"got {controllers!r}")
+        present = self.game.config.present
+        checked = [ABSENT if s not in present else self._check(s, spec)
+                   for s, spec in enumerate(controllers)]
+        self.controllers = checked
+        self.agents = {s: make_agent(c, seed=self.seed + s)
+                       for s, c in enumerate(checked) if c not in (PERSON, ABSENT)}
+
+    @staticmethod
+    def _check(seat: int, spec) -> str:
+        if spec == PERSON:
+            return spec
+        if not isinstance(spec, str):
+            raise ConfigError(f"seat {seat}: {CONTROLLERS}, got {spec!r}")
+        try:
+            make_agent(spec)
+        except ConfigError as exc:
+            raise ConfigError(f"seat {seat}: {exc}") from None
+        return spec
+
+    def replace_game(self, game: Game) -> None:
+        """Continue with another game (a loaded record): its turn gets its whole time."""
+        self.game = game
+        self.clock.restart()
+
+    def person_to_act(self) -> bool:
+        return not self.game.is_over and self.controllers[self.game.to_move] == PERSON
+
+    def agent_to_act(self):
+        """The agent of the army to act, or None (a person's turn, or the game is over)."""
+        return None if self.game.is_over else self.agents.get(self.game.to_move)
+
+    def undo(self) -> None:
+        """Take back actions until a person's last action is undone; the turn then gets
+        its whole time again."""
+        if PERSON not in self.controllers:
+            raise VictorusError("undo needs a seat played by a person; every seat is an agent")
+        if not self.game.ply:
+            raise VictorusError("nothing to undo: no action has been played")
+        while self.game.ply:
+            self.game.undo()
+            if self.controllers[self.game.to_move] == PERSON:
+                break
+        self.clock.restart()
+
+
+__all__ = ["ABSENT", "PERSON", "Session"]
