@@ -79,3 +79,12 @@ def test_rulings_index_is_current():
     assert (root / "tests" / "RULINGS.md").read_text() == tool.text(), \
         "python tools/rulings_index.py rewrites it"
     assert all(tool.citations()[n] for n in range(1, 41))       # every ruling has a test
+
+
+def test_the_readme_layout_lists_every_module():
+    readme = (PACKAGE.parents[1] / "README.md").read_text()
+    layout = readme[readme.index("## Layout"):readme.index("## Development")]
+    modules = {p.stem for p in PACKAGE.glob("*.py")} - {"__init__"}
+    modules |= {p.stem for p in PACKAGE.glob("*.pyx")}
+    missing = sorted(m for m in modules if f"{m}.py" not in layout and f"{m}.pyx" not in layout)
+    assert missing == []
