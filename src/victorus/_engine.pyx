@@ -10,8 +10,8 @@ state come out of one call as integer codes; perft runs entirely here.
 there, so these loops run without bounds checks.
 """
 
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint64_t
-from libc.string cimport memcpy, memset
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.string cimport memcmp, memcpy, memset
 from libc.stdlib cimport malloc, realloc, free
 from libc.math cimport fmod, lround
 from cpython.buffer cimport (PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABLE,
@@ -676,6 +676,99 @@ cdef inline uint64_t splitmix64(uint64_t* state) noexcept nogil:
     return z ^ (z >> 31)
 
 
+# -- position keys (search: transposition tables, repetition) --------------------------
+# A 64-bit key of everything that decides what happens next: the pieces (kind, edge,
+# royal, tally, laps), the held pieces in order, the armies, the army to act, the phase
+# and every bonus-state field, the frozen pieces, the pass count and, in the quick game,
+# the round. Each part is mixed with its own salt (a Zobrist key whose random table is a
+# hash function); ``salt`` gives independent keys (collision measurements).
+
+cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+cdef uint64_t position_key(const StateC* s, const RulesC* r, uint64_t salt) noexcept nogil:
+    cdef uint64_t key = 0, x, k = salt * <uint64_t>0x9E3779B97F4A7C15
+    cdef const PieceC* p
+    cdef const HeldC* h
+    cdef int word, c, i, a
+    cdef int rank[NUM_SEATS]
+    for word in range(3):
+        x = s.total.w[word]
+        while x:
+            c = word * 64 + lowest_bit(x)
+            x &= x - 1
+            p = &s.cells[c]
+            key ^= mix64(k ^ ((<uint64_t>c << 56) | (<uint64_t>p.army << 52)
+                              | (<uint64_t>p.kind << 48) | (<uint64_t>p.edge << 44)
+                              | (<uint64_t>p.royal << 43) | (<uint64_t>p.tally << 40)
+                              | <uint32_t>p.laps))
+    memset(rank, 0, sizeof(rank))
+    for i in range(s.nheld):                    # R39: each army's held pieces in order
+        h = &s.held[i]
+        rank[h.holder] += 1
+        key ^= mix64(k + 1 ^ ((<uint64_t>rank[h.holder] << 40) | (<uint64_t>h.holder << 32)
+                              | (<uint64_t>h.army << 24) | (<uint64_t>h.kind << 16)
+                              | (<uint64_t>h.edge << 8) | h.royal))
+    for a in range(NUM_SEATS):
+        key ^= mix64(k + 2 ^ ((<uint64_t>a << 56) | (<uint64_t>s.army_state[a] << 48)
+                              | <uint32_t>s.knight_caps[a]))
+    cdef int32_t fields[14]
+    fields[0], fields[1], fields[2], fields[3] = s.to_move, s.phase, s.mover, s.move_start
+    fields[4], fields[5], fields[6], fields[7] = s.legs, s.captures, s.last_capture, s.self_cell
+    fields[8], fields[9], fields[10], fields[11] = s.self_color, s.nocap, s.pending, s.passes
+    fields[12] = s.round if r.quick else 0             # the round limit (R37a) only
+    fields[13] = s.result * 256 + s.winners
+    for i in range(14):
+        key ^= mix64(k + 3 + i ^ <uint32_t>fields[i])
+    for word in range(3):
+        key ^= mix64(k + 20 + word ^ mix64(s.frozen.w[word]))
+    return key
+
+
+cdef bint same_position(const StateC* a, const StateC* b, const RulesC* r) noexcept nogil:
+    """Whether two states are the same position (what position_key reads, exactly)."""
+    cdef int c, i
+    cdef const PieceC* p
+    cdef const PieceC* q
+    if memcmp(&a.total, &b.total, sizeof(BB)) or memcmp(&a.frozen, &b.frozen, sizeof(BB)):
+        return False
+    for c in range(r.t.ncells):
+        if not bb_has(&a.total, c):
+            continue
+        p, q = &a.cells[c], &b.cells[c]
+        if (p.army != q.army or p.kind != q.kind or p.edge != q.edge or p.royal != q.royal
+                or p.tally != q.tally or p.laps != q.laps):
+            return False
+    if a.nheld != b.nheld:
+        return False
+    cdef int holder, j
+    for holder in range(NUM_SEATS):             # each army's held pieces, in order (R39)
+        j = 0
+        for i in range(a.nheld):
+            if a.held[i].holder != holder:
+                continue
+            while j < b.nheld and b.held[j].holder != holder:
+                j += 1
+            if j == b.nheld or memcmp(&a.held[i], &b.held[j], sizeof(HeldC)):
+                return False
+            j += 1
+        while j < b.nheld:                      # b holds more for this army
+            if b.held[j].holder == holder:
+                return False
+            j += 1
+    return (memcmp(a.army_state, b.army_state, sizeof(a.army_state)) == 0
+            and memcmp(a.knight_caps, b.knight_caps, sizeof(a.knight_caps)) == 0
+            and a.to_move == b.to_move and a.phase == b.phase and a.mover == b.mover
+            and a.move_start == b.move_start and a.legs == b.legs and a.captures == b.captures
+            and a.last_capture == b.last_capture and a.self_cell == b.self_cell
+            and a.self_color == b.self_color and a.nocap == b.nocap and a.pending == b.pending
+            and a.passes == b.passes and (not r.quick or a.round == b.round)
+            and a.result == b.result and a.winners == b.winners)
+
+
 # -- learning tensors (victorus.tensors) ----------------------------------------------
 
 cdef inline int action_id(int32_t code, int n) noexcept nogil:
@@ -1228,6 +1321,35 @@ cdef class Engine:
             other.head = self.head
             self.head.refs += 1
         return other
+
+    def key(self, uint64_t salt=0):
+        """The position's 64-bit key (see position_key)."""
+        return position_key(&self.s, &self.rules.c, salt)
+
+    def same_position(self, Engine other):
+        return self.rules is other.rules and same_position(&self.s, &other.s, &self.rules.c)
+
+    def random_keys(self, uint64_t seed, uint64_t[:, ::1] out, int64_t max_actions):
+        """Random games from this state (a fresh one after each end or ``max_actions``):
+        the keys with salts 0 and 1 of every position met, into ``out`` [n, 2]."""
+        cdef uint64_t rng = seed
+        cdef Py_ssize_t i
+        cdef int n
+        cdef int64_t played = 0
+        cdef int32_t buffer[MAX_ACTIONS]
+        cdef StateC s
+        memcpy(&s, &self.s, sizeof(StateC))
+        with nogil:
+            for i in range(out.shape[0]):
+                out[i, 0] = position_key(&s, &self.rules.c, 0)
+                out[i, 1] = position_key(&s, &self.rules.c, 1)
+                if s.result or played >= max_actions:
+                    memcpy(&s, &self.s, sizeof(StateC))
+                    played = 0
+                    continue
+                n = gen_actions(&s, &self.rules.c, buffer)
+                apply_action(&s, &self.rules.c, buffer[splitmix64(&rng) % <uint64_t>n])
+                played += 1
 
     def perft(self, int depth):
         """R40 from this state."""

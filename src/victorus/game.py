@@ -308,6 +308,25 @@ class Game:
         return (_unpickle, (self.board.name, players, variant, self.origin,
                             [str(a) for a in self.history()]))
 
+    def key(self) -> int:
+        """A 64-bit key of the position, valid in every phase of a turn (transposition
+        tables, repetition): the pieces, held pieces, armies, the army to act, the phase
+        and bonus state, frozen pieces, the pass count and (quick game) the round; not the
+        history. Equal positions have equal keys; docs/search.md."""
+        return self._engine.key()
+
+    def __eq__(self, other) -> bool:
+        """The same position of the same configuration (not the same history)."""
+        if not isinstance(other, Game):
+            return NotImplemented
+        return (self.board is other.board and self.config == other.config
+                and self._engine.same_position(other._engine))
+
+    def __hash__(self) -> int:
+        """The position's key: a Game changed after it went into a set or a dict is lost
+        there, as with any mutable key; use ``game.key()`` as the key instead."""
+        return hash(self._engine.key())
+
     @property
     def ply(self) -> int:
         """How many actions ``history()`` holds (without building it)."""

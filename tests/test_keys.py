@@ -1,0 +1,108 @@
+"""Position keys, == and hash (issue 15): positions, not histories."""
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import victorus
+from helpers import SOME_CONFIGS
+
+
+def play_turns(game, moves):
+    """Red plays ``moves`` in turn; every other army passes its turn with its first action
+    until red is to act again (the same replies in every order)."""
+    for move in moves:
+        game.play(move)
+        while game.to_move != 0:
+            game.play(game.legal_actions()[0])
+
+
+def test_the_same_position_by_two_move_orders_has_one_key():
+    a, b = victorus.Game("standard", players=6), victorus.Game("standard", players=6)
+    play_turns(a, ["h3-h7", "l3-l7"])
+    play_turns(b, ["l3-l7", "h3-h7"])
+    assert a.vpn() == b.vpn()                  # the same position...
+    assert a.history() != b.history()          # ...by different histories
+    assert a.key() == b.key() and a == b and hash(a) == hash(b)
+    c = victorus.Game("standard", players=6)
+    play_turns(c, ["h3-h7", "l3-l11"])
+    assert c.key() != a.key() and c != a
+
+
+def test_keys_tell_phases_and_bonus_states_apart():
+    """The key is valid inside a turn: the same placement in another phase differs."""
+    g = victorus.Game.from_vpn(
+        "standard i6:0Tw+,i20:1Tb 0 a,0,,-,-/a,0,,-,-/a,0,,-,-/a,0,,-,-/a,0,,-,-/a,0,,-,- 1 standard")
+    start = g.key()
+    g.play("i6-i10")                            # leg 1 of a royal Templar: the move goes on
+    mid = g.key()
+    g.play("stop")
+    assert len({start, mid, g.key()}) == 3
+
+
+def test_the_round_counts_only_in_the_quick_game():
+    vpn = "compact i6:0Tw,i20:1Tb 0 " + "/".join(["a,0,,-,-"] * 6) + " {} {}"
+    assert victorus.Game.from_vpn(vpn.format(3, "players2")).key() == \
+        victorus.Game.from_vpn(vpn.format(4, "players2")).key()
+    assert victorus.Game.from_vpn(vpn.format(3, "players2+quick9")).key() != \
+        victorus.Game.from_vpn(vpn.format(4, "players2+quick9")).key()
+
+
+def test_held_pieces_count_per_army_in_capture_order_r39():
+    """The engine logs every capture in one list; a position is each army's held list."""
+    game = victorus.Game.from_vpn(
+        "standard i6:0Tw,i10:1Xw,c14:2Hw,e14:3Tw,i20:1Tb 0 a,0,2Bw,-,-/a,0,3Ub,-,-/"
+        "a,0,,-,-/a,0,,-,-/a,0,,-,-/a,0,,-,- 1 standard")
+    game.play("i6xi10")                         # red now holds 2Bw then 1Xw
+    game.play("end")
+    assert game.vpn().split()[3].startswith("a,1,2Bw.1Xw,")     # a knight capture (R19)
+    again = victorus.Game.from_vpn(game.vpn())  # rebuilt army by army
+    assert again == game and again.key() == game.key()
+
+
+def test_games_of_other_configurations_are_never_equal():
+    assert victorus.Game("standard", players=6) != victorus.Game("standard", players=3)
+    assert victorus.Game() != "a game" and victorus.Game() == victorus.Game()
+
+
+@settings(max_examples=80, deadline=None)
+@given(config=st.sampled_from(SOME_CONFIGS), seed=st.integers(0, 2**32 - 1),
+       length=st.integers(0, 300))
+def test_undo_restores_the_key(config, seed, length):
+    board, players, variant = config
+    game = victorus.Game(board, players=players, variant=variant)
+    victorus.play_random(game, seed=seed, max_actions=length)
+    if game.is_over:
+        return
+    before = game.key()
+    for action in game.legal_actions():
+        game.play(action)
+        game.undo()
+        assert game.key() == before
+
+
+def test_equal_keys_mean_equal_positions_on_sampled_games():
+    """Turn starts of many random games: a key never stands for two VPNs, and == agrees."""
+    seen: dict[int, str] = {}
+    rng = random.Random(4)
+    for n in range(60):
+        game = victorus.Game(*SOME_CONFIGS[n % len(SOME_CONFIGS)][:2],
+                             variant=SOME_CONFIGS[n % len(SOME_CONFIGS)][2])
+        while not game.is_over and game.ply < 600:
+            if game.phase == "start":
+                vpn = game.vpn()
+                assert seen.setdefault(game.key(), vpn) == vpn
+                assert game == victorus.Game.from_vpn(vpn)
+            game.play(rng.choice(game.legal_actions()))
+    assert len(seen) > 5000
+
+
+@pytest.mark.parametrize("salt", [0, 1])
+def test_random_keys_are_the_keys_of_the_positions_met(salt):
+    import numpy as np
+    game = victorus.Game("compact", players=2)
+    keys = np.zeros((50, 2), np.uint64)
+    game._engine.random_keys(7, keys, 10**6)
+    assert keys[0, 0] == game.key() and len(set(keys[:, salt].tolist())) > 40
