@@ -104,7 +104,8 @@ def test_illegal_action_and_trailing_turns_are_rejected():
     with pytest.raises(victorus.RecordError, match="line 8, action 1: .*unknown cell"):
         record.loads(bad)
     bad = GOOD.replace(body[0], f"{first[0]} {first[1]} end", 1)
-    with pytest.raises(victorus.RecordError, match="line 8, action 2: 'end' is not legal"):
+    with pytest.raises(victorus.RecordError, match=r"line 8: turn 1.0 ends after action 1 "
+                                                   r"\(.*\), but the line goes on"):
         record.loads(bad)
     finished = GOOD.rstrip("\n") + "\n999.0 pass\n"
     with pytest.raises(victorus.RecordError, match="already over"):

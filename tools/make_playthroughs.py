@@ -6,11 +6,10 @@ Usage: python tools/make_playthroughs.py [--check]
 """
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 
+from victorus.files import write_atomic
 from victorus.playthrough import generate
 
 OUT = Path(__file__).resolve().parents[1] / "tests" / "data" / "playthroughs"
@@ -25,17 +24,6 @@ GAMES = {
     "compact-4p": ("compact", 4, "standard", 6),
     "compact-6p-quick6": ("compact", 6, "quick6", 7),
 }
-
-
-def write_atomic(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
 
 
 def main() -> int:

@@ -11,6 +11,7 @@ from collections import Counter
 from . import __version__
 from .constants import PIECE_LETTERS
 from .errors import VictorusError
+from .files import write_atomic
 from .game import DEFAULT_MAX_ACTIONS, Game
 from .geometry import SEAT_NAMES
 from .progress import Progress
@@ -211,8 +212,7 @@ def cmd_simulate(args) -> int:
         if args.json == "-":
             print(data)
         else:
-            with open(args.json, "w", encoding="utf-8") as fh:
-                fh.write(data + "\n")
+            write_atomic(args.json, data + "\n")
     if args.csv is not None:
         _write_csv(results, args.csv)
     out = sys.stderr if "-" in (args.json, args.csv) else sys.stdout
@@ -235,8 +235,7 @@ def _write_csv(results, target: str) -> None:
     if target == "-":
         sys.stdout.write(buffer.getvalue())
     else:
-        with open(target, "w", encoding="utf-8", newline="") as fh:
-            fh.write(buffer.getvalue())
+        write_atomic(target, buffer.getvalue())
 
 
 def cmd_tournament(args) -> int:
@@ -257,8 +256,7 @@ def cmd_render(args) -> int:
     if args.out.lower().endswith(".png"):
         render_png(game, args.out, seat=args.seat, labels=args.labels)
     elif args.out.lower().endswith(".svg"):
-        with open(args.out, "w", encoding="utf-8") as fh:
-            fh.write(render_svg(game, seat=args.seat, labels=args.labels))
+        write_atomic(args.out, render_svg(game, seat=args.seat, labels=args.labels))
     else:
         raise VictorusError(f"OUT must end in .svg or .png, got {args.out!r}")
     print(f"wrote {args.out}")

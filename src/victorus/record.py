@@ -27,11 +27,11 @@ while other actions were legal (:meth:`Game.forfeit`).
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 
 from .errors import ConfigError, RecordError, VictorusError
+from .files import file_path, read_limited, write_atomic
 from .game import Game, replay_action
 from .variants import Config
 
@@ -178,6 +178,10 @@ def parse(text: str) -> GameRecord:
     if not isinstance(text, str):
         raise RecordError(f"a record is text, got {type(text).__name__}")
     lines = text.split("\n")
+    for n, line in enumerate(lines, start=1):
+        if "\r" in line[:-1]:
+            raise RecordError(f"record line {n}: a carriage return inside the line; records "
+                              f"break lines with LF or CRLF")
     if lines[0].rstrip("\r") != MAGIC:
         raise RecordError(f"record line 1: expected {MAGIC!r}, got {lines[0][:40]!r}")
     record = GameRecord(turns=[])
@@ -278,6 +282,9 @@ def loads(text: str) -> Game:
                 replay_action(game, action, record.time_limit is not None)
             except VictorusError as exc:
                 raise RecordError(f"record line {line}, action {k + 1}: {exc}") from None
+            if game.phase == "start" and k < len(actions) - 1:
+                raise RecordError(f"record line {line}: turn {label} ends after action {k + 1} "
+                                  f"({action}), but the line goes on; one turn per line")
         if i < last and game.phase != "start" and not game.is_over:
             raise RecordError(f"record line {line}: turn {label} does not end, but another "
                               f"turn follows")
@@ -299,20 +306,14 @@ def replay(text: str):
 
 def save(game: Game, path, seed: int | None = None, agents=None, time_limit=None) -> None:
     """Write ``game``'s record to ``path``."""
-    text = dumps(game, seed=seed, agents=agents, time_limit=time_limit)
-    with open(os.fspath(path), "w", encoding="utf-8") as fh:
-        fh.write(text)
+    write_atomic(path, dumps(game, seed=seed, agents=agents, time_limit=time_limit))
 
 
 def load(path) -> Game:
     """Read and replay the record at ``path``."""
-    path = os.fspath(path)
-    size = os.path.getsize(path)
-    if size > MAX_RECORD_BYTES:
-        raise RecordError(f"record {path!r} is {size} bytes; at most {MAX_RECORD_BYTES} are read")
-    with open(path, encoding="utf-8") as fh:
-        try:
-            text = fh.read()
-        except UnicodeDecodeError as exc:
-            raise RecordError(f"record {path!r} is not UTF-8 text: {exc}") from None
+    data = read_limited(path, MAX_RECORD_BYTES, RecordError)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"record {file_path(path)!r} is not UTF-8 text: {exc}") from None
     return loads(text)

@@ -15,6 +15,7 @@ from xml.sax.saxutils import escape
 
 from .constants import CENTRE, GREY, KING, PIECE_LETTERS, QUEEN
 from .errors import ConfigError
+from .files import file_path, write_atomic
 from .geometry import SEAT_NAMES, Board, rotate
 
 SEAT_COLORS = ("#d62728", "#1f77b4", "#222222", "#2ca02c", "#9467bd", "#ff7f0e")
@@ -230,10 +231,11 @@ def render_png(obj, path=None, scale: float = 1.0, **options) -> bytes:
         import cairosvg
     except ImportError:
         raise ImportError("PNG pictures need cairosvg: pip install cairosvg") from None
+    if path is not None:
+        file_path(path)                     # render_png(game, 3): 3 is not a file name
     png = cairosvg.svg2png(bytestring=render_svg(obj, **options).encode(), scale=scale)
     if path is not None:
-        with open(path, "wb") as fh:
-            fh.write(png)
+        write_atomic(path, png)
     return png
 
 
