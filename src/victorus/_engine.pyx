@@ -689,11 +689,32 @@ cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
     return z ^ (z >> 31)
 
 
+cdef inline uint64_t part_salt(uint64_t salt, int part) noexcept nogil:
+    """An independent random 64-bit salt per part of the key (and per ``salt``)."""
+    return mix64(mix64(salt) + <uint64_t>(part + 1) * <uint64_t>0x9E3779B97F4A7C15)
+
+
+cdef enum:
+    KEY_PARTS = 20
+
+cdef uint64_t KEY_SALTS[KEY_PARTS]              # the part salts of salt 0, made once
+for _part in range(KEY_PARTS):
+    KEY_SALTS[_part] = part_salt(0, _part)
+
+
 cdef uint64_t position_key(const StateC* s, const RulesC* r, uint64_t salt) noexcept nogil:
-    cdef uint64_t key = 0, x, k = salt * <uint64_t>0x9E3779B97F4A7C15
+    cdef uint64_t key = 0, x
+    cdef uint64_t salts[KEY_PARTS]
+    cdef int i
+    if salt == 0:
+        memcpy(salts, KEY_SALTS, sizeof(salts))
+    else:
+        for i in range(KEY_PARTS):
+            salts[i] = part_salt(salt, i)
+    cdef uint64_t pieces = salts[0], held_salt = salts[1], armies = salts[2]
     cdef const PieceC* p
     cdef const HeldC* h
-    cdef int word, c, i, a
+    cdef int word, c, a
     cdef int rank[NUM_SEATS]
     for word in range(3):
         x = s.total.w[word]
@@ -701,20 +722,20 @@ cdef uint64_t position_key(const StateC* s, const RulesC* r, uint64_t salt) noex
             c = word * 64 + lowest_bit(x)
             x &= x - 1
             p = &s.cells[c]
-            key ^= mix64(k ^ ((<uint64_t>c << 56) | (<uint64_t>p.army << 52)
-                              | (<uint64_t>p.kind << 48) | (<uint64_t>p.edge << 44)
-                              | (<uint64_t>p.royal << 43) | (<uint64_t>p.tally << 40)
-                              | <uint32_t>p.laps))
+            key ^= mix64(pieces ^ ((<uint64_t>c << 49) | (<uint64_t>p.army << 46)
+                                   | (<uint64_t>p.kind << 43) | (<uint64_t>p.edge << 41)
+                                   | (<uint64_t>p.royal << 40) | (<uint64_t>p.tally << 32)
+                                   | <uint32_t>p.laps))
     memset(rank, 0, sizeof(rank))
     for i in range(s.nheld):                    # R39: each army's held pieces in order
         h = &s.held[i]
         rank[h.holder] += 1
-        key ^= mix64(k + 1 ^ ((<uint64_t>rank[h.holder] << 40) | (<uint64_t>h.holder << 32)
-                              | (<uint64_t>h.army << 24) | (<uint64_t>h.kind << 16)
-                              | (<uint64_t>h.edge << 8) | h.royal))
+        key ^= mix64(held_salt ^ ((<uint64_t>rank[h.holder] << 40) | (<uint64_t>h.holder << 32)
+                                  | (<uint64_t>h.army << 24) | (<uint64_t>h.kind << 16)
+                                  | (<uint64_t>h.edge << 8) | h.royal))
     for a in range(NUM_SEATS):
-        key ^= mix64(k + 2 ^ ((<uint64_t>a << 56) | (<uint64_t>s.army_state[a] << 48)
-                              | <uint32_t>s.knight_caps[a]))
+        key ^= mix64(armies ^ ((<uint64_t>a << 56) | (<uint64_t>s.army_state[a] << 48)
+                               | <uint32_t>s.knight_caps[a]))
     cdef int32_t fields[14]
     fields[0], fields[1], fields[2], fields[3] = s.to_move, s.phase, s.mover, s.move_start
     fields[4], fields[5], fields[6], fields[7] = s.legs, s.captures, s.last_capture, s.self_cell
@@ -722,9 +743,9 @@ cdef uint64_t position_key(const StateC* s, const RulesC* r, uint64_t salt) noex
     fields[12] = s.round if r.quick else 0             # the round limit (R37a) only
     fields[13] = s.result * 256 + s.winners
     for i in range(14):
-        key ^= mix64(k + 3 + i ^ <uint32_t>fields[i])
+        key ^= mix64(salts[3 + i] ^ <uint32_t>fields[i])
     for word in range(3):
-        key ^= mix64(k + 20 + word ^ mix64(s.frozen.w[word]))
+        key ^= mix64(salts[17 + word] ^ mix64(s.frozen.w[word]))
     return key
 
 

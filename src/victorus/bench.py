@@ -310,6 +310,12 @@ def learning_rows(quick: bool = False, progress: bool | None = None) -> list[Row
             rows.append(Row(f"{case}, its own cost", "us", costs[2], base, against="play+undo"))
         bar.advance()
 
+        twins = {id(g): g.copy() for g in corpus}
+        rows.append(Row("Game.key() (search, issue 15)", "us",
+                        _per_position(corpus, lambda g, a: g.key(), t), base, against="play+undo"))
+        rows.append(Row("game == its copy (search, issue 15)", "us",
+                        _per_position(corpus, lambda g, a: g == twins[id(g)], t), base,
+                        against="play+undo"))
         game = Game()
         play_random(game, seed=3, max_actions=10)
         copy10 = _micros(game.copy, t)
