@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import victorus
-from victorus.bench import position_corpus
+from victorus.bench import pettingzoo_episode, position_corpus
 
 
 @pytest.fixture(scope="module")
@@ -70,17 +70,7 @@ def test_new_game(benchmark):
 def test_pettingzoo_episode(benchmark):
     from victorus.env import aec_env
     env = aec_env()
-
-    def episode():
-        env.reset(seed=0)
-        steps = 0
-        for agent in env.agent_iter(max_iter=2000):
-            obs, _, done, truncated, _ = env.last()
-            env.step(None if done or truncated else
-                     env.action_space(agent).sample(obs["action_mask"]))
-            steps += 1
-        return steps
-    benchmark.extra_info["steps"] = benchmark.pedantic(episode, rounds=3)
+    benchmark.extra_info["steps"] = benchmark.pedantic(pettingzoo_episode, (env, 2000), rounds=3)
 
 
 @pytest.mark.parametrize("observations, threads", [(None, 1), ("float32", 1), ("float32", 2)])

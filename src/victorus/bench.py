@@ -357,27 +357,28 @@ def learning_rows(quick: bool = False, progress: bool | None = None) -> list[Row
     return rows
 
 
+def pettingzoo_episode(env, max_steps: int = 3000) -> int:
+    """One fresh AEC game: observation and mask at every step, actions drawn as PettingZoo
+    documents it (``action_space(agent).sample(mask)``); the steps taken."""
+    env.reset(seed=0)
+    for agent in env.possible_agents:
+        env.action_space(agent).seed(0)
+    steps = 0
+    for agent in env.agent_iter(max_iter=max_steps):
+        obs, _, done, truncated, _ = env.last()
+        env.step(None if done or truncated else env.action_space(agent).sample(obs["action_mask"]))
+        steps += 1
+    return steps
+
+
 def _pettingzoo_rate(seconds: float) -> float:
-    """AEC steps per second, standard 6 players, fresh games: observation and mask at every
-    step, actions drawn as PettingZoo documents it (``action_space(agent).sample(mask)``)."""
+    """AEC steps per second, standard 6 players, fresh games (pettingzoo_episode)."""
     try:
         from .env import aec_env
     except ImportError:
         return 0.0
     env = aec_env()
-
-    def episode():
-        env.reset(seed=0)
-        for agent in env.possible_agents:
-            env.action_space(agent).seed(0)
-        steps = 0
-        for agent in env.agent_iter(max_iter=3000):
-            obs, _, done, truncated, _ = env.last()
-            env.step(None if done or truncated else
-                     env.action_space(agent).sample(obs["action_mask"]))
-            steps += 1
-        return steps
-    rate, _ = _rate(episode, seconds)
+    rate, _ = _rate(lambda: pettingzoo_episode(env), seconds)
     return rate
 
 
