@@ -16,7 +16,7 @@ from . import tensors
 from ._engine import Engine, Rules
 from .constants import CAPTURE_FLAG, NUM_KINDS, TARGET_SHIFT, WORD_CODES
 from .errors import ConfigError, IllegalActionError, StateError
-from .geometry import Board, direction_mask, rotate, theta, winding_base
+from .geometry import Board, direction_mask, theta, winding_base
 from .notation import (
     Action,
     ArmyRecord,
@@ -55,12 +55,11 @@ def _rules(board: Board, config: Config) -> Rules:
 
 
 def observation_columns(board: Board, seat: int) -> list[int]:
-    """The column of each cell in ``seat``'s observation: the board turned so that the seat
-    sits at the bottom (column ``j`` shows the cell standing where seat 0's cell ``j``
-    stands)."""
+    """The column of each cell in ``seat``'s observation: the inverse of
+    :func:`victorus.tensors.rotation` (column ``j`` shows cell ``rotation[j]``)."""
     columns = [0] * len(board)
-    for j, (q, r) in enumerate(board.coords):
-        columns[board.index_of_coords[rotate(q, r, seat)]] = j
+    for j, cell in enumerate(tensors.rotation(board.name, seat)):
+        columns[cell] = j
     return columns
 
 
