@@ -302,8 +302,7 @@ class Game:
         if self.origin is None:
             raise StateError("a game whose history starts inside a turn cannot be pickled")
         players = self.config.players
-        variant = "+".join(part for part in self.config.variant_string().split("+")
-                           if not part.startswith("players")) or "standard"
+        variant = self.config.variant_string(players=False)
         return (_unpickle, (self.board.name, players, variant, self.origin,
                             [str(a) for a in self.history()]))
 

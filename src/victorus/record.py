@@ -33,7 +33,6 @@ from dataclasses import dataclass, field
 from .errors import ConfigError, RecordError, VictorusError
 from .files import file_path, read_limited, write_atomic
 from .game import Game, replay_action
-from .variants import Config
 
 MAGIC = "victorus-record 1"
 MAX_RECORD_BYTES = 64 * 1024 * 1024
@@ -57,12 +56,6 @@ class GameRecord:
     time_limit: float | None = None
     result: str | None = None
     turns: list = field(default_factory=list)
-
-
-def _variant_without_players(config: Config) -> str:
-    parts = (["allied"] if config.allied else []) + \
-        ([f"quick{config.quick}"] if config.quick is not None else [])
-    return "+".join(parts) or "standard"
 
 
 def _result_text(game: Game) -> str:
@@ -107,7 +100,7 @@ def starting_game(game: Game) -> Game:
     """A new Game at the position ``game``'s history starts from."""
     return Game.from_vpn(game.origin) if game.origin else \
         Game(game.board.name, players=game.config.players,
-             variant=_variant_without_players(game.config))
+             variant=game.config.variant_string(players=False))
 
 
 def turn_lines(game: Game) -> list[TurnLine]:
@@ -158,7 +151,7 @@ def dumps(game: Game, seed: int | None = None, agents=None, time_limit=None) -> 
         raise ConfigError(f"turn {first.round}.{first.seat} was forfeited on time: give the "
                           f"time_limit the game was played with")
     lines = [MAGIC, f"board: {game.board.name}", f"players: {game.config.players}",
-             f"variant: {_variant_without_players(game.config)}"]
+             f"variant: {game.config.variant_string(players=False)}"]
     if game.origin:
         lines.append(f"start: {game.origin}")
     if seed is not None:

@@ -56,12 +56,13 @@ class Config:
         order = ALLIED_ORDER if self.allied else (0, 1, 2, 3, 4, 5)
         return tuple(s for s in order if s in self.present)
 
-    def variant_string(self) -> str:
-        """R39 field 6."""
+    def variant_string(self, players: bool = True) -> str:
+        """R39 field 6; ``players=False`` leaves out ``players<N>`` (for a ``variant``
+        argument given beside ``players``, as records and pickles do)."""
         parts = []
         if self.allied:
             parts.append("allied")
-        if self.players != 6:
+        if players and self.players != 6:
             parts.append(f"players{self.players}")
         if self.quick is not None:
             parts.append(f"quick{self.quick}")
