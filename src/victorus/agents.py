@@ -170,8 +170,12 @@ class MCTSAgent:
 
 
 
+#: The agent specs make_agent accepts, for help texts and error messages.
+AGENT_SPECS = "'random', 'greedy', 'mcts', 'mcts:<iterations>'"
+
+
 def make_agent(spec: str, seed=None):
-    """An agent from a spec: 'random', 'greedy', 'mcts' or 'mcts:<iterations>'."""
+    """An agent from a spec (AGENT_SPECS)."""
     if not isinstance(spec, str):
         raise ConfigError(f"agent spec must be a string, got {spec!r}")
     kind, _, arg = spec.partition(":")
@@ -184,8 +188,7 @@ def make_agent(spec: str, seed=None):
             raise ConfigError(f"bad MCTS budget in {spec!r}: 'mcts:<iterations>' with a "
                               f"positive integer")
         return MCTSAgent(int(arg) if arg else 200, seed=seed)
-    raise ConfigError(f"unknown agent {spec!r}: accepted are 'random', 'greedy', 'mcts', "
-                      f"'mcts:<iterations>'")
+    raise ConfigError(f"unknown agent {spec!r}: accepted are {AGENT_SPECS}")
 
 
 @dataclass

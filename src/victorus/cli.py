@@ -9,6 +9,7 @@ import time
 from collections import Counter
 
 from . import __version__
+from .agents import AGENT_SPECS
 from .constants import PIECE_LETTERS
 from .errors import VictorusError
 from .files import write_atomic
@@ -54,7 +55,7 @@ def _add_seat_options(p, seats_help: str):
     """Who plays (people's seats, the agent elsewhere) and the clock: play and serve."""
     p.add_argument("--seats", default="0", help=seats_help)
     p.add_argument("--agent", default="greedy",
-                   help="the other seats' agent: random, greedy, mcts or mcts:<iterations>")
+                   help=f"the other seats' agent: {AGENT_SPECS}")
     p.add_argument("--time-limit", type=_seconds("--time-limit"), default=None, metavar="SECONDS",
                    help="seconds to start each turn, else it is forfeited (rulebook: 120 "
                         "for a serious game, 300 for learners); default: no clock")
@@ -94,9 +95,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = commands.add_parser(
         "tournament", help="seeded games between agents, win rates with confidence intervals",
-        description="Play GAMES seeded games between AGENTS (one per team: 'random', 'greedy', "
-                    "'mcts' or 'mcts:<iterations>'), rotating sides, and print win rates with "
-                    "95%% Wilson intervals.")
+        description=f"Play GAMES seeded games between AGENTS (one per team: {AGENT_SPECS}), "
+                    "rotating sides, and print win rates with 95%% Wilson intervals.")
     p.add_argument("games", type=_int_in("GAMES", 1), metavar="GAMES")
     p.add_argument("agents", nargs="+", metavar="AGENT")
     p.add_argument("--board", choices=("standard", "compact"), default="compact")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 
-from .agents import make_agent
+from .agents import AGENT_SPECS, make_agent
 from .clock import TurnClock
 from .errors import ConfigError, VictorusError
 from .game import Game
@@ -15,7 +15,7 @@ from .record import check_time_limit
 
 PERSON = "person"
 ABSENT = "-"                 # the controller shown for a seat not in the game (R33)
-CONTROLLERS = "'person' or an agent spec (random, greedy, mcts, mcts:<iterations>)"
+CONTROLLERS = f"'person' or an agent spec ({AGENT_SPECS})"
 
 
 class Session:
