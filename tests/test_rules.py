@@ -390,6 +390,19 @@ def test_winding_counts_laps_across_the_opposite_ray_r29():
     assert g.vpn().split()[3].split("/")[0].split(",")[3] == "1"
 
 
+@pytest.mark.parametrize("impl", [victorus.Game, ReferenceGame], ids=["engine", "reference"])
+def test_laps_stay_within_the_vpn_range_r29_r39(impl):
+    """A King at the largest laps VPN accepts goes round once more: its laps stay there,
+    so the VPN printed is one VPN accepts."""
+    from victorus.constants import MAX_LAPS
+    g = impl.from_vpn(position({"h17": "0K"}, armies={0: UNGATED}, laps={"h17": MAX_LAPS}))
+    g.play("h17-j19")
+    g.play("j19-n19")
+    pass_until(g, 0)
+    assert g.vpn().split()[3].split("/")[0].split(",")[3] == str(MAX_LAPS)
+    assert impl.from_vpn(g.vpn()).vpn() == g.vpn()
+
+
 # -- R30-R32 elimination, rescue, victory ----------------------------------------------------
 
 def test_rescue_exchange_r31():

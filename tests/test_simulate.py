@@ -47,10 +47,12 @@ def test_action_cap_leaves_games_unfinished_r36():
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"games": -1}, "games must be an integer >= 0"),
+    ({"games": -1}, "games must be an integer from 0 to 10000000"),
+    ({"games": 10**9}, "games must be an integer from 0 to 10000000"),
     ({"games": 2, "workers": 0}, "workers must be an integer from 1 to 256"),
     ({"games": 2, "seed": -3}, "seed must be an integer >= 0"),
-    ({"games": 2, "max_actions": 0}, "max_actions must be an integer >= 1"),
+    ({"games": 2, "max_actions": 0}, "max_actions must be an integer from 1 to"),
+    ({"games": 2, "max_actions": 2**63}, "max_actions must be an integer from 1 to"),
     ({"games": 2, "board": "hex"}, "unknown board"),
     ({"games": 2, "players": 1}, "players must be"),
 ])
@@ -71,9 +73,13 @@ def test_simulate_command(capsys, tmp_path):
 
 
 def test_simulate_command_errors(capsys):
-    with pytest.raises(SystemExit):
-        main(["simulate", "0"])
-    assert "GAMES must be a whole number of at least 1" in capsys.readouterr().err
+    for argv in (["simulate", "0"], ["simulate", "1000000000"],
+                 ["simulate", "2", "--max-actions", "9223372036854775808"],
+                 ["simulate", "2", "--max-actions", "9" * 5000]):
+        with pytest.raises(SystemExit):                 # a usage error, not a traceback
+            main(argv)
+        err = capsys.readouterr().err
+        assert "must be a whole number from 1 to" in err and "Traceback" not in err
     assert main(["simulate", "2", "--json", "/nonexistent/dir/x.json"]) == 2
     assert "No such file" in capsys.readouterr().err
 

@@ -20,7 +20,7 @@ from cpython.buffer cimport (PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABL
 from victorus._core cimport (
     BB, Tables, LegSpec, BoardTables, gen_leg, bb_has, bb_add, bb_del, bb_clear, bb_or,
     bb_empty, lowest_bit, make_spec, team_friends, strategic_steps, pivot_leg, travel_leg,
-    kind_points, MAX_CELLS, NUM_SEATS, NUM_KINDS, NO_KINGDOM, MAX_HELD, GATE_CAPTURES,
+    kind_points, MAX_LAPS, MAX_CELLS, NUM_SEATS, NUM_KINDS, NO_KINGDOM, MAX_HELD, GATE_CAPTURES,
     KING, QUEEN, HOSPITALLER, NO_EDGE, COLOR_GREY, NUM_PLANES, PLANE_ARMY0_T, PLANE_BLACK_EDGED,
     PLANE_ROYAL, PLANE_TALLY, PLANE_LAPS, PLANE_CELL_WHITE, PLANE_KINGDOM0, PLANE_FROZEN,
     PLANE_SELF_ELIGIBLE, PLANE_MOVING, PLANE_PHASE_START, PLANE_TO_MOVE0,
@@ -176,7 +176,8 @@ cdef inline int32_t laps_after(const RulesC* r, const PieceC* p, int origin, int
     if p.kind == KING:
         swept = -swept
     cdef double w_old = r.base[p.army][kq][origin] + 360.0 * p.laps
-    return <int32_t>lround((w_old + swept - r.base[p.army][kq][target]) / 360.0)
+    cdef long laps = lround((w_old + swept - r.base[p.army][kq][target]) / 360.0)
+    return <int32_t>(MAX_LAPS if laps > MAX_LAPS else -MAX_LAPS if laps < -MAX_LAPS else laps)
 
 
 cdef inline void remove_piece(StateC* s, int cell) noexcept nogil:

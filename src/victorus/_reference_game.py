@@ -24,6 +24,7 @@ from .constants import (
     LEG_SELF,
     LEG_STRATEGIC,
     LEG_TRAVEL,
+    MAX_LAPS,
     PHASES,
     PROMOTABLE,
     QUEEN,
@@ -61,7 +62,8 @@ def laps_after(board: Board, piece: Piece, origin: int, target: int) -> int:
     if clockwise:
         swept = -swept
     w_old = winding_base(*coords[origin], piece.army, clockwise) + 360 * piece.laps
-    return round((w_old + swept - winding_base(*coords[target], piece.army, clockwise)) / 360)
+    laps = round((w_old + swept - winding_base(*coords[target], piece.army, clockwise)) / 360)
+    return max(-MAX_LAPS, min(MAX_LAPS, laps))         # kept within the VPN's range
 
 
 def _wrap(angle: float) -> float:

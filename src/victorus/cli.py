@@ -13,15 +13,16 @@ from .agents import AGENT_SPECS
 from .constants import PIECE_LETTERS
 from .errors import VictorusError
 from .files import write_atomic
-from .game import DEFAULT_MAX_ACTIONS, Game
+from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game
 from .geometry import SEAT_NAMES
 from .progress import Progress
+from .simulate import MAX_GAMES
 
 
 def _int_in(name: str, low: int, high: int | None = None):
     def parse(text: str) -> int:
         try:
-            value = int(text)
+            value = int(text) if len(text) <= 30 else None     # no 5,000-digit numbers
         except ValueError:
             value = None
         if value is None or value < low or (high is not None and value > high):
@@ -77,12 +78,13 @@ def build_parser() -> argparse.ArgumentParser:
         "simulate", help="play seeded random games on all cores and summarise them",
         description="Play GAMES seeded random games (reproducible for any worker count) and "
                     "print wins per seat, end reasons, game lengths and captures.")
-    p.add_argument("games", type=_int_in("GAMES", 1), metavar="GAMES")
+    p.add_argument("games", type=_int_in("GAMES", 1, MAX_GAMES), metavar="GAMES")
     _add_game_options(p)
     p.add_argument("--seed", type=_int_in("--seed", 0), default=0)
     p.add_argument("--workers", type=_int_in("--workers", 1, 256), default=None,
                    help="threads, default: all cores")
-    p.add_argument("--max-actions", type=_int_in("--max-actions", 1), default=DEFAULT_MAX_ACTIONS,
+    p.add_argument("--max-actions", type=_int_in("--max-actions", 1, MAX_ACTION_CAP),
+                   default=DEFAULT_MAX_ACTIONS,
                    help=f"stop a game after this many actions (R36), default {DEFAULT_MAX_ACTIONS}")
     p.add_argument("--json", metavar="FILE", default=None,
                    help="also write every game as JSON to FILE ('-' for standard output)")
@@ -97,13 +99,13 @@ def build_parser() -> argparse.ArgumentParser:
         "tournament", help="seeded games between agents, win rates with confidence intervals",
         description=f"Play GAMES seeded games between AGENTS (one per team: {AGENT_SPECS}), "
                     "rotating sides, and print win rates with 95%% Wilson intervals.")
-    p.add_argument("games", type=_int_in("GAMES", 1), metavar="GAMES")
+    p.add_argument("games", type=_int_in("GAMES", 1, MAX_GAMES), metavar="GAMES")
     p.add_argument("agents", nargs="+", metavar="AGENT")
     p.add_argument("--board", choices=("standard", "compact"), default="compact")
     p.add_argument("--players", type=_int_in("--players", 2, 6), default=2)
     p.add_argument("--variant", default="standard")
     p.add_argument("--seed", type=_int_in("--seed", 0), default=0)
-    p.add_argument("--max-actions", type=_int_in("--max-actions", 1), default=3000)
+    p.add_argument("--max-actions", type=_int_in("--max-actions", 1, MAX_ACTION_CAP), default=3000)
 
     p = commands.add_parser(
         "play", help="play in the terminal against agents",

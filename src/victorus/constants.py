@@ -20,6 +20,7 @@ NUM_DIRS = 12
 NO_KINGDOM = NUM_SEATS               # a cell's kingdom when it is battlefield or centre
 MAX_HELD = 12 * NUM_SEATS            # every piece of every army
 GATE_CAPTURES = 3                    # R19: knight captures that free King and Queen
+MAX_LAPS = 1_000_000_000             # R29 laps are kept within +-this (VPN and the engine)
 
 # -- cell colors (R5) -----------------------------------------------------------------------
 WHITE, GREY, CENTRE = 0, 1, 2
@@ -107,6 +108,7 @@ def cython_include() -> str:
     enums = {
         "NUM_SEATS": NUM_SEATS, "MAX_CELLS": MAX_CELLS, "NUM_DIRS": NUM_DIRS,
         "NO_KINGDOM": NO_KINGDOM, "MAX_HELD": MAX_HELD, "GATE_CAPTURES": GATE_CAPTURES,
+        "MAX_LAPS": MAX_LAPS,
         "EDGE_MASK": (1 << NUM_EDGE_DIRS) - 1,
         "SPOKE_MASK": ((1 << NUM_DIRS) - 1) & ~((1 << NUM_EDGE_DIRS) - 1),
         "COLOR_WHITE": WHITE, "COLOR_GREY": GREY, "COLOR_CENTRE": CENTRE,

@@ -399,6 +399,7 @@ def perft(game: Game, depth: int) -> int:
 #: R36: random games can go on for ever (two gated royals shuffling inside their
 #: kingdoms), so random play stops after this many actions unless told otherwise.
 DEFAULT_MAX_ACTIONS = 20_000
+MAX_ACTION_CAP = 2**62                 # the engine counts actions in 64 bits
 
 
 def play_random(game: Game, seed=None, max_actions: int | None = DEFAULT_MAX_ACTIONS) -> int:
@@ -410,8 +411,9 @@ def play_random(game: Game, seed=None, max_actions: int | None = DEFAULT_MAX_ACT
     same game. Every action is recorded, so ``undo()`` works afterwards.
     """
     if max_actions is not None and (isinstance(max_actions, bool) or not isinstance(max_actions, int)
-                                    or max_actions < 0):
-        raise ConfigError(f"max_actions must be a non-negative integer or None, got {max_actions!r}")
+                                    or not 0 <= max_actions <= MAX_ACTION_CAP):
+        raise ConfigError(f"max_actions must be an integer from 0 to {MAX_ACTION_CAP} or None, "
+                          f"got {max_actions!r}")
     if isinstance(seed, random.Random):
         seed = seed.getrandbits(64)
     elif seed is None:

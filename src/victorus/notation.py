@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import NamedTuple, NoReturn
 
-from .constants import EDGE_LETTERS, KING, PIECE_LETTERS, QUEEN, WHITE, WORD_CODES, leg_key
+from .constants import EDGE_LETTERS, KING, MAX_LAPS, PIECE_LETTERS, QUEEN, WHITE, WORD_CODES, leg_key
 from .errors import NotationError
 from .geometry import BOARD_NAMES, Board
 from .pieces import Held, Piece, piece_from_code
@@ -102,7 +102,6 @@ class VPNPosition(NamedTuple):
 
 FIELD_NAMES = ("board", "placement", "side to move", "armies", "round", "variant")
 #: Ranges the engine stores exactly (C integers); anything beyond is rejected.
-MAX_LAPS = 1_000_000
 MAX_COUNT = 1_000_000_000
 
 

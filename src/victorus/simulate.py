@@ -15,10 +15,11 @@ from dataclasses import dataclass
 
 from .constants import PIECE_LETTERS
 from .errors import ConfigError
-from .game import DEFAULT_MAX_ACTIONS, Game
+from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game
 from .progress import Progress
 
 MASK64 = 2**64 - 1
+MAX_GAMES = 10_000_000                 # one result object each is kept in memory
 
 
 @dataclass(frozen=True)
@@ -90,10 +91,10 @@ def simulate(games: int, seed: int = 0, players: int | None = None, board: str =
     starts a local one; needs ``pip install "victorus[ray]"``), with the same
     results as the local backend for the same seed.
     """
-    _check_int("games", games, 0)
+    _check_int("games", games, 0, MAX_GAMES)
     _check_int("seed", seed, 0)
     if max_actions is not None:
-        _check_int("max_actions", max_actions, 1)
+        _check_int("max_actions", max_actions, 1, MAX_ACTION_CAP)
     if workers is None:
         workers = os.cpu_count() or 1
     _check_int("workers", workers, 1, 256)

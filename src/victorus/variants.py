@@ -93,6 +93,8 @@ def parse_variant(text: str, error=NotationError) -> tuple[bool, int | None, int
         elif name == "quick":
             if digits.startswith("0"):
                 raise error(f"bad quick round limit in {part!r}: a positive integer without leading zeros")
+            if len(digits) > len(str(MAX_QUICK_LIMIT)):       # before int(): no 5,000 digits
+                raise error(f"bad quick round limit in {part[:20]!r}...: at most {MAX_QUICK_LIMIT}")
             quick = int(digits) if digits else DEFAULT_QUICK_LIMIT
             if quick > MAX_QUICK_LIMIT:
                 raise error(f"bad quick round limit in {part!r}: at most {MAX_QUICK_LIMIT}")
