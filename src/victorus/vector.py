@@ -42,8 +42,10 @@ from .tensors import _numpy, describe_id, num_actions
 
 OBSERVATIONS = {None: 0, "float32": 1, "uint8": 2}
 LEGAL = (None, "mask", "ids")
-#: More than this many games per batch is refused (about 12 KB of C state each).
-MAX_ENVS = 1 << 16
+#: More than this many games per batch is refused. Each game costs about 12 KB of C state,
+#: plus 32 KB (standard board; 16 KB compact) for its mask and 64 KB (32 KB) for float32
+#: observations.
+MAX_ENVS = 1 << 14
 
 
 def _check_int(name, value, low, high):
