@@ -71,7 +71,9 @@ def page(browser, server):
 
 
 def new_game(page, players="2", variant="quick2", agent="greedy", time_limit="", board="compact"):
-    before = page.inner_text("#status") if page.query_selector("#status") else ""
+    """Start a game from the form and wait until the page shows it (a newer state
+    version than before: the fixture's game also says 'new game')."""
+    before = page.evaluate("() => S.version")
     page.select_option("#new-board", board)
     page.select_option("#new-players", players)
     page.fill("#new-variant", variant)
@@ -80,9 +82,7 @@ def new_game(page, players="2", variant="quick2", agent="greedy", time_limit="",
     page.fill("#new-time-limit", time_limit)
     page.fill("#new-agent-delay", "0")
     page.click("#new-button")
-    page.wait_for_function("() => document.querySelector('#message').textContent === 'new game'"
-                           " || document.querySelectorAll('#log .act').length > 0")
-    return before
+    page.wait_for_function(f"() => S.version > {before}")
 
 
 def actions_logged(page) -> int:
@@ -104,10 +104,10 @@ def test_a_whole_game_against_an_agent_played_by_clicks(page, server):
         logged = actions_logged(page)
         if page.query_selector(".cell.target") is None and page.query_selector(".cell.origin"):
             page.click(".cell.origin")             # pick a piece: its destinations light up
-        if page.query_selector(".cell.target"):
-            page.click(".cell.target")
-        else:                                      # only words are legal: end (bonus) or pass
-            page.click("#end:not([disabled]), #pass:not([disabled]), #stop:not([disabled])")
+            continue                               # and look again at what the page shows
+        # A destination, or only words are legal: end (bonus), stop or pass.
+        page.click(".cell.target, #end:not([disabled]), #pass:not([disabled]), "
+                   "#stop:not([disabled])")
         clicks += 1
         page.wait_for_function(f"() => document.querySelectorAll('#log .act').length > {logged}"
                                " || document.querySelector('#error').textContent !== ''")
