@@ -79,3 +79,40 @@ def test_line_breaks_are_lf_or_crlf_for_load_and_loads(tmp_path):
     path.write_bytes(cr_only.encode())
     with pytest.raises(victorus.RecordError, match="carriage return"):
         record.load(path)
+
+
+def _interrupt(argv, ready, tmp_path):
+    """Start a victorus command, send SIGINT once its progress bar shows ``ready``, and
+    return (exit code, the rest of stderr, seconds from the signal to the exit)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    env = {**os.environ, "VICTORUS_PROGRESS": "1"}          # progress on stderr: it started
+    proc = subprocess.Popen([sys.executable, "-m", "victorus.cli", *argv], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        seen = ""
+        while ready not in seen:            # the command is at work (not still starting)
+            char = proc.stderr.read(1)
+            assert char, f"the command ended before showing {ready!r}: {seen!r}"
+            seen += char
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+        return proc.returncode, err, time.monotonic() - sent
+    finally:
+        proc.kill()
+
+
+def test_ctrl_c_stops_perft_without_a_traceback(tmp_path):
+    code, err, _ = _interrupt(["perft", "8"], "depth 5: [", tmp_path)
+    assert code == 130 and err.strip().endswith("victorus: interrupted")
+    assert "Traceback" not in err
+
+
+def test_ctrl_c_stops_simulate_and_writes_nothing(tmp_path):
+    code, err, _ = _interrupt(["simulate", "1000000", "--workers", "2", "--json", "out.json"],
+                              "games: [", tmp_path)
+    assert code == 130 and "victorus: interrupted" in err and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []            # no output, not even half of one

@@ -14,6 +14,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, u
 from libc.string cimport memcmp, memcpy, memset
 from libc.stdlib cimport malloc, realloc, free
 from libc.math cimport fmod, lround
+from cpython.exc cimport PyErr_CheckSignals
 from cpython.buffer cimport (PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABLE,
                              PyBUF_C_CONTIGUOUS, PyBUF_FORMAT)
 
@@ -35,6 +36,31 @@ from victorus.constants import ARMY_STATES, PHASES, RESULTS
 
 cdef enum:
     MAX_ACTIONS = 2304         # 12 pieces x 192 targets bounds any position
+
+cdef extern from *:
+    int atomic_load "__atomic_load_n"(int* ptr, int order) noexcept nogil
+    void atomic_store "__atomic_store_n"(int* ptr, int value, int order) noexcept nogil
+    int atomic_fetch_add "__atomic_fetch_add"(int* ptr, int value, int order) noexcept nogil
+    int atomic_sub_fetch "__atomic_sub_fetch"(int* ptr, int value, int order) noexcept nogil
+    int SEQ_CST "__ATOMIC_SEQ_CST"
+    int RELAXED "__ATOMIC_RELAXED"
+
+# Set by request_stop() (Ctrl-C): long C loops (perft, random playouts) return early; the
+# Python caller then raises KeyboardInterrupt and discards what they counted.
+cdef int STOP = 0
+
+
+def request_stop():
+    """Make running perft and random playouts return as soon as they can."""
+    atomic_store(&STOP, 1, SEQ_CST)
+
+
+def clear_stop():
+    atomic_store(&STOP, 0, SEQ_CST)
+
+
+def stop_requested():
+    return bool(atomic_load(&STOP, SEQ_CST))
 
 ctypedef struct PieceC:
     int8_t army            # -1: empty cell
@@ -663,6 +689,8 @@ cdef uint64_t perft_c(const StateC* s, const RulesC* r, int depth) noexcept nogi
     cdef uint64_t total = 0
     cdef StateC child
     for i in range(n):
+        if atomic_load(&STOP, RELAXED):
+            return total
         memcpy(&child, s, sizeof(StateC))
         apply_action(&child, r, actions[i])
         total += perft_c(&child, r, depth - 1)
@@ -1406,6 +1434,8 @@ cdef class Engine:
         self.legal_valid = False
         if history:
             while not self.s.result and (max_actions < 0 or played < max_actions):
+                if played & 4095 == 4095 and PyErr_CheckSignals() < 0:
+                    raise KeyboardInterrupt      # (or what the signal handler raised)
                 n = gen_actions(&self.s, &self.rules.c, buffer)
                 self._play(buffer[splitmix64(&rng) % <uint64_t>n])
                 played += 1
@@ -1414,6 +1444,8 @@ cdef class Engine:
         self.head = NULL
         with nogil:                      # other threads may play their own games meanwhile
             while not self.s.result and (max_actions < 0 or played < max_actions):
+                if atomic_load(&STOP, RELAXED):
+                    break
                 n = gen_actions(&self.s, &self.rules.c, buffer)
                 apply_action(&self.s, &self.rules.c, buffer[splitmix64(&rng) % <uint64_t>n])
                 played += 1
@@ -1458,13 +1490,6 @@ cdef extern from "<pthread.h>" nogil:
     int pthread_cond_wait(pthread_cond_t* cond, pthread_mutex_t* mutex)
     int pthread_cond_broadcast(pthread_cond_t* cond)
     int pthread_cond_signal(pthread_cond_t* cond)
-
-cdef extern from *:
-    int atomic_load "__atomic_load_n"(int* ptr, int order) noexcept nogil
-    void atomic_store "__atomic_store_n"(int* ptr, int value, int order) noexcept nogil
-    int atomic_fetch_add "__atomic_fetch_add"(int* ptr, int value, int order) noexcept nogil
-    int atomic_sub_fetch "__atomic_sub_fetch"(int* ptr, int value, int order) noexcept nogil
-    int SEQ_CST "__ATOMIC_SEQ_CST"
 
 cdef enum:
     MAX_THREADS = 64

@@ -13,7 +13,7 @@ from .agents import AGENT_SPECS
 from .constants import PIECE_LETTERS
 from .errors import VictorusError
 from .files import write_atomic
-from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game
+from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game, interruptible
 from .geometry import SEAT_NAMES
 from .progress import Progress
 from .simulate import MAX_GAMES
@@ -167,8 +167,8 @@ def cmd_perft(args) -> int:
             children = engine.children()
             count = 0
             with Progress(len(children), f"depth {depth}", None) as bar:
-                for child in children:
-                    count += child.perft(depth - 1)
+                for child in children:                 # Ctrl-C stops it at once
+                    count += interruptible(child.perft, depth - 1)
                     bar.advance()
         elapsed = time.perf_counter() - start
         rate = count / elapsed if elapsed > 0 else float("inf")

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import os
 import random
+import threading
 from functools import lru_cache
 
 from . import tensors
-from ._engine import Engine, Rules
+from ._engine import Engine, Rules, clear_stop, request_stop
 from .constants import CAPTURE_FLAG, NUM_KINDS, TARGET_SHIFT, WORD_CODES
 from .errors import ConfigError, IllegalActionError, StateError
 from .geometry import Board, direction_mask, theta, winding_base
@@ -393,7 +394,28 @@ def perft(game: Game, depth: int) -> int:
                           f"got {depth!r}")
     if not isinstance(game, Game):
         raise ConfigError(f"perft needs a victorus.Game, got {type(game).__name__}")
-    return game._engine.perft(depth)
+    if depth <= 3:                                  # milliseconds at most
+        return game._engine.perft(depth)
+    return interruptible(game._engine.perft, depth)
+
+
+def interruptible(call, *args):
+    """Run a long C call (it releases the GIL) in a helper thread, so that Ctrl-C reaches
+    this thread at once: the engine is asked to stop, the call returns early, and the
+    KeyboardInterrupt goes on (what the call counted is discarded)."""
+    result: list = []
+    clear_stop()
+    worker = threading.Thread(target=lambda: result.append(call(*args)), daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.05)
+    except KeyboardInterrupt:
+        request_stop()
+        worker.join()
+        clear_stop()
+        raise
+    return result[0]
 
 
 #: R36: random games can go on for ever (two gated royals shuffling inside their

@@ -1,7 +1,8 @@
-"""A small progress bar on stderr for long runs (shown on terminals only, or when forced)."""
+"""A small progress bar on stderr for long runs (on terminals, or with VICTORUS_PROGRESS=1)."""
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import time
@@ -12,7 +13,9 @@ class Progress:
 
     def __init__(self, total: int, label: str, enabled: bool | None = None, stream=None):
         self.stream = stream or sys.stderr
-        self.enabled = self.stream.isatty() if enabled is None else enabled
+        if enabled is None:                 # terminals, or VICTORUS_PROGRESS=1 (logs, tests)
+            enabled = self.stream.isatty() or os.environ.get("VICTORUS_PROGRESS") == "1"
+        self.enabled = enabled
         self.total = max(total, 1)
         self.label = label
         self.done = 0

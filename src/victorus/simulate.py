@@ -11,8 +11,10 @@ from __future__ import annotations
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FuturesTimeout
 from dataclasses import dataclass
 
+from ._engine import clear_stop, request_stop, stop_requested
 from .constants import PIECE_LETTERS
 from .errors import ConfigError
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game
@@ -112,7 +114,7 @@ def simulate(games: int, seed: int = 0, players: int | None = None, board: str =
     lock = threading.Lock()
 
     def run():
-        while True:
+        while not stop_requested():
             with lock:                   # workers take the next game as they finish one
                 i = next(pending, None)
             if i is None:
@@ -120,14 +122,27 @@ def simulate(games: int, seed: int = 0, players: int | None = None, board: str =
             results[i] = _play_one(start, seed, i, cap)
             bar.advance()
 
-    with Progress(games, "games", progress) as bar:
-        threads = min(workers, games)
-        if threads <= 1:
-            run()
-        else:
-            with ThreadPoolExecutor(threads) as pool:
-                for future in [pool.submit(run) for _ in range(threads)]:
-                    future.result()
+    # The games run in worker threads (one at least), so that Ctrl-C reaches this thread
+    # at once; the engine is then asked to stop before the pool waits for its threads, and
+    # nothing half-played is returned.
+    threads = max(1, min(workers, games))
+    clear_stop()
+    try:
+        with Progress(games, "games", progress) as bar, ThreadPoolExecutor(threads) as pool:
+            try:
+                futures = [pool.submit(run) for _ in range(threads)]
+                for future in futures:
+                    while True:
+                        try:
+                            future.result(timeout=0.05)
+                            break
+                        except FuturesTimeout:
+                            continue
+            except BaseException:
+                request_stop()
+                raise
+    finally:
+        clear_stop()
     return [game for game in results if game is not None]    # every slot is filled
 
 
