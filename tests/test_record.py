@@ -164,3 +164,14 @@ def test_random_text_records(text):
         record.loads(text)
     except victorus.RecordError:
         pass
+
+
+def test_max_actions_refuses_a_longer_record_before_replaying_it():
+    game = victorus.Game("compact", players=2)
+    victorus.play_random(game, seed=3, max_actions=60)
+    text = record.dumps(game)
+    assert len(record.loads(text, max_actions=60).history()) == 60
+    with pytest.raises(record.RecordError, match="more than 59 actions; at most 59"):
+        record.loads(text, max_actions=59)
+    with pytest.raises(record.RecordError, match="more than 0 actions"):
+        record.parse(text, max_actions=0)

@@ -1,8 +1,11 @@
 """victorus serve: the JSON API behind the page (issue 8), over real HTTP."""
 
+import http.client
 import json
+import socket
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 
@@ -13,6 +16,7 @@ from hypothesis import strategies as st
 import victorus
 from helpers import position, serving
 from victorus import record
+from victorus import server as server_module
 from victorus.clock import ManualTime
 from victorus.server import PERSON, Table
 from victorus.simulate import simulate
@@ -255,7 +259,7 @@ def test_watch_a_seeded_simulation_is_that_simulated_game(server):
     ({"record": "victorus-record 1\nboard: round\n"}, "that record cannot be replayed"),
     ({"record": 5}, "'record' must be the text of a game record"),
     ({"simulate": {"seed": -1}}, "'seed' must be an integer from 0 to"),
-    ({"simulate": {"max_actions": 10**7}}, "'max_actions' must be an integer from 0 to 1000000"),
+    ({"simulate": {"max_actions": 10**6}}, "'max_actions' must be an integer from 0 to 100000"),
     ({"simulate": {"speed": 2}}, "unknown fields ['speed']"),
     ({"simulate": {"players": 9}}, "players must be an integer from 2 to 6"),
 ])
@@ -346,3 +350,186 @@ def test_armies_show_held_pieces_promotion_cards_and_laps():
     assert red["promotion"] == ["Tw h7: 1/2"] and red["royal_knights"] == 1
     assert (red["king_laps"], red["queen_laps"]) == (1, 0)
     assert (blue["king_laps"], blue["promotion"], blue["royal_knights"]) == (None, [], 0)
+
+
+# -- hostile requests (issue 16): who may ask, malformed HTTP, limits ----------------------
+def raw_request(srv, data: bytes, timeout=30, end=False) -> tuple[int, dict | None]:
+    """Send raw bytes (``end``: and close the sending side); (status, JSON body or None)."""
+    with socket.create_connection(srv.server_address[:2], timeout=timeout) as sock:
+        sock.sendall(data)
+        if end:
+            sock.shutdown(socket.SHUT_WR)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert b"Content-Type: application/json" in head, head
+    return int(head.split()[1]), json.loads(body) if body else None
+
+
+def http_request(srv, method, path, body=b"", headers=None):
+    connection = http.client.HTTPConnection(*srv.server_address[:2], timeout=30)
+    connection.request(method, path, body=body, headers=headers or {})
+    response = connection.getresponse()
+    data = response.read()
+    connection.close()
+    kind = response.headers["Content-Type"]
+    return response.status, (json.loads(data) if data and kind == "application/json" else data)
+
+
+PLAY = json.dumps({"action": "g6-g10"}).encode()
+
+
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:{port}", "127.0.0.1:1",
+                                  "localhost.evil.example:{port}", ""])
+def test_a_foreign_host_is_refused_dns_rebinding(server, host):
+    before = state(server)
+    port = server.server_address[1]
+    for method, path, body in (("GET", "/api/state", b""), ("GET", "/", b""),
+                               ("POST", "/api/play", PLAY)):
+        status, data = http_request(server, method, path, body,
+                                    {"Host": host.format(port=port)})
+        assert status == 403 and "is not served here; accepted:" in data["error"], data
+        assert f"localhost:{port}" in data["error"]
+    assert state(server) == before
+
+
+def test_the_bound_address_and_localhost_are_served(server):
+    port = server.server_address[1]
+    for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"LOCALHOST:{port}"):
+        assert http_request(server, "GET", "/api/state", headers={"Host": host})[0] == 200
+    status, _ = http_request(server, "POST", "/api/play", PLAY,
+                             {"Origin": f"http://localhost:{port}", "Host": f"localhost:{port}"})
+    assert status == 200 and state(server)["log"][0]["actions"] == ["g6-g10"]
+
+
+@pytest.mark.parametrize("origin", ["http://evil.example", "null", "https://127.0.0.1:{port}",
+                                    "http://127.0.0.1:1"])
+def test_a_write_from_another_origin_is_refused(server, origin):
+    before = state(server)
+    origin = origin.format(port=server.server_address[1])
+    status, data = http_request(server, "POST", "/api/play", PLAY, {"Origin": origin})
+    assert status == 403 and "only the page served here" in data["error"], data
+    assert state(server) == before
+    status, _ = http_request(server, "POST", "/api/play", PLAY,
+                             {"Origin": server.url.rstrip("/")})
+    assert status == 200
+
+
+@pytest.mark.parametrize("method", ["PUT", "DELETE", "PATCH", "OPTIONS", "HEAD", "TRACE"])
+def test_other_methods_get_a_json_405(server, method):
+    status, data = http_request(server, method, "/api/state")
+    assert status == 405
+    if method != "HEAD":                      # a HEAD answer has headers only
+        assert f"method {method} is not served; accepted: GET" in data["error"]
+
+
+@pytest.mark.parametrize("data, status, message", [
+    (b"GARBAGE\r\n\r\n", 400, "Bad request"),
+    (b"GET /api/state HTTP/9.9\r\n\r\n", 505, "Invalid HTTP version"),
+    (b"BREW /api/state HTTP/1.0\r\n\r\n", 501, "Unsupported method"),
+    (b"GET /" + b"a" * 70_000 + b" HTTP/1.0\r\n\r\n", 414, ""),
+])
+def test_malformed_http_gets_a_json_error(server, data, status, message):
+    got, body = raw_request(server, data)
+    assert got == status and message in body["error"]
+
+
+@pytest.mark.parametrize("length, status, message", [
+    ("\xb2", 400, "needs a Content-Length (a number of bytes)"),      # '²': isdigit() but not int
+    ("9" * 5000, 400, "needs a Content-Length"),
+    ("-1", 400, "needs a Content-Length"),
+    (str(2**40), 413, "at most 2097152"),
+])
+def test_a_bad_content_length_is_refused(server, length, status, message):
+    before = state(server)
+    got, body = raw_request(server, b"POST /api/play HTTP/1.0\r\nHost: " +
+                            f"127.0.0.1:{server.server_address[1]}".encode() +
+                            b"\r\nContent-Length: " + length.encode("latin-1") + b"\r\n\r\n")
+    assert got == status and message in body["error"], body
+    assert state(server) == before
+
+
+def test_a_deeply_nested_body_and_a_huge_since_are_refused(server):
+    status, data = call(server, "/api/play", raw=b"[" * 200_000 + b"]" * 200_000)
+    assert status == 400 and "nested too deeply" in data["error"]
+    status, data = call(server, "/api/state?since=" + "9" * 5000)
+    assert status == 400 and "'since' must be a version number" in data["error"]
+
+
+def test_a_body_cut_short_is_refused(server):
+    got, body = raw_request(server, b"POST /api/play HTTP/1.0\r\nHost: " +
+                            f"127.0.0.1:{server.server_address[1]}".encode() +
+                            b"\r\nContent-Length: 100\r\n\r\n{\"action\"", end=True)
+    assert got == 400 and "ended after 9 of 100 bytes" in body["error"]
+
+
+def test_a_body_that_never_comes_times_out(monkeypatch):
+    monkeypatch.setattr(server_module._Handler, "timeout", 0.3)
+    with serving(Table("compact", 2, seats=[PERSON] * 6), worker=False) as srv:
+        got, body = raw_request(srv, b"POST /api/play HTTP/1.0\r\nHost: " +
+                                f"127.0.0.1:{srv.server_address[1]}".encode() +
+                                b"\r\nContent-Length: 100\r\n\r\n{")
+        assert got == 408 and "nothing received for 0.3 s" in body["error"]
+
+
+def test_a_long_record_is_refused_before_it_is_replayed(server, monkeypatch):
+    monkeypatch.setattr(server_module, "MAX_WATCH_ACTIONS", 50)
+    game = victorus.Game("compact", players=2)
+    victorus.play_random(game, seed=1, max_actions=80)
+    status, data = call(server, "/api/watch", {"record": record.dumps(game)})
+    assert status == 400 and "more than 50 actions; at most 50" in data["error"], data
+
+
+def test_idle_connections_are_capped_and_time_out(monkeypatch):
+    """Half-open connections cannot starve the server: beyond the cap an answer comes at
+    once (503), and silent connections are dropped after the timeout."""
+    timeout = 3.0
+    monkeypatch.setattr(server_module._Handler, "timeout", timeout)
+    with serving(Table("compact", 2, seats=[PERSON] * 6), worker=False) as srv:
+        start = time.monotonic()
+        idle = [socket.create_connection(srv.server_address[:2])
+                for _ in range(server_module.MAX_CONNECTIONS)]
+        try:
+            # One more connection (accepted after the idle ones) is refused at once; it
+            # sends nothing, so the refusal is read whole.
+            with socket.create_connection(srv.server_address[:2], timeout=30) as extra:
+                answer = extra.recv(4096)
+            if time.monotonic() - start < timeout:   # else the idle ones may be gone
+                assert answer.startswith(b"HTTP/1.0 503") and \
+                    f"busy: {server_module.MAX_CONNECTIONS} connections".encode() in answer, answer
+            for _ in range(1200):              # then a client is served again
+                try:
+                    if call(srv, "/api/state")[0] == 200:
+                        break
+                except OSError:                # refused while the cap is full
+                    pass
+                time.sleep(0.05)
+            else:
+                pytest.fail("the idle connections were never dropped")
+            assert all(sock.recv(10) == b"" for sock in idle)    # closed by the server
+        finally:
+            for sock in idle:
+                sock.close()
+
+
+def test_a_slow_client_is_cut_at_the_deadline(monkeypatch):
+    """A byte every 0.2 s keeps the per-read timeout happy; the watchdog still closes it."""
+    monkeypatch.setattr(server_module, "REQUEST_DEADLINE", 1.0)
+    with serving(Table("compact", 2, seats=[PERSON] * 6), worker=False) as srv:
+        sock = socket.create_connection(srv.server_address[:2], timeout=30)
+        closed = False
+        try:
+            for _ in range(300):               # up to a minute of dripping
+                sock.sendall(b"X-Drip: 1\r\n" if _ else b"GET /api/state HTTP/1.0\r\n")
+                time.sleep(0.2)
+        except OSError:
+            closed = True
+        if not closed:                          # a shutdown may show only on the read side
+            try:
+                closed = sock.recv(100) == b""
+            except OSError:
+                closed = True
+        sock.close()
+        assert closed
+        assert call(srv, "/api/state")[0] == 200

@@ -166,8 +166,9 @@ def dumps(game: Game, seed: int | None = None, agents=None, time_limit=None) -> 
     return "\n".join(lines) + "\n"
 
 
-def parse(text: str) -> GameRecord:
-    """Read a record's header and turn lines (syntax only; :func:`loads` replays it)."""
+def parse(text: str, max_actions: int | None = None) -> GameRecord:
+    """Read a record's header and turn lines (syntax only; :func:`loads` replays it);
+    a record of more than ``max_actions`` actions is refused before it is all read."""
     if not isinstance(text, str):
         raise RecordError(f"a record is text, got {type(text).__name__}")
     lines = text.split("\n")
@@ -221,11 +222,16 @@ def parse(text: str) -> GameRecord:
             record.result = value
     else:
         n += 1
+    count = 0
     for m, raw in enumerate(lines[n:], start=n + 1):
         line = raw.rstrip("\r")
         if not line.strip():
             continue
         fields = line.split()
+        count += len(fields) - 1
+        if max_actions is not None and count > max_actions:
+            raise RecordError(f"record line {m}: more than {max_actions} actions; at most "
+                              f"{max_actions} are read here")
         if not _TURN_RE.fullmatch(fields[0]):
             raise RecordError(f"record line {m}: a turn line starts with '<round>.<seat>', "
                               f"got {fields[0][:20]!r}")
@@ -254,9 +260,10 @@ def _game_for(record: GameRecord) -> Game:
 
 
 
-def loads(text: str) -> Game:
-    """Replay a record; the Game returned holds the whole history (undo steps back)."""
-    record = parse(text)
+def loads(text: str, max_actions: int | None = None) -> Game:
+    """Replay a record; the Game returned holds the whole history (undo steps back).
+    ``max_actions`` bounds the work and memory: a longer record is refused unread."""
+    record = parse(text, max_actions)
     game = _game_for(record)
     last = len(record.turns) - 1
     for i, (line, label, actions) in enumerate(record.turns):

@@ -16,12 +16,19 @@ One :class:`Table` holds the game; a worker thread plays the agents' turns and
 forfeits turns not started within the time limit (rulebook, Time Management;
 docs/rules.md interpretation 11). A request that is malformed or illegal gets
 ``400`` and a message naming what was wrong and what is accepted, and changes
-nothing.
+nothing. Every answer is JSON (or the page's files).
+
+The threat model (docs/serve.md): the server has no authentication, so it
+listens on loopback and trusts no other origin. Requests whose ``Host`` is not
+the bound address (or localhost) are refused (DNS rebinding), and so are writes
+whose ``Origin`` is another site; connections are capped, time out, and every
+request is bounded in size and work (about 200 MB at worst).
 """
 
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from dataclasses import dataclass
@@ -39,19 +46,29 @@ from .render import SEAT_COLORS, render_svg
 from .session import PERSON, Session
 from .simulate import game_seed
 
-MAX_BODY_BYTES = record.MAX_RECORD_BYTES
+#: A request body: a record of MAX_WATCH_ACTIONS actions fits (about 12 bytes an action).
+MAX_BODY_BYTES = 2 * 1024 * 1024
 MAX_AGENT_DELAY = 10.0
 #: The page's agents think in one worker thread: an MCTS budget above this would stall it.
 MAX_MCTS_ITERATIONS = 20_000
-#: A watched simulation is played in full before it is shown (R36 cap, DEFAULT_MAX_ACTIONS).
-MAX_WATCH_ACTIONS = 1_000_000
+#: A watched game (record or simulation) is replayed in full before it is shown; this
+#: bounds its memory (two games' histories and the log, about 70 MB) and time (~1 s).
+MAX_WATCH_ACTIONS = 100_000
+#: Connections served at once; more are answered 503 at once (a page uses one or two).
+MAX_CONNECTIONS = 32
+#: Seconds a connection may stay silent, and seconds it may last in all.
+REQUEST_TIMEOUT, REQUEST_DEADLINE = 10.0, 30.0
 STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
           "/app.js": ("app.js", "text/javascript; charset=utf-8"),
           "/style.css": ("style.css", "text/css; charset=utf-8")}
 
 
 class RequestError(VictorusError):
-    """A request the server refuses (400), with the reason."""
+    """A request the server refuses (400 unless ``status`` says otherwise), with the reason."""
+
+    def __init__(self, message: str, status: HTTPStatus = HTTPStatus.BAD_REQUEST):
+        super().__init__(message)
+        self.status = status
 
 
 def _placement(game: Game) -> str:
@@ -181,7 +198,7 @@ class Table:
                 raise RequestError(f"'record' must be the text of a game record, got "
                                    f"{type(text).__name__}")
             try:
-                final = record.loads(text)
+                final = record.loads(text, max_actions=MAX_WATCH_ACTIONS)
             except VictorusError as exc:
                 raise RequestError(f"that record cannot be replayed: {exc}") from None
             title = "record"
@@ -402,7 +419,9 @@ class Table:
 class _Handler(BaseHTTPRequestHandler):
     """HTTP front of a :class:`Table` (``server.table``)."""
 
+    server: Server
     server_version = "victorus"
+    timeout = REQUEST_TIMEOUT                   # a silent connection is dropped
 
     def log_message(self, format, *args):      # quiet: the page polls several times a second
         pass
@@ -410,23 +429,22 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         url = urlsplit(self.path)
         try:
+            self._check_host()
             if url.path in STATIC:
                 name, kind = STATIC[url.path]
                 body = resources.files("victorus.web").joinpath(name).read_bytes()
                 return self._send(HTTPStatus.OK, body, kind)
             query = {k: v[-1] for k, v in parse_qs(url.query).items()}
             if url.path == "/api/state":
-                since = query.get("since")
-                if since is not None:
-                    if not since.isdigit() or not since.isascii():
-                        raise RequestError(f"'since' must be a version number, got {since!r}")
-                    since = int(since)
-                return self._json(self.server.table.state(query.get("view", "turn"), since))
+                return self._json(self.server.table.state(query.get("view", "turn"),
+                                                          _since(query.get("since"))))
             if url.path == "/api/record":
                 return self._send(HTTPStatus.OK, self.server.table.record_text().encode(),
                                   "text/plain; charset=utf-8")
             self._error(HTTPStatus.NOT_FOUND, f"no page {url.path!r}; the page is '/', the "
                                               f"API is under /api/")
+        except RequestError as exc:
+            self._error(exc.status, str(exc))
         except VictorusError as exc:
             self._error(HTTPStatus.BAD_REQUEST, str(exc))
         except Exception as exc:                  # a bug: answer, and keep serving
@@ -437,17 +455,61 @@ class _Handler(BaseHTTPRequestHandler):
         actions = {"/api/new": self._new, "/api/play": self._play, "/api/undo": self._undo,
                    "/api/seats": self._seats, "/api/watch": self._watch,
                    "/api/step": self._step}
-        handler = actions.get(url.path)
-        if handler is None:
-            return self._error(HTTPStatus.NOT_FOUND, f"no API call {url.path!r}; accepted: "
-                                                     f"{', '.join(sorted(actions))}")
         try:
-            handler(self._body())
+            self._check_host()
+            self._check_origin()
+            handler = actions.get(url.path)
+            if handler is None:
+                raise RequestError(f"no API call {url.path!r}; accepted: "
+                                   f"{', '.join(sorted(actions))}", HTTPStatus.NOT_FOUND)
+            raw = self._read_body()
+            with self.server.post_lock:           # one request's objects in memory at a time
+                handler(_parse_body(raw))
+        except RequestError as exc:
+            return self._error(exc.status, str(exc))
         except VictorusError as exc:
             return self._error(HTTPStatus.BAD_REQUEST, str(exc))
         except Exception as exc:                  # a bug: answer, and keep serving
             return self._error(HTTPStatus.INTERNAL_SERVER_ERROR, f"internal error: {exc!r}")
         self._json({"ok": True, "version": self.server.table.version})
+
+    def _not_allowed(self):
+        self.close_connection = True
+        self._error(HTTPStatus.METHOD_NOT_ALLOWED, f"method {self.command} is not served; "
+                                                   f"accepted: GET (the page, /api/state, "
+                                                   f"/api/record) and POST (the API calls)")
+
+    do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_HEAD = do_TRACE = do_CONNECT = _not_allowed
+
+    def send_error(self, code, message=None, explain=None):
+        """The standard library's own refusals (a malformed request line, headers too
+        long, an unknown method) as JSON too, like every other answer."""
+        self.close_connection = True
+        self.request_version = "HTTP/1.0"       # headers even for an unparsed request line
+        try:
+            reason = message or HTTPStatus(code).phrase
+        except ValueError:
+            reason = message or "error"
+        self._error(code, f"{reason}" + (f": {explain}" if explain else ""))
+
+    # -- who may ask (docs/serve.md, threat model) --------------------------------
+    def _check_host(self):
+        """A DNS-rebinding page reaches the server under its own name: refuse any
+        ``Host`` but the bound address or localhost."""
+        host = self.headers.get("Host")
+        allowed = self.server.allowed_hosts
+        if allowed is not None and (host is None or host.lower() not in allowed):
+            raise RequestError(f"Host {host!r} is not served here; accepted: "
+                               f"{', '.join(sorted(allowed))}", HTTPStatus.FORBIDDEN)
+
+    def _check_origin(self):
+        """Writes only from the page itself: a browser names the page that sends a POST
+        in ``Origin``; another site's (or an opaque ``null``) origin is refused."""
+        origin = self.headers.get("Origin")
+        host = self.headers.get("Host") or ""
+        if origin is not None and origin.lower() != f"http://{host.lower()}":
+            raise RequestError(f"Origin {origin!r}: only the page served here "
+                               f"(http://{host}) may change the game", HTTPStatus.FORBIDDEN)
 
     # POST handlers: each checks its fields, then asks the table.
     def _new(self, body):
@@ -476,21 +538,25 @@ class _Handler(BaseHTTPRequestHandler):
         _fields(body, ("index",))
         self.server.table.step(body["index"])
 
-    def _body(self):
+    def _read_body(self) -> bytes:
         length = self.headers.get("Content-Length")
-        if length is None or not length.isdigit():
-            raise RequestError("a POST needs a Content-Length and a JSON object body")
+        if length is None or not (length.isascii() and length.isdigit() and len(length) <= 18):
+            self.close_connection = True
+            raise RequestError(f"a POST needs a Content-Length (a number of bytes) and a JSON "
+                               f"object body, got Content-Length {length!r}"[:300])
         if int(length) > MAX_BODY_BYTES:
-            raise RequestError(f"request body of {length} bytes; at most {MAX_BODY_BYTES}")
-        raw = self.rfile.read(int(length))
+            self.close_connection = True
+            raise RequestError(f"request body of {length} bytes; at most {MAX_BODY_BYTES}",
+                               HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
         try:
-            body = json.loads(raw or b"{}")
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise RequestError(f"request body must be a JSON object: {exc}") from None
-        if not isinstance(body, dict):
-            raise RequestError(f"request body must be a JSON object, got "
-                               f"{type(body).__name__}")
-        return body
+            raw = self.rfile.read(int(length))
+        except TimeoutError:
+            self.close_connection = True
+            raise RequestError(f"request body: nothing received for {self.timeout:g} s",
+                               HTTPStatus.REQUEST_TIMEOUT) from None
+        if len(raw) < int(length):
+            raise RequestError(f"request body ended after {len(raw)} of {length} bytes")
+        return raw
 
     def _json(self, data):
         self._send(HTTPStatus.OK, json.dumps(data).encode(), "application/json")
@@ -503,8 +569,36 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        if status == HTTPStatus.METHOD_NOT_ALLOWED:
+            self.send_header("Allow", "GET, POST")
+        if self.close_connection:
+            self.send_header("Connection", "close")
         self.end_headers()
-        self.wfile.write(body)
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+
+def _parse_body(raw: bytes) -> dict:
+    try:
+        body = json.loads(raw or b"{}")
+    except RecursionError:
+        raise RequestError("request body is nested too deeply; the API's bodies are flat "
+                           "JSON objects") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise RequestError(f"request body must be a JSON object: {exc}") from None
+    if not isinstance(body, dict):
+        raise RequestError(f"request body must be a JSON object, got {type(body).__name__}")
+    return body
+
+
+def _since(text):
+    """``?since=``: a state version (digits, bounded), or None."""
+    if text is None:
+        return None
+    if not (text.isascii() and text.isdigit() and len(text) <= 19):
+        raise RequestError(f"'since' must be a version number, got {text[:40]!r}")
+    return int(text)
 
 
 def _fields(body: dict, required, optional=()):
@@ -517,7 +611,12 @@ def _fields(body: dict, required, optional=()):
 
 
 class Server(ThreadingHTTPServer):
-    """The web server with its :class:`Table` and the agents' worker thread."""
+    """The web server with its :class:`Table` and the agents' worker thread.
+
+    At most :data:`MAX_CONNECTIONS` connections are served at once (more get 503), and a
+    watchdog closes any connection older than :data:`REQUEST_DEADLINE` seconds, so slow or
+    half-open clients cannot hold the threads.
+    """
 
     daemon_threads = True
 
@@ -526,9 +625,49 @@ class Server(ThreadingHTTPServer):
         """``worker=False``: no agents' thread; the caller steps it with :meth:`work`."""
         self.table = table
         self._stop = threading.Event()
+        self.post_lock = threading.Lock()
+        self._open: dict[socket.socket, float] = {}
+        self._open_lock = threading.Lock()
         super().__init__((host, port), _Handler)
+        self.allowed_hosts = _allowed_hosts(host, self.server_address[1])
+        threading.Thread(target=self._watchdog, name="victorus-watchdog", daemon=True).start()
         if worker:
             threading.Thread(target=self._work, name="victorus-agents", daemon=True).start()
+
+    def verify_request(self, request, client_address):
+        """Refuse a connection beyond the cap at once, with a JSON 503."""
+        with self._open_lock:
+            if len(self._open) < MAX_CONNECTIONS:
+                self._open[request] = time.monotonic() + REQUEST_DEADLINE
+                return True
+        body = json.dumps({"error": f"busy: {MAX_CONNECTIONS} connections already; try "
+                                    f"again"}).encode()
+        try:
+            request.settimeout(1.0)
+            request.sendall(b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: application/"
+                            b"json\r\nConnection: close\r\nContent-Length: " +
+                            str(len(body)).encode() + b"\r\n\r\n" + body)
+        except OSError:
+            pass
+        return False
+
+    def shutdown_request(self, request):
+        with self._open_lock:
+            self._open.pop(request, None)
+        super().shutdown_request(request)
+
+    def _watchdog(self):
+        """Close connections that outlive the deadline (a slow drip of bytes resets the
+        per-read timeout, not this)."""
+        while not self._stop.wait(1.0):
+            now = time.monotonic()
+            with self._open_lock:
+                late = [sock for sock, deadline in self._open.items() if deadline < now]
+            for sock in late:
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
 
     @property
     def url(self) -> str:
@@ -555,6 +694,18 @@ class Server(ThreadingHTTPServer):
     def server_close(self):
         self._stop.set()
         super().server_close()
+
+
+def _allowed_hosts(host: str, port: int) -> frozenset[str] | None:
+    """The ``Host`` values served: the bound address and localhost, with the port (and
+    without it on port 80); None (any) when bound to every interface."""
+    if host in ("", "0.0.0.0", "::"):
+        return None
+    names = {host.lower(), "localhost", "127.0.0.1", "[::1]"}
+    if ":" in host:
+        names = (names - {host.lower()}) | {f"[{host.lower()}]"}
+    return frozenset(f"{name}:{port}" for name in names) | (
+        frozenset(names) if port == 80 else frozenset())
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, table: Table | None = None,
