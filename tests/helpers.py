@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import threading
 from contextlib import contextmanager
@@ -52,6 +53,16 @@ def serving(table, worker=True):
         srv.server_close()
 
 
+def load_tool(name: str):
+    """The module of ``tools/<name>.py`` (the repository's scripts, not a package)."""
+    path = Path(__file__).resolve().parents[1] / "tools" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 #: Every configuration (R33, R37): both boards, 2-6 players, standard and quick, allied.
 ALL_CONFIGS = [(b, p, v) for b in ("standard", "compact") for p in (2, 3, 4, 5, 6)
                for v in ("standard", "quick12")] + \
@@ -69,7 +80,7 @@ def config_id(config) -> str:
 
 
 __all__ = ["ALL_CONFIGS", "ReferencePosition", "SOME_CONFIGS", "SPEC_DIR", "build", "config_id",
-           "dirmask", "labels", "serving"]
+           "dirmask", "labels", "load_tool", "serving"]
 
 
 def position(pieces: dict[str, str], to_move: int = 0, board: str = "standard",

@@ -3,11 +3,11 @@ whole games with the turn-start VPN (R39) and the sorted legal actions (R38) at 
 A change of behaviour fails here with a diff of the first lines that changed."""
 
 import difflib
-import importlib.util
 from pathlib import Path
 
 import pytest
 
+from helpers import load_tool
 from victorus._reference_game import ReferenceGame
 from victorus.errors import RecordError
 from victorus.playthrough import regenerate
@@ -17,16 +17,8 @@ DATA = ROOT / "tests" / "data" / "playthroughs"
 FILES = sorted(DATA.glob("*.txt"))
 
 
-def _tool():
-    spec = importlib.util.spec_from_file_location("make_playthroughs",
-                                                  ROOT / "tools" / "make_playthroughs.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_every_configuration_of_the_tool_has_its_file():
-    games = _tool().GAMES
+    games = load_tool("make_playthroughs").GAMES
     assert sorted(f"{name}.txt" for name in games) == [f.name for f in FILES]
     boards = {board for board, _, _, _ in games.values()}
     players = {p for _, p, _, _ in games.values()}
