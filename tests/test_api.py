@@ -195,3 +195,12 @@ def test_actions_from_another_board_are_read_by_their_text():
     illegal = leg_action(compact, compact.cell("g4"), compact.cell("g8"), False)
     with pytest.raises(victorus.IllegalActionError, match="g4-g8"):
         standard.play(illegal)
+
+
+def test_many_quick_variants_keep_a_bounded_cache():
+    """Issue 16: every distinct quick<N> used to stay cached for ever (~20 KB each)."""
+    from victorus import game as game_module
+    for n in range(1, 3 * game_module.CACHED_CONFIGURATIONS):
+        victorus.Game("compact", players=2, variant=f"quick{n}")
+    for cached in (game_module._rules, game_module._start_position):
+        assert cached.cache_info().currsize <= game_module.CACHED_CONFIGURATIONS
