@@ -197,6 +197,31 @@ def test_actions_from_another_board_are_read_by_their_text():
         standard.play(illegal)
 
 
+def test_handed_out_actions_are_found_by_slot_and_forged_ones_by_text():
+    """play() takes the compiled path only for the very Action objects legal_actions()
+    handed out (their board's table, by constants.action_slot); anything else is read by
+    its text, so a forged key can neither play another action nor crash."""
+    import dataclasses
+
+    from victorus.constants import action_slot
+    game = victorus.Game()
+    victorus.play_random(game, seed=4, max_actions=25)
+    for action in game.legal_actions():
+        assert game._actions[action_slot(action.key)] is action
+    first, second = game.legal_actions()[:2]
+    for key in (second.key, -1, 2**40, 10**30):
+        forged = dataclasses.replace(first, key=key)
+        probe = game.copy()
+        probe.play(forged)
+        played = game.copy()
+        played.play(str(first))
+        assert probe == played, key
+    victorus.play_random(game, seed=4)
+    assert game.is_over
+    with pytest.raises(victorus.IllegalActionError, match="the game is over"):
+        game.play(first)                          # handed out, no longer legal
+
+
 def test_many_quick_variants_keep_a_bounded_cache():
     """Issue 16: every distinct quick<N> used to stay cached for ever (~20 KB each)."""
     from victorus import game as game_module

@@ -15,6 +15,8 @@ from libc.string cimport memcmp, memcpy, memset
 from libc.stdlib cimport malloc, realloc, free
 from libc.math cimport fmod, lround
 from cpython.exc cimport PyErr_CheckSignals
+from cpython.list cimport PyList_New, PyList_GET_ITEM, PyList_SET_ITEM
+from cpython.ref cimport Py_INCREF
 from cpython.buffer cimport (PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABLE,
                              PyBUF_C_CONTIGUOUS, PyBUF_FORMAT)
 
@@ -1220,18 +1222,30 @@ cdef class Engine:
         self.legal_valid = True
         return 0
 
-    def legal_actions(self, dict table, factory):
-        """Legal actions as objects: ``table[key]``, made by ``factory(key)`` when missing."""
+    def legal_actions(self, list table, owner):
+        """Legal actions as objects: ``table[action_slot(key)]``, made by
+        ``owner._make_action(key)`` (and kept there) when still None. A list indexed by
+        slot, not a dict: no int object is made per action."""
+        return self._legal_objects(table, owner)
+
+    cdef list _legal_objects(self, list table, object owner):
         self._refresh()
-        cdef int i, code, key
-        cdef list out = []
+        cdef int i, code, key, slot
+        cdef Py_ssize_t size = len(table)
+        cdef list out = PyList_New(self.nlegal)
+        cdef object action
         for i in range(self.nlegal):
             code = self.legal[i]
             key = code & KEY_MASK if code < WORD_STOP else code
-            action = table.get(key)
+            slot = key if key <= KEY_MASK else KEY_MASK + (key >> 24)
+            if slot >= size:
+                raise ValueError(f"the action table has {size} slots, key {key} needs more")
+            action = <object>PyList_GET_ITEM(table, slot)
             if action is None:
-                action = factory(key)
-            out.append(action)
+                action = owner._make_action(key)
+                table[slot] = action
+            Py_INCREF(action)
+            PyList_SET_ITEM(out, i, action)
         return out
 
     cdef int _play(self, int32_t code) except -1:
@@ -1330,6 +1344,9 @@ cdef class Engine:
 
     def play_key(self, int key):
         """Play the legal action with this notation key; False if none is legal."""
+        return self._play_key(key)
+
+    cdef bint _play_key(self, int key) except -1:
         self._refresh()
         cdef int i, code
         for i in range(self.nlegal):
@@ -1338,6 +1355,24 @@ cdef class Engine:
                 self._play(code)
                 return True
         return False
+
+    def play_known(self, object action, list table):
+        """Play ``action`` if it is the object ``table`` holds for its key (an Action that
+        ``legal_actions(table, ...)`` handed out): 1 if played, 0 if not legal now, -1 if
+        ``action`` is no such object (the caller reads its text instead)."""
+        return self._play_known(action, table)
+
+    cdef int _play_known(self, object action, list table) except -2:
+        if type(action) is str:
+            return -1
+        key_object = getattr(action, "key", None)
+        if type(key_object) is not int or not 0 <= key_object <= WORD_FORFEIT:
+            return -1
+        cdef int key = key_object
+        cdef Py_ssize_t slot = key if key <= KEY_MASK else KEY_MASK + (key >> 24)
+        if slot >= len(table) or <object>PyList_GET_ITEM(table, slot) is not action:
+            return -1
+        return 1 if self._play_key(key) else 0
 
     def forfeit(self):
         """The army to act forfeits its turn on time; False unless at the start of a
@@ -1454,6 +1489,30 @@ cdef class Engine:
     def captured(self):
         """Captures so far per captured piece type (T, U, B, X, H, K, Q)."""
         return tuple(self.s.captured[i] for i in range(NUM_KINDS))
+
+
+cdef class GameCore:
+    """The part of ``victorus.Game`` that search loops call after every action, as C
+    methods (no Python frame per call): ``legal_actions``, ``play`` of the Actions it
+    handed out, ``is_over``. Everything else is in victorus/game.py."""
+
+    cdef public Engine _engine
+    cdef public list _actions
+
+    def legal_actions(self):
+        """All legal actions: legs in (origin, target) cell order, then stop/end/pass."""
+        return self._engine._legal_objects(self._actions, self)
+
+    def play(self, action):
+        """Play an Action or an R38 string; an illegal one raises and changes nothing."""
+        cdef int played = self._engine._play_known(action, self._actions)
+        if played <= 0:
+            self._play_text(action, played == 0)
+
+    @property
+    def is_over(self):
+        """True once the game has ended (R26-R34; not at the R36 cap)."""
+        return self._engine.s.result != RESULT_NONE
 
 
 #: The values this module was compiled with (victorus_constants.pxi), checked against

@@ -98,6 +98,16 @@ def leg_key(origin: int, target: int, capture: bool) -> int:
     return origin | target << TARGET_SHIFT | (CAPTURE_FLAG if capture else 0)
 
 
+#: Slots of a board's table of Action objects: one per leg key, then one per word code
+#: (``code >> 24``: 1-4). The engine indexes it the same way (``Engine.legal_actions``).
+ACTION_SLOTS = KEY_MASK + 1 + (WORD_FORFEIT >> 24) + 1
+
+
+def action_slot(key: int) -> int:
+    """Where a notation key's Action is kept in its board's table."""
+    return key if key <= KEY_MASK else KEY_MASK + (key >> 24)
+
+
 # -- the Cython include ------------------------------------------------------------------
 def _mask(kinds) -> int:
     return sum(1 << k for k in kinds)

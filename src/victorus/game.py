@@ -12,10 +12,18 @@ import os
 import random
 import threading
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from . import tensors
 from ._engine import Engine, Rules, clear_stop, request_stop
-from .constants import CAPTURE_FLAG, NUM_KINDS, TARGET_SHIFT, WORD_CODES
+from .constants import (
+    ACTION_SLOTS,
+    CAPTURE_FLAG,
+    NUM_KINDS,
+    TARGET_SHIFT,
+    WORD_CODES,
+    action_slot,
+)
 from .errors import ConfigError, IllegalActionError, StateError
 from .geometry import Board, direction_mask, theta, winding_base
 from .notation import (
@@ -32,9 +40,26 @@ from .notation import (
 from .pieces import Army, Held, Piece, Turn, setup_cells
 from .variants import Config, parse_variant
 
+if TYPE_CHECKING:
+    class GameCore:
+        """What mypy needs of the compiled base class (_engine.pyx)."""
+
+        __slots__ = ("_engine", "_actions")
+        _engine: Engine
+        _actions: list
+
+        def legal_actions(self) -> list[Action]: ...
+        def play(self, action: Action | str) -> None: ...
+        @property
+        def is_over(self) -> bool: ...
+else:
+    from ._engine import GameCore
+
 _WORDS_BY_KEY = {key: word_action(word) for word, key in WORD_CODES.items()}
 _BASE = object()             # Game._origin: "the VPN of the engine's base state", made lazily
-_ACTIONS: dict = {}
+#: Per board: its Action objects by ``action_slot(key)`` (None until first met), shared by
+#: every game so that ``play`` can recognise the objects it handed out.
+_ACTIONS: dict[str, list] = {}
 #: Configurations whose tables and start position stay cached (quick<N> makes many).
 CACHED_CONFIGURATIONS = 64
 
@@ -100,27 +125,35 @@ def replay_action(game: "Game", action: str, clock: bool) -> None:
 
 def _action(board: Board, key: int) -> Action:
     """The (shared, immutable) Action of a notation key."""
-    table = _ACTIONS.setdefault(board.name, {})
-    action = table.get(key)
+    table = _action_table(board)
+    action = table[action_slot(key)]
     if action is None:
         if key in _WORDS_BY_KEY:
             action = _WORDS_BY_KEY[key]
         else:
             action = leg_action(board, key & 0xFF, (key >> TARGET_SHIFT) & 0xFF,
                                 bool(key & CAPTURE_FLAG))
-        table[key] = action
+        table[action_slot(key)] = action
     return action
 
 
-class Game:
-    """A game of VICTORUS (API.md).
+def _action_table(board: Board) -> list:
+    table = _ACTIONS.get(board.name)
+    if table is None:
+        table = _ACTIONS[board.name] = [None] * ACTION_SLOTS
+    return table
+
+
+class Game(GameCore):
+    """A game of VICTORUS (API.md). Its hot methods (``legal_actions``, ``play``,
+    ``is_over``) are compiled, in :class:`victorus._engine.GameCore`.
 
     >>> g = Game()
     >>> len(g.legal_actions())
     31
     """
 
-    __slots__ = ("board", "config", "_engine", "_actions", "_origin")
+    __slots__ = ("board", "config", "_origin")
     _origin: object            # a VPN str, "" (the setup), None (mid-turn start) or _BASE
 
     def __init__(self, board: str = "standard", players: int | None = None,
@@ -133,7 +166,7 @@ class Game:
             raise ConfigError(f"players must be an integer from 2 to 6, got {players!r}") \
                 from None
         self._engine = start.copy(False)
-        self._actions = _ACTIONS.setdefault(self.board.name, {})
+        self._actions = _action_table(self.board)
         self._origin = ""                # the history starts at the configuration's setup
 
     @classmethod
@@ -156,14 +189,14 @@ class Game:
         """A game around an engine made elsewhere (victorus.vector), without history."""
         game = cls.__new__(cls)
         game.board, game.config, game._engine = board, config, engine
-        game._actions = _ACTIONS.setdefault(board.name, {})
+        game._actions = _action_table(board)
         game._origin = _BASE if engine.phase == "start" and not engine.over else None
         return game
 
     def _start(self, cells, armies, held, turn):
         self._engine = Engine(_rules(self.board, self.config))
         self._engine.load(cells, armies, held, turn._asdict())
-        self._actions = _ACTIONS.setdefault(self.board.name, {})
+        self._actions = _action_table(self.board)
 
     # -- public API ------------------------------------------------------------
     @property
@@ -171,9 +204,6 @@ class Game:
         """Seat of the army to act."""
         return self._engine.to_move
 
-    @property
-    def is_over(self) -> bool:
-        return self._engine.over
 
     @property
     def winners(self) -> tuple[int, ...] | None:
@@ -207,21 +237,18 @@ class Game:
             raise ConfigError(f"seat must be an integer from 0 to 5, got {seat!r}")
         return tuple(Held(*h[1:]).code for h in self._engine.held() if h[0] == seat)
 
-    def legal_actions(self) -> list[Action]:
-        """All legal actions: legs in (origin, target) cell order, then stop/end/pass."""
-        return self._engine.legal_actions(self._actions, self._make_action)
-
     def _make_action(self, key: int) -> Action:
         return _action(self.board, key)
 
-    def play(self, action) -> None:
-        """Play an Action or an R38 string; an illegal one raises and changes nothing."""
-        if type(action) is Action:
-            key = action.key
-            if self._actions.get(key) is not action:        # not one this game handed out
-                key = parse_action(self.board, action.text).key
-        else:
-            key = parse_action(self.board, action).key      # NotationError if malformed
+    # legal_actions(), play() and is_over are GameCore's (_engine.pyx): C methods.
+
+    def _play_text(self, action, illegal: bool) -> None:
+        """play() of anything but an Action this game handed out (or of one not legal now:
+        ``illegal``): a string, or an Action from elsewhere, read by its text."""
+        if illegal:
+            self._reject(action.text)
+        text = action.text if type(action) is Action else action   # e.g. from another game
+        key = parse_action(self.board, text).key                    # NotationError if malformed
         if not self._engine.play_key(key):
             self._reject(_action(self.board, key).text)
 
