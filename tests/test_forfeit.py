@@ -79,12 +79,16 @@ def test_a_game_with_a_forfeit_pickles_and_copies():
         assert [t.forfeit for t in record.turn_lines(again)] == [True, False]
 
 
-def test_record_of_a_forfeit_needs_the_time_limit_and_round_trips():
+def test_record_of_a_forfeit_round_trips_with_or_without_its_time_limit():
     g = victorus.Game(board="compact", players=2)
     g.forfeit()
     g.play(g.legal_actions()[0])
-    with pytest.raises(victorus.ConfigError, match="forfeited on time"):
-        record.dumps(g)
+    # Issue 16: the game does not know its clock; the record says it had one.
+    unknown = record.dumps(g)
+    assert "time-limit: unknown\n" in unknown and "\n1.0 pass\n" in unknown
+    assert record.parse(unknown).clock and record.parse(unknown).time_limit is None
+    assert [str(a) for a in record.loads(unknown).history()] == [str(a) for a in g.history()]
+    assert record.dumps(record.loads(unknown)) == unknown
     text = record.dumps(g, time_limit=90)
     assert "time-limit: 90\n" in text and "\n1.0 pass\n" in text
     again = record.loads(text)

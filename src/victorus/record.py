@@ -20,9 +20,10 @@ its configuration. A turn line is ``<round>.<seat>`` and the turn's actions in
 R38 notation; only the last line may be an unfinished turn. ``result:`` is the
 end reason and the winning seats (``-`` for none), or ``unfinished``; when it
 is given, loading checks that the replay ends the same way. ``time-limit:``
-(seconds per turn, the rulebook's Time Management) is present when the game
-was played on a clock; only then may a turn be a ``pass`` forfeited on time
-while other actions were legal (:meth:`Game.forfeit`).
+(seconds per turn, the rulebook's Time Management, or ``unknown``) is present
+when the game was played on a clock; only then may a turn be a ``pass``
+forfeited on time while other actions were legal (:meth:`Game.forfeit`). A
+game with such a turn, saved without its time limit, says ``unknown``.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ class GameRecord:
     seed: int | None = None
     agents: tuple[str, ...] | None = None
     time_limit: float | None = None
+    clock: bool = False        # a time-limit: header, a number or 'unknown'
     result: str | None = None
     turns: list = field(default_factory=list)
 
@@ -148,10 +150,7 @@ def dumps(game: Game, seed: int | None = None, agents=None, time_limit=None) -> 
                               f"digits and _.:=-, got {agents!r}")
     time_limit = check_time_limit(time_limit)
     turns = turn_lines(game)
-    if time_limit is None and any(t.forfeit for t in turns):
-        first = next(t for t in turns if t.forfeit)
-        raise ConfigError(f"turn {first.round}.{first.seat} was forfeited on time: give the "
-                          f"time_limit the game was played with")
+    clock_unknown = time_limit is None and any(t.forfeit for t in turns)
     lines = [MAGIC, f"board: {game.board.name}", f"players: {game.config.players}",
              f"variant: {game.config.variant_string(players=False)}"]
     if game.origin:
@@ -160,8 +159,9 @@ def dumps(game: Game, seed: int | None = None, agents=None, time_limit=None) -> 
         lines.append(f"seed: {seed}")
     if agents is not None:
         lines.append(f"agents: {','.join(agents)}")
-    if time_limit is not None:
-        lines.append(f"time-limit: {_seconds_text(time_limit)}")
+    if time_limit is not None or clock_unknown:
+        seconds = "unknown" if time_limit is None else _seconds_text(time_limit)
+        lines.append(f"time-limit: {seconds}")        # a forfeit needs the clock named
     lines.append(f"result: {_result_text(game)}")
     lines.append("")
     lines.extend(str(t) for t in turns)
@@ -216,10 +216,12 @@ def parse(text: str, max_actions: int | None = None) -> GameRecord:
                                   f"(letters, digits, _.:=- or '-'), got {value!r}")
             record.agents = agents
         elif key == "time-limit":
-            if not _SECONDS_RE.fullmatch(value) or float(value) <= 0:
+            if value != "unknown" and (not _SECONDS_RE.fullmatch(value) or float(value) <= 0):
                 raise RecordError(f"record line {n}: time-limit must be a number of seconds "
-                                  f"above 0 (digits, up to 3 decimals), got {value!r}")
-            record.time_limit = float(value)
+                                  f"above 0 (digits, up to 3 decimals) or 'unknown', got "
+                                  f"{value!r}")
+            record.clock = True
+            record.time_limit = None if value == "unknown" else float(value)
         else:
             record.result = value
     else:
@@ -281,7 +283,7 @@ def loads(text: str, max_actions: int | None = None) -> Game:
                 raise RecordError(f"record line {line}: the game is already over "
                                   f"({game.result_reason}) before {action!r}")
             try:
-                replay_action(game, action, record.time_limit is not None)
+                replay_action(game, action, record.clock)
             except VictorusError as exc:
                 raise RecordError(f"record line {line}, action {k + 1}: {exc}") from None
             if game.phase == "start" and k < len(actions) - 1:
@@ -299,7 +301,7 @@ def loads(text: str, max_actions: int | None = None) -> Game:
 def replay(text: str):
     """Yield ``(action, game)`` after each action of a record (the same Game, advancing)."""
     final = loads(text)
-    clock = parse(text).time_limit is not None
+    clock = parse(text).clock
     game = starting_game(final)
     for action in final.history():
         replay_action(game, action.text, clock)

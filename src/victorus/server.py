@@ -206,7 +206,7 @@ class Table:
             final, text, title = self._simulated(simulate)
         header = record.parse(text)
         watch = Watch(final, record.starting_game(final), 0, text, title,
-                      record.turn_lines(final), header.time_limit is not None,
+                      record.turn_lines(final), header.clock,
                       header.agents or ("-",) * 6)
         with self.lock:
             self.watch = watch
