@@ -337,6 +337,16 @@ cdef void capture(StateC* s, const RulesC* r, int army, int cell, const PieceC* 
     maybe_eliminate(s, r, victim.army, army)
 
 
+cdef void team_returns(const StateC* s, const RulesC* r, float* out) noexcept nogil:
+    """Per seat: +1 for the seats of the winning team and -1 for the other present seats
+    when a game is won; 0 otherwise (a draw, a game not over, an absent seat)."""
+    cdef int a
+    for a in range(NUM_SEATS):
+        out[a] = 0.0
+        if s.result != RESULT_NONE and s.winners and (r.present >> a) & 1:
+            out[a] = 1.0 if (s.winners >> a) & 1 else -1.0
+
+
 cdef uint8_t round_limit_winners(const StateC* s, const RulesC* r) noexcept nogil:
     """R37(a): the live team with the most points held by its armies; ties draw."""
     cdef int score[NUM_SEATS]
@@ -1137,6 +1147,57 @@ cdef class Engine:
             tuple(a for a in range(NUM_SEATS) if (s.winners >> a) & 1), RESULTS[s.result])
         return cells, armies, held, turn, result
 
+    def armies(self):
+        """Per seat: (R39 state letter, knight captures R19)."""
+        return tuple((ARMY_STATES[self.s.army_state[a]], self.s.knight_caps[a])
+                     for a in range(NUM_SEATS))
+
+    def returns(self):
+        """Per seat (6): +1 winning team, -1 other present seats, 0 otherwise."""
+        cdef float out[NUM_SEATS]
+        team_returns(&self.s, &self.rules.c, out)
+        return tuple(out[a] for a in range(NUM_SEATS))
+
+    def material(self):
+        """(on the board, held) R37 points per seat: each army's own pieces on the
+        board, and the pieces it holds (R20)."""
+        cdef int board_points[NUM_SEATS]
+        cdef int held_points[NUM_SEATS]
+        cdef int i
+        cdef PieceC* p
+        for i in range(NUM_SEATS):
+            board_points[i] = held_points[i] = 0
+        for i in range(self.rules.c.t.ncells):
+            p = &self.s.cells[i]
+            if p.army >= 0:
+                board_points[p.army] += kind_points(p.kind, p.royal)
+        for i in range(self.s.nheld):
+            held_points[self.s.held[i].holder] += kind_points(self.s.held[i].kind,
+                                                              self.s.held[i].royal)
+        return (tuple(board_points[i] for i in range(NUM_SEATS)),
+                tuple(held_points[i] for i in range(NUM_SEATS)))
+
+    def cells_into(self, int8_t[::1] army, int8_t[::1] kind, int8_t[::1] edge,
+                   int8_t[::1] royal, int8_t[::1] tally, int32_t[::1] laps,
+                   int8_t[::1] frozen):
+        """Fill per-cell arrays of the board's size: army, kind and edge (-1: none), royal,
+        tally, laps and frozen (0/1)."""
+        cdef Py_ssize_t n = self.rules.c.t.ncells
+        if not (army.shape[0] == kind.shape[0] == edge.shape[0] == royal.shape[0] ==
+                tally.shape[0] == laps.shape[0] == frozen.shape[0] == n):
+            raise ValueError(f"cells_into needs buffers of {n} cells")
+        cdef int i
+        cdef PieceC* p
+        for i in range(n):
+            p = &self.s.cells[i]
+            army[i] = p.army
+            kind[i] = -1 if p.army < 0 else p.kind
+            edge[i] = -1 if p.army < 0 or p.edge == NO_EDGE else p.edge
+            royal[i] = p.army >= 0 and p.royal
+            tally[i] = 0 if p.army < 0 else p.tally
+            laps[i] = 0 if p.army < 0 else p.laps
+            frozen[i] = bb_has(&self.s.frozen, i)
+
     def piece(self, int cell):
         """(army, kind, edge, royal, tally, laps) of the piece on a cell, or None."""
         if not 0 <= cell < self.rules.c.t.ncells:
@@ -1651,14 +1712,9 @@ cdef void vec_step_one(VecC* v, int i) noexcept nogil:
         return
     apply_action(s, v.r, legal[find_legal(v, i, v.actions[i])])     # validated by the caller
     v.played[i] += 1
-    for a in range(NUM_SEATS):
-        v.rewards[i * NUM_SEATS + a] = 0.0
+    team_returns(s, v.r, &v.rewards[i * NUM_SEATS])
     v.terminated[i] = s.result != RESULT_NONE
     v.truncated[i] = not v.terminated[i] and v.max_actions > 0 and v.played[i] >= v.max_actions
-    if v.terminated[i] and s.winners:                 # a team won: +1 its seats, -1 the others
-        for a in range(NUM_SEATS):
-            if (v.r.present >> a) & 1:
-                v.rewards[i * NUM_SEATS + a] = 1.0 if (s.winners >> a) & 1 else -1.0
     v.reset_next[i] = v.terminated[i] or v.truncated[i]
     vec_outputs(v, i)
 

@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass, field
 
 from .errors import ConfigError
-from .game import Game
+from .game import Game, play_random
 from .notation import piece_from_code
 
 
@@ -25,18 +25,6 @@ class RandomAgent:
 
     def choose(self, game: Game):
         return self.rng.choice(game.legal_actions())
-
-
-def _material(game: Game) -> list[float]:
-    """Per seat: points of own pieces on the board plus points held (R37)."""
-    cells, armies, _, _ = game._view()
-    score = [0.0] * 6
-    for piece in cells:
-        if piece is not None:
-            score[piece.army] += piece.points
-    for seat, army in enumerate(armies):
-        score[seat] += sum(h.points for h in army.held)
-    return score
 
 
 class GreedyAgent:
@@ -114,7 +102,7 @@ class MCTSAgent:
             if not winners:
                 return [0.0] * 6
             return [1.0 if s in winners else -1.0 for s in range(6)]
-        material = _material(game)
+        material = game.material()
         by_team: dict[int, float] = {}
         for seat in game.config.present:
             by_team[teams[seat]] = by_team.get(teams[seat], 0.0) + material[seat]
@@ -147,7 +135,7 @@ class MCTSAgent:
                 child = _Node(sim.to_move, [] if sim.is_over else sim.legal_actions())
                 node.children[action.key] = (action, child)
                 path.append(child)
-            sim._engine.random_playout(self.rng.getrandbits(64), self.rollout_actions, False)
+            play_random(sim, self.rng.getrandbits(64), self.rollout_actions, history=False)
             returns = self._returns(sim)
             for visited in path:                  # multi-player backup
                 visited.visits += 1

@@ -313,6 +313,12 @@ def learning_rows(quick: bool = False, progress: bool | None = None) -> list[Row
         twins = {id(g): g.copy() for g in corpus}
         rows.append(Row("Game.key() (search, issue 15)", "us",
                         _per_position(corpus, lambda g, a: g.key(), t), base, against="play+undo"))
+        rows.append(Row("Game.material() (search, issue 15)", "us",
+                        _per_position(corpus, lambda g, a: g.material(), t), base,
+                        against="play+undo"))
+        rows.append(Row("Game.view() (search, issue 15)", "us",
+                        _per_position(corpus, lambda g, a: g.view(), t), base,
+                        against="play+undo"))
         rows.append(Row("game == its copy (search, issue 15)", "us",
                         _per_position(corpus, lambda g, a: g == twins[id(g)], t), base,
                         against="play+undo"))

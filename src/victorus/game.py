@@ -39,6 +39,7 @@ from .notation import (
 )
 from .pieces import Army, Held, Piece, Turn, setup_cells
 from .variants import Config, parse_variant
+from .view import PositionView, position_view
 
 if TYPE_CHECKING:
     class GameCore:
@@ -230,6 +231,24 @@ class Game(GameCore):
         """R39 code '<seat><piece>' of the piece on a cell, or None."""
         piece = self._engine.piece(self.board.cell(label))
         return None if piece is None else f"{piece[0]}{Piece(*piece).code}"
+
+    def view(self) -> PositionView:
+        """A read-only snapshot of the position for evaluation: per-cell arrays, held
+        pieces, R37 points, army states, the turn (:class:`victorus.view.PositionView`)."""
+        return position_view(self)
+
+    def material(self) -> tuple[int, ...]:
+        """Per seat (6): R37 points of its own pieces on the board plus the points of the
+        pieces it holds (R20). Computed in C: a search's evaluation can call it per node."""
+        on_board, held = self._engine.material()
+        return tuple(b + h for b, h in zip(on_board, held))
+
+    def returns(self) -> tuple[float, ...]:
+        """Per seat (6), from the team result (R27, R33): +1.0 for the seats of the winning
+        team and -1.0 for the other present seats once a game is won; 0.0 otherwise (a
+        draw, a game still running or capped, an absent seat). The same as
+        ``victorus.vector`` rewards."""
+        return self._engine.returns()
 
     def held(self, seat: int) -> tuple[str, ...]:
         """R39 codes of the pieces an army holds, in capture order."""
@@ -451,13 +470,16 @@ DEFAULT_MAX_ACTIONS = 20_000
 MAX_ACTION_CAP = 2**62                 # the engine counts actions in 64 bits
 
 
-def play_random(game: Game, seed=None, max_actions: int | None = DEFAULT_MAX_ACTIONS) -> int:
+def play_random(game: Game, seed=None, max_actions: int | None = DEFAULT_MAX_ACTIONS,
+                history: bool = True) -> int:
     """Play uniformly random legal actions until the game ends; return how many were played.
 
     ``max_actions`` is R36's cap (None: no cap): when it is reached the game
     stays unfinished (``game.is_over`` is False). ``seed`` is an int, a
     ``random.Random`` or None (fresh entropy); the same int seed gives the
-    same game. Every action is recorded, so ``undo()`` works afterwards.
+    same game. Every action is recorded, so ``undo()`` works afterwards;
+    ``history=False`` (rollouts, bulk simulation) drops the game's undo history
+    instead and runs without the GIL.
     """
     if max_actions is not None and (isinstance(max_actions, bool) or not isinstance(max_actions, int)
                                     or not 0 <= max_actions <= MAX_ACTION_CAP):
@@ -471,8 +493,11 @@ def play_random(game: Game, seed=None, max_actions: int | None = DEFAULT_MAX_ACT
         raise ConfigError(f"seed must be an int, a random.Random or None, got {seed!r}")
     if not isinstance(game, Game):
         raise ConfigError(f"play_random needs a victorus.Game, got {type(game).__name__}")
-    return game._engine.random_playout(seed & (2**64 - 1), -1 if max_actions is None else max_actions,
-                                       True)
+    played = game._engine.random_playout(seed & (2**64 - 1),
+                                         -1 if max_actions is None else max_actions, bool(history))
+    if not history:                      # the game now starts here, as copy(history=False)
+        game._origin = _BASE if game.phase == "start" and not game.is_over else None
+    return played
 
 
 __all__ = ["DEFAULT_MAX_ACTIONS", "Game", "perft", "play_random"]

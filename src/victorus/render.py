@@ -32,12 +32,15 @@ def show_in_notebooks(*classes) -> None:
 
 
 def _game_parts(obj):
-    """(board, cells, armies, turn, history) of a Game, or of a Board (no pieces)."""
+    """(board, cells, live seats, frozen cells, history) of a Game (through its public
+    view), or of a Board (no pieces)."""
     if isinstance(obj, Board):
-        return obj, [None] * len(obj), None, None, []
-    if hasattr(obj, "_view") and isinstance(getattr(obj, "board", None), Board):
-        cells, armies, turn, _ = obj._view()
-        return obj.board, cells, armies, turn, obj.history()
+        return obj, [None] * len(obj), [True] * 6, frozenset(), []
+    if callable(getattr(obj, "view", None)) and isinstance(getattr(obj, "board", None), Board):
+        view = obj.view()
+        frozen = frozenset(i for i, f in enumerate(view.frozen) if f)
+        return (obj.board, view.pieces(), [state != "eliminated" for state in view.states],
+                frozen, obj.history())
     raise ConfigError(f"render needs a victorus.Game or victorus.Board, got {type(obj).__name__}")
 
 
@@ -57,7 +60,7 @@ def render_svg(obj, size: float = 22.0, seat: int = 0, labels: bool = False,
         raise ConfigError(f"seat must be an integer from 0 to 5, got {seat!r}")
     if not isinstance(size, (int, float)) or not 4 <= size <= 200:
         raise ConfigError(f"size must be a number from 4 to 200, got {size!r}")
-    board, cells, armies, turn, history = _game_parts(obj)
+    board, cells, live, frozen, history = _game_parts(obj)
     marked = {board.cell(label) for label in highlights}
     targets = set()
     if moves_from is not None:
@@ -80,7 +83,6 @@ def render_svg(obj, size: float = 22.0, seat: int = 0, labels: bool = False,
     def points(pts):
         return " ".join(f"{px:.1f},{py:.1f}" for px, py in pts)
 
-    live = [armies is None or armies[s].state != "e" for s in range(6)]
     xs, ys = zip(*(centre_of(i) for i in range(len(board))))
     pad = size * 1.6
     left, top = min(xs) - pad, min(ys) - pad
@@ -135,7 +137,7 @@ def render_svg(obj, size: float = 22.0, seat: int = 0, labels: bool = False,
     for i, piece in enumerate(cells):
         if piece is not None:
             x, y = centre_of(i)
-            out.append(_shield(piece, x, y, size, frozen=turn is not None and i in turn.frozen))
+            out.append(_shield(piece, x, y, size, frozen=i in frozen))
     for i in targets:
         x, y = centre_of(i)
         out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{size / 4:.1f}" fill="{HIGHLIGHT}" '
@@ -196,7 +198,7 @@ def text_board(game, color: bool = False) -> str:
     ``<seat><letter>`` (``+`` when royal), ``.`` empty, ``@`` the centre;
     ``color`` paints each army in its color (ANSI)."""
     board = game.board
-    cells, _, _, _ = game._view()
+    cells = game.view().pieces()
     rows: dict[int, dict] = {}
     for i, label in enumerate(board.labels):
         rows.setdefault(int(label[1:]), {})[label[0]] = i

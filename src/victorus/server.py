@@ -73,9 +73,9 @@ class RequestError(VictorusError):
 
 def _placement(game: Game) -> str:
     """R39 field 1 of the position shown: ``label:<seat><piece>`` by cell order."""
-    cells = game._view()[0]
-    return ",".join(f"{game.board.labels[i]}:{p.army}{p.code}"
-                    for i, p in enumerate(cells) if p is not None) or "-"
+    view = game.view()
+    return ",".join(f"{label}:{view.piece_code(i)}" for i, label in enumerate(game.board.labels)
+                    if view.army[i] >= 0) or "-"
 
 
 def _check_page_seats(session: Session) -> None:
@@ -373,9 +373,9 @@ class Table:
     def _armies(game):
         """Per seat: state, held pieces (R20, R37 points), the knight promotion score
         card (R25 tallies of regular knights, royal knights), King and Queen laps (R29)."""
-        cells, armies, _, _ = game._view()
+        view = game.view()
         laps, cards, royal = {}, [[] for _ in range(6)], [0] * 6
-        for i, piece in enumerate(cells):
+        for i, piece in enumerate(view.pieces()):
             if piece is None:
                 continue
             if piece.kind in (KING, QUEEN):
@@ -385,19 +385,13 @@ class Table:
             elif piece.tally:
                 cards[piece.army].append(f"{piece.code[:2]} {game.board.labels[i]}: "
                                          f"{piece.tally}/2")
-        out = []
-        for seat, army in enumerate(armies):
-            held = army.held
-            out.append({
-                "seat": seat, "name": SEAT_NAMES[seat], "color": SEAT_COLORS[seat],
-                "state": {"a": "active", "e": "eliminated", "x": "absent"}.get(army.state,
-                                                                             army.state),
-                "held": [h.code for h in held], "points": sum(h.points for h in held),
-                "knight_captures": army.knight_captures,
-                "promotion": cards[seat], "royal_knights": royal[seat],
-                "king_laps": laps.get((seat, KING)), "queen_laps": laps.get((seat, QUEEN)),
-            })
-        return out
+        return [{
+            "seat": seat, "name": SEAT_NAMES[seat], "color": SEAT_COLORS[seat],
+            "state": view.states[seat], "held": list(view.held[seat]),
+            "points": view.held_points[seat], "knight_captures": view.knight_captures[seat],
+            "promotion": cards[seat], "royal_knights": royal[seat],
+            "king_laps": laps.get((seat, KING)), "queen_laps": laps.get((seat, QUEEN)),
+        } for seat in range(6)]
 
     @staticmethod
     def _legal(game):

@@ -1,0 +1,89 @@
+"""A public, read-only view of a position for evaluation and display (issue 15).
+
+``game.view()`` is a snapshot: per-cell arrays (``array.array``, no numpy needed;
+``numpy.frombuffer(view.kind, numpy.int8)`` wraps one without a copy), the pieces each
+army holds, R37 points, army states and the turn. Changing it changes nothing in the
+game. For the hottest evaluations, ``game.material()`` and ``game.returns()`` answer
+in C without building a view.
+"""
+
+from __future__ import annotations
+
+from array import array
+from dataclasses import dataclass
+
+from .constants import NUM_SEATS
+from .pieces import Held, Piece
+
+ARMY_STATE_NAMES = {"a": "active", "e": "eliminated", "x": "absent"}
+
+
+@dataclass(frozen=True)
+class PositionView:
+    """One position, cell by cell in R9 order (``game.board.labels``).
+
+    Per cell (``array('b')`` unless said): ``army`` (seat, -1 empty), ``kind``
+    (``constants`` kind numbers, -1 empty), ``edge`` (0 white, 1 grey, -1 none: empty,
+    King, Queen), ``royal`` (0/1, R23), ``tally`` (R25), ``laps`` (``array('i')``, R29),
+    ``frozen`` (0/1, R21). Per army (6 seats): ``held`` (R39 codes of the pieces it
+    holds, in capture order), ``held_points`` and ``board_points`` (R37 points held, and
+    of its own pieces on the board), ``states`` ('active', 'eliminated', 'absent') and
+    ``knight_captures`` (R19). The turn: ``to_move``, ``phase``, ``round``.
+    """
+
+    army: array
+    kind: array
+    edge: array
+    royal: array
+    tally: array
+    laps: array
+    frozen: array
+    held: tuple[tuple[str, ...], ...]
+    held_points: tuple[int, ...]
+    board_points: tuple[int, ...]
+    states: tuple[str, ...]
+    knight_captures: tuple[int, ...]
+    to_move: int
+    phase: str
+    round: int
+
+    def piece_code(self, cell: int) -> str | None:
+        """R39 code ``<seat><piece>`` of the piece on ``cell`` (an index), or None."""
+        army, edge = self.army[cell], self.edge[cell]
+        if army < 0:
+            return None
+        piece = Piece(army, self.kind[cell], None if edge < 0 else edge, bool(self.royal[cell]),
+                      self.tally[cell], self.laps[cell])
+        return f"{army}{piece.code}"
+
+    def pieces(self) -> list[Piece | None]:
+        """Per cell: the :class:`~victorus.pieces.Piece` on it, or None."""
+        return [None if army < 0 else
+                Piece(army, kind, None if edge < 0 else edge, bool(royal), tally, laps)
+                for army, kind, edge, royal, tally, laps
+                in zip(self.army, self.kind, self.edge, self.royal, self.tally, self.laps)]
+
+    def material(self) -> tuple[int, ...]:
+        """Per seat: R37 points on the board plus points held."""
+        return tuple(b + h for b, h in zip(self.board_points, self.held_points))
+
+
+def position_view(game) -> PositionView:
+    """The view of ``game`` (``Game.view()``)."""
+    engine = game._engine
+    n = len(game.board)
+    army, kind, edge, royal, tally, frozen = (array("b", bytes(n)) for _ in range(6))
+    laps = array("i", bytes(4 * n))
+    engine.cells_into(army, kind, edge, royal, tally, laps, frozen)
+    held: list[list[str]] = [[] for _ in range(NUM_SEATS)]
+    for holder, *piece in engine.held():
+        held[holder].append(Held(*piece).code)
+    board_points, held_points = engine.material()
+    states, captures = zip(*engine.armies())
+    return PositionView(army, kind, edge, royal, tally, laps, frozen,
+                        tuple(tuple(h) for h in held), held_points, board_points,
+                        tuple(ARMY_STATE_NAMES[s] for s in states), captures,
+                        engine.to_move, engine.phase, engine.round)
+
+
+__all__ = ["PositionView", "position_view"]
