@@ -28,3 +28,16 @@ def test_adapters_doc_examples_run(tmp_path, monkeypatch, capsys):
         exec(compile(block, str(doc), "exec"), namespace)
     assert namespace["observation"].tensor.shape == (88 * 127,)
     assert namespace["games"].rewards.shape == (64, 6)
+
+
+def test_search_doc_examples_run(capsys):
+    """docs/search.md: the turn structure, the view and the max-n example run as written."""
+    doc = README.parent / "docs" / "search.md"
+    blocks = re.findall(r"```python\n(.*?)```", doc.read_text(), re.S)
+    assert len(blocks) >= 3
+    namespace: dict = {}
+    for block in blocks:
+        exec(compile(block, str(doc), "exec"), namespace)
+    stats = namespace["stats"]
+    assert stats["nodes"] > 100 and stats["hits"] > 0
+    assert "table hits" in capsys.readouterr().out
