@@ -2,6 +2,7 @@
 
 import subprocess
 import sys
+from functools import partial
 
 import pytest
 
@@ -133,7 +134,26 @@ def test_cli_perft_vpn_and_variants(capsys):
     assert capsys.readouterr().out.splitlines()[1].split()[2] == "173"
 
 
+def test_perft_on_threads_counts_the_same(capsys):
+    """Issue 15 item 4: the root's actions split over threads; R40 counts unchanged."""
+    for game in (victorus.Game("compact", players=3),
+                 victorus.Game.from_vpn(victorus.Game().vpn())):
+        victorus.play_random(game, seed=5, max_actions=30)
+        done: list[int] = []
+        one = victorus.perft(game, 4)
+        assert victorus.perft(game, 4, threads=3, progress=partial(done.append, 1)) == one
+        assert len(done) == len(game.legal_actions())
+    assert main(["perft", "--board", "compact", "--players", "2", "--threads", "2", "4"]) == 0
+    counts = [line.split()[2] for line in capsys.readouterr().out.splitlines()]
+    assert counts == [str(victorus.perft(victorus.Game("compact", players=2), d))
+                      for d in range(1, 5)]
+    for threads in (0, 257, 1.5, True):
+        with pytest.raises(victorus.ConfigError, match="perft threads must be"):
+            victorus.perft(victorus.Game(), 4, threads=threads)
+
+
 @pytest.mark.parametrize("argv, message", [
+    (["perft", "--threads", "0", "2"], "--threads must be"),
     (["perft", "0"], "DEPTH must be a whole number"),
     (["perft", "x"], "DEPTH must be a whole number"),
     (["perft", "--board", "hex", "1"], "invalid choice"),

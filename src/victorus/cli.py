@@ -13,7 +13,7 @@ from .agents import AGENT_SPECS
 from .constants import PIECE_LETTERS
 from .errors import VictorusError
 from .files import write_atomic
-from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game, interruptible
+from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, MAX_PERFT_THREADS, Game, perft
 from .geometry import SEAT_NAMES
 from .progress import Progress
 from .simulate import MAX_GAMES
@@ -73,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("depth", type=_int_in("DEPTH", 1, 10), metavar="DEPTH", help="deepest depth, 1-10")
     _add_game_options(p)
     p.add_argument("--vpn", default=None, help="start from this R39 position instead")
+    p.add_argument("--threads", type=_int_in("--threads", 1, MAX_PERFT_THREADS), default=1,
+                   help="count the root's actions on this many threads from depth 4 "
+                        "(default 1)")
 
     p = commands.add_parser(
         "simulate", help="play seeded random games on all cores and summarise them",
@@ -158,18 +161,13 @@ def cmd_perft(args) -> int:
         game = Game.from_vpn(args.vpn)
     else:
         game = Game(board=args.board, players=args.players, variant=args.variant)
-    engine = game._engine
     for depth in range(1, args.depth + 1):
         start = time.perf_counter()
         if depth <= 3:
-            count = engine.perft(depth)
+            count = perft(game, depth)
         else:
-            children = engine.children()
-            count = 0
-            with Progress(len(children), f"depth {depth}", None) as bar:
-                for child in children:                 # Ctrl-C stops it at once
-                    count += interruptible(child.perft, depth - 1)
-                    bar.advance()
+            with Progress(len(game.legal_actions()), f"depth {depth}", None) as bar:
+                count = perft(game, depth, args.threads, bar.advance)   # Ctrl-C stops it
         elapsed = time.perf_counter() - start
         rate = count / elapsed if elapsed > 0 else float("inf")
         print(f"perft {depth}: {count} ({rate:,.0f} nodes/s, {elapsed:.3f} s)", flush=True)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import os
 import random
-import threading
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FuturesTimeout
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -433,35 +434,60 @@ class Game(GameCore):
 MAX_PERFT_DEPTH = 32
 
 
-def perft(game: Game, depth: int) -> int:
-    """R40: the number of action sequences of length ``depth`` from the game's state."""
+#: Threads perft may use (a root split; more than the root's actions would idle).
+MAX_PERFT_THREADS = 256
+
+
+def perft(game: Game, depth: int, threads: int = 1, progress=None) -> int:
+    """R40: the number of action sequences of length ``depth`` from the game's state.
+
+    From depth 4, the root's actions are counted as separate tasks on ``threads``
+    threads (the C perft runs without the GIL); ``progress()`` is called as each is
+    done. Ctrl-C stops the count within a second.
+    """
     if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_PERFT_DEPTH:
         raise ConfigError(f"perft depth must be an integer from 0 to {MAX_PERFT_DEPTH}, "
                           f"got {depth!r}")
+    if isinstance(threads, bool) or not isinstance(threads, int) or \
+            not 1 <= threads <= MAX_PERFT_THREADS:
+        raise ConfigError(f"perft threads must be an integer from 1 to {MAX_PERFT_THREADS}, "
+                          f"got {threads!r}")
     if not isinstance(game, Game):
         raise ConfigError(f"perft needs a victorus.Game, got {type(game).__name__}")
     if depth <= 3:                                  # milliseconds at most
         return game._engine.perft(depth)
-    return interruptible(game._engine.perft, depth)
+    children = game._engine.children()
+    return sum(run_interruptibly([(child.perft, depth - 1) for child in children], threads,
+                                 progress))
 
 
-def interruptible(call, *args):
-    """Run a long C call (it releases the GIL) in a helper thread, so that Ctrl-C reaches
-    this thread at once: the engine is asked to stop, the call returns early, and the
-    KeyboardInterrupt goes on (what the call counted is discarded)."""
-    result: list = []
+def run_interruptibly(tasks, threads: int = 1, progress=None) -> list:
+    """Results of long C calls ``(call, *args)`` (they release the GIL) run on ``threads``
+    worker threads, so that Ctrl-C reaches this thread at once: the engine is then asked
+    to stop, the calls return early, the tasks not started are dropped and the
+    KeyboardInterrupt goes on. ``progress()`` is called as each task is done."""
     clear_stop()
-    worker = threading.Thread(target=lambda: result.append(call(*args)), daemon=True)
-    worker.start()
+    pool = ThreadPoolExecutor(max(1, min(threads, len(tasks))))
     try:
-        while worker.is_alive():
-            worker.join(0.05)
-    except KeyboardInterrupt:
+        futures = [pool.submit(*task) for task in tasks]
+        results = []
+        for future in futures:
+            while True:
+                try:
+                    results.append(future.result(timeout=0.05))
+                    break
+                except FuturesTimeout:
+                    continue
+            if progress is not None:
+                progress()
+        return results
+    except BaseException:
         request_stop()
-        worker.join()
-        clear_stop()
+        pool.shutdown(wait=True, cancel_futures=True)
         raise
-    return result[0]
+    finally:
+        pool.shutdown(wait=True)
+        clear_stop()
 
 
 #: R36: random games can go on for ever (two gated royals shuffling inside their
