@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import os
 import threading
-from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures import TimeoutError as FuturesTimeout
 from dataclasses import dataclass
 
-from ._engine import clear_stop, request_stop, stop_requested
+from ._engine import stop_requested
 from .constants import PIECE_LETTERS
 from .errors import ConfigError
-from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game
+from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game, run_interruptibly
 from .progress import Progress
 
 MASK64 = 2**64 - 1
@@ -123,26 +121,10 @@ def simulate(games: int, seed: int = 0, players: int | None = None, board: str =
             bar.advance()
 
     # The games run in worker threads (one at least), so that Ctrl-C reaches this thread
-    # at once; the engine is then asked to stop before the pool waits for its threads, and
-    # nothing half-played is returned.
+    # at once; the engine is then asked to stop, and nothing half-played is returned.
     threads = max(1, min(workers, games))
-    clear_stop()
-    try:
-        with Progress(games, "games", progress) as bar, ThreadPoolExecutor(threads) as pool:
-            try:
-                futures = [pool.submit(run) for _ in range(threads)]
-                for future in futures:
-                    while True:
-                        try:
-                            future.result(timeout=0.05)
-                            break
-                        except FuturesTimeout:
-                            continue
-            except BaseException:
-                request_stop()
-                raise
-    finally:
-        clear_stop()
+    with Progress(games, "games", progress) as bar:
+        run_interruptibly([(run,)] * threads, threads)
     return [game for game in results if game is not None]    # every slot is filled
 
 
