@@ -16,28 +16,28 @@ def test_readme_examples_run(tmp_path, monkeypatch, capsys):
     assert "18451" in capsys.readouterr().out
 
 
+def run_doc_blocks(name: str, at_least: int) -> dict:
+    """Run every Python block of docs/<name> in one namespace, as a reader would."""
+    doc = README.parent / "docs" / name
+    blocks = re.findall(r"```python\n(.*?)```", doc.read_text(), re.S)
+    assert len(blocks) >= at_least
+    namespace: dict = {}
+    for block in blocks:
+        exec(compile(block, str(doc), "exec"), namespace)
+    return namespace
+
+
 def test_adapters_doc_examples_run(tmp_path, monkeypatch, capsys):
     """docs/adapters.md: every Python block runs as written (vector games, gymnasium,
     OpenSpiel's Observation API...)."""
     monkeypatch.chdir(tmp_path)
-    doc = README.parent / "docs" / "adapters.md"
-    blocks = re.findall(r"```python\n(.*?)```", doc.read_text(), re.S)
-    assert len(blocks) >= 6
-    namespace: dict = {}
-    for block in blocks:
-        exec(compile(block, str(doc), "exec"), namespace)
+    namespace = run_doc_blocks("adapters.md", 6)
     assert namespace["observation"].tensor.shape == (88 * 127,)
     assert namespace["games"].rewards.shape == (64, 6)
 
 
 def test_search_doc_examples_run(capsys):
     """docs/search.md: the turn structure, the view and the max-n example run as written."""
-    doc = README.parent / "docs" / "search.md"
-    blocks = re.findall(r"```python\n(.*?)```", doc.read_text(), re.S)
-    assert len(blocks) >= 3
-    namespace: dict = {}
-    for block in blocks:
-        exec(compile(block, str(doc), "exec"), namespace)
-    stats = namespace["stats"]
+    stats = run_doc_blocks("search.md", 3)["stats"]
     assert stats["nodes"] > 100 and stats["hits"] > 0
     assert "table hits" in capsys.readouterr().out

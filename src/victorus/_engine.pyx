@@ -337,6 +337,11 @@ cdef void capture(StateC* s, const RulesC* r, int army, int cell, const PieceC* 
     maybe_eliminate(s, r, victim.army, army)
 
 
+cdef inline int action_slot(int key) noexcept nogil:
+    """Where a notation key's Action is kept in its board's table: constants.action_slot."""
+    return key if key <= KEY_MASK else KEY_MASK + (key >> 24)
+
+
 cdef void team_returns(const StateC* s, const RulesC* r, float* out) noexcept nogil:
     """Per seat: +1 for the seats of the winning team and -1 for the other present seats
     when a game is won; 0 otherwise (a draw, a game not over, an absent seat)."""
@@ -1283,13 +1288,10 @@ cdef class Engine:
         self.legal_valid = True
         return 0
 
-    def legal_actions(self, list table, owner):
+    cdef list _legal_objects(self, list table, object owner):
         """Legal actions as objects: ``table[action_slot(key)]``, made by
         ``owner._make_action(key)`` (and kept there) when still None. A list indexed by
         slot, not a dict: no int object is made per action."""
-        return self._legal_objects(table, owner)
-
-    cdef list _legal_objects(self, list table, object owner):
         self._refresh()
         cdef int i, code, key, slot
         cdef Py_ssize_t size = len(table)
@@ -1298,7 +1300,7 @@ cdef class Engine:
         for i in range(self.nlegal):
             code = self.legal[i]
             key = code & KEY_MASK if code < WORD_STOP else code
-            slot = key if key <= KEY_MASK else KEY_MASK + (key >> 24)
+            slot = action_slot(key)
             if slot >= size:
                 raise ValueError(f"the action table has {size} slots, key {key} needs more")
             action = <object>PyList_GET_ITEM(table, slot)
@@ -1417,20 +1419,17 @@ cdef class Engine:
                 return True
         return False
 
-    def play_known(self, object action, list table):
-        """Play ``action`` if it is the object ``table`` holds for its key (an Action that
-        ``legal_actions(table, ...)`` handed out): 1 if played, 0 if not legal now, -1 if
-        ``action`` is no such object (the caller reads its text instead)."""
-        return self._play_known(action, table)
-
     cdef int _play_known(self, object action, list table) except -2:
+        """Play ``action`` if it is the object ``table`` holds for its key (an Action that
+        ``_legal_objects(table, ...)`` handed out): 1 if played, 0 if not legal now, -1 if
+        ``action`` is no such object (the caller reads its text instead)."""
         if type(action) is str:
             return -1
         key_object = getattr(action, "key", None)
         if type(key_object) is not int or not 0 <= key_object <= WORD_FORFEIT:
             return -1
         cdef int key = key_object
-        cdef Py_ssize_t slot = key if key <= KEY_MASK else KEY_MASK + (key >> 24)
+        cdef Py_ssize_t slot = action_slot(key)
         if slot >= len(table) or <object>PyList_GET_ITEM(table, slot) is not action:
             return -1
         return 1 if self._play_key(key) else 0

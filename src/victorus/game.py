@@ -127,15 +127,15 @@ def replay_action(game: "Game", action: str, clock: bool) -> None:
 
 def _action(board: Board, key: int) -> Action:
     """The (shared, immutable) Action of a notation key."""
-    table = _action_table(board)
-    action = table[action_slot(key)]
+    table, slot = _action_table(board), action_slot(key)
+    action = table[slot]
     if action is None:
         if key in _WORDS_BY_KEY:
             action = _WORDS_BY_KEY[key]
         else:
             action = leg_action(board, key & 0xFF, (key >> TARGET_SHIFT) & 0xFF,
                                 bool(key & CAPTURE_FLAG))
-        table[action_slot(key)] = action
+        table[slot] = action
     return action
 
 
