@@ -152,8 +152,19 @@ def test_perft_on_threads_counts_the_same(capsys):
             victorus.perft(victorus.Game(), 4, threads=threads)
 
 
+def test_cli_perft_with_a_table(capsys):
+    assert main(["perft", "--board", "compact", "--players", "2", "--threads", "2",
+                 "--hash", "1", "5"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[2] for line in lines] == [
+        str(victorus.perft(victorus.Game("compact", players=2), d)) for d in range(1, 6)]
+    hits = [int(line.rsplit("s, ", 1)[1].split()[0]) for line in lines]
+    assert hits[-1] > 0                     # leg-1-then-stop and two legs meet at depth 5
+
+
 @pytest.mark.parametrize("argv, message", [
     (["perft", "--threads", "0", "2"], "--threads must be"),
+    (["perft", "--hash", "-1", "2"], "--hash must be"),
     (["perft", "0"], "DEPTH must be a whole number"),
     (["perft", "x"], "DEPTH must be a whole number"),
     (["perft", "--board", "hex", "1"], "invalid choice"),

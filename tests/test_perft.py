@@ -11,7 +11,9 @@ import pytest
 
 import victorus
 from helpers import SPEC_DIR
+from victorus._engine import PerftTable
 from victorus._reference_game import ReferenceGame, reference_perft
+from victorus.game import _perft
 
 DATA = Path(__file__).parent / "data" / "PERFT.md"
 MIDGAME = Path(__file__).parent / "data" / "PERFT-MIDGAME.md"
@@ -111,3 +113,30 @@ def test_perft_counts_nothing_after_the_end():
 def test_perft_rejects_bad_depth(depth):
     with pytest.raises(victorus.ConfigError, match="depth"):
         victorus.perft(victorus.Game(), depth)
+
+
+@pytest.mark.parametrize("name, counts, vpn", MIDGAME_ROWS, ids=[r[0] for r in MIDGAME_ROWS])
+def test_midgame_perft_hashed(name, counts, vpn):
+    """A transposition table (a 1 MiB one, and one of a single entry that every subtree
+    overwrites) changes no count."""
+    game = victorus.Game.from_vpn(vpn)
+    assert [victorus.perft(game, depth, hash_mb=1) for depth in (1, 2, 3)] == counts
+    assert game._engine.perft_hashed(3, PerftTable(0)) == (counts[2], 0)
+
+
+@pytest.mark.parametrize("name", ["std4-1", "std6-3", "cmp6-2", "quick-p3-2"])
+def test_hashed_perft_finds_transpositions_and_agrees_on_threads(name):
+    # A move in one leg or in two to the same cell, then the turn's end, is one position
+    # (R16, R26): the table finds it and the counts stay exact on one thread and two.
+    vpn = next(v for n, _, v in MIDGAME_ROWS if n == name)
+    game = victorus.Game.from_vpn(vpn)
+    plain = victorus.perft(game, 4)
+    for threads in (1, 2):
+        count, hits = _perft(game, 4, threads=threads, hash_mb=4)
+        assert count == plain and hits > 0
+
+
+@pytest.mark.parametrize("hash_mb", [-1, 1.5, "8", True, 65537])
+def test_perft_rejects_bad_table_sizes(hash_mb):
+    with pytest.raises(victorus.ConfigError, match="hash_mb"):
+        victorus.perft(victorus.Game(), 2, hash_mb=hash_mb)

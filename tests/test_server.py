@@ -146,7 +146,11 @@ def test_undo_goes_back_to_the_persons_last_action():
     ({"seats": ["person"]}, "'seats' must be a list of six controllers"),
     ({"seats": ["person", "genius", "random", "random", "random", "random"]}, "seat 1:"),
     ({"seats": ["person", "mcts:20001", "random", "random", "random", "random"]},
-     "seat 1: at most mcts:20000 on the page"),
+     "seat 1: at most mcts:20000, mcts:5s and @4 threads on the page"),
+    ({"seats": ["person", "random", "mcts:6s", "random", "random", "random"]},
+     "seat 2: at most mcts:20000, mcts:5s"),
+    ({"seats": ["person", "random", "random", "mcts:100@5", "random", "random"]},
+     "seat 3: at most"),
     ({"time_limit": 0}, "time limit must be a number of seconds from 0.001"),
     ({"agent_delay": -1}, "'agent_delay' must be a number of seconds from 0 to 10"),
     ({"color": "red"}, "unknown fields ['color']"),
@@ -533,3 +537,19 @@ def test_a_slow_client_is_cut_at_the_deadline(monkeypatch):
         sock.close()
         assert closed
         assert call(srv, "/api/state")[0] == 200
+
+
+def test_the_pages_agent_lists_are_valid_specs():
+    import re
+    from pathlib import Path
+
+    from victorus.agents import make_agent
+    web = Path(victorus.__file__).parent / "web"
+    listed = re.search(r"const CONTROLLERS = \[(.*?)\];", (web / "app.js").read_text())[1]
+    controllers = re.findall(r'"([^"]+)"', listed)
+    options = re.findall(r"<option>([^<]+)</option>",
+                         re.search(r'<select id="new-agent">(.*?)</select>',
+                                   (web / "index.html").read_text())[1])
+    assert controllers[0] == "person" and set(options) == set(controllers[1:])
+    for spec in options:
+        make_agent(spec)                     # raises on a spec the server would refuse

@@ -2,15 +2,19 @@
 
 An agent has a ``name`` and ``choose(game) -> Action`` (a legal action of the
 army to act). ``make_agent("mcts:200", seed=1)`` builds one from a spec:
-``random``, ``greedy``, ``mcts[:iterations]``.
+``random``, ``greedy``, ``mcts[:budget][@threads]`` (UCT in C) and ``mcts-py[:budget]``
+(the same UCT in Python, an example of the public API).
 """
 
 from __future__ import annotations
 
 import math
 import random
+import re
+import time
 from dataclasses import dataclass, field
 
+from . import _engine
 from .errors import ConfigError
 from .game import Game, play_random
 from .notation import piece_from_code
@@ -66,6 +70,106 @@ def _value_of_code(code: str | None) -> int:
     return 0 if code is None else piece_from_code(int(code[0]), code[1:]).points
 
 
+def _check_budget(iterations, seconds, threads) -> None:
+    if iterations is None and seconds is None:
+        raise ConfigError("give an MCTS budget: iterations, seconds or both")
+    if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int)
+                                   or iterations < 1):
+        raise ConfigError(f"iterations must be a positive integer, got {iterations!r}")
+    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
+                                or not 0 < seconds <= MAX_SECONDS):
+        raise ConfigError(f"seconds must be a number in (0, {MAX_SECONDS}], got {seconds!r}")
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+        raise ConfigError(f"threads must be an integer from 1 to {MAX_THREADS}, got {threads!r}")
+
+
+def _budget_name(kind: str, iterations, seconds, threads: int) -> str:
+    budget = f"{seconds:g}s" if iterations is None else str(iterations)
+    return f"{kind}:{budget}" + (f"@{threads}" if threads > 1 else "")
+
+
+#: Bounds of an MCTS budget: seconds per decision, search threads.
+MAX_SECONDS, MAX_THREADS = 3600.0, _engine.MAX_WORKER_THREADS
+
+
+def _decisive(game: Game, actions):
+    """The only legal action, or one that wins at once; None if there is neither."""
+    if len(actions) == 1:
+        return actions[0]
+    for action in actions:
+        trial = game.copy(history=False)
+        trial.play(action)
+        if trial.is_over and game.to_move in (trial.winners or ()):
+            return action
+    return None
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What an MCTS search found: the root's legal ``actions`` (legal_actions() order),
+    the ``visits`` and mean ``values`` (for the army to act) of each, and the chosen
+    ``action`` (most visits, first of equals)."""
+
+    action: object
+    actions: tuple
+    visits: tuple
+    values: tuple
+    iterations: int
+    nodes: int
+
+
+class MCTSAgent:
+    """UCT in C: selection, expansion, random rollouts and backup run in the engine
+    without the GIL (``victorus._engine.mcts``).
+
+    Each node keeps a value per seat and the army to act at a node picks the child
+    best for its own seat, so it plays for 2-6 armies and teams (R33: team mates share
+    their returns). Rollouts are uniformly random actions, at most ``rollout_actions``;
+    an unfinished rollout is scored by R37 material (on the board and held, per team)
+    squashed into (-0.5, 0.5), so that a real win (+1) counts for more. An action that
+    wins at once is taken without search.
+
+    Budget per decision: ``iterations`` (deterministic for a seed and ``threads``),
+    ``seconds`` (wall time), or both (whichever ends first). ``threads`` > 1 grows one
+    tree per thread (root parallelism) and sums the root's visits. A tree stops
+    growing at ``max_nodes`` nodes (56 bytes each); the search goes on with rollouts.
+    """
+
+    def __init__(self, iterations: int | None = 1000, rollout_actions: int = 10,
+                 c: float = 1.4, seed=None, *, seconds: float | None = None,
+                 threads: int = 1, max_nodes: int = 1_000_000):
+        _check_budget(iterations, seconds, threads)
+        for name, value, low in (("rollout_actions", rollout_actions, 0),
+                                 ("max_nodes", max_nodes, 1)):
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value < 2**31:
+                raise ConfigError(f"{name} must be an integer from {low} to 2**31 - 1, "
+                                  f"got {value!r}")
+        self.name = _budget_name("mcts", iterations, seconds, threads)
+        self.iterations, self.seconds, self.threads = iterations, seconds, threads
+        self.rollout_actions, self.c, self.max_nodes = rollout_actions, float(c), max_nodes
+        self.rng = random.Random(seed)
+
+    def search(self, game: Game) -> SearchResult:
+        """Search the position (it must not be over) and report every root action."""
+        actions = game.legal_actions()
+        if not actions:
+            raise ConfigError("the game is over: there is nothing to search")
+        if len(actions) == 1:
+            return SearchResult(actions[0], tuple(actions), (0,), (0.0,), 0, 0)
+        visits, values, done, nodes = _engine.mcts(
+            game._engine, -1 if self.iterations is None else self.iterations,
+            self.seconds or 0.0, self.threads, self.rng.getrandbits(64), self.rollout_actions,
+            self.c, self.max_nodes)
+        best = max(range(len(actions)), key=lambda i: (visits[i], -i))
+        return SearchResult(actions[best], tuple(actions), tuple(visits),
+                            tuple(v / n if n else 0.0 for v, n in zip(values, visits)),
+                            done, nodes)
+
+    def choose(self, game: Game):
+        actions = game.legal_actions()
+        return _decisive(game, actions) or self.search(game).action
+
+
 @dataclass
 class _Node:
     seat: int                                   # the army to act here
@@ -75,22 +179,18 @@ class _Node:
     value: list = field(default_factory=lambda: [0.0] * 6)   # summed returns per seat
 
 
-class MCTSAgent:
-    """UCT with random rollouts and a value per seat backed up the tree.
-
-    Rollouts run in the C engine for at most ``rollout_actions`` actions; an
-    unfinished rollout is scored by material (R37 points on the board and
-    held, per team) scaled into (-0.5, 0.5), so that a real win (+1) always
-    counts for more. An action that wins at once is taken without search.
-    Budget: ``iterations`` per decision.
+class PythonMCTSAgent:
+    """The same UCT as :class:`MCTSAgent`, in Python over the public API only: an
+    example to start from (docs/search.md). The tree, selection and backup are Python;
+    rollouts run in C (``play_random(..., history=False)``); the evaluation reads
+    ``Game.material()``. Budget: ``iterations`` and/or ``seconds`` per decision.
     """
 
-    def __init__(self, iterations: int = 200, rollout_actions: int = 200, c: float = 1.4,
-                 seed=None):
-        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
-            raise ConfigError(f"iterations must be a positive integer, got {iterations!r}")
-        self.name = f"mcts:{iterations}"
-        self.iterations = iterations
+    def __init__(self, iterations: int | None = 200, rollout_actions: int = 10,
+                 c: float = 1.4, seed=None, *, seconds: float | None = None):
+        _check_budget(iterations, seconds, 1)
+        self.name = _budget_name("mcts-py", iterations, seconds, 1)
+        self.iterations, self.seconds = iterations, seconds
         self.rollout_actions = rollout_actions
         self.c = c
         self.rng = random.Random(seed)
@@ -98,31 +198,30 @@ class MCTSAgent:
     def _returns(self, game: Game) -> list[float]:
         teams = game.config.teams
         if game.is_over:
-            winners = set(game.winners or ())
-            if not winners:
-                return [0.0] * 6
-            return [1.0 if s in winners else -1.0 for s in range(6)]
+            return list(game.returns())
         material = game.material()
         by_team: dict[int, float] = {}
         for seat in game.config.present:
             by_team[teams[seat]] = by_team.get(teams[seat], 0.0) + material[seat]
         total = sum(by_team.values()) or 1.0
         mean = total / len(by_team)
-        return [0.5 * math.tanh(4 * (by_team.get(teams[s], 0.0) - mean) / total)
-                for s in range(6)]
+        return [0.5 * math.tanh(4 * (by_team[teams[s]] - mean) / total)
+                if s in game.config.present else 0.0 for s in range(6)]
 
     def choose(self, game: Game):
-        root = _Node(game.to_move, game.legal_actions())
-        if len(root.actions) == 1:
-            return root.actions[0]
-        for action in root.actions:                 # a decisive action needs no search
-            trial = game.copy(history=False)
-            trial.play(action)
-            if trial.is_over and game.to_move in (trial.winners or ()):
-                return action
-        for _ in range(self.iterations):
+        actions = game.legal_actions()
+        decisive = _decisive(game, actions)
+        if decisive is not None:
+            return decisive
+        root = _Node(game.to_move, actions)
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        while ((self.iterations is None or done < self.iterations)
+               and (deadline is None or time.perf_counter() < deadline)):
+            done += 1
             sim = game.copy(history=False)
-            node, path = root, [root]
+            node = root
+            path = [root]
             while True:                          # selection and expansion
                 untried = [a for a in node.actions if a.key not in node.children]
                 if untried or sim.is_over:
@@ -141,6 +240,8 @@ class MCTSAgent:
                 visited.visits += 1
                 for s in range(6):
                     visited.value[s] += returns[s]
+        if not root.children:
+            return self.rng.choice(actions)
         best = max(root.children.values(), key=lambda pair: pair[1].visits)
         return best[0]
 
@@ -156,14 +257,36 @@ class MCTSAgent:
         return child
 
 
-
-
 #: The agent specs make_agent accepts, for help texts and error messages.
-AGENT_SPECS = "'random', 'greedy', 'mcts', 'mcts:<iterations>'"
+AGENT_SPECS = ("'random', 'greedy', 'mcts[:BUDGET][@THREADS]', 'mcts-py[:BUDGET]' "
+               "(BUDGET: iterations like 500, or seconds like 0.5s)")
+
+_MCTS_KINDS = {"mcts": MCTSAgent, "mcts-py": PythonMCTSAgent}
+
+
+_BUDGET = re.compile(r"(?:(?P<iterations>[0-9]+)|(?P<seconds>[0-9]+(?:\.[0-9]*)?|\.[0-9]+)s)"
+                     r"(?:@(?P<threads>[0-9]+))?")
+
+
+def _parse_mcts(kind: str, arg: str, spec: str) -> dict:
+    """make_agent's keyword arguments for an MCTS spec's budget (empty: the default)."""
+    match = _BUDGET.fullmatch(arg)
+    if arg and (match is None or (match["threads"] and kind != "mcts")):
+        threads = ", then optionally '@<threads>'" if kind == "mcts" else ""
+        raise ConfigError(f"bad MCTS budget in {spec!r}: '{kind}:<iterations>' or "
+                          f"'{kind}:<seconds>s' with a positive number{threads}")
+    kwargs: dict = {}
+    if match and match["iterations"]:
+        kwargs.update(iterations=int(match["iterations"]))
+    elif match:
+        kwargs.update(iterations=None, seconds=float(match["seconds"]))
+    if match and match["threads"]:
+        kwargs.update(threads=int(match["threads"]))
+    return kwargs
 
 
 def make_agent(spec: str, seed=None):
-    """An agent from a spec (AGENT_SPECS)."""
+    """An agent from a spec (AGENT_SPECS): ``mcts:2000``, ``mcts:0.5s@2``, ``mcts-py:200``."""
     if not isinstance(spec, str):
         raise ConfigError(f"agent spec must be a string, got {spec!r}")
     kind, _, arg = spec.partition(":")
@@ -171,11 +294,8 @@ def make_agent(spec: str, seed=None):
         return RandomAgent(seed)
     if kind == "greedy" and not arg:
         return GreedyAgent(seed)
-    if kind == "mcts":
-        if arg and not (arg.isascii() and arg.isdigit() and int(arg) > 0):
-            raise ConfigError(f"bad MCTS budget in {spec!r}: 'mcts:<iterations>' with a "
-                              f"positive integer")
-        return MCTSAgent(int(arg) if arg else 200, seed=seed)
+    if kind in _MCTS_KINDS:
+        return _MCTS_KINDS[kind](seed=seed, **_parse_mcts(kind, arg, spec))
     raise ConfigError(f"unknown agent {spec!r}: accepted are {AGENT_SPECS}")
 
 

@@ -266,6 +266,7 @@ def run(quick: bool = False, progress: bool | None = None) -> list[Row]:
                         higher_is_better=False))
         bar.advance()
     rows += learning_rows(quick, progress)
+    rows += search_rows(quick, progress)
     return rows
 
 
@@ -360,6 +361,63 @@ def learning_rows(quick: bool = False, progress: bool | None = None) -> list[Row
         bar.advance()
         rows += _openspiel_rows(t, c_rate, quick)
         bar.advance()
+    return rows
+
+
+def _mcts_rate(agent_class, games, iterations: int, rollout: int, threads: int = 1) -> float:
+    """MCTS iterations per second over the decisions of ``games`` (fresh games from the
+    start and positions of random games), ``iterations`` a decision."""
+    from .agents import MCTSAgent
+    extra = {"threads": threads} if agent_class is MCTSAgent else {}
+    agent = agent_class(iterations, rollout_actions=rollout, seed=1, **extra)
+    search = agent.search if agent_class is MCTSAgent else agent.choose
+    start = time.perf_counter()
+    for game in games:
+        search(game)
+    return iterations * len(games) / (time.perf_counter() - start)
+
+
+def search_rows(quick: bool = False, progress: bool | None = None) -> list[Row]:
+    """MCTS in C against the Python example at equal rollout lengths, root parallelism,
+    and hashed perft (issue 15): each against its baseline measured in the same run."""
+    from .agents import MCTSAgent, PythonMCTSAgent
+    iterations = 50 if quick else 400
+    rows: list[Row] = []
+    with Progress(5, "bench: search", progress) as bar:
+        for board, players in (("compact", 2), ("standard", 6)):
+            games = [Game(board, players=players)]
+            for seed in range(2 if quick else 5):       # and positions along random games
+                game = Game(board, players=players)
+                play_random(game, seed, 40 * (seed + 1))
+                if not game.is_over and len(game.legal_actions()) > 1:
+                    games.append(game)
+            for rollout in (200, 10, 0):             # 10: the agents' default
+                rows.append(Row(f"MCTS in C, {board} {players}p, rollouts of {rollout}",
+                                "iterations/s",
+                                _mcts_rate(MCTSAgent, games, iterations, rollout),
+                                _mcts_rate(PythonMCTSAgent, games, iterations, rollout),
+                                against="Python MCTS"))
+            bar.advance()
+        games = [Game("compact", players=2)]
+        runs = [(_mcts_rate(MCTSAgent, games, 20 * iterations, 10),        # in turns, 3 times
+                 _mcts_rate(MCTSAgent, games, 20 * iterations, 10, threads=2)) for _ in range(3)]
+        one, two = (sorted(run[k] for run in runs)[1] for k in (0, 1))
+        rows.append(Row("MCTS in C, 2 threads (root parallelism)", "iterations/s", two, one,
+                        against="1 thread"))
+        bar.advance()
+        depth = 4 if quick else 5
+        for name, vpn in (("standard start", Game().vpn()),
+                          ("a mid-game position", midgame_corpus(1)[0])):
+            game = Game.from_vpn(vpn)
+            start = time.perf_counter()
+            perft(game, depth)
+            plain = time.perf_counter() - start
+            start = time.perf_counter()
+            perft(game, depth, hash_mb=64)
+            hashed = time.perf_counter() - start
+            rows.append(Row(f"perft {depth} hashed (64 MiB), {name}", "s", hashed, plain,
+                            higher_is_better=False, against="no table"))
+            bar.advance()
     return rows
 
 

@@ -13,7 +13,7 @@ from .agents import AGENT_SPECS
 from .constants import PIECE_LETTERS
 from .errors import VictorusError
 from .files import write_atomic
-from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, MAX_PERFT_THREADS, Game, perft
+from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, MAX_PERFT_HASH_MB, MAX_PERFT_THREADS, Game, _perft
 from .geometry import SEAT_NAMES
 from .progress import Progress
 from .simulate import MAX_GAMES
@@ -76,6 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--threads", type=_int_in("--threads", 1, MAX_PERFT_THREADS), default=1,
                    help="count the root's actions on this many threads from depth 4 "
                         "(default 1)")
+    p.add_argument("--hash", type=_int_in("--hash", 0, MAX_PERFT_HASH_MB), default=0,
+                   metavar="MB", help="keep subtree counts in a transposition table of MB "
+                                      "MiB, shared by the threads (default 0: none)")
 
     p = commands.add_parser(
         "simulate", help="play seeded random games on all cores and summarise them",
@@ -164,13 +167,15 @@ def cmd_perft(args) -> int:
     for depth in range(1, args.depth + 1):
         start = time.perf_counter()
         if depth <= 3:
-            count = perft(game, depth)
+            count, hits = _perft(game, depth, hash_mb=args.hash)
         else:
             with Progress(len(game.legal_actions()), f"depth {depth}", None) as bar:
-                count = perft(game, depth, args.threads, bar.advance)   # Ctrl-C stops it
+                count, hits = _perft(game, depth, args.threads, bar.advance,   # Ctrl-C stops it
+                                     args.hash)
         elapsed = time.perf_counter() - start
         rate = count / elapsed if elapsed > 0 else float("inf")
-        print(f"perft {depth}: {count} ({rate:,.0f} nodes/s, {elapsed:.3f} s)", flush=True)
+        table = f", {hits} table hits" if args.hash else ""
+        print(f"perft {depth}: {count} ({rate:,.0f} nodes/s, {elapsed:.3f} s{table})", flush=True)
     return 0
 
 

@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from . import tensors
-from ._engine import Engine, Rules, clear_stop, request_stop
+from ._engine import Engine, PerftTable, Rules, clear_stop, request_stop
 from .constants import (
     ACTION_SLOTS,
     CAPTURE_FLAG,
@@ -436,15 +436,25 @@ MAX_PERFT_DEPTH = 32
 
 #: Threads perft may use (a root split; more than the root's actions would idle).
 MAX_PERFT_THREADS = 256
+#: The largest perft transposition table, in MiB.
+MAX_PERFT_HASH_MB = 65536
 
 
-def perft(game: Game, depth: int, threads: int = 1, progress=None) -> int:
+def perft(game: Game, depth: int, threads: int = 1, progress=None, hash_mb: int = 0) -> int:
     """R40: the number of action sequences of length ``depth`` from the game's state.
 
     From depth 4, the root's actions are counted as separate tasks on ``threads``
     threads (the C perft runs without the GIL); ``progress()`` is called as each is
-    done. Ctrl-C stops the count within a second.
+    done. Ctrl-C stops the count within a second. ``hash_mb`` > 0 keeps the counts of
+    subtrees in a transposition table of that many MiB, shared by the threads (keyed
+    by ``Game.key()``; see docs/performance.md for when it pays).
     """
+    return _perft(game, depth, threads, progress, hash_mb)[0]
+
+
+def _perft(game: Game, depth: int, threads: int = 1, progress=None,
+           hash_mb: int = 0) -> tuple[int, int]:
+    """perft() and the number of subtree counts found in the table."""
     if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_PERFT_DEPTH:
         raise ConfigError(f"perft depth must be an integer from 0 to {MAX_PERFT_DEPTH}, "
                           f"got {depth!r}")
@@ -452,13 +462,23 @@ def perft(game: Game, depth: int, threads: int = 1, progress=None) -> int:
             not 1 <= threads <= MAX_PERFT_THREADS:
         raise ConfigError(f"perft threads must be an integer from 1 to {MAX_PERFT_THREADS}, "
                           f"got {threads!r}")
+    if isinstance(hash_mb, bool) or not isinstance(hash_mb, int) or \
+            not 0 <= hash_mb <= MAX_PERFT_HASH_MB:
+        raise ConfigError(f"perft hash_mb must be an integer from 0 (no table) to "
+                          f"{MAX_PERFT_HASH_MB}, got {hash_mb!r}")
     if not isinstance(game, Game):
         raise ConfigError(f"perft needs a victorus.Game, got {type(game).__name__}")
+    table = PerftTable(hash_mb) if hash_mb else None
     if depth <= 3:                                  # milliseconds at most
-        return game._engine.perft(depth)
+        return (game._engine.perft(depth), 0) if table is None else \
+            game._engine.perft_hashed(depth, table)
     children = game._engine.children()
-    return sum(run_interruptibly([(child.perft, depth - 1) for child in children], threads,
-                                 progress))
+    tasks = ([(child.perft, depth - 1) for child in children] if table is None else
+             [(child.perft_hashed, depth - 1, table) for child in children])
+    results = run_interruptibly(tasks, threads, progress)
+    if table is None:
+        return sum(results), 0
+    return sum(count for count, _ in results), sum(hits for _, hits in results)
 
 
 def run_interruptibly(tasks, threads: int = 1, progress=None) -> list:

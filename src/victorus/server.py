@@ -49,8 +49,8 @@ from .simulate import game_seed
 #: A request body: a record of MAX_WATCH_ACTIONS actions fits (about 12 bytes an action).
 MAX_BODY_BYTES = 2 * 1024 * 1024
 MAX_AGENT_DELAY = 10.0
-#: The page's agents think in one worker thread: an MCTS budget above this would stall it.
-MAX_MCTS_ITERATIONS = 20_000
+#: The page's agents think in one worker thread: an MCTS budget above these would stall it.
+MAX_MCTS_ITERATIONS, MAX_MCTS_SECONDS, MAX_MCTS_THREADS = 20_000, 5.0, 4
 #: A watched game (record or simulation) is replayed in full before it is shown; this
 #: bounds its memory (two games' histories and the log, about 70 MB) and time (~1 s).
 MAX_WATCH_ACTIONS = 100_000
@@ -81,9 +81,13 @@ def _placement(game: Game) -> str:
 def _check_page_seats(session: Session) -> None:
     """The page's own limit on agents (they share one thread)."""
     for seat, agent in session.agents.items():
-        if getattr(agent, "iterations", 0) > MAX_MCTS_ITERATIONS:
-            raise RequestError(f"seat {seat}: at most mcts:{MAX_MCTS_ITERATIONS} on the page "
-                               f"(the agents share one thread), got {session.controllers[seat]!r}")
+        if ((getattr(agent, "iterations", None) or 0) > MAX_MCTS_ITERATIONS
+                or (getattr(agent, "seconds", None) or 0) > MAX_MCTS_SECONDS
+                or getattr(agent, "threads", 1) > MAX_MCTS_THREADS):
+            raise RequestError(f"seat {seat}: at most mcts:{MAX_MCTS_ITERATIONS}, "
+                               f"mcts:{MAX_MCTS_SECONDS:g}s and @{MAX_MCTS_THREADS} threads on "
+                               f"the page (the agents share one thread), got "
+                               f"{session.controllers[seat]!r}")
 
 
 @dataclass

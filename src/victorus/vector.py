@@ -34,7 +34,7 @@ True
 
 from __future__ import annotations
 
-from ._engine import MAX_LEGAL_ACTIONS, VectorEngine
+from ._engine import MAX_LEGAL_ACTIONS, MAX_WORKER_THREADS, VectorEngine
 from .constants import NUM_SEATS, PLANES
 from .errors import ConfigError, IllegalActionError
 from .game import DEFAULT_MAX_ACTIONS, Game
@@ -62,7 +62,7 @@ class VectorGames:
                  threads: int = 1, seed: int = 0):
         np = _numpy()
         _check_int("num_envs", num_envs, 1, MAX_ENVS)
-        _check_int("threads", threads, 1, 64)
+        _check_int("threads", threads, 1, MAX_WORKER_THREADS)
         if observations not in OBSERVATIONS:
             raise ConfigError(f"observations must be 'float32', 'uint8' or None, "
                               f"got {observations!r}")

@@ -4,7 +4,7 @@
 
 const $ = (id) => document.getElementById(id);
 const SEAT_NAMES = ["red", "blue", "black", "green", "purple", "orange"];
-const CONTROLLERS = ["person", "random", "greedy", "mcts:50", "mcts:200"];
+const CONTROLLERS = ["person", "random", "greedy", "mcts:0.2s", "mcts:1s"];
 let S = null;            // the last full state from the server
 let selected = null;     // the cell label of the piece picked to move
 let playing = null;      // the watch mode's playback timer
