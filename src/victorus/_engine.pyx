@@ -2230,10 +2230,16 @@ def mcts(Engine engine, int64_t iterations, double seconds, int threads, uint64_
                          f"and rollout_actions >= 0")
     cdef MctsTree* trees = <MctsTree*>calloc(threads, sizeof(MctsTree))
     cdef pthread_t handles[MAX_THREADS]
-    cdef int i, started = 0, stop = 0, error = 0, seat = engine.s.to_move
+    cdef int i, started = 0, error = 0, seat = engine.s.to_move
     cdef int32_t child
     cdef double deadline = now_seconds() + seconds if seconds > 0 else 0
-    if trees == NULL:
+    # The stop flag in the middle of its own 256 bytes: no cache line shared with data
+    # a thread writes (each tree polls it every iteration).
+    cdef uint8_t* stop_block = <uint8_t*>calloc(256, 1)
+    cdef int* stop = <int*>(stop_block + 128)
+    if trees == NULL or stop_block == NULL:
+        free(trees)
+        free(stop_block)
         raise MemoryError()
     for i in range(threads):
         trees[i].root = &engine.s
@@ -2246,7 +2252,7 @@ def mcts(Engine engine, int64_t iterations, double seconds, int threads, uint64_
         trees[i].rng = mix64(seed + <uint64_t>(i + 1) * <uint64_t>0x9E3779B97F4A7C15)
         trees[i].max_nodes = max_nodes
         trees[i].main = i == 0
-        trees[i].stop = &stop
+        trees[i].stop = stop
     visits = [0] * n
     values = [0.0] * n
     cdef int64_t done = 0, nodes = 0
@@ -2255,7 +2261,7 @@ def mcts(Engine engine, int64_t iterations, double seconds, int threads, uint64_
             for i in range(1, threads):
                 if pthread_create(&handles[i], NULL, mcts_run, &trees[i]) != 0:
                     trees[i].error = 1
-                    atomic_store(&stop, 1, SEQ_CST)
+                    atomic_store(stop, 1, SEQ_CST)
                     break
                 started = i
             mcts_run(&trees[0])
@@ -2275,6 +2281,7 @@ def mcts(Engine engine, int64_t iterations, double seconds, int threads, uint64_
         for i in range(threads):
             free(trees[i].nodes)
         free(trees)
+        free(stop_block)
     if error == 2:
         reraise()
     if error == 1:
