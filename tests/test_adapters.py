@@ -158,6 +158,21 @@ def test_svg_pictures():
         render_svg("board")
 
 
+def test_the_king_that_conquers_the_centre_is_drawn_there():
+    # R28: the King's leg into the centre ends the game; the engine keeps no piece on the
+    # centre cell, but the picture shows the winner there (and the game is unchanged).
+    from helpers import position
+    game = victorus.Game.from_vpn(position({"i8": "0K", "i20": "1Tb"}, armies={0: "a,3,"},
+                                           laps={"i8": 1}))
+    assert 'data-cell="i14" data-army' not in render_svg(game, interactive=True)
+    game.play("i8-i14")
+    assert game.is_over and game.piece_at("i14") is None
+    svg = render_svg(game, interactive=True)
+    assert 'data-cell="i14" data-army="0"' in svg and svg.count("<title>") == 2
+    assert "<title>red K</title>" in svg
+    assert len(game.history()) == 1
+
+
 def test_png_and_rgb(tmp_path):
     path = tmp_path / "board.png"
     png = render_png(victorus.Game("compact"), path)

@@ -70,14 +70,15 @@ def page(browser, server):
     assert errors == []                       # no script error on the page
 
 
-def new_game(page, players="2", variant="quick2", agent="greedy", time_limit="", board="compact"):
+def new_game(page, players="2", variant="quick2", agent="greedy", time_limit="", board="compact",
+             you="0"):
     """Start a game from the form and wait until the page shows it (a newer state
     version than before: the fixture's game also says 'new game')."""
     before = page.evaluate("() => S.version")
     page.select_option("#new-board", board)
     page.select_option("#new-players", players)
     page.fill("#new-variant", variant)
-    page.select_option("#new-you", "0")
+    page.select_option("#new-you", you)
     page.select_option("#new-agent", agent)
     page.fill("#new-time-limit", time_limit)
     page.fill("#new-agent-delay", "0")
@@ -115,6 +116,7 @@ def test_a_whole_game_against_an_agent_played_by_clicks(page, server):
     status = page.inner_text("#status")
     game = server.table.game
     assert game.is_over and clicks >= 2
+    assert page.is_disabled("#undo")                 # nothing to take back after the end
     assert status.startswith(f"Game over ({game.result_reason})")
     turns = page.eval_on_selector_all("#log li", "els => els.map(e => e.textContent)")
     assert [t.split() for t in turns] == [str(t).split() for t in record.turn_lines(game)]
@@ -202,3 +204,90 @@ def test_a_replay_steps_to_the_recorded_final_position(page, server, tmp_path):
     page.wait_for_function(f"() => document.querySelector('#watch-position').textContent"
                            f".endsWith('action {total} of {total}')")
     assert page.text_content("#placement") == placement
+
+
+def test_the_window_never_scrolls_while_agents_play(browser, server):
+    # The log follows the game inside its own box; the page itself stays put (issue 17).
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page.goto(server.url)
+    page.wait_for_selector("#board svg")
+    new_game(page, players="6", variant="standard", agent="random", board="standard",
+             you="none")
+    positions = set()
+    while actions_logged(page) < 80:               # the log overflows its box
+        positions.add(page.evaluate("() => window.scrollY"))
+        page.wait_for_timeout(50)
+    positions.add(page.evaluate("() => window.scrollY"))
+    assert positions == {0}
+    assert page.evaluate("() => document.querySelector('#log').scrollTop") > 0
+    page.close()
+
+
+def test_a_person_at_an_absent_seat_is_refused(page, server):
+    before = page.evaluate("() => S.version")
+    page.select_option("#new-board", "standard")
+    page.select_option("#new-players", "4")          # black and orange sit out (R33)
+    page.fill("#new-variant", "standard")
+    page.select_option("#new-you", "2")
+    page.click("#new-button")
+    page.wait_for_function("() => document.querySelector('#error').textContent !== ''")
+    assert page.inner_text("#error") == ("black (seat 2) is not in this game; a person can "
+                                         "play red, blue, green, purple")
+    assert page.evaluate("() => S.version") == before and server.table.game.config.players == 2
+
+
+def test_the_king_that_conquers_the_centre_is_shown_there(page, server):
+    # Simulation game 3 of seed 0 (compact, 2 players) ends with a royal entering the
+    # centre (R28): the final position shows it on i14, where it won.
+    page.select_option("#new-board", "compact")
+    page.select_option("#new-players", "2")
+    page.fill("#new-variant", "standard")
+    page.fill("#sim-seed", "0")
+    page.fill("#sim-index", "3")
+    page.click("#sim-button")
+    page.wait_for_selector("#watch-controls:not([hidden])")
+    page.click("#last")
+    page.wait_for_function("() => document.querySelector('#status').textContent"
+                           ".startsWith('Game over (centre)')")
+    assert page.query_selector('.cell[data-cell="i14"][data-army]') is not None
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "serve-centre.png"))
+
+
+def test_a_double_click_on_a_destination_plays_the_leg_once(page, server):
+    new_game(page)
+    plays = []
+    page.on("request", lambda r: plays.append(r) if r.url.endswith("/api/play") else None)
+    page.click('.cell[data-cell="g6"]')
+    page.wait_for_selector('.cell[data-cell="g10"].target')
+    page.dblclick('.cell[data-cell="g10"]')
+    page.wait_for_function("() => document.querySelectorAll('#log .act').length >= 1")
+    assert len(plays) == 1 and page.inner_text("#error") == ""
+    assert [str(a) for a in server.table.game.history()][:1] == ["g6-g10"]
+
+
+def test_a_server_error_goes_away_when_the_server_answers_again(page, server):
+    page.route("**/api/state*", lambda route: route.abort())
+    page.wait_for_function("() => document.querySelector('#error').textContent"
+                           ".startsWith('server: ')")
+    page.unroute("**/api/state*")
+    page.wait_for_function("() => document.querySelector('#error').textContent === ''")
+
+
+def test_playback_steps_without_rebuilding_the_log(page, server):
+    # Each step only moves the log's mark: the entries stay the same elements (the rebuild
+    # of a long game's log made playback at 20 actions/s run at about 2).
+    page.select_option("#new-board", "compact")
+    page.select_option("#new-players", "2")
+    page.fill("#new-variant", "standard")
+    page.fill("#sim-seed", "0")
+    page.fill("#sim-index", "3")
+    page.click("#sim-button")
+    page.wait_for_selector("#watch-controls:not([hidden])")
+    page.evaluate("() => { window.firstEntry = document.querySelector('#log .act'); }")
+    for index in (1, 2, 3):
+        page.click("#next")
+        page.wait_for_function(f"() => S.watch.index === {index}")
+        assert page.evaluate("() => document.querySelector('#log .act') === window.firstEntry")
+        assert page.eval_on_selector_all("#log .act.current", "els => els.map(e => e.dataset.index)"
+                                         ) == [str(index)]

@@ -67,7 +67,7 @@ def test_play_command_errors(capsys):
     assert main(["play", "--seats", "x"]) == 2
     assert "--seats" in capsys.readouterr().err
     assert main(["play", "--seats", "2", "--players", "4"]) == 2
-    assert "seat 2 is not in this game" in capsys.readouterr().err
+    assert "black (seat 2) is not in this game" in capsys.readouterr().err
     assert main(["play", "--agent", "wizard"]) == 2
     assert "unknown agent" in capsys.readouterr().err
 

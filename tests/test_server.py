@@ -297,7 +297,7 @@ def test_serve_command_starts_a_server_and_checks_its_options():
         proc.terminate()
         proc.wait(timeout=30)
     for argv, message in ((["--seats", "9"], "comma-separated seat numbers 0-5"),
-                          (["--players", "4", "--seats", "2"], "seat 2 is not in this game"),
+                          (["--players", "4", "--seats", "2"], "black (seat 2) is not in this game"),
                           (["--agent", "genius"], "seat 1:")):
         result = subprocess.run([sys.executable, "-m", "victorus.cli", "serve", "--port", "0",
                                  *argv], capture_output=True, text=True, timeout=60)

@@ -44,3 +44,32 @@ def test_undo_goes_back_to_the_persons_last_action_and_restarts_the_clock():
     s.set_controllers(["random"] * 6)
     with pytest.raises(victorus.VictorusError, match="every seat is an agent"):
         s.undo()
+
+
+def test_no_undo_after_the_end_nor_past_a_forfeit_on_time():
+    from helpers import position
+    game = victorus.Game.from_vpn(position({"i8": "0K", "i20": "1Tb"}, armies={0: "a,3,"},
+                                           laps={"i8": 1}))
+    s = Session(game, [PERSON] * 6)
+    s.game.play("i8-i14")                                        # R28: red wins at once
+    assert not s.can_undo()
+    with pytest.raises(victorus.VictorusError, match="the game is over"):
+        s.undo()
+    assert s.game.ply == 1
+    now = ManualTime()
+    s = Session(victorus.Game("compact", players=2), [PERSON] + ["random"] * 5, time_limit=10,
+                now=now)
+    s.game.play("g6-g10")
+    while s.agent_to_act() is not None:
+        s.game.play(s.agent_to_act().choose(s.game))
+    assert s.can_undo() and s.clock.remaining(s.game) == 10     # red's turn is timed
+    now.advance(11)
+    assert s.clock.expired(s.game)
+    s.forfeit()                                                  # red's turn is lost on time
+    while s.agent_to_act() is not None:
+        s.game.play(s.agent_to_act().choose(s.game))
+    ply = s.game.ply
+    assert not s.can_undo()                  # undo would hand red's forfeited turn back
+    with pytest.raises(victorus.VictorusError, match="forfeited on time cannot be undone"):
+        s.undo()
+    assert s.game.ply == ply and s.clock.remaining(s.game) == 10

@@ -294,10 +294,6 @@ def cmd_serve(args) -> int:
     table = Table(args.board, args.players, args.variant,
                   [PERSON if s in people else args.agent for s in range(6)],
                   args.time_limit, args.agent_delay, args.seed)
-    absent = [s for s in people if s not in table.game.config.present]
-    if absent:
-        raise VictorusError(f"--seats: seat {absent[0]} is not in this game; present seats "
-                            f"are {', '.join(map(str, table.game.config.present))}")
 
     def ready(url):
         print(f"victorus: serving the page at {url} (Ctrl-C to stop)", flush=True)

@@ -70,7 +70,7 @@ class TerminalSession(Session):
             self.stdout.flush()
             line = self._read_line()
             if line is None:                     # no action in time: the turn is forfeited
-                self.game.forfeit()
+                self.forfeit()
                 self.say(f"\n{SEAT_NAMES[seat]} did not start the turn within "
                          f"{self.time_limit:g} s and forfeits it (pass)")
                 continue
@@ -160,10 +160,5 @@ def session(board: str = "standard", players=None, variant: str = "standard", hu
     ``time_limit``: seconds a person has to start each turn (None: no clock); ``now``: the
     clock's time source."""
     game = Game(board=board, players=players, variant=variant)
-    present = game.config.present
-    for seat in humans:
-        if seat not in present:
-            raise VictorusError(f"seat {seat} is not in this game: present seats are "
-                                f"{', '.join(map(str, present))}")
     controllers = [PERSON if s in humans else agent for s in range(6)]
     return TerminalSession(game, controllers, color, stdin, stdout, time_limit, seed, now)

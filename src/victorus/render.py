@@ -39,8 +39,15 @@ def _game_parts(obj):
     if callable(getattr(obj, "view", None)) and isinstance(getattr(obj, "board", None), Board):
         view = obj.view()
         frozen = frozenset(i for i, f in enumerate(view.frozen) if f)
-        return (obj.board, view.pieces(), [state != "eliminated" for state in view.states],
-                frozen, obj.history())
+        history = obj.history()
+        cells = view.pieces()
+        last = history[-1] if history else None
+        if obj.is_over and last is not None and last.is_leg and last.target == obj.board.centre:
+            before = obj.copy()                  # R28: the King or Queen that conquered the
+            before.undo()                        # centre ends the game there: draw it there
+            cells[obj.board.centre] = before.view().pieces()[last.origin]
+        return (obj.board, cells, [state != "eliminated" for state in view.states],
+                frozen, history)
     raise ConfigError(f"render needs a victorus.Game or victorus.Board, got {type(obj).__name__}")
 
 

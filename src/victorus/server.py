@@ -243,7 +243,7 @@ class Table:
                 return False
             if self.clock.expired(self.game):
                 seat = self.game.to_move
-                self.game.forfeit()
+                self.session.forfeit()
                 self.message = (f"{SEAT_NAMES[seat]} did not start the turn within "
                                 f"{self.time_limit:g} s and forfeits it (pass)")
                 self._changed()
@@ -298,8 +298,7 @@ class Table:
                 state["log"] = self._log(turns)
             else:
                 state["log"] = self._log(record.turn_lines(game))
-                state["can_undo"] = bool(game.history()) and PERSON in [
-                    self.controllers[s] for s in game.config.present]
+                state["can_undo"] = self.session.can_undo()
             return state
 
     def record_text(self) -> str:

@@ -11,6 +11,7 @@ from .agents import AGENT_SPECS, make_agent
 from .clock import TurnClock
 from .errors import ConfigError, VictorusError
 from .game import Game
+from .geometry import SEAT_NAMES
 from .record import check_time_limit
 
 PERSON = "person"
@@ -27,6 +28,7 @@ class Session:
                  seed: int = 0, now=time.monotonic):
         self.game = game
         self.seed = seed
+        self.forfeit_ply = 0                 # the game's length after its last forfeit
         self.clock = TurnClock(check_time_limit(time_limit), now)
         self.set_controllers(controllers)
 
@@ -41,6 +43,11 @@ class Session:
             raise ConfigError(f"seats: six controllers are needed, one per seat ({CONTROLLERS}), "
                               f"got {controllers!r}")
         present = self.game.config.present
+        for seat, spec in enumerate(controllers):
+            if spec == PERSON and seat not in present:
+                raise ConfigError(
+                    f"{SEAT_NAMES[seat]} (seat {seat}) is not in this game; a person can play "
+                    + ", ".join(SEAT_NAMES[s] for s in present))
         checked = [ABSENT if s not in present else self._check(s, spec)
                    for s, spec in enumerate(controllers)]
         self.controllers = checked
@@ -62,6 +69,7 @@ class Session:
     def replace_game(self, game: Game) -> None:
         """Continue with another game (a loaded record): its turn gets its whole time."""
         self.game = game
+        self.forfeit_ply = 0
         self.clock.restart()
 
     def person_to_act(self) -> bool:
@@ -71,17 +79,40 @@ class Session:
         """The agent of the army to act, or None (a person's turn, or the game is over)."""
         return None if self.game.is_over else self.agents.get(self.game.to_move)
 
-    def undo(self) -> None:
-        """Take back actions until a person's last action is undone; the turn then gets
-        its whole time again."""
+    def forfeit(self) -> None:
+        """The army to act forfeits its turn on time (Game.forfeit); undo never takes a
+        forfeit back (the turn would get its whole time again)."""
+        self.game.forfeit()
+        self.forfeit_ply = self.game.ply
+
+    def _undo_plies(self) -> int:
+        """How many actions undo() takes back; VictorusError says why it cannot."""
         if PERSON not in self.controllers:
             raise VictorusError("undo needs a seat played by a person; every seat is an agent")
+        if self.game.is_over:
+            raise VictorusError(f"the game is over ({self.game.result_reason}): start a new game")
         if not self.game.ply:
             raise VictorusError("nothing to undo: no action has been played")
-        while self.game.ply:
-            self.game.undo()
-            if self.controllers[self.game.to_move] == PERSON:
+        trial = self.game.copy()
+        while trial.ply:
+            trial.undo()
+            if self.controllers[trial.to_move] == PERSON:
                 break
+        if trial.ply < self.forfeit_ply:
+            raise VictorusError("a turn forfeited on time cannot be undone")
+        return self.game.ply - trial.ply
+
+    def can_undo(self) -> bool:
+        try:
+            return self._undo_plies() > 0
+        except VictorusError:
+            return False
+
+    def undo(self) -> None:
+        """Take back actions until a person's last action is undone; the turn then gets
+        its whole time again. Not after the game's end, nor past a forfeit on time."""
+        for _ in range(self._undo_plies()):
+            self.game.undo()
         self.clock.restart()
 
 

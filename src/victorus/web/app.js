@@ -8,6 +8,7 @@ const CONTROLLERS = ["person", "random", "greedy", "mcts:0.2s", "mcts:1s"];
 let S = null;            // the last full state from the server
 let selected = null;     // the cell label of the piece picked to move
 let playing = null;      // the watch mode's playback timer
+let sending = false;     // a click's request is on its way: further clicks wait for it
 
 async function api(path, body) {
   const options = body === undefined ? {} :
@@ -39,6 +40,7 @@ async function refresh(full) {
     $("error").textContent = `server: ${e.message}`;
     return;
   }
+  if ($("error").textContent.startsWith("server: ")) $("error").textContent = "";  // back again
   if (state.unchanged) { showClock(state.clock); return; }
   // Versions only grow: a slow answer must not undo a newer state (and the piece picked).
   if (S && state.version < S.version) return;
@@ -73,8 +75,9 @@ function drawStatus() {
   const name = S.to_move_name;
   let text;
   if (S.over) {
-    const winners = S.winners.length ? S.winners.map((s) => SEAT_NAMES[s]).join(", ") : "nobody (draw)";
-    text = `Game over (${S.reason}): ${winners} ${S.winners.length > 1 ? "win" : "wins"}`;
+    const winners = S.winners.map((s) => SEAT_NAMES[s]).join(", ");
+    text = S.winners.length ? `Game over (${S.reason}): ${winners} ${S.winners.length > 1 ? "win" : "wins"}`
+      : `Game over (${S.reason}): a draw`;
   } else {
     text = `${name[0].toUpperCase()}${name.slice(1)} to act, round ${S.round}, ${S.phase} phase`;
     if (S.mode === "play" && !S.person_to_act) text += ` (${S.seats[S.to_move]})`;
@@ -139,37 +142,55 @@ function drawArmies() {
   }
 }
 
+let logShown = null;     // the log drawn last (JSON): rebuilt only when it changed
+
 function drawLog() {
   const log = $("log");
-  log.innerHTML = "";
-  let index = 0;
-  const current = S.mode === "watch" ? S.watch.index : null;
-  for (const turn of S.log) {
-    const li = document.createElement("li");
-    li.className = `turn seat-${turn.seat}`;
-    const id = document.createElement("span");
-    id.className = "turn-id";
-    id.textContent = turn.turn;
-    li.append(id, " ");
-    for (const action of turn.actions) {
-      index += 1;
-      const span = document.createElement("span");
-      span.className = "act";
-      span.dataset.index = index;
-      span.textContent = action;
-      if (index === current) span.classList.add("current");
-      li.append(span, " ");
+  const key = JSON.stringify(S.log);
+  if (key !== logShown) {
+    logShown = key;
+    log.innerHTML = "";
+    let index = 0;
+    for (const turn of S.log) {
+      const li = document.createElement("li");
+      li.className = `turn seat-${turn.seat}`;
+      const id = document.createElement("span");
+      id.className = "turn-id";
+      id.textContent = turn.turn;
+      li.append(id, " ");
+      for (const action of turn.actions) {
+        index += 1;
+        const span = document.createElement("span");
+        span.className = "act";
+        span.dataset.index = index;
+        span.textContent = action;
+        li.append(span, " ");
+      }
+      if (turn.forfeit) {
+        const note = document.createElement("span");
+        note.className = "forfeit";
+        note.textContent = "(forfeited on time)";
+        li.appendChild(note);
+      }
+      log.appendChild(li);
     }
-    if (turn.forfeit) {
-      const note = document.createElement("span");
-      note.className = "forfeit";
-      note.textContent = "(forfeited on time)";
-      li.appendChild(note);
-    }
-    log.appendChild(li);
   }
+  const current = S.mode === "watch" ? String(S.watch.index) : null;
+  for (const act of log.querySelectorAll(".act.current")) {
+    if (act.dataset.index !== current) act.classList.remove("current");
+  }
+  if (current !== null) log.querySelector(`.act[data-index="${current}"]`)?.classList.add("current");
   const mark = log.querySelector(".act.current") || (S.mode === "play" ? log.lastElementChild : null);
-  if (mark) mark.scrollIntoView({ block: "nearest" });
+  if (mark) scrollLogTo(mark);
+}
+
+// Bring a log entry into the log's own view; the window never moves (a player reading the
+// board or the header must not see the page creep while agents play).
+function scrollLogTo(mark) {
+  const log = $("log");
+  const top = mark.offsetTop, bottom = top + mark.offsetHeight;    // #log is positioned
+  if (top < log.scrollTop) log.scrollTop = top;
+  else if (bottom > log.scrollTop + log.clientHeight) log.scrollTop = bottom - log.clientHeight;
 }
 
 function showClock(clock) {
@@ -180,7 +201,7 @@ function showClock(clock) {
 // -- clicks on the board -------------------------------------------------------------
 $("board").addEventListener("click", (event) => {
   const cell = event.target.closest(".cell");
-  if (!cell || !S) return;
+  if (!cell || !S || sending) return;
   const label = cell.dataset.cell;
   if (S.mode !== "play") return;
   if (!S.person_to_act) {
@@ -196,12 +217,17 @@ $("board").addEventListener("click", (event) => {
     return;
   }
   const leg = legs().find((l) => l[0] === selected && l[1] === label);
-  if (leg) { send("/api/play", { action: leg[2] }); return; }
+  if (leg) { playFromBoard(leg[2]); return; }
   if (origins.has(label)) { selected = label; $("error").textContent = ""; draw(); return; }
   // Not a legal destination: ask the server anyway, which explains what is legal.
   const text = `${selected}${cell.dataset.army !== undefined ? "x" : "-"}${label}`;
-  send("/api/play", { action: text });
+  playFromBoard(text);
 });
+
+async function playFromBoard(action) {
+  sending = true;
+  try { await send("/api/play", { action }); } finally { sending = false; }
+}
 
 for (const word of ["stop", "end", "pass"]) {
   $(word).addEventListener("click", () => send("/api/play", { action: word }));
