@@ -291,3 +291,38 @@ def test_playback_steps_without_rebuilding_the_log(page, server):
         assert page.evaluate("() => document.querySelector('#log .act') === window.firstEntry")
         assert page.eval_on_selector_all("#log .act.current", "els => els.map(e => e.dataset.index)"
                                          ) == [str(index)]
+
+
+BOX = "e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"
+
+
+@pytest.mark.parametrize("width, height", [(1280, 720), (1400, 900)])
+def test_the_whole_board_fits_the_window(browser, server, width, height):
+    # Height and width: the player's own army (at the bottom) is in view without scrolling.
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(server.url)
+    page.wait_for_selector("#board svg")
+    for board in ("compact", "standard"):
+        new_game(page, players="6", variant="standard", board=board)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        left, top, right, bottom = page.eval_on_selector("#board svg", BOX)
+        assert 0 <= left and right <= width and 0 <= top and bottom <= height, (board, bottom)
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"serve-{width}x{height}.png"))
+    page.close()
+
+
+def test_a_phone_shows_the_board_first_and_nothing_wider_than_the_screen(browser, server):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(server.url)
+    page.wait_for_selector("#board svg")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    left, top, right, bottom = page.eval_on_selector("#board svg", BOX)
+    assert 0 <= left and right <= 390 and 0 <= top and bottom <= 844
+    assert right - left >= 370                       # edge to edge: cells as big as they can be
+    header_top = page.eval_on_selector("header", BOX)[1]
+    assert header_top > bottom                       # the settings come after the board
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "serve-phone.png"), full_page=True)
+    page.close()

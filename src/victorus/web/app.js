@@ -311,5 +311,13 @@ document.addEventListener("keydown", (event) => {
   if (event.key in moves) { event.preventDefault(); stepTo(moves[event.key]); }
 });
 
+// The board's top (below the header, which wraps on narrow windows) bounds its height.
+function fitBoard() {
+  const top = $("board").getBoundingClientRect().top + window.scrollY;
+  document.documentElement.style.setProperty("--board-top", `${top}px`);
+}
+window.addEventListener("resize", fitBoard);
+fitBoard();
+
 refresh(true);
 setInterval(() => refresh(false), 250);
