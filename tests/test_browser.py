@@ -326,3 +326,31 @@ def test_a_phone_shows_the_board_first_and_nothing_wider_than_the_screen(browser
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "serve-phone.png"), full_page=True)
     page.close()
+
+
+def test_the_other_armies_turns_are_told_in_words_and_marked(page, server):
+    new_game(page)
+    assert page.inner_text("#status") == "Red to act, round 1: start of the turn"
+    page.click('.cell[data-cell="g6"]')
+    page.click('.cell[data-cell="g10"]')
+    page.wait_for_function("() => S.person_to_act && S.round === 2 || S.over")
+    expected = [line["text"] for line in server.table.state()["summary"]]
+    shown = page.eval_on_selector_all("#summary li", "els => els.map(e => e.textContent)")
+    assert shown == expected and len(shown) == 6
+    assert shown[0].startswith("you: Templar g6-g10")
+    assert shown[1].startswith("blue: ")                  # the agents' turns, in order
+    last = server.table.state()["summary"][-1]["cells"]
+    marked = page.eval_on_selector_all(".cell.recent", "els => els.map(e => e.dataset.cell)")
+    assert last and set(marked) == set(last)
+
+
+def test_teams_are_shown(page, server):
+    new_game(page)                                       # compact, 2 players: 2 teams of 3
+    rows = page.eval_on_selector_all("#armies tbody tr td:first-child",
+                                     "els => els.map(e => e.textContent)")
+    assert rows == ["red (team 1)", "blue (team 2)", "black (team 1)", "green (team 2)",
+                    "purple (team 1)", "orange (team 2)"]
+    new_game(page, players="6", variant="standard", board="standard")
+    rows = page.eval_on_selector_all("#armies tbody tr td:first-child",
+                                     "els => els.map(e => e.textContent)")
+    assert rows == ["red", "blue", "black", "green", "purple", "orange"]

@@ -553,3 +553,16 @@ def test_the_pages_agent_lists_are_valid_specs():
     assert controllers[0] == "person" and set(options) == set(controllers[1:])
     for spec in options:
         make_agent(spec)                     # raises on a spec the server would refuse
+
+
+def test_turn_summaries_name_the_pieces_and_what_captures_took():
+    from helpers import position
+    game = victorus.Game.from_vpn(position({"i6": "0Tw", "i10": "1Q", "m6": "1Xw",
+                                            "i20": "1Tb", "h1": "0K"}))
+    game.play("i6xi10")
+    summary = Table._summary(game, person_seats={1})
+    assert summary[-1]["text"].startswith("red: Templar i6xi10 took your Queen")
+    assert summary[-1]["cells"][:2] == ["i6", "i10"] and summary[-1]["seat"] == 0
+    assert Table._summary(game, person_seats={0})[-1]["text"].startswith(
+        "you: Templar i6xi10 took blue's Queen")
+    assert Table._summary(victorus.Game(), person_seats={0}) == []

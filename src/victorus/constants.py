@@ -30,6 +30,7 @@ COLOR_NAMES = ("white", "grey", "centre")
 TEMPLAR, TEUTONIC, BYZANTINE, EXCALIBUR, HOSPITALLER, KING, QUEEN = range(7)
 NUM_KINDS = 7
 PIECE_LETTERS = "TUBXHKQ"            # R39 codes, by kind
+PIECE_NAMES = ("Templar", "Teutonic", "Byzantine", "Excalibur", "Hospitaller", "King", "Queen")
 EDGE_LETTERS = "wb"                  # R39: white-edged (white cells), black-edged (grey cells)
 NO_EDGE = 2                          # the edge of a King or Queen in the C state
 

@@ -38,7 +38,7 @@ from importlib import resources
 from urllib.parse import parse_qs, urlsplit
 
 from . import record
-from .constants import KING, QUEEN
+from .constants import KING, PIECE_NAMES, QUEEN
 from .errors import VictorusError
 from .game import DEFAULT_MAX_ACTIONS, Game, play_random, replay_action
 from .geometry import SEAT_NAMES
@@ -299,6 +299,8 @@ class Table:
             else:
                 state["log"] = self._log(record.turn_lines(game))
                 state["can_undo"] = self.session.can_undo()
+                state["summary"] = self._summary(
+                    game, {s for s in game.config.present if self.controllers[s] == PERSON})
             return state
 
     def record_text(self) -> str:
@@ -375,9 +377,14 @@ class Table:
     @staticmethod
     def _armies(game):
         """Per seat: state, held pieces (R20, R37 points), the knight promotion score
-        card (R25 tallies of regular knights, royal knights), King and Queen laps (R29)."""
+        card (R25 tallies of regular knights, royal knights), King and Queen laps (R29),
+        and the team (R33: 1, 2, ...; None when every army plays for itself)."""
         view = game.view()
         laps, cards, royal = {}, [[] for _ in range(6)], [0] * 6
+        present, config_teams = game.config.present, game.config.teams
+        numbers = {t: n + 1 for n, t in enumerate(sorted({config_teams[s] for s in present}))}
+        teams = ({} if len(numbers) == len(present) else    # R33: teams when armies share
+                 {s: numbers[config_teams[s]] for s in present})
         for i, piece in enumerate(view.pieces()):
             if piece is None:
                 continue
@@ -394,6 +401,7 @@ class Table:
             "points": view.held_points[seat], "knight_captures": view.knight_captures[seat],
             "promotion": cards[seat], "royal_knights": royal[seat],
             "king_laps": laps.get((seat, KING)), "queen_laps": laps.get((seat, QUEEN)),
+            "team": teams.get(seat),
         } for seat in range(6)]
 
     @staticmethod
@@ -406,6 +414,48 @@ class Table:
             else:
                 words.append(action.text)
         return {"legs": legs, "words": words}
+
+    @staticmethod
+    def _summary(game, person_seats, turns: int = 6) -> list:
+        """The last ``turns`` turns in words, newest last: who moved what where, and what
+        each capture took ("black's Hospitaller g2xh1 took your King"); the cells of the
+        newest turn's legs, for a mark on the board."""
+        history = game.history()
+        if not history:
+            return []
+        lines = record.turn_lines(game)[-turns:]
+        count = sum(len(t.actions) for t in lines)
+        trial = game.copy()
+        before = []                      # (action, mover, victim) of the last `count` actions
+        for action in reversed(history[-count:]):
+            trial.undo()
+            if action.is_leg:
+                pieces = trial.view().pieces()
+                before.append((action, pieces[action.origin], pieces[action.target]))
+            else:
+                before.append((action, None, None))
+        before.reverse()
+
+        def owner(army):
+            return "your" if army in person_seats else f"{SEAT_NAMES[army]}'s"
+        out, k = [], 0
+        for turn in lines:
+            parts, cells = [], []
+            for _ in turn.actions:
+                action, mover, victim = before[k]
+                k += 1
+                if mover is None:
+                    continue                     # stop, end, pass: the turn's words say it
+                cells += [game.board.labels[action.origin], game.board.labels[action.target]]
+                text = f"{PIECE_NAMES[mover.kind]} {action.text}"
+                if victim is not None:
+                    text += f" took {owner(victim.army)} {PIECE_NAMES[victim.kind]}"
+                parts.append(text)
+            who = "you" if turn.seat in person_seats else SEAT_NAMES[turn.seat]
+            words = ", ".join(parts) if parts else (
+                "forfeited the turn on time" if turn.forfeit else "passed")
+            out.append({"seat": turn.seat, "text": f"{who}: {words}", "cells": cells})
+        return out
 
     @staticmethod
     def _log(turns):

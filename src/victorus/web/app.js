@@ -57,18 +57,29 @@ function draw() {
   const origins = new Set(legs().map((l) => l[0]));
   if (!selected && S.phase !== "start" && origins.size === 1) selected = [...origins][0];
   const targets = new Set(legs().filter((l) => l[0] === selected).map((l) => l[1]));
+  const summary = S.summary || [];
+  const recent = new Set(summary.length ? summary[summary.length - 1].cells : []);
   for (const cell of $("board").querySelectorAll(".cell")) {
     const label = cell.dataset.cell;
+    cell.classList.toggle("recent", recent.has(label));
     cell.classList.toggle("origin", origins.has(label));
     cell.classList.toggle("selected", label === selected);
     cell.classList.toggle("target", targets.has(label));
   }
   drawStatus();
+  drawSummary(summary);
   drawArmies();
   drawLog();
   $("vpn").textContent = S.vpn || "(only at the start of a running turn)";
   $("placement").textContent = S.placement;
   showClock(S.clock);
+}
+
+// Where the turn is, in words (R15, R16, R22).
+function phaseWords() {
+  if (S.phase === "start") return "start of the turn";
+  if (S.phase === "move") return "second leg of the move" + (S.legal && S.legal.words.includes("stop") ? ", or press stop" : "");
+  return "bonus move: move a piece or press end";
 }
 
 function drawStatus() {
@@ -79,7 +90,7 @@ function drawStatus() {
     text = S.winners.length ? `Game over (${S.reason}): ${winners} ${S.winners.length > 1 ? "win" : "wins"}`
       : `Game over (${S.reason}): a draw`;
   } else {
-    text = `${name[0].toUpperCase()}${name.slice(1)} to act, round ${S.round}, ${S.phase} phase`;
+    text = `${name[0].toUpperCase()}${name.slice(1)} to act, round ${S.round}: ${phaseWords()}`;
     if (S.mode === "play" && !S.person_to_act) text += ` (${S.seats[S.to_move]})`;
   }
   $("status").textContent = text;
@@ -98,6 +109,18 @@ function drawStatus() {
   }
 }
 
+// The last turns in words (the other armies' in play), the newest last and marked on the board.
+function drawSummary(summary) {
+  const list = $("summary");
+  list.innerHTML = "";
+  for (const turn of summary) {
+    const li = document.createElement("li");
+    li.textContent = turn.text;
+    li.className = `seat-${turn.seat}`;
+    list.appendChild(li);
+  }
+}
+
 function drawArmies() {
   const body = $("armies").querySelector("tbody");
   body.innerHTML = "";
@@ -108,7 +131,7 @@ function drawArmies() {
     row.classList.toggle("to-move", a.seat === S.to_move && !S.over);
     row.classList.toggle("absent", !present);
     const cell = (text) => { const td = document.createElement("td"); td.textContent = text; row.appendChild(td); return td; };
-    const name = cell(a.name);
+    const name = cell(a.team ? `${a.name} (team ${a.team})` : a.name);
     const swatch = document.createElement("span");
     swatch.className = "swatch";
     swatch.style.background = a.color;
