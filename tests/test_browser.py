@@ -354,3 +354,47 @@ def test_teams_are_shown(page, server):
     rows = page.eval_on_selector_all("#armies tbody tr td:first-child",
                                      "els => els.map(e => e.textContent)")
     assert rows == ["red", "blue", "black", "green", "purple", "orange"]
+
+
+def test_movable_selected_quiet_and_capture_cells_look_different(page, server):
+    # Red's Templar on i6 can take blue's Queen on i10 (as in test_agents).
+    from helpers import position
+    game = victorus.Game.from_vpn(position({"i6": "0Tw", "i10": "1Q", "m6": "1Xw",
+                                            "i20": "1Tb", "h1": "0K"}))
+    before = page.evaluate("() => S.version")
+    server.table.session.replace_game(game)
+    server.table.set_seats(server.table.controllers)         # (bumps the version)
+    page.wait_for_function(f"() => S.version > {before}")
+    page.click('.cell[data-cell="i6"]')
+    page.wait_for_selector('.cell[data-cell="i6"].selected')
+    assert page.get_attribute('.cell[data-cell="i10"]', "class") == "cell target capture"
+    quiet = page.eval_on_selector_all(".cell.target:not(.capture)", "els => els.length")
+    assert quiet > 0
+    style = ("(sel) => { const s = getComputedStyle(document.querySelector(sel)); return "
+             "[s.fill, s.fillOpacity, s.stroke, s.strokeWidth, s.strokeDasharray].join(' '); }")
+    looks = {sel: page.evaluate(style, sel) for sel in (
+        ".cell.origin:not(.selected)", ".cell.selected", ".cell.target:not(.capture)",
+        ".cell.target.capture")}
+    assert len(set(looks.values())) == 4, looks
+    for sel in (".cell.origin:not(.selected)", ".cell.selected", ".cell.target.capture"):
+        assert page.evaluate("(sel) => getComputedStyle(document.querySelector(sel))"
+                             ".fillOpacity", sel) == "0"   # a piece under it keeps its color
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "serve-capture-target.png"))
+
+
+def test_coordinates_on_demand_and_a_legend(page, server):
+    label = '#board text.label'
+    assert page.eval_on_selector_all(label, "els => els.filter(e => e.getBBox().width && "
+                                     "getComputedStyle(e).display !== 'none').length") == 0
+    page.check("#coordinates")
+    shown = page.eval_on_selector_all(label, "els => els.filter(e => "
+                                      "getComputedStyle(e).display !== 'none')"
+                                      ".map(e => e.textContent)")
+    assert sorted(shown) == sorted(server.table.game.board.labels)
+    page.click("#legend summary")
+    legend = page.inner_text("#legend")
+    assert "T Templar, U Teutonic, B Byzantine, X Excalibur, H Hospitaller, K King, Q Queen" \
+        in legend and "royal knight" in legend and "frozen" in legend
+    assert page.get_attribute('.cell[data-cell="g6"]', "data-army") == "0"
+    assert "red Templar" in page.inner_html("#board")          # a piece's tooltip names it

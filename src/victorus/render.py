@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from xml.sax.saxutils import escape
 
-from .constants import CENTRE, GREY, KING, PIECE_LETTERS, QUEEN
+from .constants import CENTRE, GREY, KING, PIECE_LETTERS, PIECE_NAMES, QUEEN
 from .errors import ConfigError
 from .files import file_path, write_atomic
 from .geometry import SEAT_NAMES, Board, rotate
@@ -152,8 +152,9 @@ def render_svg(obj, size: float = 22.0, seat: int = 0, labels: bool = False,
     if labels:
         for i in range(len(board)):
             x, y = centre_of(i)
-            out.append(f'<text x="{x:.1f}" y="{y - size * 0.55:.1f}" font-size="{size / 3:.1f}" '
-                       f'text-anchor="middle" fill="#555">{board.labels[i]}</text>')
+            out.append(f'<text class="label" x="{x:.1f}" y="{y - size * 0.55:.1f}" '
+                       f'font-size="{size / 3:.1f}" text-anchor="middle" fill="#555">'
+                       f'{board.labels[i]}</text>')
     if interactive:
         for i in range(len(board)):
             piece = cells[i]
@@ -191,7 +192,8 @@ def _shield(piece, x, y, size, frozen=False) -> str:
     if frozen:
         parts.append(f'<circle cx="{x - w * 0.38:.1f}" cy="{top + size * 0.15:.1f}" '
                      f'r="{size * 0.14:.1f}" fill="#00e5ff" stroke="#000" stroke-width="0.4"/>')
-    title = f"<title>{SEAT_NAMES[piece.army]} {PIECE_LETTERS[piece.kind]}</title>"
+    royal = " (royal)" if piece.royal else ""
+    title = f"<title>{SEAT_NAMES[piece.army]} {PIECE_NAMES[piece.kind]}{royal}</title>"
     return f"<g>{title}{''.join(parts)}</g>"
 
 

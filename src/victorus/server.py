@@ -38,7 +38,7 @@ from importlib import resources
 from urllib.parse import parse_qs, urlsplit
 
 from . import record
-from .constants import KING, PIECE_NAMES, QUEEN
+from .constants import KING, PIECE_LETTERS, PIECE_NAMES, QUEEN
 from .errors import VictorusError
 from .game import DEFAULT_MAX_ACTIONS, Game, play_random, replay_action
 from .geometry import SEAT_NAMES
@@ -282,8 +282,9 @@ class Table:
                 "phase": game.phase, "round": game.round, "over": game.is_over,
                 "winners": None if game.winners is None else list(game.winners),
                 "reason": game.result_reason, "view": bottom,
-                "svg": render_svg(game, seat=bottom, interactive=True),
+                "svg": render_svg(game, seat=bottom, labels=True, interactive=True),
                 "armies": self._armies(game),
+                "pieces": dict(zip(PIECE_LETTERS, PIECE_NAMES)),
                 "placement": _placement(game),
                 "vpn": game.vpn() if game.phase == "start" and not game.is_over else None,
                 "message": self.message, "person_to_act": people_turn,

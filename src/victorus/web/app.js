@@ -56,7 +56,9 @@ function draw() {
   $("board").innerHTML = S.svg;
   const origins = new Set(legs().map((l) => l[0]));
   if (!selected && S.phase !== "start" && origins.size === 1) selected = [...origins][0];
-  const targets = new Set(legs().filter((l) => l[0] === selected).map((l) => l[1]));
+  const mine = legs().filter((l) => l[0] === selected);
+  const targets = new Set(mine.map((l) => l[1]));
+  const captures = new Set(mine.filter((l) => l[2].includes("x")).map((l) => l[1]));
   const summary = S.summary || [];
   const recent = new Set(summary.length ? summary[summary.length - 1].cells : []);
   for (const cell of $("board").querySelectorAll(".cell")) {
@@ -65,7 +67,9 @@ function draw() {
     cell.classList.toggle("origin", origins.has(label));
     cell.classList.toggle("selected", label === selected);
     cell.classList.toggle("target", targets.has(label));
+    cell.classList.toggle("capture", captures.has(label));
   }
+  $("legend-pieces").textContent = Object.entries(S.pieces).map(([l, n]) => `${l} ${n}`).join(", ");
   drawStatus();
   drawSummary(summary);
   drawArmies();
@@ -257,6 +261,7 @@ for (const word of ["stop", "end", "pass"]) {
 }
 $("undo").addEventListener("click", () => send("/api/undo", {}));
 $("view").addEventListener("change", () => refresh(true));
+$("coordinates").addEventListener("change", () => document.body.classList.toggle("coordinates", $("coordinates").checked));
 
 $("new-game").addEventListener("submit", (event) => {
   event.preventDefault();
