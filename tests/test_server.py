@@ -566,3 +566,11 @@ def test_turn_summaries_name_the_pieces_and_what_captures_took():
     assert Table._summary(game, person_seats={0})[-1]["text"].startswith(
         "you: Templar i6xi10 took blue's Queen")
     assert Table._summary(victorus.Game(), person_seats={0}) == []
+
+
+def test_state_labels_parameter():
+    table = Table("compact", 2)
+    assert 'class="label"' not in table.state()["svg"]
+    assert table.state(labels="1")["svg"].count('class="label"') == len(table.game.board)
+    with pytest.raises(server_module.RequestError, match="'labels' must be 0 or 1"):
+        table.state(labels="yes")

@@ -263,10 +263,13 @@ class Table:
             return True
 
     # -- reading -----------------------------------------------------------------
-    def state(self, view="turn", since=None) -> dict:
+    def state(self, view="turn", since=None, labels="0") -> dict:
         """The page's state; ``view`` is the seat at the bottom, or 'turn' (the army to
-        act, as the rulebook's rotating board); ``{"version": v}`` alone if unchanged."""
+        act, as the rulebook's rotating board); ``labels`` '1': the board with its
+        coordinates; ``{"version": v}`` alone if unchanged."""
         seat_view = self._check_view(view)
+        if labels not in ("0", "1"):
+            raise RequestError(f"'labels' must be 0 or 1, got {labels!r}")
         with self.lock:
             if since is not None and since == self.version:
                 return {"version": self.version, "unchanged": True, "clock": self._clock()}
@@ -282,7 +285,7 @@ class Table:
                 "phase": game.phase, "round": game.round, "over": game.is_over,
                 "winners": None if game.winners is None else list(game.winners),
                 "reason": game.result_reason, "view": bottom,
-                "svg": render_svg(game, seat=bottom, labels=True, interactive=True),
+                "svg": render_svg(game, seat=bottom, labels=labels == "1", interactive=True),
                 "armies": self._armies(game),
                 "pieces": dict(zip(PIECE_LETTERS, PIECE_NAMES)),
                 "placement": _placement(game),
@@ -485,7 +488,8 @@ class _Handler(BaseHTTPRequestHandler):
             query = {k: v[-1] for k, v in parse_qs(url.query).items()}
             if url.path == "/api/state":
                 return self._json(self.server.table.state(query.get("view", "turn"),
-                                                          _since(query.get("since"))))
+                                                          _since(query.get("since")),
+                                                          query.get("labels", "0")))
             if url.path == "/api/record":
                 return self._send(HTTPStatus.OK, self.server.table.record_text().encode(),
                                   "text/plain; charset=utf-8")

@@ -35,7 +35,8 @@ async function refresh(full) {
   const since = !full && S ? `&since=${S.version}` : "";
   let state;
   try {
-    state = await api(`/api/state?view=${$("view").value}${since}`);
+    const labels = $("coordinates").checked ? 1 : 0;
+    state = await api(`/api/state?view=${$("view").value}&labels=${labels}${since}`);
   } catch (e) {
     $("error").textContent = `server: ${e.message}`;
     return;
@@ -261,7 +262,7 @@ for (const word of ["stop", "end", "pass"]) {
 }
 $("undo").addEventListener("click", () => send("/api/undo", {}));
 $("view").addEventListener("change", () => refresh(true));
-$("coordinates").addEventListener("change", () => document.body.classList.toggle("coordinates", $("coordinates").checked));
+$("coordinates").addEventListener("change", () => refresh(true));
 
 $("new-game").addEventListener("submit", (event) => {
   event.preventDefault();
