@@ -574,3 +574,20 @@ def test_state_labels_parameter():
     assert table.state(labels="1")["svg"].count('class="label"') == len(table.game.board)
     with pytest.raises(server_module.RequestError, match="'labels' must be 0 or 1"):
         table.state(labels="yes")
+
+
+@pytest.mark.parametrize("accept, gzipped", [("gzip, deflate, br", True), ("br", False),
+                                             ("gzip;q=0", False), ("", False), ("*", True)])
+def test_answers_are_gzipped_for_clients_that_accept_it(server, accept, gzipped):
+    import gzip
+    connection = http.client.HTTPConnection(*server.server_address[:2], timeout=30)
+    connection.request("GET", "/api/state", headers={"Accept-Encoding": accept} if accept else {})
+    response = connection.getresponse()
+    data = response.read()
+    connection.close()
+    assert (response.headers.get("Content-Encoding") == "gzip") == gzipped
+    assert int(response.headers["Content-Length"]) == len(data)
+    state = json.loads(gzip.decompress(data) if gzipped else data)
+    assert state["svg"].startswith("<svg")
+    if gzipped:
+        assert len(data) * 4 < len(json.dumps(state))          # the SVG shrinks a lot

@@ -27,6 +27,7 @@ request is bounded in size and work (about 200 MB at worst).
 
 from __future__ import annotations
 
+import gzip
 import json
 import socket
 import threading
@@ -54,6 +55,8 @@ MAX_MCTS_ITERATIONS, MAX_MCTS_SECONDS, MAX_MCTS_THREADS = 20_000, 5.0, 4
 #: A watched game (record or simulation) is replayed in full before it is shown; this
 #: bounds its memory (two games' histories and the log, about 70 MB) and time (~1 s).
 MAX_WATCH_ACTIONS = 100_000
+#: Answers at least this long are gzipped for clients that accept it.
+GZIP_FROM_BYTES = 1024
 #: Connections served at once; more are answered 503 at once (a page uses one or two).
 MAX_CONNECTIONS = 32
 #: Seconds a connection may stay silent, and seconds it may last in all.
@@ -617,9 +620,16 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(status, json.dumps({"error": message}).encode(), "application/json")
 
     def _send(self, status, body: bytes, kind: str):
+        compress = len(body) >= GZIP_FROM_BYTES and _accepts_gzip(
+            self.headers.get("Accept-Encoding", ""))
+        if compress:                          # the state (mostly SVG) shrinks about 8x
+            body = gzip.compress(body, compresslevel=6)
         self.send_response(status)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(body)))
+        self.send_header("Vary", "Accept-Encoding")
+        if compress:
+            self.send_header("Content-Encoding", "gzip")
         self.send_header("Cache-Control", "no-store")
         self.send_header("X-Content-Type-Options", "nosniff")
         if status == HTTPStatus.METHOD_NOT_ALLOWED:
@@ -629,6 +639,16 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(body)
+
+
+def _accepts_gzip(header: str) -> bool:
+    """Whether an Accept-Encoding header takes gzip (and does not refuse it with q=0)."""
+    for part in header.split(","):
+        name, _, params = part.strip().partition(";")
+        if name.strip().lower() in ("gzip", "*"):
+            q = params.strip().lower()
+            return not (q.startswith("q=") and q[2:].strip() in ("0", "0.0", "0.00", "0.000"))
+    return False
 
 
 def _parse_body(raw: bytes) -> dict:
