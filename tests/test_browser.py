@@ -236,9 +236,9 @@ def test_a_person_at_an_absent_seat_is_refused(page, server):
     assert page.evaluate("() => S.version") == before and server.table.game.config.players == 2
 
 
-def test_the_king_that_conquers_the_centre_is_shown_there(page, server):
-    # Simulation game 3 of seed 0 (compact, 2 players) ends with a royal entering the
-    # centre (R28): the final position shows it on i14, where it won.
+def watch_centre_game(page):
+    """Watch simulation game 3 of seed 0 (compact, 2 players, 642 actions): it ends with a
+    royal entering the centre (R28)."""
     page.select_option("#new-board", "compact")
     page.select_option("#new-players", "2")
     page.fill("#new-variant", "standard")
@@ -246,6 +246,11 @@ def test_the_king_that_conquers_the_centre_is_shown_there(page, server):
     page.fill("#sim-index", "3")
     page.click("#sim-button")
     page.wait_for_selector("#watch-controls:not([hidden])")
+
+
+def test_the_king_that_conquers_the_centre_is_shown_there(page, server):
+    # The final position shows the conqueror on i14, where it won.
+    watch_centre_game(page)
     page.click("#last")
     page.wait_for_function("() => document.querySelector('#status').textContent"
                            ".startsWith('Game over (centre)')")
@@ -277,13 +282,7 @@ def test_a_server_error_goes_away_when_the_server_answers_again(page, server):
 def test_playback_steps_without_rebuilding_the_log(page, server):
     # Each step only moves the log's mark: the entries stay the same elements (the rebuild
     # of a long game's log made playback at 20 actions/s run at about 2).
-    page.select_option("#new-board", "compact")
-    page.select_option("#new-players", "2")
-    page.fill("#new-variant", "standard")
-    page.fill("#sim-seed", "0")
-    page.fill("#sim-index", "3")
-    page.click("#sim-button")
-    page.wait_for_selector("#watch-controls:not([hidden])")
+    watch_centre_game(page)
     page.evaluate("() => { window.firstEntry = document.querySelector('#log .act'); }")
     for index in (1, 2, 3):
         page.click("#next")
