@@ -146,6 +146,9 @@ def test_make_agent_errors():
         MCTSAgent(iterations=None)
     with pytest.raises(victorus.ConfigError, match="rollout_actions"):
         MCTSAgent(rollout_actions=-1)
+    for c in (-1, float("nan"), "1.4"):
+        with pytest.raises(victorus.ConfigError, match="UCT exploration"):
+            MCTSAgent(c=c)
     with pytest.raises(victorus.ConfigError, match="nothing to search"):
         over = victorus.Game("compact", players=2)
         victorus.play_random(over, 1, None)

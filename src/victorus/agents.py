@@ -144,6 +144,8 @@ class MCTSAgent:
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value < 2**31:
                 raise ConfigError(f"{name} must be an integer from {low} to 2**31 - 1, "
                                   f"got {value!r}")
+        if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 <= c < math.inf:
+            raise ConfigError(f"c (UCT exploration) must be a number >= 0, got {c!r}")
         self.name = _budget_name("mcts", iterations, seconds, threads)
         self.iterations, self.seconds, self.threads = iterations, seconds, threads
         self.rollout_actions, self.c, self.max_nodes = rollout_actions, float(c), max_nodes
