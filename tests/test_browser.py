@@ -395,3 +395,11 @@ def test_coordinates_on_demand_and_a_legend(page, server):
         in legend and "royal knight" in legend and "frozen" in legend
     assert page.get_attribute('.cell[data-cell="g6"]', "data-army") == "0"
     assert "red Templar" in page.inner_html("#board")          # a piece's tooltip names it
+
+
+def test_a_draw_reads_as_a_draw(page, server):
+    # (No quick way to reach a drawn position by clicks: the status is drawn from a state
+    # the server would send for one, R26/R37(a).)
+    text = page.evaluate("() => { S = {...S, over: true, winners: [], reason: 'round-limit'};"
+                         " drawStatus(); return document.querySelector('#status').textContent; }")
+    assert text == "Game over (round-limit): a draw"
