@@ -273,6 +273,7 @@ def test_a_double_click_on_a_destination_plays_the_leg_once(page, server):
 
 def test_a_server_error_goes_away_when_the_server_answers_again(page, server):
     page.route("**/api/state*", lambda route: route.abort())
+    server.table.set_seats(server.table.controllers)    # ends the request already waiting
     page.wait_for_function("() => document.querySelector('#error').textContent"
                            ".startsWith('server: ')")
     page.unroute("**/api/state*")

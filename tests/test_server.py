@@ -5,6 +5,7 @@ import json
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -591,3 +592,22 @@ def test_answers_are_gzipped_for_clients_that_accept_it(server, accept, gzipped)
     assert state["svg"].startswith("<svg")
     if gzipped:
         assert len(data) * 4 < len(json.dumps(state))          # the SVG shrinks a lot
+
+
+def test_a_state_request_waits_for_the_next_change():
+    table = Table("compact", 2, seats=[server_module.PERSON] + ["random"] * 5)
+    version = table.state()["version"]
+    assert server_module.MAX_POLL_WAIT < server_module.REQUEST_DEADLINE
+    timer = threading.Timer(0.2, table.set_seats, ([server_module.PERSON] + ["greedy"] * 5,))
+    timer.start()
+    answer = table.state(since=version, wait=20)          # returns at the change, not in 20 s
+    timer.join()
+    assert answer["version"] == version + 1 and answer["seats"][1] == "greedy"
+    assert table.state(since=version + 1, wait=0) == {
+        "version": version + 1, "unchanged": True, "clock": None}
+
+
+@pytest.mark.parametrize("wait", ["-1", "21", "1.5", "x", "9" * 50])
+def test_bad_waits_are_refused(server, wait):
+    status, data = http_request(server, "GET", f"/api/state?since=0&wait={wait}")
+    assert status == 400 and "'wait' must be whole seconds from 0 to 20" in data["error"]

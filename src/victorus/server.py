@@ -55,6 +55,8 @@ MAX_MCTS_ITERATIONS, MAX_MCTS_SECONDS, MAX_MCTS_THREADS = 20_000, 5.0, 4
 #: A watched game (record or simulation) is replayed in full before it is shown; this
 #: bounds its memory (two games' histories and the log, about 70 MB) and time (~1 s).
 MAX_WATCH_ACTIONS = 100_000
+#: The longest a state request waits for a change (long polling), within REQUEST_DEADLINE.
+MAX_POLL_WAIT = 20
 #: Answers at least this long are gzipped for clients that accept it.
 GZIP_FROM_BYTES = 1024
 #: Connections served at once; more are answered 503 at once (a page uses one or two).
@@ -119,6 +121,7 @@ class Table:
     def __init__(self, board="standard", players=None, variant="standard", seats=None,
                  time_limit=None, agent_delay=0.3, seed=0, now=time.monotonic):
         self.lock = threading.RLock()
+        self.changed = threading.Condition(self.lock)   # notified at every new version
         self.version = 0
         self.watch: Watch | None = None
         self.seed = seed
@@ -266,14 +269,17 @@ class Table:
             return True
 
     # -- reading -----------------------------------------------------------------
-    def state(self, view="turn", since=None, labels="0") -> dict:
+    def state(self, view="turn", since=None, labels="0", wait=0.0) -> dict:
         """The page's state; ``view`` is the seat at the bottom, or 'turn' (the army to
         act, as the rulebook's rotating board); ``labels`` '1': the board with its
-        coordinates; ``{"version": v}`` alone if unchanged."""
+        coordinates; ``{"version": v}`` alone if unchanged. With ``since`` the current
+        version, wait up to ``wait`` seconds for a change first (long polling)."""
         seat_view = self._check_view(view)
         if labels not in ("0", "1"):
             raise RequestError(f"'labels' must be 0 or 1, got {labels!r}")
         with self.lock:
+            if since is not None and since == self.version and wait > 0:
+                self.changed.wait_for(lambda: self.version != since, timeout=wait)
             if since is not None and since == self.version:
                 return {"version": self.version, "unchanged": True, "clock": self._clock()}
             watch = self.watch
@@ -321,6 +327,7 @@ class Table:
         self.version += 1
         self.changed_at = self.now()
         self.clock.deadline(self.game)            # a new turn's time starts now
+        self.changed.notify_all()                 # answer the pages waiting for a change
 
     def _clock(self):
         """Seconds left to start the turn, or None (no clock, turn started, watching)."""
@@ -492,7 +499,8 @@ class _Handler(BaseHTTPRequestHandler):
             if url.path == "/api/state":
                 return self._json(self.server.table.state(query.get("view", "turn"),
                                                           _since(query.get("since")),
-                                                          query.get("labels", "0")))
+                                                          query.get("labels", "0"),
+                                                          _wait(query.get("wait"))))
             if url.path == "/api/record":
                 return self._send(HTTPStatus.OK, self.server.table.record_text().encode(),
                                   "text/plain; charset=utf-8")
@@ -636,9 +644,22 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header("Allow", "GET, POST")
         if self.close_connection:
             self.send_header("Connection", "close")
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
+        try:
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(body)
+        except ConnectionError:                # the page went away while its request waited
+            self.close_connection = True
+
+
+def _wait(text) -> float:
+    """The ``wait`` of a state request: whole seconds from 0 to MAX_POLL_WAIT."""
+    if text is None:
+        return 0.0
+    if not (text.isascii() and text.isdigit() and len(text) <= 3 and int(text) <= MAX_POLL_WAIT):
+        raise RequestError(f"'wait' must be whole seconds from 0 to {MAX_POLL_WAIT}, "
+                           f"got {text[:20]!r}")
+    return float(text)
 
 
 def _accepts_gzip(header: str) -> bool:

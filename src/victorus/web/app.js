@@ -1,5 +1,5 @@
-// The victorus page: polls /api/state, draws what the server sends, and turns
-// clicks into API calls. The server checks everything; this script only helps.
+// The victorus page: follows /api/state (long polling), draws what the server sends, and
+// turns clicks into API calls. The server checks everything; this script only helps.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -31,23 +31,26 @@ async function send(path, body) {
   }
 }
 
-async function refresh(full) {
-  const since = !full && S ? `&since=${S.version}` : "";
+// The state: in full, or (``wait`` seconds) once it differs from the one shown: the
+// server holds the request until something changes (long polling). False on an error.
+async function refresh(full, wait = 0) {
+  const since = !full && S ? `&since=${S.version}&wait=${wait}` : "";
   let state;
   try {
     const labels = $("coordinates").checked ? 1 : 0;
     state = await api(`/api/state?view=${$("view").value}&labels=${labels}${since}`);
   } catch (e) {
     $("error").textContent = `server: ${e.message}`;
-    return;
+    return false;
   }
   if ($("error").textContent.startsWith("server: ")) $("error").textContent = "";  // back again
-  if (state.unchanged) { showClock(state.clock); return; }
+  if (state.unchanged) { showClock(state.clock); return true; }
   // Versions only grow: a slow answer must not undo a newer state (and the piece picked).
-  if (S && state.version < S.version) return;
+  if (S && state.version < S.version) return true;
   if (!S || S.version !== state.version || S.view !== state.view) selected = null;
   S = state;
   draw();
+  return true;
 }
 
 function legs() { return S && S.legal ? S.legal.legs : []; }
@@ -221,9 +224,19 @@ function scrollLogTo(mark) {
   else if (bottom > log.scrollTop + log.clientHeight) log.scrollTop = bottom - log.clientHeight;
 }
 
+// The clock counts down in the page between the server's answers.
+let clockLeft = null, clockAt = 0;
+
 function showClock(clock) {
-  if (clock === null || clock === undefined || !S || S.over) { $("clock").textContent = ""; return; }
-  $("clock").textContent = `${S.to_move_name} has ${clock.toFixed(1)} s to start the turn`;
+  clockLeft = clock === undefined ? null : clock;
+  clockAt = performance.now();
+  tickClock();
+}
+
+function tickClock() {
+  if (clockLeft === null || !S || S.over) { $("clock").textContent = ""; return; }
+  const left = Math.max(0, clockLeft - (performance.now() - clockAt) / 1000);
+  $("clock").textContent = `${S.to_move_name} has ${left.toFixed(1)} s to start the turn`;
 }
 
 // -- clicks on the board -------------------------------------------------------------
@@ -348,5 +361,16 @@ function fitBoard() {
 window.addEventListener("resize", fitBoard);
 fitBoard();
 
-refresh(true);
-setInterval(() => refresh(false), 250);
+// One request waits at the server for the next change; after an error, ask again in a
+// second without waiting, so that the page sees at once that the server is back.
+async function follow() {
+  let wait = 20;
+  await refresh(true);
+  for (;;) {
+    if (await refresh(false, wait)) { wait = 20; continue; }
+    wait = 0;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+setInterval(tickClock, 100);
+follow();
