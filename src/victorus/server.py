@@ -484,7 +484,7 @@ class _Handler(BaseHTTPRequestHandler):
     server_version = "victorus"
     timeout = REQUEST_TIMEOUT                   # a silent connection is dropped
 
-    def log_message(self, format, *args):      # quiet: the page polls several times a second
+    def log_message(self, format, *args):      # quiet: a request per change of the game
         pass
 
     def do_GET(self):
