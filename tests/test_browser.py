@@ -404,3 +404,32 @@ def test_a_draw_reads_as_a_draw(page, server):
     text = page.evaluate("() => { S = {...S, over: true, winners: [], reason: 'round-limit'};"
                          " drawStatus(); return document.querySelector('#status').textContent; }")
     assert text == "Game over (round-limit): a draw"
+
+
+def test_past_positions_can_be_browsed_while_the_game_goes_on(page, server):
+    new_game(page)
+    page.click('.cell[data-cell="g6"]')
+    page.click('.cell[data-cell="g10"]')
+    page.wait_for_function("() => S.person_to_act && S.round === 2")
+    game = server.table.game
+    played = len(game.history())
+    page.click('#log .act[data-index="1"]')                  # red's g6-g10
+    page.wait_for_function("() => S.browse && S.browse.index === 1")
+    after_one = game.copy()
+    for _ in range(played - 1):
+        after_one.undo()
+    placement = ",".join(f"{lab}:{after_one.piece_at(lab)}" for lab in game.board.labels
+                         if after_one.piece_at(lab))
+    assert page.text_content("#placement") == placement
+    assert page.inner_text("#status") == f"The position after action 1 of {played} (the game goes on)"
+    assert page.eval_on_selector_all("#log .act.current", "els => els.map(e => e.dataset.index)"
+                                     ) == ["1"]
+    page.click('.cell[data-cell="g10"]')                      # no play from the past
+    assert "past position" in page.inner_text("#error")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => S.browse && S.browse.index === 2")
+    assert len(game.history()) == played                     # the game itself never moved
+    page.click("#live")
+    page.wait_for_function("() => S.browse === null && S.person_to_act")
+    assert page.inner_text("#status") == "Red to act, round 2: start of the turn"
+    assert page.is_hidden("#live")

@@ -611,3 +611,29 @@ def test_a_state_request_waits_for_the_next_change():
 def test_bad_waits_are_refused(server, wait):
     status, data = http_request(server, "GET", f"/api/state?since=0&wait={wait}")
     assert status == 400 and "'wait' must be whole seconds from 0 to 20" in data["error"]
+
+
+def test_browsing_a_past_position_leaves_the_game_alone():
+    table = Table("compact", 2, seats=[PERSON] * 6)
+    table.play("g6-g10")
+    vpn = table.game.vpn() if table.game.phase == "start" else None
+    played = table.game.ply
+    past = table.state(at=0)
+    assert past["browse"] == {"index": 0, "length": played} and not past["person_to_act"]
+    assert past["placement"] == server_module._placement(victorus.Game("compact", players=2))
+    assert past["legal"] is None and past["can_undo"] is False
+    assert table.game.ply == played and (vpn is None or table.game.vpn() == vpn)
+    assert table.state()["browse"] is None
+    for at in (-1, played + 1):
+        with pytest.raises(server_module.RequestError, match="'at' must be a number of actions"):
+            table.state(at=at)
+    table.start_watch(simulate={"seed": 0, "index": 0, "board": "compact", "players": 2,
+                                "variant": "quick2"})
+    with pytest.raises(server_module.RequestError, match="steps with /api/step"):
+        table.state(at=0)
+
+
+@pytest.mark.parametrize("at", ["-1", "x", "1.5", "9" * 30])
+def test_bad_ats_are_refused(server, at):
+    status, data = http_request(server, "GET", f"/api/state?at={at}")
+    assert status == 400 and "'at' must be a number of actions" in data["error"]

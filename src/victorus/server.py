@@ -269,11 +269,13 @@ class Table:
             return True
 
     # -- reading -----------------------------------------------------------------
-    def state(self, view="turn", since=None, labels="0", wait=0.0) -> dict:
+    def state(self, view="turn", since=None, labels="0", wait=0.0, at=None) -> dict:
         """The page's state; ``view`` is the seat at the bottom, or 'turn' (the army to
         act, as the rulebook's rotating board); ``labels`` '1': the board with its
         coordinates; ``{"version": v}`` alone if unchanged. With ``since`` the current
-        version, wait up to ``wait`` seconds for a change first (long polling)."""
+        version, wait up to ``wait`` seconds for a change first (long polling). ``at``
+        (play only): show the position after that many actions, the game going on
+        unchanged (browsing the log)."""
         seat_view = self._check_view(view)
         if labels not in ("0", "1"):
             raise RequestError(f"'labels' must be 0 or 1, got {labels!r}")
@@ -284,8 +286,20 @@ class Table:
                 return {"version": self.version, "unchanged": True, "clock": self._clock()}
             watch = self.watch
             game = watch.game if watch else self.game
+            browse = None
+            if at is not None:
+                if watch is not None:
+                    raise RequestError("'at' browses a game being played; a watched game "
+                                       "steps with /api/step")
+                if not 0 <= at <= game.ply:
+                    raise RequestError(f"'at' must be a number of actions from 0 to "
+                                       f"{game.ply}, got {at}")
+                browse = {"index": at, "length": game.ply}
+                game = game.copy()
+                for _ in range(browse["length"] - at):
+                    game.undo()
             bottom = game.to_move if seat_view is None else seat_view
-            people_turn = watch is None and self.session.person_to_act()
+            people_turn = watch is None and browse is None and self.session.person_to_act()
             state = {
                 "version": self.version, "mode": "watch" if watch else "play",
                 "board": game.board.name, "variant": game.config.variant_string(),
@@ -310,10 +324,11 @@ class Table:
                 state["watch"] = {"index": watch.index, "length": total, "title": watch.title}
                 state["log"] = self._log(turns)
             else:
-                state["log"] = self._log(record.turn_lines(game))
-                state["can_undo"] = self.session.can_undo()
+                state["log"] = self._log(record.turn_lines(self.game))
+                state["can_undo"] = browse is None and self.session.can_undo()
                 state["summary"] = self._summary(
                     game, {s for s in game.config.present if self.controllers[s] == PERSON})
+                state["browse"] = browse
             return state
 
     def record_text(self) -> str:
@@ -500,7 +515,8 @@ class _Handler(BaseHTTPRequestHandler):
                 return self._json(self.server.table.state(query.get("view", "turn"),
                                                           _since(query.get("since")),
                                                           query.get("labels", "0"),
-                                                          _wait(query.get("wait"))))
+                                                          _wait(query.get("wait")),
+                                                          _at(query.get("at"))))
             if url.path == "/api/record":
                 return self._send(HTTPStatus.OK, self.server.table.record_text().encode(),
                                   "text/plain; charset=utf-8")
@@ -650,6 +666,15 @@ class _Handler(BaseHTTPRequestHandler):
                 self.wfile.write(body)
         except ConnectionError:                # the page went away while its request waited
             self.close_connection = True
+
+
+def _at(text) -> int | None:
+    """The ``at`` of a state request: a number of actions (checked against the game)."""
+    if text is None:
+        return None
+    if not (text.isascii() and text.isdigit() and len(text) <= 9):
+        raise RequestError(f"'at' must be a number of actions, got {text[:20]!r}")
+    return int(text)
 
 
 def _wait(text) -> float:

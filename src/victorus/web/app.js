@@ -9,6 +9,7 @@ let S = null;            // the last full state from the server
 let selected = null;     // the cell label of the piece picked to move
 let playing = null;      // the watch mode's playback timer
 let sending = false;     // a click's request is on its way: further clicks wait for it
+let browsing = null;     // in play, the number of actions of the past position shown
 
 async function api(path, body) {
   const options = body === undefined ? {} :
@@ -23,6 +24,7 @@ async function send(path, body) {
   try {
     await api(path, body);
     $("error").textContent = "";
+    browsing = null;                     // an action, an undo, a new game: the live game
     await refresh(true);
     return true;
   } catch (e) {
@@ -38,8 +40,10 @@ async function refresh(full, wait = 0) {
   let state;
   try {
     const labels = $("coordinates").checked ? 1 : 0;
-    state = await api(`/api/state?view=${$("view").value}&labels=${labels}${since}`);
+    const at = browsing === null ? "" : `&at=${browsing}`;
+    state = await api(`/api/state?view=${$("view").value}&labels=${labels}${at}${since}`);
   } catch (e) {
+    browsing = null;                     // (an undo may have taken the browsed action back)
     $("error").textContent = `server: ${e.message}`;
     return false;
   }
@@ -93,7 +97,9 @@ function phaseWords() {
 function drawStatus() {
   const name = S.to_move_name;
   let text;
-  if (S.over) {
+  if (S.browse) {
+    text = `The position after action ${S.browse.index} of ${S.browse.length} (the game goes on)`;
+  } else if (S.over) {
     const winners = S.winners.map((s) => SEAT_NAMES[s]).join(", ");
     text = S.winners.length ? `Game over (${S.reason}): ${winners} ${S.winners.length > 1 ? "win" : "wins"}`
       : `Game over (${S.reason}): a draw`;
@@ -107,6 +113,7 @@ function drawStatus() {
   for (const word of ["stop", "end", "pass"]) $(word).disabled = !words.includes(word);
   $("undo").disabled = !S.can_undo;
   $("play-controls").hidden = S.mode !== "play";
+  $("live").hidden = !S.browse;
   $("watch-controls").hidden = S.mode !== "watch";
   if (S.mode === "watch") {
     $("scrub").max = S.watch.length;
@@ -206,7 +213,7 @@ function drawLog() {
       log.appendChild(li);
     }
   }
-  const current = S.mode === "watch" ? String(S.watch.index) : null;
+  const current = S.mode === "watch" ? String(S.watch.index) : S.browse ? String(S.browse.index) : null;
   for (const act of log.querySelectorAll(".act.current")) {
     if (act.dataset.index !== current) act.classList.remove("current");
   }
@@ -245,6 +252,7 @@ $("board").addEventListener("click", (event) => {
   if (!cell || !S || sending) return;
   const label = cell.dataset.cell;
   if (S.mode !== "play") return;
+  if (S.browse) { $("error").textContent = "this is a past position: back to the game to play"; return; }
   if (!S.person_to_act) {
     $("error").textContent = S.over ? "the game is over; start a new game" :
       `it is ${S.to_move_name}'s turn, played by ${S.seats[S.to_move]}`;
@@ -344,11 +352,30 @@ $("speed").addEventListener("change", () => { if (playing) startPlayback(); });
 $("scrub").addEventListener("change", () => stepTo(Number($("scrub").value)));
 $("log").addEventListener("click", (event) => {
   const act = event.target.closest(".act");
-  if (act && S && S.mode === "watch") stepTo(Number(act.dataset.index));
+  if (!act || !S) return;
+  if (S.mode === "watch") stepTo(Number(act.dataset.index));
+  else browse(Number(act.dataset.index));
 });
 
+// Browse the game being played: a past position, read only; the game goes on meanwhile.
+function browse(index) {
+  browsing = index === null ? null : Math.max(0, index);
+  selected = null;
+  refresh(true);
+}
+$("live").addEventListener("click", () => browse(null));
+
 document.addEventListener("keydown", (event) => {
-  if (!S || S.mode !== "watch" || event.target.closest("input, select, textarea")) return;
+  if (!S || event.target.closest("input, select, textarea")) return;
+  if (S.browse) {
+    const to = { ArrowLeft: S.browse.index - 1, ArrowRight: S.browse.index + 1, Home: 0, End: null };
+    if (event.key in to) {
+      event.preventDefault();
+      browse(to[event.key] === null || to[event.key] >= S.browse.length ? null : to[event.key]);
+    }
+    return;
+  }
+  if (S.mode !== "watch") return;
   const moves = { ArrowLeft: S.watch.index - 1, ArrowRight: S.watch.index + 1, Home: 0, End: S.watch.length };
   if (event.key in moves) { event.preventDefault(); stepTo(moves[event.key]); }
 });
