@@ -141,7 +141,7 @@ def test_an_illegal_click_changes_nothing(page, server):
     page.click('.cell[data-cell="g12"]')           # ... and a cell it cannot reach
     page.wait_for_function("() => document.querySelector('#error').textContent.includes("
                            "'is not legal')")
-    assert "'g6-g12' is not legal for seat 0" in page.inner_text("#error")
+    assert "'g6-g12' is not legal for red (seat 0, start phase)" in page.inner_text("#error")
     assert (page.inner_text("#status"), page.text_content("#placement"),
             page.inner_text("#log")) == before
     assert server.table.game.history() == []

@@ -28,7 +28,7 @@ def test_commands_and_specific_errors(tmp_path):
     assert "commands:" in out and "h3-h7 h3-h11" in out
     assert "unknown cell 'z99'" in out
     assert "malformed action 'zz9-a1'" in out
-    assert "'h3-h9' is not legal for seat 0" in out and "legal from h3: h3-g4, h3-h7" in out
+    assert "'h3-h9' is not legal for red (seat 0" in out and "legal from h3: h3-g4, h3-h7" in out
     loaded = record.load(path)
     assert str(loaded.history()[0]) == "h3-h7" and loaded.to_move == 0
     assert s.game.round == 2

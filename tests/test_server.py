@@ -99,7 +99,7 @@ def test_a_legal_action_is_played_and_logged(server):
 
 
 @pytest.mark.parametrize("body, raw, message", [
-    ({"action": "g6-g12"}, None, "'g6-g12' is not legal for seat 0"),
+    ({"action": "g6-g12"}, None, "'g6-g12' is not legal for red (seat 0"),
     ({"action": "zz9-a1"}, None, "malformed action"),
     ({"action": 7}, None, "'action' must be a string in R38 notation"),
     ({}, None, "missing ['action']; accepted fields: action"),

@@ -8,7 +8,7 @@ from typing import NamedTuple, NoReturn
 
 from .constants import EDGE_LETTERS, KING, MAX_LAPS, PIECE_LETTERS, QUEEN, WHITE, WORD_CODES, leg_key
 from .errors import NotationError
-from .geometry import BOARD_NAMES, Board
+from .geometry import BOARD_NAMES, SEAT_NAMES, Board
 from .pieces import Held, Piece, piece_from_code
 from .variants import PRESENT_SEATS, Config, parse_variant
 
@@ -77,7 +77,7 @@ def illegal_message(text: str, legal: list[str], seat: int, phase: str) -> str:
         hint = f"legal from {origin}: {', '.join(same_origin)}"
     else:
         hint = f"legal now: {', '.join(legal[:20])}{' ...' if len(legal) > 20 else ''}"
-    return f"{text!r} is not legal for seat {seat} ({phase} phase); {hint}"
+    return f"{text!r} is not legal for {SEAT_NAMES[seat]} (seat {seat}, {phase} phase); {hint}"
 
 
 # -- VPN (R39) -----------------------------------------------------------------
