@@ -353,6 +353,18 @@ cdef void team_returns(const StateC* s, const RulesC* r, float* out) noexcept no
             out[a] = 1.0 if (s.winners >> a) & 1 else -1.0
 
 
+cdef void material_points(const StateC* s, const RulesC* r, int* board, int* held) noexcept nogil:
+    """R37 points per seat: its own pieces on the board, and the pieces it holds (R20)."""
+    cdef int i
+    for i in range(NUM_SEATS):
+        board[i] = held[i] = 0
+    for i in range(r.t.ncells):
+        if s.cells[i].army >= 0:
+            board[s.cells[i].army] += kind_points(s.cells[i].kind, s.cells[i].royal)
+    for i in range(s.nheld):
+        held[s.held[i].holder] += kind_points(s.held[i].kind, s.held[i].royal)
+
+
 cdef uint8_t round_limit_winners(const StateC* s, const RulesC* r) noexcept nogil:
     """R37(a): the live team with the most points held by its armies; ties draw."""
     cdef int score[NUM_SEATS]
@@ -1231,17 +1243,7 @@ cdef class Engine:
         board, and the pieces it holds (R20)."""
         cdef int board_points[NUM_SEATS]
         cdef int held_points[NUM_SEATS]
-        cdef int i
-        cdef PieceC* p
-        for i in range(NUM_SEATS):
-            board_points[i] = held_points[i] = 0
-        for i in range(self.rules.c.t.ncells):
-            p = &self.s.cells[i]
-            if p.army >= 0:
-                board_points[p.army] += kind_points(p.kind, p.royal)
-        for i in range(self.s.nheld):
-            held_points[self.s.held[i].holder] += kind_points(self.s.held[i].kind,
-                                                              self.s.held[i].royal)
+        material_points(&self.s, &self.rules.c, board_points, held_points)
         return (tuple(board_points[i] for i in range(NUM_SEATS)),
                 tuple(held_points[i] for i in range(NUM_SEATS)))
 
@@ -2045,23 +2047,21 @@ cdef void mcts_value(const StateC* s, const RulesC* r, float* out) noexcept nogi
     real win always counts for more."""
     cdef double team_points[NUM_SEATS]
     cdef bint team_present[NUM_SEATS]
+    cdef int board[NUM_SEATS]
+    cdef int held[NUM_SEATS]
     cdef double total = 0, mean
-    cdef int a, i, teams = 0
+    cdef int a, teams = 0
     if s.result != RESULT_NONE:
         team_returns(s, r, out)
         return
+    material_points(s, r, board, held)
     for a in range(NUM_SEATS):
         team_points[a] = 0
         team_present[a] = False
     for a in range(NUM_SEATS):
         if (r.present >> a) & 1:
             team_present[r.team[a]] = True
-    for i in range(r.t.ncells):
-        a = s.cells[i].army
-        if a >= 0:
-            team_points[r.team[a]] += kind_points(s.cells[i].kind, s.cells[i].royal)
-    for i in range(s.nheld):
-        team_points[r.team[s.held[i].holder]] += kind_points(s.held[i].kind, s.held[i].royal)
+        team_points[r.team[a]] += board[a] + held[a]
     for a in range(NUM_SEATS):
         if team_present[a]:
             teams += 1

@@ -370,17 +370,16 @@ def _mcts_rate(agent_class, games, iterations: int, rollout: int, threads: int =
     from .agents import MCTSAgent
     extra = {"threads": threads} if agent_class is MCTSAgent else {}
     agent = agent_class(iterations, rollout_actions=rollout, seed=1, **extra)
-    search = agent.search if agent_class is MCTSAgent else agent.choose
     start = time.perf_counter()
     for game in games:
-        search(game)
+        agent.choose(game)
     return iterations * len(games) / (time.perf_counter() - start)
 
 
 def search_rows(quick: bool = False, progress: bool | None = None) -> list[Row]:
     """MCTS in C against the Python example at equal rollout lengths, root parallelism,
     and hashed perft (issue 15): each against its baseline measured in the same run."""
-    from .agents import MCTSAgent, PythonMCTSAgent
+    from .agents import MCTSAgent, PythonMCTSAgent, _decisive
     iterations = 50 if quick else 400
     rows: list[Row] = []
     with Progress(5, "bench: search", progress) as bar:
@@ -389,7 +388,7 @@ def search_rows(quick: bool = False, progress: bool | None = None) -> list[Row]:
             for seed in range(2 if quick else 5):       # and positions along random games
                 game = Game(board, players=players)
                 play_random(game, seed, 40 * (seed + 1))
-                if not game.is_over and len(game.legal_actions()) > 1:
+                if not game.is_over and _decisive(game, game.legal_actions()) is None:
                     games.append(game)
             for rollout in (200, 10, 0):             # 10: the agents' default
                 rows.append(Row(f"MCTS in C, {board} {players}p, rollouts of {rollout}",

@@ -324,10 +324,12 @@ class Table:
                 state["watch"] = {"index": watch.index, "length": total, "title": watch.title}
                 state["log"] = self._log(turns)
             else:
-                state["log"] = self._log(record.turn_lines(self.game))
+                lines = record.turn_lines(self.game)
+                state["log"] = self._log(lines)
                 state["can_undo"] = browse is None and self.session.can_undo()
                 state["summary"] = self._summary(
-                    game, {s for s in game.config.present if self.controllers[s] == PERSON})
+                    game, {s for s in game.config.present if self.controllers[s] == PERSON},
+                    lines=lines if browse is None else None)
                 state["browse"] = browse
             return state
 
@@ -445,14 +447,15 @@ class Table:
         return {"legs": legs, "words": words}
 
     @staticmethod
-    def _summary(game, person_seats, turns: int = 6) -> list:
+    def _summary(game, person_seats, turns: int = 6, lines=None) -> list:
         """The last ``turns`` turns in words, newest last: who moved what where, and what
         each capture took ("black's Hospitaller g2xh1 took your King"); the cells of the
-        newest turn's legs, for a mark on the board."""
+        newest turn's legs, for a mark on the board. ``lines``: ``game``'s turn lines if
+        already made (record.turn_lines replays the whole game)."""
         history = game.history()
         if not history:
             return []
-        lines = record.turn_lines(game)[-turns:]
+        lines = (record.turn_lines(game) if lines is None else lines)[-turns:]
         count = sum(len(t.actions) for t in lines)
         trial = game.copy()
         before = []                      # (action, mover, victim) of the last `count` actions
