@@ -158,6 +158,39 @@ def test_svg_pictures():
         render_svg("board")
 
 
+def test_svg_layers_make_the_picture_and_the_frame_holds_no_piece():
+    # render_layers (victorus serve sends the frame once): frame + position == render_svg.
+    from victorus.render import POSITION_SLOT, render_layers
+    game = victorus.Game("standard")
+    before, _ = render_layers(game, seat=2, labels=True, interactive=True)
+    victorus.play_random(game, seed=4, max_actions=30)
+    for options in ({}, {"seat": 2, "labels": True, "interactive": True},
+                    {"moves_from": game.board.labels[game.legal_actions()[0].origin]
+                     if game.legal_actions()[0].is_leg else None, "highlights": ["i14"]}):
+        frame, position = render_layers(game, **options)
+        assert frame.count(POSITION_SLOT) == 1 and "<title>" not in frame
+        assert frame.replace(POSITION_SLOT, f'<g class="position">{position}</g>') == \
+            render_svg(game, **options)
+    assert render_layers(game, seat=2, labels=True, interactive=True)[0] == before
+    position = render_layers(game)[1]                     # every piece, named by its cell
+    pieces = {game.board.labels[i]: piece for i, piece in enumerate(game.view().pieces())
+              if piece is not None}
+    assert position.count('class="piece"') == len(pieces)
+    assert all(f'data-cell="{label}" data-army="{piece.army}"' in position
+               for label, piece in pieces.items())
+
+
+def test_history_last():
+    game = victorus.Game()
+    victorus.play_random(game, seed=2, max_actions=40)
+    whole = game.history()
+    assert game.history(last=5) == whole[-5:] and game.history(last=0) == []
+    assert game.history(last=1000) == whole and game.history(last=None) == whole
+    for bad in (-1, 1.5, True, "3"):
+        with pytest.raises(victorus.ConfigError, match="last must be a number of actions"):
+            game.history(last=bad)
+
+
 def test_the_king_that_conquers_the_centre_is_drawn_there():
     # R28: the King's leg into the centre ends the game; the engine keeps no piece on the
     # centre cell, but the picture shows the winner there (and the game is unchanged).

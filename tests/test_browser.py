@@ -71,7 +71,7 @@ def page(browser, server):
 
 
 def new_game(page, players="2", variant="quick2", agent="greedy", time_limit="", board="compact",
-             you="0"):
+             you="0", delay="0"):
     """Start a game from the form and wait until the page shows it (a newer state
     version than before: the fixture's game also says 'new game')."""
     before = page.evaluate("() => S.version")
@@ -81,7 +81,7 @@ def new_game(page, players="2", variant="quick2", agent="greedy", time_limit="",
     page.select_option("#new-you", you)
     page.select_option("#new-agent", agent)
     page.fill("#new-time-limit", time_limit)
-    page.fill("#new-agent-delay", "0")
+    page.fill("#new-agent-delay", delay)
     page.click("#new-button")
     page.wait_for_function(f"() => S.version > {before}")
 
@@ -433,3 +433,62 @@ def test_past_positions_can_be_browsed_while_the_game_goes_on(page, server):
     page.wait_for_function("() => S.browse === null && S.person_to_act")
     assert page.inner_text("#status") == "Red to act, round 2: start of the turn"
     assert page.is_hidden("#live")
+
+
+def test_the_board_frame_and_the_log_are_sent_once_while_agents_play(page, server):
+    # Issue 17, item 9: the page holds the board's frame (cells, walls) and the log's turns,
+    # and the server sends only the pieces and the new turns; the log's entries are never
+    # rebuilt, and at the end the page's log is the game's.
+    page.evaluate("""() => { window.frames = [[frameKey, true]]; const ask = api;
+        window.api = async (...args) => { const data = await ask(...args);
+            if (data.frame_key !== undefined) frames.push([data.frame_key, data.frame !== null]);
+            return data; }; }""")
+    new_game(page, players="2", variant="quick6", agent="random", you="none", delay="0.01")
+    page.wait_for_function("() => document.querySelectorAll('#log li').length >= 2")
+    page.evaluate("() => { window.firstTurn = document.querySelector('#log li'); }")
+    page.wait_for_function("() => S.over", timeout=TIMEOUT_MS * 2)
+    page.wait_for_function(f"() => S.version === {server.table.version}")
+    game = server.table.game
+    logged = page.eval_on_selector_all("#log .act", "els => els.map(e => e.textContent)")
+    assert logged == [str(a) for a in game.history()] and len(logged) > 50
+    assert page.evaluate("() => document.querySelector('#log li') === window.firstTurn")
+    frames = page.evaluate("() => frames")                  # [key, sent?] of each answer
+    assert len(frames) > 20
+    for (held, _), (key, sent) in zip(frames, frames[1:]):
+        assert sent == (key != held)                         # a frame only when it changed
+
+
+def test_playback_keeps_time_and_shows_the_action_due(page, server):
+    # The page's clock is held still, then moved: playback at 20 actions a second shows
+    # nothing until a second has passed on it, then action 20, at once (skipping the
+    # positions between when steps are slower than 1/20 s: playback at 100 keeps its speed).
+    steps = []
+    page.on("request", lambda r: steps.append(r.url) if r.url.endswith("/api/step") else None)
+    watch_centre_game(page)
+    page.evaluate("() => { window.fakeNow = performance.now(); "
+                  "performance.now = () => window.fakeNow; }")
+    page.select_option("#speed", "20")
+    page.click("#playback")
+    page.wait_for_timeout(300)
+    assert page.evaluate("() => S.watch.index") == 0 and steps == []
+    page.evaluate("() => { window.fakeNow += 1000; }")
+    page.wait_for_function("() => S.watch.index === 20")
+    page.wait_for_timeout(300)
+    assert page.evaluate("() => S.watch.index") == 20 and len(steps) == 1
+    page.evaluate("() => { window.fakeNow += 4000; }")
+    page.wait_for_function("() => S.watch.index === 100")
+    page.click("#playback")                                  # pause
+    assert page.inner_text("#playback") == "play"
+
+
+def test_a_restarted_server_is_followed(page, server):
+    # Versions count from 1 on a new server: the page shows its state, not only newer ones.
+    new_game(page)
+    page.click('.cell[data-cell="g6"]')
+    page.click('.cell[data-cell="g10"]')
+    page.wait_for_function("() => S.round === 2")
+    old, server.table = server.table, Table("standard", 3, seats=[PERSON] * 6)
+    old.set_seats(old.controllers)                 # answers the request waiting at the old one
+    page.wait_for_function(f"() => S.instance === '{server.table.instance}'")
+    assert page.evaluate("() => [S.board, S.players, S.version]") == ["standard", 3, 1]
+    assert page.eval_on_selector_all("#log .act", "els => els.length") == 0

@@ -577,6 +577,161 @@ def test_state_labels_parameter():
         table.state(labels="yes")
 
 
+# -- what the page holds is not sent again (issue 17, item 9) ---------------------------
+def test_the_board_frame_is_sent_only_when_it_changed():
+    from victorus.render import POSITION_SLOT
+    table = Table("standard", 6, seats=[PERSON] * 6, agent_delay=0)
+    first = table.state(view="0", frame="")
+    assert "svg" not in first and first["frame"].startswith("<svg")
+    whole = first["frame"].replace(POSITION_SLOT, f'<g class="position">{first["position"]}</g>')
+    assert whole == table.state(view="0")["svg"]          # the two layers make the picture
+    key = first["frame_key"]
+    table.play("k2-j5")
+    second = table.state(view="0", frame=key)
+    assert second["frame"] is None and second["frame_key"] == key
+    assert second["position"] != first["position"]
+    for other in (table.state(view="3", frame=key), table.state(view="0", labels="1", frame=key),
+                  table.state(view="0", frame="0123")):
+        assert other["frame"] is not None and other["frame_key"] != "0123"
+    assert table.state(view="3", frame=key)["frame_key"] != key
+    with pytest.raises(server_module.RequestError, match="'frame' must be a frame_key"):
+        table.state(frame="x" * 65)
+
+
+def test_the_frame_is_sent_again_when_an_army_is_eliminated():
+    # Its kingdom loses its tint and walls (R8): the frame's key changes then, and only then.
+    import random
+    table = Table("standard", 6, seats=[PERSON] * 6, agent_delay=0)
+    rng = random.Random(5)
+    key = table.state(frame="")["frame_key"]
+    changes = 0
+    while "eliminated" not in table.game.view().states:
+        table.play(rng.choice(table.game.legal_actions()).text)
+        answer = table.state(view="0", frame=key)
+        changes += answer["frame"] is not None
+        key = answer["frame_key"]
+    assert changes == 1 and answer["frame"] is not None
+
+
+LOG_STEPS = st.lists(st.tuples(st.sampled_from(["play", "play", "play", "undo", "forfeit",
+                                                "new", "watch", "step"]), st.booleans()),
+                     max_size=40)
+
+
+def _log_table(now):
+    return Table("compact", 2, seats=[PERSON] + ["random"] * 5, time_limit=1, agent_delay=0,
+                 now=now)                                 # an undo takes back agents' turns
+
+
+def _grow_log(table, key, held):
+    """A page's log after asking for what it lacks: (key, held) updated in place."""
+    answer = table.state(log=None if key is None else (key, len(held)))
+    if answer["log_key"] != key:
+        assert answer["log_from"] == 0
+    del held[answer["log_from"]:]
+    held += answer["log"]
+    return answer["log_key"]
+
+
+def _act(table, rng):
+    """The person plays a random legal action, or an agent acts."""
+    if table.session.person_to_act():
+        table.play(rng.choice(table.game.legal_actions()).text)
+    else:
+        assert table.tick()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(LOG_STEPS, st.randoms(use_true_random=False))
+def test_a_log_grown_from_the_turns_sent_equals_the_whole_log(steps, rng):
+    # The page keeps the turns it has and asks for the rest (log=<key>:<turns held>):
+    # through plays, undos, forfeits, new games and watched games it holds the whole log,
+    # whenever it asks.
+    now = ManualTime()
+    table = _log_table(now)
+    key, held = None, []
+    for step, ask in steps:
+        try:
+            if step == "play" and table.watch is None and not table.game.is_over:
+                _act(table, rng)
+            elif step == "undo":
+                table.undo()
+            elif step == "forfeit" and table.watch is None:
+                now.advance(2)
+                table.tick()
+            elif step == "new":
+                table.new_game("compact", 2, seats=table.controllers, time_limit=1,
+                               agent_delay=0)
+            elif step == "watch":
+                table.start_watch(simulate={"seed": rng.randrange(9), "board": "compact",
+                                            "players": 2, "max_actions": 40})
+            elif step == "step" and table.watch is not None:
+                table.step(rng.randrange(len(table.watch.actions) + 1))
+        except server_module.RequestError:
+            pass                                          # (nothing to undo, a watched game)
+        if ask:
+            key = _grow_log(table, key, held)
+            assert held == table.state()["log"]
+
+
+def test_the_log_is_sent_in_full_after_an_undo_and_new_turns():
+    # Turns taken back and played again differently, between two requests of the page:
+    # its last turns are no longer the game's, so the log comes whole.
+    import random
+    rng, table = random.Random(1), _log_table(ManualTime())
+    while table.game.round < 3:
+        _act(table, rng)
+    held: list = []
+    key = _grow_log(table, None, held)
+    table.undo()
+    for _ in range(8):
+        _act(table, rng)
+    _grow_log(table, key, held)
+    assert held == table.state()["log"]
+
+
+def test_state_log_and_frame_parameters_are_checked(server):
+    for query, expected in (("?log=1", "'log' must be <log_key>:<turns held>"),
+                            ("?log=a.b:x", "'log' must be"), ("?log=:3", "'log' must be"),
+                            ("?log=" + "1" * 41 + ":1", "'log' must be")):
+        status, data = call(server, "/api/state" + query)
+        assert status == 400 and expected in data["error"], (query, data)
+    key = state(server)["log_key"]
+    assert state(server, f"?log={key}:0&frame=")["log_from"] == 0
+    assert state(server, "?log=ffff.0:5")["log_from"] == 0          # another server's key
+
+
+def test_connections_are_kept_alive_and_a_refused_body_is_not_read_as_a_request(server):
+    connection = http.client.HTTPConnection(*server.server_address[:2], timeout=30)
+    try:
+        for _ in range(3):                       # three requests on one connection
+            connection.request("GET", "/api/state")
+            response = connection.getresponse()
+            assert response.status == 200 and response.version == 11
+            json.loads(response.read())
+        assert connection.sock is not None       # still open
+        # A POST refused before its body is read ends the connection: its body (here a
+        # request of its own) is never served.
+        smuggled = b"POST /api/play HTTP/1.1\r\nHost: x\r\nContent-Length: 24\r\n\r\n" + PLAY
+        connection.request("POST", "/api/play", body=smuggled,
+                           headers={"Origin": "http://evil.example"})
+        response = connection.getresponse()
+        assert response.status == 403 and response.getheader("Connection") == "close"
+        response.read()
+    finally:
+        connection.close()
+    assert server.table.game.ply == 0
+    # A POST whose body was read keeps the connection for the next request.
+    connection = http.client.HTTPConnection(*server.server_address[:2], timeout=30)
+    try:
+        connection.request("POST", "/api/play", body=PLAY)
+        assert connection.getresponse().read() and server.table.game.ply == 1
+        connection.request("GET", "/api/state")
+        assert json.loads(connection.getresponse().read())["version"] > 1
+    finally:
+        connection.close()
+
+
 @pytest.mark.parametrize("accept, gzipped", [("gzip, deflate, br", True), ("br", False),
                                              ("gzip;q=0", False), ("", False), ("*", True)])
 def test_answers_are_gzipped_for_clients_that_accept_it(server, accept, gzipped):

@@ -378,9 +378,17 @@ class Game(GameCore):
         """How many actions ``history()`` holds (without building it)."""
         return self._engine.history_length
 
-    def history(self) -> list[Action]:
-        """The actions played (and not undone) since the history's start, oldest first."""
-        return [_action(self.board, key) for key in self._engine.history_keys()]
+    def history(self, last: int | None = None) -> list[Action]:
+        """The actions played (and not undone) since the history's start, oldest first;
+        ``last``: only the last ``last`` of them (a page drawing a long game's newest
+        action need not build every one)."""
+        keys = self._engine.history_keys()
+        if last is not None:
+            if isinstance(last, bool) or not isinstance(last, int) or last < 0:
+                raise ConfigError(f"last must be a number of actions (an integer >= 0), "
+                                  f"got {last!r}")
+            keys = keys[max(0, len(keys) - last):]
+        return [_action(self.board, key) for key in keys]
 
     @property
     def origin(self) -> str | None:

@@ -11,6 +11,7 @@ can be turned to any seat (that seat at the bottom, R6).
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from xml.sax.saxutils import escape
 
 from .constants import CENTRE, GREY, KING, PIECE_LETTERS, PIECE_NAMES, QUEEN
@@ -32,23 +33,31 @@ def show_in_notebooks(*classes) -> None:
 
 
 def _game_parts(obj):
-    """(board, cells, live seats, frozen cells, history) of a Game (through its public
-    view), or of a Board (no pieces)."""
+    """(board, cells, live seats, frozen cells, the last leg played or None) of a Game
+    (through its public view), or of a Board (no pieces)."""
     if isinstance(obj, Board):
-        return obj, [None] * len(obj), [True] * 6, frozenset(), []
+        return obj, [None] * len(obj), [True] * 6, frozenset(), None
     if callable(getattr(obj, "view", None)) and isinstance(getattr(obj, "board", None), Board):
         view = obj.view()
         frozen = frozenset(i for i, f in enumerate(view.frozen) if f)
-        history = obj.history()
         cells = view.pieces()
-        last = history[-1] if history else None
-        if obj.is_over and last is not None and last.is_leg and last.target == obj.board.centre:
+        final = obj.history(last=1)
+        if obj.is_over and final and final[0].is_leg and final[0].target == obj.board.centre:
             before = obj.copy()                  # R28: the King or Queen that conquered the
             before.undo()                        # centre ends the game there: draw it there
-            cells[obj.board.centre] = before.view().pieces()[last.origin]
+            cells[obj.board.centre] = before.view().pieces()[final[0].origin]
         return (obj.board, cells, [state != "eliminated" for state in view.states],
-                frozen, history)
+                frozen, _last_leg(obj))
     raise ConfigError(f"render needs a victorus.Game or victorus.Board, got {type(obj).__name__}")
+
+
+def _last_leg(game):
+    """The last leg in ``game``'s history, or None; a turn's last actions first (a long
+    game's whole history is built only when they are all words: stop, end, pass)."""
+    leg = next((a for a in reversed(game.history(last=12)) if a.is_leg), None)
+    if leg is None and game.ply > 12:
+        leg = next((a for a in reversed(game.history()) if a.is_leg), None)
+    return leg
 
 
 def render_svg(obj, size: float = 22.0, seat: int = 0, labels: bool = False,
@@ -63,34 +72,87 @@ def render_svg(obj, size: float = 22.0, seat: int = 0, labels: bool = False,
     top layer of hexes, ``<polygon class="cell" data-cell="h3">``, for a page's
     clicks (``victorus serve``).
     """
+    frame, position = render_layers(obj, size, seat, labels, last_move, moves_from,
+                                    highlights, interactive)
+    return frame.replace(POSITION_SLOT, f'<g class="position">{position}</g>', 1)
+
+
+#: Where :func:`render_layers`' position goes in its frame.
+POSITION_SLOT = '<g class="position"></g>'
+
+
+def render_layers(obj, size: float = 22.0, seat: int = 0, labels: bool = False,
+                  last_move: bool = True, moves_from: str | None = None,
+                  highlights=(), interactive: bool = False) -> tuple[str, str]:
+    """The picture of :func:`render_svg` (same arguments) in two layers, for a page that
+    redraws the board at every action (``victorus serve``): ``(frame, position)``.
+
+    ``frame`` is an SVG of the board alone (cells, kingdoms and walls of the live
+    armies, labels, the click layer) with an empty :data:`POSITION_SLOT` below the
+    labels; it changes only with the board, ``seat``, ``labels`` and the armies
+    eliminated. ``position`` is what goes in the slot: the last move, the marks, the
+    pieces (``<g class="piece" data-cell="h3" data-army="0">``) and the targets.
+    """
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 5:
         raise ConfigError(f"seat must be an integer from 0 to 5, got {seat!r}")
-    if not isinstance(size, (int, float)) or not 4 <= size <= 200:
+    if not isinstance(size, (int, float)) or isinstance(size, bool) or not 4 <= size <= 200:
         raise ConfigError(f"size must be a number from 4 to 200, got {size!r}")
-    board, cells, live, frozen, history = _game_parts(obj)
+    board, cells, live, frozen, last_leg = _game_parts(obj)
     marked = {board.cell(label) for label in highlights}
     targets = set()
     if moves_from is not None:
         origin = board.cell(moves_from)
         targets = {a.target for a in obj.legal_actions() if a.is_leg and a.origin == origin}
         marked.add(origin)
-    last = None
-    if last_move and history:
-        leg = next((a for a in reversed(history) if a.is_leg), None)
-        last = leg and (leg.origin, leg.target)
+    last = (last_leg.origin, last_leg.target) if last_move and last_leg is not None else None
+    frame = _frame(board, float(size), seat, bool(labels), tuple(live), bool(interactive))
+    centre_of = _centres(board, float(size), seat)
+    out = []
+    if last is not None:
+        (x1, y1), (x2, y2) = centre_of[last[0]], centre_of[last[1]]
+        for cx, cy in ((x1, y1), (x2, y2)):
+            out.append(f'<polygon points="{_points(_corners(cx, cy, size * 0.9))}" '
+                       f'fill="none" stroke="{LAST_MOVE}" stroke-width="{size / 8:.1f}"/>')
+        out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+                   f'stroke="{LAST_MOVE}" stroke-width="{size / 10:.1f}" opacity="0.8"/>')
+    for i in sorted(marked):
+        x, y = centre_of[i]
+        out.append(f'<polygon points="{_points(_corners(x, y, size * 0.85))}" fill="none" '
+                   f'stroke="{HIGHLIGHT}" stroke-width="{size / 8:.1f}"/>')
+    for i, piece in enumerate(cells):
+        if piece is not None:
+            x, y = centre_of[i]
+            out.append(_shield(piece, board.labels[i], x, y, size, frozen=i in frozen))
+    for i in sorted(targets):
+        x, y = centre_of[i]
+        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{size / 4:.1f}" fill="{HIGHLIGHT}" '
+                   f'fill-opacity="0.8"/>')
+    return frame, "\n".join(out)
 
-    def centre_of(index):
-        q, r = rotate(*board.coords[index], -seat)
+
+def _centres(board, size, seat) -> list[tuple[float, float]]:
+    """Each cell's centre in the picture, ``seat`` at the bottom."""
+    def centre(coords):
+        q, r = rotate(*coords, -seat)
         return size * 1.5 * q, size * math.sqrt(3) * (r + q / 2)
+    return [centre(coords) for coords in board.coords]
 
-    def corners(x, y, radius=size):
-        return [(x + radius * math.cos(math.radians(60 * k)),
-                 y + radius * math.sin(math.radians(60 * k))) for k in range(6)]
 
-    def points(pts):
-        return " ".join(f"{px:.1f},{py:.1f}" for px, py in pts)
+def _corners(x, y, radius):
+    return [(x + radius * math.cos(math.radians(60 * k)),
+             y + radius * math.sin(math.radians(60 * k))) for k in range(6)]
 
-    xs, ys = zip(*(centre_of(i) for i in range(len(board))))
+
+def _points(pts):
+    return " ".join(f"{px:.1f},{py:.1f}" for px, py in pts)
+
+
+@lru_cache(maxsize=64)
+def _frame(board, size, seat, labels, live, interactive) -> str:
+    """The board without its pieces (see :func:`render_layers`): a page redraws it only
+    when an army is eliminated or the view changes, so it is made once per key."""
+    centre_of = _centres(board, size, seat)
+    xs, ys = zip(*centre_of)
     pad = size * 1.6
     left, top = min(xs) - pad, min(ys) - pad
     width, height = max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad
@@ -99,22 +161,22 @@ def render_svg(obj, size: float = 22.0, seat: int = 0, labels: bool = False,
            f'<rect x="{left:.1f}" y="{top:.1f}" width="{width:.1f}" height="{height:.1f}" '
            f'fill="#f4efe4"/>']
     for i in range(len(board)):
-        x, y = centre_of(i)
-        hexagon = corners(x, y)
+        x, y = centre_of[i]
+        hexagon = _points(_corners(x, y, size))
         if i == board.centre:
             for s in range(6):                 # six portal triangles, one per seat (R28)
-                px, py = centre_of(board.portals[s])
+                px, py = centre_of[board.portals[s]]
                 angle = math.degrees(math.atan2(py - y, px - x))
                 tri = [(x, y)] + [(x + size * math.cos(math.radians(angle + d)),
                                    y + size * math.sin(math.radians(angle + d))) for d in (-30, 30)]
-                out.append(f'<polygon points="{points(tri)}" fill="{SEAT_COLORS[s]}"/>')
-            out.append(f'<polygon points="{points(hexagon)}" fill="none" stroke="#666"/>')
+                out.append(f'<polygon points="{_points(tri)}" fill="{SEAT_COLORS[s]}"/>')
+            out.append(f'<polygon points="{hexagon}" fill="none" stroke="#666"/>')
             continue
-        out.append(f'<polygon points="{points(hexagon)}" fill="{CELL_FILL[board.colors[i]]}" '
+        out.append(f'<polygon points="{hexagon}" fill="{CELL_FILL[board.colors[i]]}" '
                    f'stroke="#666" stroke-width="0.8"/>')
         owner = board.kingdoms[i]
         if owner is not None and live[owner]:
-            out.append(f'<polygon points="{points(hexagon)}" fill="{SEAT_COLORS[owner]}" '
+            out.append(f'<polygon points="{hexagon}" fill="{SEAT_COLORS[owner]}" '
                        f'fill-opacity="0.22"/>')
     # Walls between live kingdoms (R8): thick edges between cells of two kingdoms.
     for i in range(len(board)):
@@ -124,77 +186,66 @@ def render_svg(obj, size: float = 22.0, seat: int = 0, labels: bool = False,
             kj = None if j is None else board.kingdoms[j]
             if j is None or j < i or ki is None or kj is None or ki == kj or not (live[ki] and live[kj]):
                 continue
-            (x1, y1), (x2, y2) = centre_of(i), centre_of(j)
+            (x1, y1), (x2, y2) = centre_of[i], centre_of[j]
             mx, my = (x1 + x2) / 2, (y1 + y2) / 2
             dx, dy = (y2 - y1) / math.sqrt(3), -(x2 - x1) / math.sqrt(3)   # half the shared edge
             out.append(f'<line x1="{mx - dx / 2:.1f}" y1="{my - dy / 2:.1f}" '
                        f'x2="{mx + dx / 2:.1f}" y2="{my + dy / 2:.1f}" stroke="#111" '
                        f'stroke-width="{size / 5:.1f}" stroke-linecap="round"/>')
-    if last is not None:
-        (x1, y1), (x2, y2) = centre_of(last[0]), centre_of(last[1])
-        for cx, cy in ((x1, y1), (x2, y2)):
-            out.append(f'<polygon points="{points(corners(cx, cy, size * 0.9))}" fill="none" '
-                       f'stroke="{LAST_MOVE}" stroke-width="{size / 8:.1f}"/>')
-        out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
-                   f'stroke="{LAST_MOVE}" stroke-width="{size / 10:.1f}" opacity="0.8"/>')
-    for i in marked:
-        x, y = centre_of(i)
-        out.append(f'<polygon points="{points(corners(x, y, size * 0.85))}" fill="none" '
-                   f'stroke="{HIGHLIGHT}" stroke-width="{size / 8:.1f}"/>')
-    for i, piece in enumerate(cells):
-        if piece is not None:
-            x, y = centre_of(i)
-            out.append(_shield(piece, x, y, size, frozen=i in frozen))
-    for i in targets:
-        x, y = centre_of(i)
-        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{size / 4:.1f}" fill="{HIGHLIGHT}" '
-                   f'fill-opacity="0.8"/>')
+    out.append(POSITION_SLOT)
     if labels:
         for i in range(len(board)):
-            x, y = centre_of(i)
+            x, y = centre_of[i]
             out.append(f'<text class="label" x="{x:.1f}" y="{y - size * 0.55:.1f}" '
                        f'font-size="{size / 3:.1f}" text-anchor="middle" fill="#555">'
                        f'{board.labels[i]}</text>')
     if interactive:
         for i in range(len(board)):
-            piece = cells[i]
-            owner = "" if piece is None else f' data-army="{piece.army}"'
-            out.append(f'<polygon class="cell" data-cell="{board.labels[i]}"{owner} '
-                       f'points="{points(corners(*centre_of(i)))}" fill="#000" fill-opacity="0"/>')
+            out.append(f'<polygon class="cell" data-cell="{board.labels[i]}" '
+                       f'points="{_points(_corners(*centre_of[i], size))}" fill="#000" '
+                       f'fill-opacity="0"/>')
     out.append("</svg>")
     return "\n".join(out)
 
 
-def _shield(piece, x, y, size, frozen=False) -> str:
-    """A shield in the army color, its rim in the edge color, type letter, lion mark when royal."""
+@lru_cache(maxsize=512)
+def _shield_shape(army, kind, rim, royal, frozen, size) -> str:
+    """A shield at (0, 0) in the army color, its rim in the edge color (half white, half
+    black for King and Queen), type letter, lion mark when royal, cyan dot when frozen."""
     w, h = size * 0.95, size * 1.1
-    top, mid, bottom = y - h / 2, y + h * 0.12, y + h / 2
-    path = (f"M{x - w / 2:.1f},{top:.1f} H{x + w / 2:.1f} V{mid:.1f} "
-            f"Q{x + w / 2:.1f},{bottom - h * 0.1:.1f} {x:.1f},{bottom:.1f} "
-            f"Q{x - w / 2:.1f},{bottom - h * 0.1:.1f} {x - w / 2:.1f},{mid:.1f} Z")
-    fill = SEAT_COLORS[piece.army]
+    top, mid, bottom = -h / 2, h * 0.12, h / 2
+    path = (f"M{-w / 2:.1f},{top:.1f} H{w / 2:.1f} V{mid:.1f} "
+            f"Q{w / 2:.1f},{bottom - h * 0.1:.1f} 0,{bottom:.1f} "
+            f"Q{-w / 2:.1f},{bottom - h * 0.1:.1f} {-w / 2:.1f},{mid:.1f} Z")
+    fill = SEAT_COLORS[army]
     parts = []
-    if piece.kind in (KING, QUEEN):                # half white, half black rim
+    if kind in (KING, QUEEN):
         parts.append(f'<path d="{path}" fill="{fill}" stroke="#ffffff" stroke-width="{size / 7:.1f}"/>')
         parts.append(f'<path d="{path}" fill="none" stroke="#000000" stroke-width="{size / 7:.1f}" '
                      f'stroke-dasharray="{size / 3:.1f} {size / 3:.1f}"/>')
     else:
-        rim = "#ffffff" if piece.edge != GREY else "#000000"
         parts.append(f'<path d="{path}" fill="{fill}" stroke="{rim}" stroke-width="{size / 7:.1f}"/>')
-    text = "#ffffff" if piece.army in (0, 1, 2, 4) else "#000000"
-    parts.append(f'<text x="{x:.1f}" y="{y + size * 0.18:.1f}" font-size="{size * 0.6:.1f}" '
+    text = "#ffffff" if army in (0, 1, 2, 4) else "#000000"
+    parts.append(f'<text y="{size * 0.18:.1f}" font-size="{size * 0.6:.1f}" '
                  f'font-weight="bold" text-anchor="middle" fill="{text}">'
-                 f'{escape(PIECE_LETTERS[piece.kind])}</text>')
-    if piece.royal:
-        parts.append(f'<text x="{x + w * 0.38:.1f}" y="{top + size * 0.3:.1f}" '
+                 f'{escape(PIECE_LETTERS[kind])}</text>')
+    if royal:
+        parts.append(f'<text x="{w * 0.38:.1f}" y="{top + size * 0.3:.1f}" '
                      f'font-size="{size * 0.6:.1f}" text-anchor="middle" fill="#ffd700" '
                      f'stroke="#000" stroke-width="0.3">&#9804;</text>')  # the lion mark (Leo)
     if frozen:
-        parts.append(f'<circle cx="{x - w * 0.38:.1f}" cy="{top + size * 0.15:.1f}" '
+        parts.append(f'<circle cx="{-w * 0.38:.1f}" cy="{top + size * 0.15:.1f}" '
                      f'r="{size * 0.14:.1f}" fill="#00e5ff" stroke="#000" stroke-width="0.4"/>')
-    royal = " (royal)" if piece.royal else ""
-    title = f"<title>{SEAT_NAMES[piece.army]} {PIECE_NAMES[piece.kind]}{royal}</title>"
-    return f"<g>{title}{''.join(parts)}</g>"
+    title = f"<title>{SEAT_NAMES[army]} {PIECE_NAMES[kind]}{' (royal)' if royal else ''}</title>"
+    return title + "".join(parts)
+
+
+def _shield(piece, label, x, y, size, frozen=False) -> str:
+    """The piece on cell ``label``, its shield drawn at (x, y)."""
+    rim = "#ffffff" if piece.edge != GREY else "#000000"
+    shape = _shield_shape(piece.army, piece.kind, rim, bool(piece.royal), frozen, size)
+    return (f'<g class="piece" data-cell="{label}" data-army="{piece.army}" '
+            f'transform="translate({x:.1f},{y:.1f})">{shape}</g>')
 
 
 ANSI_COLORS = ("\033[1;31m", "\033[1;34m", "\033[1;90m", "\033[1;32m", "\033[1;35m",

@@ -3,7 +3,9 @@
 The page (``victorus/web/``) draws the board with :func:`victorus.render.render_svg`
 and talks JSON to this server:
 
-* ``GET /api/state?view=<seat|turn>&since=<version>`` the whole page state;
+* ``GET /api/state?view=<seat|turn>&since=<version>&wait=<s>&frame=<key>&log=<key:n>``
+  the page state, once it differs from ``since`` (long polling), without what the page
+  already holds (the board's frame, the log's first turns);
 * ``POST /api/new`` a new game (board, players, variant, seats, clock);
 * ``POST /api/play`` one action in R38 notation by the person to act;
 * ``POST /api/undo`` back to the last action of a person;
@@ -28,7 +30,9 @@ request is bounded in size and work (about 200 MB at worst).
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
+import secrets
 import socket
 import threading
 import time
@@ -43,7 +47,7 @@ from .constants import KING, PIECE_LETTERS, PIECE_NAMES, QUEEN
 from .errors import VictorusError
 from .game import DEFAULT_MAX_ACTIONS, Game, play_random, replay_action
 from .geometry import SEAT_NAMES
-from .render import SEAT_COLORS, render_svg
+from .render import SEAT_COLORS, render_layers, render_svg
 from .session import PERSON, Session
 from .simulate import game_seed
 
@@ -102,6 +106,7 @@ class Watch:
     final: Game
     game: Game
     index: int
+    actions: list        # final's history, built once
     text: str
     title: str
     turns: list
@@ -119,11 +124,14 @@ class Table:
     """
 
     def __init__(self, board="standard", players=None, variant="standard", seats=None,
-                 time_limit=None, agent_delay=0.3, seed=0, now=time.monotonic):
+                 time_limit=None, agent_delay=0.3, seed=0, now=time.monotonic) -> None:
         self.lock = threading.RLock()
         self.changed = threading.Condition(self.lock)   # notified at every new version
         self.version = 0
         self.watch: Watch | None = None
+        self.instance = secrets.token_hex(4)     # versions and log keys count from here
+        self._log_count, self._log_source, self._log_ply = 0, None, 0
+        self._lines: tuple[int, list] = (-1, [])    # (version, the game's turn lines)
         self.seed = seed
         self.now = now                       # the time source of the clock and agent delays
         self.new_game(board, players, variant, seats, time_limit, agent_delay)
@@ -215,12 +223,12 @@ class Table:
         else:
             final, text, title = self._simulated(simulate)
         header = record.parse(text)
-        watch = Watch(final, record.starting_game(final), 0, text, title,
+        watch = Watch(final, record.starting_game(final), 0, final.history(), text, title,
                       record.turn_lines(final), header.clock,
                       header.agents or ("-",) * 6)
         with self.lock:
             self.watch = watch
-            self.message = f"watching the {title}: {len(final.history())} actions"
+            self.message = f"watching the {title}: {len(watch.actions)} actions"
             self._changed()
 
     def step(self, index):
@@ -230,12 +238,11 @@ class Table:
                 raise RequestError("step needs a watched game: load a record or a simulation "
                                    "first")
             w = self.watch
-            total = len(w.final.history())
+            total = len(w.actions)
             if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= total:
                 raise RequestError(f"'index' must be an integer from 0 to {total}, got {index!r}")
-            actions = w.final.history()
             while w.index < index:
-                replay_action(w.game, actions[w.index].text, w.clock)
+                replay_action(w.game, w.actions[w.index].text, w.clock)
                 w.index += 1
             while w.index > index:
                 w.game.undo()
@@ -269,16 +276,26 @@ class Table:
             return True
 
     # -- reading -----------------------------------------------------------------
-    def state(self, view="turn", since=None, labels="0", wait=0.0, at=None) -> dict:
+    def state(self, view="turn", since=None, labels="0", wait=0.0, at=None, frame=None,
+              log=None) -> dict:
         """The page's state; ``view`` is the seat at the bottom, or 'turn' (the army to
         act, as the rulebook's rotating board); ``labels`` '1': the board with its
         coordinates; ``{"version": v}`` alone if unchanged. With ``since`` the current
         version, wait up to ``wait`` seconds for a change first (long polling). ``at``
         (play only): show the position after that many actions, the game going on
-        unchanged (browsing the log)."""
+        unchanged (browsing the log).
+
+        What the page already has is not sent again. ``frame``: the ``frame_key`` of the
+        board frame it holds ('' for none); the board then comes as ``frame`` (None when
+        the key is unchanged) and ``position`` (render_layers) instead of ``svg``.
+        ``log``: ``(log_key, turns held)``; the log then comes from turn ``log_from``
+        (the last turn held, which may have grown), in full if the key changed."""
         seat_view = self._check_view(view)
         if labels not in ("0", "1"):
             raise RequestError(f"'labels' must be 0 or 1, got {labels!r}")
+        if frame is not None and not (isinstance(frame, str) and len(frame) <= 64):
+            raise RequestError(f"'frame' must be a frame_key from an earlier state, got "
+                               f"{str(frame)[:70]!r}")
         with self.lock:
             if since is not None and since == self.version and wait > 0:
                 self.changed.wait_for(lambda: self.version != since, timeout=wait)
@@ -301,14 +318,14 @@ class Table:
             bottom = game.to_move if seat_view is None else seat_view
             people_turn = watch is None and browse is None and self.session.person_to_act()
             state = {
-                "version": self.version, "mode": "watch" if watch else "play",
+                "version": self.version, "instance": self.instance,
+                "mode": "watch" if watch else "play",
                 "board": game.board.name, "variant": game.config.variant_string(),
                 "players": game.config.players, "present": list(game.config.present),
                 "to_move": game.to_move, "to_move_name": SEAT_NAMES[game.to_move],
                 "phase": game.phase, "round": game.round, "over": game.is_over,
                 "winners": None if game.winners is None else list(game.winners),
                 "reason": game.result_reason, "view": bottom,
-                "svg": render_svg(game, seat=bottom, labels=labels == "1", interactive=True),
                 "armies": self._armies(game),
                 "pieces": dict(zip(PIECE_LETTERS, PIECE_NAMES)),
                 "placement": _placement(game),
@@ -319,13 +336,27 @@ class Table:
                 "time_limit": self.time_limit, "agent_delay": self.agent_delay,
                 "seats": list(watch.agents if watch else self.controllers),
             }
-            if watch:
-                turns, total = watch.turns, len(watch.final.history())
-                state["watch"] = {"index": watch.index, "length": total, "title": watch.title}
-                state["log"] = self._log(turns)
+            if frame is None:
+                state["svg"] = render_svg(game, seat=bottom, labels=labels == "1",
+                                          interactive=True)
             else:
-                lines = record.turn_lines(self.game)
-                state["log"] = self._log(lines)
+                shown, state["position"] = render_layers(game, seat=bottom,
+                                                         labels=labels == "1",
+                                                         interactive=True)
+                state["frame_key"] = _frame_key(shown)
+                state["frame"] = None if frame == state["frame_key"] else shown
+            if watch:
+                total = len(watch.actions)
+                state["watch"] = {"index": watch.index, "length": total, "title": watch.title}
+                lines = watch.turns
+            else:
+                lines = self._turn_lines()
+            state["log_key"] = self.log_key
+            state["log_from"] = 0
+            if log is not None and log[0] == self.log_key:
+                state["log_from"] = max(0, min(log[1], len(lines)) - 1)
+            state["log"] = self._log(lines[state["log_from"]:])
+            if not watch:
                 state["can_undo"] = browse is None and self.session.can_undo()
                 state["summary"] = self._summary(
                     game, {s for s in game.config.present if self.controllers[s] == PERSON},
@@ -341,10 +372,28 @@ class Table:
 
     # -- helpers -----------------------------------------------------------------
     def _changed(self):
+        # The log (the game's turns, or the watched game's) only grows from one version
+        # to the next, unless the game was replaced or actions were taken back: then the
+        # pages holding it get it again in full (state's ``log``).
+        source = self.watch if self.watch is not None else self.game
+        if source is not self._log_source or self.game.ply < self._log_ply:
+            self._log_count += 1
+        self._log_source, self._log_ply = source, self.game.ply
         self.version += 1
         self.changed_at = self.now()
         self.clock.deadline(self.game)            # a new turn's time starts now
         self.changed.notify_all()                 # answer the pages waiting for a change
+
+    @property
+    def log_key(self) -> str:
+        """The log's name: the same while it only grows (state's ``log``)."""
+        return f"{self.instance}.{self._log_count}"
+
+    def _turn_lines(self) -> list:
+        """The game's turns (record.turn_lines replays the game: once a version)."""
+        if self._lines[0] != self.version:
+            self._lines = (self.version, record.turn_lines(self.game))
+        return self._lines[1]
 
     def _clock(self):
         """Seconds left to start the turn, or None (no clock, turn started, watching)."""
@@ -452,14 +501,13 @@ class Table:
         each capture took ("black's Hospitaller g2xh1 took your King"); the cells of the
         newest turn's legs, for a mark on the board. ``lines``: ``game``'s turn lines if
         already made (record.turn_lines replays the whole game)."""
-        history = game.history()
-        if not history:
+        if not game.ply:
             return []
         lines = (record.turn_lines(game) if lines is None else lines)[-turns:]
         count = sum(len(t.actions) for t in lines)
         trial = game.copy()
         before = []                      # (action, mover, victim) of the last `count` actions
-        for action in reversed(history[-count:]):
+        for action in reversed(game.history(last=count)):
             trial.undo()
             if action.is_leg:
                 pieces = trial.view().pieces()
@@ -500,26 +548,37 @@ class _Handler(BaseHTTPRequestHandler):
 
     server: Server
     server_version = "victorus"
+    protocol_version = "HTTP/1.1"               # keep-alive: a page reuses its connections
+    disable_nagle_algorithm = True              # (else the body waits ~40 ms for an ACK)
     timeout = REQUEST_TIMEOUT                   # a silent connection is dropped
 
     def log_message(self, format, *args):      # quiet: a request per change of the game
         pass
 
+    def handle_one_request(self):
+        """Each request on a kept-alive connection gets REQUEST_DEADLINE seconds anew."""
+        self.server.renew_deadline(self.request)
+        super().handle_one_request()
+
     def do_GET(self):
         url = urlsplit(self.path)
+        if self.headers.get("Content-Length", "0") != "0" or "Transfer-Encoding" in self.headers:
+            self.close_connection = True          # a body left unread: the stream is lost
         try:
             self._check_host()
             if url.path in STATIC:
                 name, kind = STATIC[url.path]
                 body = resources.files("victorus.web").joinpath(name).read_bytes()
                 return self._send(HTTPStatus.OK, body, kind)
-            query = {k: v[-1] for k, v in parse_qs(url.query).items()}
+            query = {k: v[-1] for k, v in parse_qs(url.query, keep_blank_values=True).items()}
             if url.path == "/api/state":
                 return self._json(self.server.table.state(query.get("view", "turn"),
                                                           _since(query.get("since")),
                                                           query.get("labels", "0"),
                                                           _wait(query.get("wait")),
-                                                          _at(query.get("at"))))
+                                                          _at(query.get("at")),
+                                                          query.get("frame"),
+                                                          _log_held(query.get("log"))))
             if url.path == "/api/record":
                 return self._send(HTTPStatus.OK, self.server.table.record_text().encode(),
                                   "text/plain; charset=utf-8")
@@ -538,6 +597,9 @@ class _Handler(BaseHTTPRequestHandler):
                    "/api/seats": self._seats, "/api/watch": self._watch,
                    "/api/step": self._step}
         try:
+            # Until its body is read, a refused request ends its connection: the body's
+            # bytes would be read as the next request.
+            self._asked_close, self.close_connection = self.close_connection, True
             self._check_host()
             self._check_origin()
             handler = actions.get(url.path)
@@ -638,6 +700,7 @@ class _Handler(BaseHTTPRequestHandler):
                                HTTPStatus.REQUEST_TIMEOUT) from None
         if len(raw) < int(length):
             raise RequestError(f"request body ended after {len(raw)} of {length} bytes")
+        self.close_connection = self._asked_close   # the whole body read: kept alive
         return raw
 
     def _json(self, data):
@@ -678,6 +741,23 @@ def _at(text) -> int | None:
     if not (text.isascii() and text.isdigit() and len(text) <= 9):
         raise RequestError(f"'at' must be a number of actions, got {text[:20]!r}")
     return int(text)
+
+
+def _log_held(text) -> tuple[str, int] | None:
+    """The ``log`` of a state request: ``<log_key>:<turns held>``."""
+    if text is None:
+        return None
+    key, colon, count = text.partition(":")
+    if not (colon and 0 < len(key) <= 40 and all(c in "0123456789abcdef." for c in key)
+            and count.isascii() and count.isdigit() and len(count) <= 9):
+        raise RequestError(f"'log' must be <log_key>:<turns held> (from an earlier state), "
+                           f"got {text[:60]!r}")
+    return key, int(count)
+
+
+def _frame_key(frame: str) -> str:
+    """A short name of a board frame's SVG, for ``frame=`` (the same frame, the same key)."""
+    return hashlib.blake2b(frame.encode(), digest_size=8).hexdigest()
 
 
 def _wait(text) -> float:
@@ -771,6 +851,11 @@ class Server(ThreadingHTTPServer):
         except OSError:
             pass
         return False
+
+    def renew_deadline(self, request):
+        with self._open_lock:
+            if request in self._open:
+                self._open[request] = time.monotonic() + REQUEST_DEADLINE
 
     def shutdown_request(self, request):
         with self._open_lock:

@@ -22,10 +22,14 @@ async function api(path, body) {
 
 async function send(path, body) {
   try {
-    await api(path, body);
+    const answer = await api(path, body);
     $("error").textContent = "";
+    const wasBrowsing = browsing !== null;
     browsing = null;                     // an action, an undo, a new game: the live game
-    await refresh(true);
+    // The change comes with the request waiting at the server (follow); a past position
+    // shown is left for the game's own.
+    if (wasBrowsing) await refresh(true);
+    else await reached(answer.version);
     return true;
   } catch (e) {
     $("error").textContent = e.message;
@@ -33,15 +37,40 @@ async function send(path, body) {
   }
 }
 
+// Promises of a version shown: resolved as soon as the page shows it, or a newer one.
+let waiting = [];
+
+function reached(version) {
+  if (S && S.version >= version) return Promise.resolve();
+  return new Promise((resolve) => waiting.push({ version, resolve }));
+}
+
+function resolveReached(restarted) {
+  const done = waiting.filter((w) => restarted || S.version >= w.version);
+  waiting = waiting.filter((w) => !done.includes(w));
+  for (const w of done) w.resolve();
+}
+
+// What the page shows besides the game's version: a state asked with other choices
+// (another view, coordinates, a past position) is not drawn.
+function shownChoices() {
+  const labels = $("coordinates").checked ? 1 : 0;
+  const at = browsing === null ? "" : `&at=${browsing}`;
+  return `view=${$("view").value}&labels=${labels}${at}`;
+}
+
+// The board's frame and the log the page holds: the server sends only what differs.
+let frameKey = "", logKey = null, logTurns = [], shown = null;
+
 // The state: in full, or (``wait`` seconds) once it differs from the one shown: the
 // server holds the request until something changes (long polling). False on an error.
 async function refresh(full, wait = 0) {
-  const since = !full && S ? `&since=${S.version}&wait=${wait}` : "";
+  const choices = shownChoices();
+  const since = !full && S && shown === choices ? `&since=${S.version}&wait=${wait}` : "";
+  const held = `&frame=${frameKey}` + (logKey === null ? "" : `&log=${logKey}:${logTurns.length}`);
   let state;
   try {
-    const labels = $("coordinates").checked ? 1 : 0;
-    const at = browsing === null ? "" : `&at=${browsing}`;
-    state = await api(`/api/state?view=${$("view").value}&labels=${labels}${at}${since}`);
+    state = await api(`/api/state?${choices}${since}${held}`);
   } catch (e) {
     browsing = null;                     // (an undo may have taken the browsed action back)
     $("error").textContent = `server: ${e.message}`;
@@ -49,11 +78,26 @@ async function refresh(full, wait = 0) {
   }
   if ($("error").textContent.startsWith("server: ")) $("error").textContent = "";  // back again
   if (state.unchanged) { showClock(state.clock); return true; }
-  // Versions only grow: a slow answer must not undo a newer state (and the piece picked).
-  if (S && state.version < S.version) return true;
-  if (!S || S.version !== state.version || S.view !== state.view) selected = null;
+  if (choices !== shownChoices()) return true;          // asked before the choices changed
+  // Versions only grow (on one server): a slow answer must not undo a newer state (and
+  // the piece picked).
+  const restarted = S !== null && state.instance !== S.instance;
+  if (S && !restarted &&
+      (state.version < S.version || (state.version === S.version && shown === choices))) {
+    return true;
+  }
+  if (state.frame === null && state.frame_key !== frameKey) {   // crossed a newer frame
+    frameKey = "";
+    return refresh(true);
+  }
+  if (!S || restarted || S.version !== state.version || S.view !== state.view) selected = null;
   S = state;
+  shown = choices;
+  if (state.frame !== null) { $("board").innerHTML = state.frame; frameKey = state.frame_key; }
+  $("board").querySelector(".position").innerHTML = state.position;
+  updateLog(state);
   draw();
+  resolveReached(restarted);
   return true;
 }
 
@@ -61,7 +105,8 @@ function legs() { return S && S.legal ? S.legal.legs : []; }
 
 function draw() {
   document.body.classList.toggle("watching", S.mode === "watch");
-  $("board").innerHTML = S.svg;
+  const armies = new Map([...$("board").querySelectorAll(".piece")]
+    .map((piece) => [piece.dataset.cell, piece.dataset.army]));
   const origins = new Set(legs().map((l) => l[0]));
   if (!selected && S.phase !== "start" && origins.size === 1) selected = [...origins][0];
   const mine = legs().filter((l) => l[0] === selected);
@@ -71,6 +116,8 @@ function draw() {
   const recent = new Set(summary.length ? summary[summary.length - 1].cells : []);
   for (const cell of $("board").querySelectorAll(".cell")) {
     const label = cell.dataset.cell;
+    if (armies.has(label)) cell.dataset.army = armies.get(label);
+    else delete cell.dataset.army;
     cell.classList.toggle("recent", recent.has(label));
     cell.classList.toggle("origin", origins.has(label));
     cell.classList.toggle("selected", label === selected);
@@ -180,46 +227,51 @@ function drawArmies() {
   }
 }
 
-let logShown = null;     // the log drawn last (JSON): rebuilt only when it changed
+// The log grows by the turns the server sends: from turn ``log_from`` on (the last turn
+// held may have grown), or in full when the log changed otherwise (undo, a new game).
+function updateLog(state) {
+  const log = $("log");
+  const from = state.log_key === logKey ? state.log_from : 0;
+  logKey = state.log_key;
+  logTurns.length = from;
+  while (log.children.length > from) log.lastElementChild.remove();
+  let index = logTurns.reduce((sum, turn) => sum + turn.actions.length, 0);
+  for (const turn of state.log) {
+    logTurns.push(turn);
+    const li = document.createElement("li");
+    li.className = `turn seat-${turn.seat}`;
+    const id = document.createElement("span");
+    id.className = "turn-id";
+    id.textContent = turn.turn;
+    li.append(id, " ");
+    for (const action of turn.actions) {
+      index += 1;
+      const span = document.createElement("span");
+      span.className = "act";
+      span.dataset.index = index;
+      span.textContent = action;
+      li.append(span, " ");
+    }
+    if (turn.forfeit) {
+      const note = document.createElement("span");
+      note.className = "forfeit";
+      note.textContent = "(forfeited on time)";
+      li.appendChild(note);
+    }
+    log.appendChild(li);
+  }
+}
 
+// The action shown marked in the log, and in the log's view.
 function drawLog() {
   const log = $("log");
-  const key = JSON.stringify(S.log);
-  if (key !== logShown) {
-    logShown = key;
-    log.innerHTML = "";
-    let index = 0;
-    for (const turn of S.log) {
-      const li = document.createElement("li");
-      li.className = `turn seat-${turn.seat}`;
-      const id = document.createElement("span");
-      id.className = "turn-id";
-      id.textContent = turn.turn;
-      li.append(id, " ");
-      for (const action of turn.actions) {
-        index += 1;
-        const span = document.createElement("span");
-        span.className = "act";
-        span.dataset.index = index;
-        span.textContent = action;
-        li.append(span, " ");
-      }
-      if (turn.forfeit) {
-        const note = document.createElement("span");
-        note.className = "forfeit";
-        note.textContent = "(forfeited on time)";
-        li.appendChild(note);
-      }
-      log.appendChild(li);
-    }
-  }
   const current = S.mode === "watch" ? String(S.watch.index) : S.browse ? String(S.browse.index) : null;
   for (const act of log.querySelectorAll(".act.current")) {
     if (act.dataset.index !== current) act.classList.remove("current");
   }
   if (current !== null) log.querySelector(`.act[data-index="${current}"]`)?.classList.add("current");
   const mark = log.querySelector(".act.current") || (S.mode === "play" ? log.lastElementChild : null);
-  if (mark) scrollLogTo(mark);
+  if (mark) requestAnimationFrame(() => scrollLogTo(mark));   // with the frame's own layout
 }
 
 // Bring a log entry into the log's own view; the window never moves (a player reading the
@@ -325,22 +377,34 @@ function stepTo(index) {
 }
 
 function stopPlayback() {
-  clearInterval(playing);
   playing = null;
   $("playback").textContent = "play";
 }
 
+// Playback keeps time: at ``speed`` actions a second the game is at action
+// from + speed * seconds, and each step shows the action due (several at once when a
+// step takes longer than 1/speed s). A step made by hand meanwhile restarts the count.
 function startPlayback() {
   stopPlayback();
   $("playback").textContent = "pause";
-  let busy = false;
-  playing = setInterval(async () => {
-    if (busy) return;
-    if (!S || S.mode !== "watch" || S.watch.index >= S.watch.length) { stopPlayback(); return; }
-    busy = true;
-    await stepTo(S.watch.index + 1);
-    busy = false;
-  }, 1000 / Number($("speed").value));
+  const run = {};
+  playing = run;
+  const speed = Number($("speed").value);
+  let start = performance.now(), from = S.watch.index, shownIndex = from;
+  (async () => {
+    while (playing === run) {
+      if (!S || S.mode !== "watch" || S.watch.index >= S.watch.length) { stopPlayback(); return; }
+      if (S.watch.index !== shownIndex) { start = performance.now(); from = shownIndex = S.watch.index; }
+      const due = from + Math.floor((performance.now() - start) * speed / 1000);
+      if (due > S.watch.index) {
+        if (!(await stepTo(Math.min(due, S.watch.length)))) { stopPlayback(); return; }  // error shown
+        shownIndex = S.watch.index;
+      } else {
+        const next = start + (due + 1 - from) * 1000 / speed;
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - performance.now())));
+      }
+    }
+  })();
 }
 
 $("first").addEventListener("click", () => stepTo(0));
