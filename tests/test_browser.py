@@ -70,6 +70,12 @@ def page(browser, server):
     assert errors == []                       # no script error on the page
 
 
+def screenshot(page, name, full_page=False):
+    """A picture of the page in ARTIFACTS (CI keeps them), to look at."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name), full_page=full_page)
+
+
 def new_game(page, players="2", variant="quick2", agent="greedy", time_limit="", board="compact",
              you="0", delay="0"):
     """Start a game from the form and wait until the page shows it (a newer state
@@ -121,8 +127,7 @@ def test_a_whole_game_against_an_agent_played_by_clicks(page, server):
     turns = page.eval_on_selector_all("#log li", "els => els.map(e => e.textContent)")
     assert [t.split() for t in turns] == [str(t).split() for t in record.turn_lines(game)]
     assert any(t.startswith("1.0") for t in turns) and any(t.startswith("2.0") for t in turns)
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "serve-game-over.png"), full_page=True)
+    screenshot(page, "serve-game-over.png", full_page=True)
 
 
 def test_an_illegal_click_changes_nothing(page, server):
@@ -145,8 +150,7 @@ def test_an_illegal_click_changes_nothing(page, server):
     assert (page.inner_text("#status"), page.text_content("#placement"),
             page.inner_text("#log")) == before
     assert server.table.game.history() == []
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "serve-illegal-click.png"))
+    screenshot(page, "serve-illegal-click.png")
 
 
 def test_a_turn_not_started_in_time_is_forfeited(page, server):
@@ -154,6 +158,7 @@ def test_a_turn_not_started_in_time_is_forfeited(page, server):
     page.wait_for_function("() => document.querySelector('#clock').textContent"
                            ".includes('s to start the turn')")
     page.wait_for_selector("#log .forfeit")
+    screenshot(page, "serve-forfeit.png")
     first = page.inner_text("#log li:first-child")
     assert first.split() == ["1.0", "pass", "(forfeited", "on", "time)"]
     text = server.table.record_text()
@@ -193,8 +198,7 @@ def test_a_replay_steps_to_the_recorded_final_position(page, server, tmp_path):
     page.select_option("#view", "3")
     page.wait_for_function("() => document.querySelector('#board').innerHTML !== "
                            + repr(svg).replace("\n", "\\n"))
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "serve-replay.png"), full_page=True)
+    screenshot(page, "serve-replay.png", full_page=True)
     # Playback at a chosen speed runs from the start to the end.
     page.click("#first")
     page.wait_for_function("() => document.querySelector('#watch-position').textContent"
@@ -255,8 +259,7 @@ def test_the_king_that_conquers_the_centre_is_shown_there(page, server):
     page.wait_for_function("() => document.querySelector('#status').textContent"
                            ".startsWith('Game over (centre)')")
     assert page.query_selector('.cell[data-cell="i14"][data-army]') is not None
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "serve-centre.png"))
+    screenshot(page, "serve-centre.png")
 
 
 def test_a_double_click_on_a_destination_plays_the_leg_once(page, server):
@@ -308,8 +311,7 @@ def test_the_whole_board_fits_the_window(browser, server, width, height):
         left, top, right, bottom = page.eval_on_selector("#board svg", BOX)
         assert 0 <= left and right <= width and 0 <= top and bottom <= height, (board, bottom)
         assert page.evaluate("() => document.documentElement.scrollWidth") <= width
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"serve-{width}x{height}.png"))
+    screenshot(page, f"serve-{width}x{height}.png")
     page.close()
 
 
@@ -323,8 +325,7 @@ def test_a_phone_shows_the_board_first_and_nothing_wider_than_the_screen(browser
     assert right - left >= 370                       # edge to edge: cells as big as they can be
     header_top = page.eval_on_selector("header", BOX)[1]
     assert header_top > bottom                       # the settings come after the board
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "serve-phone.png"), full_page=True)
+    screenshot(page, "serve-phone.png", full_page=True)
     page.close()
 
 
@@ -379,8 +380,7 @@ def test_movable_selected_quiet_and_capture_cells_look_different(page, server):
     for sel in (".cell.origin:not(.selected)", ".cell.selected", ".cell.target.capture"):
         assert page.evaluate("(sel) => getComputedStyle(document.querySelector(sel))"
                              ".fillOpacity", sel) == "0"   # a piece under it keeps its color
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "serve-capture-target.png"))
+    screenshot(page, "serve-capture-target.png")
 
 
 def test_coordinates_on_demand_and_a_legend(page, server):
@@ -396,6 +396,7 @@ def test_coordinates_on_demand_and_a_legend(page, server):
         in legend and "royal knight" in legend and "frozen" in legend
     assert page.get_attribute('.cell[data-cell="g6"]', "data-army") == "0"
     assert "red Templar" in page.inner_html("#board")          # a piece's tooltip names it
+    screenshot(page, "serve-coordinates-legend.png", full_page=True)
 
 
 def test_a_draw_reads_as_a_draw(page, server):
@@ -426,6 +427,7 @@ def test_past_positions_can_be_browsed_while_the_game_goes_on(page, server):
                                      ) == ["1"]
     page.click('.cell[data-cell="g10"]')                      # no play from the past
     assert "past position" in page.inner_text("#error")
+    screenshot(page, "serve-browse.png")
     page.keyboard.press("ArrowRight")
     page.wait_for_function("() => S.browse && S.browse.index === 2")
     assert len(game.history()) == played                     # the game itself never moved
@@ -439,20 +441,22 @@ def test_the_board_frame_and_the_log_are_sent_once_while_agents_play(page, serve
     # Issue 17, item 9: the page holds the board's frame (cells, walls) and the log's turns,
     # and the server sends only the pieces and the new turns; the log's entries are never
     # rebuilt, and at the end the page's log is the game's.
-    page.evaluate("""() => { window.frames = [[frameKey, true]]; const ask = api;
+    page.evaluate("""() => { window.answers = [[frameKey, true]]; const ask = api;
         window.api = async (...args) => { const data = await ask(...args);
-            if (data.frame_key !== undefined) frames.push([data.frame_key, data.frame !== null]);
+            if (data.frame_key !== undefined) answers.push([data.frame_key, data.frame !== null]);
             return data; }; }""")
     new_game(page, players="2", variant="quick6", agent="random", you="none", delay="0.01")
     page.wait_for_function("() => document.querySelectorAll('#log li').length >= 2")
     page.evaluate("() => { window.firstTurn = document.querySelector('#log li'); }")
+    page.wait_for_function("() => S.round >= 3")
+    screenshot(page, "serve-agents-playing.png")
     page.wait_for_function("() => S.over", timeout=TIMEOUT_MS * 2)
     page.wait_for_function(f"() => S.version === {server.table.version}")
     game = server.table.game
     logged = page.eval_on_selector_all("#log .act", "els => els.map(e => e.textContent)")
     assert logged == [str(a) for a in game.history()] and len(logged) > 50
     assert page.evaluate("() => document.querySelector('#log li') === window.firstTurn")
-    frames = page.evaluate("() => frames")                  # [key, sent?] of each answer
+    frames = page.evaluate("() => answers")                 # [key, sent?] of each answer
     assert len(frames) > 20
     for (held, _), (key, sent) in zip(frames, frames[1:]):
         assert sent == (key != held)                         # a frame only when it changed
@@ -492,3 +496,16 @@ def test_a_restarted_server_is_followed(page, server):
     page.wait_for_function(f"() => S.instance === '{server.table.instance}'")
     assert page.evaluate("() => [S.board, S.players, S.version]") == ["standard", 3, 1]
     assert page.eval_on_selector_all("#log .act", "els => els.length") == 0
+
+
+def test_each_view_s_frame_is_sent_once(page, server):
+    # The page holds a frame per view: turning to blue and back to red sends blue's only.
+    page.evaluate("""() => { window.answers = []; const ask = api;
+        window.api = async (...args) => { const data = await ask(...args);
+            if (data.frame_key !== undefined) answers.push(data.frame !== null);
+            return data; }; }""")
+    for seat in ("3", "0", "3", "turn"):
+        page.select_option("#view", seat)
+        page.wait_for_function(f"() => S.view === {0 if seat == 'turn' else seat} && "
+                               f"document.querySelector('#board .position').childElementCount")
+    assert page.evaluate("() => answers") == [True, False, False, False]

@@ -19,6 +19,7 @@ from helpers import position, serving
 from victorus import record
 from victorus import server as server_module
 from victorus.clock import ManualTime
+from victorus.geometry import SEAT_NAMES
 from victorus.server import PERSON, Table
 from victorus.simulate import simulate
 
@@ -556,6 +557,13 @@ def test_the_pages_agent_lists_are_valid_specs():
         make_agent(spec)                     # raises on a spec the server would refuse
 
 
+def test_the_page_holds_no_more_frames_than_the_server_accepts():
+    import re
+    from pathlib import Path
+    script = (Path(victorus.__file__).parent / "web" / "app.js").read_text()
+    assert int(re.search(r"FRAMES_HELD = (\d+);", script)[1]) == server_module.MAX_FRAMES_HELD
+
+
 def test_turn_summaries_name_the_pieces_and_what_captures_took():
     from helpers import position
     game = victorus.Game.from_vpn(position({"i6": "0Tw", "i10": "1Q", "m6": "1Xw",
@@ -567,6 +575,19 @@ def test_turn_summaries_name_the_pieces_and_what_captures_took():
     assert Table._summary(game, person_seats={0})[-1]["text"].startswith(
         "you: Templar i6xi10 took blue's Queen")
     assert Table._summary(victorus.Game(), person_seats={0}) == []
+
+
+def test_a_watched_game_tells_its_last_turns_in_words():
+    # The watch mode's summary is made from the record's turns cut at the action shown;
+    # it equals the one made by replaying the position shown, at every action.
+    table = Table("compact", 2)
+    table.start_watch(simulate={"seed": 0, "index": 6, "board": "compact", "players": 2,
+                                "max_actions": 120})
+    for index in range(len(table.watch.actions) + 1):
+        table.step(index)
+        summary = table.state()["summary"]
+        assert summary == Table._summary(table.watch.game, set()), index
+    assert summary[-1]["text"].startswith(f"{SEAT_NAMES[summary[-1]['seat']]}: ")
 
 
 def test_state_labels_parameter():
@@ -590,12 +611,17 @@ def test_the_board_frame_is_sent_only_when_it_changed():
     second = table.state(view="0", frame=key)
     assert second["frame"] is None and second["frame_key"] == key
     assert second["position"] != first["position"]
-    for other in (table.state(view="3", frame=key), table.state(view="0", labels="1", frame=key),
-                  table.state(view="0", frame="0123")):
-        assert other["frame"] is not None and other["frame_key"] != "0123"
-    assert table.state(view="3", frame=key)["frame_key"] != key
-    with pytest.raises(server_module.RequestError, match="'frame' must be a frame_key"):
-        table.state(frame="x" * 65)
+    other = "0123456789abcdef"
+    for answer in (table.state(view="3", frame=key), table.state(view="0", labels="1", frame=key)):
+        assert answer["frame"] is not None and answer["frame_key"] != key
+    assert table.state(view="0", frame=other)["frame"] is not None      # another frame held
+    # A page holds a frame per view (the rotating board turns with every army to act).
+    blue = table.state(view="1", frame="")["frame_key"]
+    assert table.state(view="1", frame=f"{key},{blue}")["frame"] is None
+    assert table.state(view="0", frame=f"{blue},{key}")["frame"] is None
+    for bad in ("x" * 16, "0123", ",".join(f"{k:016x}" for k in range(13)), "g" * 16):
+        with pytest.raises(server_module.RequestError, match="'frame' must be frame_keys"):
+            table.state(frame=bad)
 
 
 def test_the_frame_is_sent_again_when_an_army_is_eliminated():

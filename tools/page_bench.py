@@ -2,7 +2,8 @@
 ``victorus serve``:
 
 * traffic: bytes a minute the page receives while watching agents play a standard
-  6-army game (0.3 s pause, the default) and while idle (a person to act), from the
+  6-army game (0.3 s pause, the default; from red's side and from the army to act's)
+  and while idle (a person to act), from the
   browser's resource timing (``transferSize``: headers and compressed bodies);
 * a watch step of a 1,000-action game: from the step's call to the next frame painted,
   at the game's start and at its end (the log then holds every turn);
@@ -36,12 +37,15 @@ STEP = """async (index) => { const t = performance.now(); await stepTo(index);
   await new Promise(requestAnimationFrame); return performance.now() - t; }"""
 
 
-def traffic(browser, seats, seconds: float) -> tuple[float, float]:
+def traffic(browser, seats, seconds: float, view: str = "0") -> tuple[float, float]:
     """(KB a minute, requests a minute) of a page on a standard 6-army game."""
     with serving(Table("standard", 6, seats=seats, agent_delay=0.3)) as srv:
         page = browser.new_page(viewport=VIEWPORT)
         page.goto(srv.url)
         page.wait_for_selector("#board svg")
+        if view != "0":
+            page.select_option("#view", view)
+            time.sleep(1)                              # (its first answer is not counted)
         page.evaluate("() => { performance.setResourceTimingBufferSize(100000); "
                       "performance.clearResourceTimings(); }")
         time.sleep(seconds)
@@ -95,9 +99,11 @@ def main() -> int:
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
-        for case, seats in (("watching 6 random agents (0.3 s pause)", ["random"] * 6),
-                            ("idle, a person to act", [PERSON] + ["random"] * 5)):
-            kb, requests = traffic(browser, seats, args.seconds)
+        for case, seats, view in (
+                ("watching 6 random agents (0.3 s pause)", ["random"] * 6, "0"),
+                ("the same, from the army to act (rotating board)", ["random"] * 6, "turn"),
+                ("idle, a person to act", [PERSON] + ["random"] * 5, "0")):
+            kb, requests = traffic(browser, seats, args.seconds, view)
             print(f"traffic, {case}: {kb:,.1f} KB/min, {requests:.0f} requests/min",
                   flush=True)
         for name, times in step_times(browser).items():

@@ -1,9 +1,9 @@
 """Play and watch in the browser: ``victorus serve`` (a local web server, one page).
 
-The page (``victorus/web/``) draws the board with :func:`victorus.render.render_svg`
+The page (``victorus/web/``) draws the board with :func:`victorus.render.render_layers`
 and talks JSON to this server:
 
-* ``GET /api/state?view=<seat|turn>&since=<version>&wait=<s>&frame=<key>&log=<key:n>``
+* ``GET /api/state?view=<seat|turn>&since=<version>&wait=<s>&frame=<keys>&log=<key:n>``
   the page state, once it differs from ``since`` (long polling), without what the page
   already holds (the board's frame, the log's first turns);
 * ``POST /api/new`` a new game (board, players, variant, seats, clock);
@@ -29,14 +29,16 @@ request is bounded in size and work (about 200 MB at worst).
 
 from __future__ import annotations
 
+import bisect
 import gzip
 import hashlib
+import itertools
 import json
 import secrets
 import socket
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
@@ -61,6 +63,8 @@ MAX_MCTS_ITERATIONS, MAX_MCTS_SECONDS, MAX_MCTS_THREADS = 20_000, 5.0, 4
 MAX_WATCH_ACTIONS = 100_000
 #: The longest a state request waits for a change (long polling), within REQUEST_DEADLINE.
 MAX_POLL_WAIT = 20
+#: Board frames a page may say it holds (one per view: six seats, with and without labels).
+MAX_FRAMES_HELD = 12
 #: Answers at least this long are gzipped for clients that accept it.
 GZIP_FROM_BYTES = 1024
 #: Connections served at once; more are answered 503 at once (a page uses one or two).
@@ -110,8 +114,20 @@ class Watch:
     text: str
     title: str
     turns: list
+    ends: list           # the number of actions played by the end of each turn
     clock: bool          # the record has a time limit: a pass may be a forfeit
     agents: tuple        # who played each seat, as the record says ('-' if it does not)
+
+    def turns_shown(self, last: int = 6) -> list:
+        """The last ``last`` turns of the position shown (action ``index``), the newest
+        perhaps unfinished there."""
+        done = bisect.bisect_right(self.ends, self.index)     # turns ended by then
+        shown = self.turns[max(0, done - last):done]
+        played = self.ends[done - 1] if done else 0
+        if played < self.index:                                # a turn under way
+            turn = self.turns[done]
+            shown.append(replace(turn, actions=turn.actions[:self.index - played]))
+        return shown
 
 
 class Table:
@@ -223,9 +239,10 @@ class Table:
         else:
             final, text, title = self._simulated(simulate)
         header = record.parse(text)
+        turns = record.turn_lines(final)
         watch = Watch(final, record.starting_game(final), 0, final.history(), text, title,
-                      record.turn_lines(final), header.clock,
-                      header.agents or ("-",) * 6)
+                      turns, list(itertools.accumulate(len(t.actions) for t in turns)),
+                      header.clock, header.agents or ("-",) * 6)
         with self.lock:
             self.watch = watch
             self.message = f"watching the {title}: {len(watch.actions)} actions"
@@ -285,17 +302,16 @@ class Table:
         (play only): show the position after that many actions, the game going on
         unchanged (browsing the log).
 
-        What the page already has is not sent again. ``frame``: the ``frame_key`` of the
-        board frame it holds ('' for none); the board then comes as ``frame`` (None when
-        the key is unchanged) and ``position`` (render_layers) instead of ``svg``.
+        What the page already has is not sent again. ``frame``: the ``frame_key`` of each
+        board frame it holds, comma-separated ('' for none; at most MAX_FRAMES_HELD); the
+        board then comes as ``frame`` (None when held), ``frame_key`` and ``position``
+        (render_layers) instead of ``svg``.
         ``log``: ``(log_key, turns held)``; the log then comes from turn ``log_from``
         (the last turn held, which may have grown), in full if the key changed."""
         seat_view = self._check_view(view)
         if labels not in ("0", "1"):
             raise RequestError(f"'labels' must be 0 or 1, got {labels!r}")
-        if frame is not None and not (isinstance(frame, str) and len(frame) <= 64):
-            raise RequestError(f"'frame' must be a frame_key from an earlier state, got "
-                               f"{str(frame)[:70]!r}")
+        held = None if frame is None else _frames_held(frame)
         with self.lock:
             if since is not None and since == self.version and wait > 0:
                 self.changed.wait_for(lambda: self.version != since, timeout=wait)
@@ -336,7 +352,7 @@ class Table:
                 "time_limit": self.time_limit, "agent_delay": self.agent_delay,
                 "seats": list(watch.agents if watch else self.controllers),
             }
-            if frame is None:
+            if held is None:
                 state["svg"] = render_svg(game, seat=bottom, labels=labels == "1",
                                           interactive=True)
             else:
@@ -344,7 +360,7 @@ class Table:
                                                          labels=labels == "1",
                                                          interactive=True)
                 state["frame_key"] = _frame_key(shown)
-                state["frame"] = None if frame == state["frame_key"] else shown
+                state["frame"] = None if state["frame_key"] in held else shown
             if watch:
                 total = len(watch.actions)
                 state["watch"] = {"index": watch.index, "length": total, "title": watch.title}
@@ -356,7 +372,9 @@ class Table:
             if log is not None and log[0] == self.log_key:
                 state["log_from"] = max(0, min(log[1], len(lines)) - 1)
             state["log"] = self._log(lines[state["log_from"]:])
-            if not watch:
+            if watch:
+                state["summary"] = self._summary(game, set(), lines=watch.turns_shown())
+            else:
                 state["can_undo"] = browse is None and self.session.can_undo()
                 state["summary"] = self._summary(
                     game, {s for s in game.config.present if self.controllers[s] == PERSON},
@@ -753,6 +771,16 @@ def _log_held(text) -> tuple[str, int] | None:
         raise RequestError(f"'log' must be <log_key>:<turns held> (from an earlier state), "
                            f"got {text[:60]!r}")
     return key, int(count)
+
+
+def _frames_held(text) -> set[str]:
+    """The ``frame`` of a state request: frame keys, comma-separated."""
+    keys = set(text.split(",")) - {""} if isinstance(text, str) else None
+    if keys is None or len(keys) > MAX_FRAMES_HELD or not all(
+            len(key) == 16 and all(c in "0123456789abcdef" for c in key) for key in keys):
+        raise RequestError(f"'frame' must be frame_keys from earlier states (at most "
+                           f"{MAX_FRAMES_HELD}, comma-separated), got {str(text)[:60]!r}")
+    return keys
 
 
 def _frame_key(frame: str) -> str:

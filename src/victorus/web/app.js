@@ -60,6 +60,8 @@ function shownChoices() {
 }
 
 // The board's frame and the log the page holds: the server sends only what differs.
+// Frames by key, the oldest first (one per view: the rotating board turns every turn).
+const heldFrames = new Map(), FRAMES_HELD = 12;
 let frameKey = "", logKey = null, logTurns = [], shown = null;
 
 // The state: in full, or (``wait`` seconds) once it differs from the one shown: the
@@ -67,7 +69,8 @@ let frameKey = "", logKey = null, logTurns = [], shown = null;
 async function refresh(full, wait = 0) {
   const choices = shownChoices();
   const since = !full && S && shown === choices ? `&since=${S.version}&wait=${wait}` : "";
-  const held = `&frame=${frameKey}` + (logKey === null ? "" : `&log=${logKey}:${logTurns.length}`);
+  const held = `&frame=${[...heldFrames.keys()].join(",")}` +
+    (logKey === null ? "" : `&log=${logKey}:${logTurns.length}`);
   let state;
   try {
     state = await api(`/api/state?${choices}${since}${held}`);
@@ -86,14 +89,20 @@ async function refresh(full, wait = 0) {
       (state.version < S.version || (state.version === S.version && shown === choices))) {
     return true;
   }
-  if (state.frame === null && state.frame_key !== frameKey) {   // crossed a newer frame
-    frameKey = "";
+  if (state.frame !== null) {
+    heldFrames.delete(state.frame_key);
+    heldFrames.set(state.frame_key, state.frame);
+    if (heldFrames.size > FRAMES_HELD) heldFrames.delete(heldFrames.keys().next().value);
+  } else if (!heldFrames.has(state.frame_key)) {      // (dropped since it was asked for)
     return refresh(true);
   }
   if (!S || restarted || S.version !== state.version || S.view !== state.view) selected = null;
   S = state;
   shown = choices;
-  if (state.frame !== null) { $("board").innerHTML = state.frame; frameKey = state.frame_key; }
+  if (state.frame_key !== frameKey) {
+    $("board").innerHTML = heldFrames.get(state.frame_key);
+    frameKey = state.frame_key;
+  }
   $("board").querySelector(".position").innerHTML = state.position;
   updateLog(state);
   draw();
