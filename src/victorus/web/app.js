@@ -7,7 +7,7 @@ const SEAT_NAMES = ["red", "blue", "black", "green", "purple", "orange"];
 const CONTROLLERS = ["person", "random", "greedy", "mcts:0.2s", "mcts:1s"];
 let S = null;            // the last full state from the server
 let selected = null;     // the cell label of the piece picked to move
-let playing = null;      // the watch mode's playback timer
+let playing = null;      // the watch mode's playback run (null when paused)
 let sending = false;     // a click's request is on its way: further clicks wait for it
 let browsing = null;     // in play, the number of actions of the past position shown
 
