@@ -175,3 +175,26 @@ def test_max_actions_refuses_a_longer_record_before_replaying_it():
         record.loads(text, max_actions=59)
     with pytest.raises(record.RecordError, match="more than 0 actions"):
         record.parse(text, max_actions=0)
+
+
+@pytest.mark.parametrize("config", SOME_CONFIGS, ids=config_id)
+def test_turn_lines_kept_up_to_date_equal_those_made_anew(config):
+    # TurnLines.update (the page's log as a game goes on) replays only the new actions;
+    # after every action, with forfeits on time among them, it lists what turn_lines lists.
+    import random
+    rng = random.Random(7)
+    board, players, variant = config
+    game = victorus.Game(board, players=players, variant=variant)
+    lister = record.TurnLines(game)
+    while game.ply < 150 and not game.is_over:
+        if game.phase == "start" and rng.random() < 0.05:
+            game.forfeit()
+        else:
+            game.play(rng.choice(game.legal_actions()))
+        if rng.random() < 0.5:                        # sometimes several actions at once
+            assert lister.update() == record.turn_lines(game)
+    assert lister.update() == record.turn_lines(game)
+    assert any(line.forfeit for line in lister.lines)
+    game.undo()
+    with pytest.raises(victorus.VictorusError, match="taken back; list it anew"):
+        lister.update()

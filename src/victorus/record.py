@@ -109,24 +109,53 @@ def starting_game(game: Game) -> Game:
 
 def turn_lines(game: Game) -> list[TurnLine]:
     """``game``'s history (from its origin) turn by turn; the last may be unfinished."""
-    if not isinstance(game, Game):
-        raise ConfigError(f"turn lines are made from a victorus.Game, got {type(game).__name__}")
-    if game.origin is None:
-        raise VictorusError("this game's history starts inside a turn (a copy made with "
-                            "history=False mid-turn): its turns cannot be listed")
-    replay = starting_game(game)
-    turns: list[tuple[int, int, list, bool]] = []
-    for action in game.history():
-        forfeit = False
-        if replay.phase == "start":
-            forfeit = action.text == "pass" and action not in replay.legal_actions()
-            turns.append((replay.round, replay.to_move, [], forfeit))
-        turns[-1][2].append(action.text)
-        if forfeit:
-            replay.forfeit()
-        else:
-            replay.play(action)
-    return [TurnLine(r, seat, tuple(actions), forfeit) for r, seat, actions, forfeit in turns]
+    return TurnLines(game).lines
+
+
+class TurnLines:
+    """``turn_lines`` of a game that grows: :meth:`update` adds the actions played
+    since (a page following a game replays each action once, not the whole game)."""
+
+    def __init__(self, game: Game):
+        if not isinstance(game, Game):
+            raise ConfigError(f"turn lines are made from a victorus.Game, got "
+                              f"{type(game).__name__}")
+        if game.origin is None:
+            raise VictorusError("this game's history starts inside a turn (a copy made with "
+                                "history=False mid-turn): its turns cannot be listed")
+        self.game = game
+        self.lines: list[TurnLine] = []
+        self._replay = starting_game(game)
+        self._open: list[str] = []             # the actions of the last turn listed
+        self.update()
+
+    def update(self) -> list[TurnLine]:
+        """The lines with the game's actions played since the last call (the game may
+        only have grown: after an undo, make a new TurnLines)."""
+        done = self._replay.ply
+        if self.game.ply < done:
+            raise VictorusError(f"the game has {self.game.ply} actions, fewer than the "
+                                f"{done} listed: actions were taken back; list it anew")
+        replay = self._replay
+        for action in self.game.history(last=self.game.ply - done):
+            forfeit = False
+            if replay.phase == "start":
+                forfeit = action.text == "pass" and action not in replay.legal_actions()
+                self._close_turn()
+                self._open = []
+                self.lines.append(TurnLine(replay.round, replay.to_move, (), forfeit))
+            self._open.append(action.text)
+            if forfeit:
+                replay.forfeit()
+            else:
+                replay.play(action)
+        self._close_turn()
+        return self.lines
+
+    def _close_turn(self):
+        if self.lines:
+            last = self.lines[-1]
+            self.lines[-1] = TurnLine(last.round, last.seat, tuple(self._open), last.forfeit)
 
 
 def dumps(game: Game, seed: int | None = None, agents=None, time_limit=None) -> str:

@@ -147,7 +147,7 @@ class Table:
         self.watch: Watch | None = None
         self.instance = secrets.token_hex(4)     # versions and log keys count from here
         self._log_count, self._log_source, self._log_ply = 0, None, 0
-        self._lines: tuple[int, list] = (-1, [])    # (version, the game's turn lines)
+        self._lines: tuple[str, record.TurnLines] | None = None  # (log_key, its turns)
         self.seed = seed
         self.now = now                       # the time source of the clock and agent delays
         self.new_game(board, players, variant, seats, time_limit, agent_delay)
@@ -408,10 +408,11 @@ class Table:
         return f"{self.instance}.{self._log_count}"
 
     def _turn_lines(self) -> list:
-        """The game's turns (record.turn_lines replays the game: once a version)."""
-        if self._lines[0] != self.version:
-            self._lines = (self.version, record.turn_lines(self.game))
-        return self._lines[1]
+        """The game's turns, each action replayed once (listed anew when the log's key
+        says the game was replaced or actions were taken back)."""
+        if self._lines is None or self._lines[0] != self.log_key:
+            self._lines = (self.log_key, record.TurnLines(self.game))
+        return self._lines[1].update()
 
     def _clock(self):
         """Seconds left to start the turn, or None (no clock, turn started, watching)."""
