@@ -362,24 +362,22 @@ class Table:
                 state["frame_key"] = _frame_key(shown)
                 state["frame"] = None if state["frame_key"] in held else shown
             if watch:
-                total = len(watch.actions)
-                state["watch"] = {"index": watch.index, "length": total, "title": watch.title}
+                state["watch"] = {"index": watch.index, "length": len(watch.actions),
+                                  "title": watch.title}
                 lines = watch.turns
-            else:
-                lines = self._turn_lines()
-            state["log_key"] = self.log_key
-            state["log_from"] = 0
-            if log is not None and log[0] == self.log_key:
-                state["log_from"] = max(0, min(log[1], len(lines)) - 1)
-            state["log"] = self._log(lines[state["log_from"]:])
-            if watch:
                 state["summary"] = self._summary(game, set(), lines=watch.turns_shown())
             else:
+                lines = self._turn_lines()
                 state["can_undo"] = browse is None and self.session.can_undo()
                 state["summary"] = self._summary(
                     game, {s for s in game.config.present if self.controllers[s] == PERSON},
                     lines=lines if browse is None else None)
                 state["browse"] = browse
+            state["log_key"] = self.log_key
+            state["log_from"] = 0
+            if log is not None and log[0] == self.log_key:
+                state["log_from"] = max(0, min(log[1], len(lines)) - 1)
+            state["log"] = self._log(lines[state["log_from"]:])
             return state
 
     def record_text(self) -> str:
