@@ -6,7 +6,15 @@
 31
 """
 
-from .errors import ConfigError, IllegalActionError, NotationError, RecordError, StateError, VictorusError
+from .errors import (
+    Cancelled,
+    ConfigError,
+    IllegalActionError,
+    NotationError,
+    RecordError,
+    StateError,
+    VictorusError,
+)
 from .geometry import Board
 from .notation import Action
 
@@ -17,14 +25,14 @@ except ImportError as _exc:      # a broken build: the pure-Python reference sti
 else:
     _BUILD_ERROR = None
     from . import record
-    from .game import Game, perft, play_random
+    from .game import Game, StopToken, perft, play_random
     from .render import show_in_notebooks
     from .simulate import SimulatedGame, simulate
     show_in_notebooks(Board, Game)          # Jupyter draws boards and games (victorus.render)
 
-__all__ = ["Action", "Board", "ConfigError", "Game", "IllegalActionError", "NotationError",
+__all__ = ["Action", "Board", "Cancelled", "ConfigError", "Game", "IllegalActionError", "NotationError",
            "RecordError", "record",
-           "SimulatedGame", "StateError", "VictorusError", "perft", "play_random", "simulate"]
+           "SimulatedGame", "StateError", "StopToken", "VictorusError", "perft", "play_random", "simulate"]
 __version__ = "0.1.0"
 
 

@@ -35,35 +35,41 @@ from victorus._core cimport (
     WORD_STOP, WORD_END, WORD_PASS, WORD_FORFEIT)
 
 from victorus.constants import ARMY_STATES, PHASES, RESULTS
+from victorus.errors import StateError
 
 cdef enum:
     MAX_ACTIONS = 2304         # 12 pieces x 192 targets bounds any position
     MAX_ACTION_WORDS = 36      # 64-bit words of a bit per action
 
 cdef extern from *:
-    int atomic_load "__atomic_load_n"(int* ptr, int order) noexcept nogil
+    int atomic_load "__atomic_load_n"(const int* ptr, int order) noexcept nogil
     void atomic_store "__atomic_store_n"(int* ptr, int value, int order) noexcept nogil
     int atomic_fetch_add "__atomic_fetch_add"(int* ptr, int value, int order) noexcept nogil
     int atomic_sub_fetch "__atomic_sub_fetch"(int* ptr, int value, int order) noexcept nogil
     int SEQ_CST "__ATOMIC_SEQ_CST"
     int RELAXED "__ATOMIC_RELAXED"
 
-# Set by request_stop() (Ctrl-C): long C loops (perft, random playouts) return early; the
-# Python caller then raises KeyboardInterrupt and discards what they counted.
-cdef int STOP = 0
+cdef class StopToken:
+    """A call's cancellation: :meth:`stop` makes the native loops given this token (perft,
+    random playouts, MCTS) return as soon as they can. One token per call, never shared
+    process-wide, so stopping one call never stops another."""
+    cdef int flag
+
+    def stop(self):
+        """Ask the calls holding this token to return early (from any thread)."""
+        atomic_store(&self.flag, 1, SEQ_CST)
+
+    @property
+    def stopped(self):
+        return bool(atomic_load(&self.flag, SEQ_CST))
 
 
-def request_stop():
-    """Make running perft and random playouts return as soon as they can."""
-    atomic_store(&STOP, 1, SEQ_CST)
+cdef int NEVER_STOPS = 0                 # read-only: the flag of a call without a token
 
 
-def clear_stop():
-    atomic_store(&STOP, 0, SEQ_CST)
+cdef inline const int* stop_flag(StopToken stop) noexcept:
+    return &NEVER_STOPS if stop is None else &stop.flag
 
-
-def stop_requested():
-    return bool(atomic_load(&STOP, SEQ_CST))
 
 ctypedef struct PieceC:
     int8_t army            # -1: empty cell
@@ -708,8 +714,9 @@ cdef int gen_actions(const StateC* s, const RulesC* r, int32_t* out) noexcept no
     return n
 
 
-cdef uint64_t perft_c(const StateC* s, const RulesC* r, int depth) noexcept nogil:
-    """R40 with copy-make; the last ply only counts."""
+cdef uint64_t perft_c(const StateC* s, const RulesC* r, int depth, const int* stop) noexcept nogil:
+    """R40 with copy-make; the last ply only counts. Returns early (a partial count the
+    caller discards) once ``*stop`` is set."""
     if depth == 0:
         return 1
     cdef int32_t actions[MAX_ACTIONS]
@@ -719,11 +726,11 @@ cdef uint64_t perft_c(const StateC* s, const RulesC* r, int depth) noexcept nogi
     cdef uint64_t total = 0
     cdef StateC child
     for i in range(n):
-        if atomic_load(&STOP, RELAXED):
+        if atomic_load(stop, RELAXED):
             return total
         memcpy(&child, s, sizeof(StateC))
         apply_action(&child, r, actions[i])
-        total += perft_c(&child, r, depth - 1)
+        total += perft_c(&child, r, depth - 1, stop)
     return total
 
 
@@ -844,10 +851,10 @@ cdef class PerftTable:
 
 
 cdef uint64_t perft_hashed(const StateC* s, const RulesC* r, int depth, PerftTable table,
-                           uint64_t* hits) noexcept nogil:
+                           uint64_t* hits, const int* stop) noexcept nogil:
     """perft_c, with the counts of subtrees of depth >= 2 kept in ``table``."""
     if depth <= 1:
-        return perft_c(s, r, depth)
+        return perft_c(s, r, depth, stop)
     cdef uint64_t key = position_key(s, r, 0)
     cdef PerftEntry* entry = &table.entries[key & table.mask]
     cdef uint64_t data = load_u64(&entry.data, RELAXED)
@@ -859,11 +866,11 @@ cdef uint64_t perft_hashed(const StateC* s, const RulesC* r, int depth, PerftTab
     cdef uint64_t total = 0
     cdef StateC child
     for i in range(n):
-        if atomic_load(&STOP, RELAXED):
+        if atomic_load(stop, RELAXED):
             return total                 # not stored: the caller discards it
         memcpy(&child, s, sizeof(StateC))
         apply_action(&child, r, actions[i])
-        total += perft_hashed(&child, r, depth - 1, table, hits)
+        total += perft_hashed(&child, r, depth - 1, table, hits, stop)
     data = (total << 8) | <uint64_t>depth
     store_u64(&entry.data, data, RELAXED)
     store_u64(&entry.check, key ^ data, RELAXED)
@@ -1120,6 +1127,7 @@ cdef class Engine:
     cdef int32_t* legal              # the legal actions of ``s`` while legal_valid
     cdef int nlegal, legal_capacity
     cdef bint legal_valid
+    cdef bint busy                   # a playout without history runs on a copy, GIL released
 
     def __cinit__(self, Rules rules):
         self.rules = rules
@@ -1137,6 +1145,7 @@ cdef class Engine:
     def load(self, cells, armies, held, turn):
         """Set the state from Python values (see victorus.game); ``turn`` maps the fields
         of victorus.pieces.Turn to their values."""
+        self._check_idle()
         cdef StateC* s = &self.s
         memset(s, 0, sizeof(StateC))
         cdef int i, a
@@ -1376,9 +1385,18 @@ cdef class Engine:
             PyList_SET_ITEM(out, i, action)
         return out
 
+    cdef int _check_idle(self) except -1:
+        """Refuse to change the state while random_playout(history=False) plays it out
+        without the GIL in another thread (its result would overwrite the change)."""
+        if self.busy:
+            raise StateError("this game is being played out by another thread "
+                             "(play_random without history); wait for that call to return")
+        return 0
+
     cdef int _play(self, int32_t code) except -1:
         """Apply a legal action code and record it in the undo history."""
         cdef StateC before
+        self._check_idle()
         memcpy(&before, &self.s, sizeof(StateC))
         apply_action(&self.s, &self.rules.c, code)
         self.legal_valid = False
@@ -1432,8 +1450,7 @@ cdef class Engine:
         cdef int n = self.rules.c.t.ncells
         if out.shape[0] != NUM_PLANES or out.shape[1] != n or not 0 <= seat < NUM_SEATS:
             raise ValueError(f"out must be [{NUM_PLANES}, {n}] and seat 0-5")
-        with nogil:
-            write_observation(&self.s, &self.rules.c, seat, &out[0, 0])
+        write_observation(&self.s, &self.rules.c, seat, &out[0, 0])   # GIL held: never torn
 
     def play_id(self, int ident):
         """Play the legal action with this id; False if none is legal."""
@@ -1512,6 +1529,7 @@ cdef class Engine:
     def undo(self):
         """Restore the state before the last action; False if there is none."""
         cdef UndoNode* node = self.head
+        self._check_idle()
         if node == NULL:
             return False
         restore_node(&self.s, node)
@@ -1547,32 +1565,41 @@ cdef class Engine:
         cdef int n
         cdef int64_t played = 0
         cdef int32_t buffer[MAX_ACTIONS]
-        cdef StateC s
-        memcpy(&s, &self.s, sizeof(StateC))
+        cdef StateC s, start
+        memcpy(&start, &self.s, sizeof(StateC))
+        memcpy(&s, &start, sizeof(StateC))
         with nogil:
             for i in range(out.shape[0]):
                 out[i, 0] = position_key(&s, &self.rules.c, 0)
                 out[i, 1] = position_key(&s, &self.rules.c, 1)
                 if s.result or played >= max_actions:
-                    memcpy(&s, &self.s, sizeof(StateC))
+                    memcpy(&s, &start, sizeof(StateC))
                     played = 0
                     continue
                 n = gen_actions(&s, &self.rules.c, buffer)
                 apply_action(&s, &self.rules.c, buffer[splitmix64(&rng) % <uint64_t>n])
                 played += 1
 
-    def perft(self, int depth):
-        """R40 from this state."""
+    def perft(self, int depth, StopToken stop=None):
+        """R40 from this state (a copy of it: play() on this engine from another thread
+        meanwhile cannot tear it). A partial count if ``stop`` was set."""
         cdef uint64_t n
+        cdef StateC s
+        cdef const int* flag = stop_flag(stop)
+        memcpy(&s, &self.s, sizeof(StateC))
         with nogil:
-            n = perft_c(&self.s, &self.rules.c, depth)
+            n = perft_c(&s, &self.rules.c, depth, flag)
         return n
 
-    def perft_hashed(self, int depth, PerftTable table):
-        """R40 from this state with ``table`` (shared by threads): (count, table hits)."""
+    def perft_hashed(self, int depth, PerftTable table, StopToken stop=None):
+        """R40 from (a copy of) this state with ``table`` (shared by threads without
+        locks: a torn entry reads as a miss): (count, table hits)."""
         cdef uint64_t n, hits = 0
+        cdef StateC s
+        cdef const int* flag = stop_flag(stop)
+        memcpy(&s, &self.s, sizeof(StateC))
         with nogil:
-            n = perft_hashed(&self.s, &self.rules.c, depth, table, &hits)
+            n = perft_hashed(&s, &self.rules.c, depth, table, &hits, flag)
         return n, hits
 
     def children(self):
@@ -1587,35 +1614,48 @@ cdef class Engine:
             out.append(child)
         return out
 
-    def random_playout(self, uint64_t seed, int64_t max_actions, bint history):
-        """Play uniformly random actions (splitmix64) until the end or the cap (< 0: none).
+    def random_playout(self, uint64_t seed, int64_t max_actions, bint history,
+                       StopToken stop=None):
+        """Play uniformly random actions (splitmix64) until the end, the cap (< 0: none) or
+        ``stop``.
 
-        With ``history`` every action can be undone; without it the undo
-        history is dropped (bulk simulation).
+        With ``history`` every action can be undone (the GIL is held; Ctrl-C is seen
+        every 4,096 actions); without it the undo history is dropped (bulk simulation)
+        and the game is played out on a copy with the GIL released, written back at the
+        end: meanwhile other threads may read this engine, and changing it is refused.
         """
         cdef uint64_t rng = seed
         cdef int64_t played = 0
         cdef int n
-        cdef int32_t code
         cdef int32_t buffer[MAX_ACTIONS]
+        cdef const int* flag = stop_flag(stop)
+        cdef StateC s
+        self._check_idle()
         self.legal_valid = False
         if history:
             while not self.s.result and (max_actions < 0 or played < max_actions):
-                if played & 4095 == 4095 and PyErr_CheckSignals() < 0:
-                    raise KeyboardInterrupt      # (or what the signal handler raised)
+                if played & 4095 == 4095:
+                    if atomic_load(flag, RELAXED):
+                        break
+                    if PyErr_CheckSignals() < 0:
+                        raise KeyboardInterrupt  # (or what the signal handler raised)
                 n = gen_actions(&self.s, &self.rules.c, buffer)
                 self._play(buffer[splitmix64(&rng) % <uint64_t>n])
                 played += 1
             return played
         release(self.head)
         self.head = NULL
+        memcpy(&s, &self.s, sizeof(StateC))
+        self.busy = True
         with nogil:                      # other threads may play their own games meanwhile
-            while not self.s.result and (max_actions < 0 or played < max_actions):
-                if atomic_load(&STOP, RELAXED):
+            while not s.result and (max_actions < 0 or played < max_actions):
+                if atomic_load(flag, RELAXED):
                     break
-                n = gen_actions(&self.s, &self.rules.c, buffer)
-                apply_action(&self.s, &self.rules.c, buffer[splitmix64(&rng) % <uint64_t>n])
+                n = gen_actions(&s, &self.rules.c, buffer)
+                apply_action(&s, &self.rules.c, buffer[splitmix64(&rng) % <uint64_t>n])
                 played += 1
+        memcpy(&self.s, &s, sizeof(StateC))
+        self.busy = False
         return played
 
     def captured(self):
@@ -2028,6 +2068,7 @@ ctypedef struct MctsTree:
     int32_t max_nodes                # the tree stops growing here (rollouts go on)
     bint main                        # runs in the Python thread: checks for Ctrl-C
     int* stop                        # the search's stop flag, shared by its trees
+    const int* cancel                # the caller's StopToken
     MctsNode* nodes
     int32_t nnodes, capacity
     int64_t done                     # iterations run
@@ -2194,7 +2235,7 @@ cdef void* mcts_run(void* arg) noexcept nogil:
         return NULL
     mcts_new_node(t, -1, 0, 0, t.root.to_move)
     while t.iterations < 0 or t.done < t.iterations:
-        if atomic_load(t.stop, RELAXED) or atomic_load(&STOP, RELAXED):
+        if atomic_load(t.stop, RELAXED) or atomic_load(t.cancel, RELAXED):
             break
         if t.deadline > 0 and now_seconds() >= t.deadline:
             break
@@ -2218,11 +2259,13 @@ cdef int reraise() except -1:
 
 
 def mcts(Engine engine, int64_t iterations, double seconds, int threads, uint64_t seed,
-         int rollout_actions, double c, int max_nodes):
+         int rollout_actions, double c, int max_nodes, StopToken stop=None):
     """Search from ``engine``'s state (at least two legal actions): ``iterations`` in all
     (split over the threads; < 0: no limit) and/or ``seconds`` (0: no limit). Returns
     (visits per legal action in gen_actions order, summed value per legal action for the
-    army to act, iterations run, nodes made)."""
+    army to act, iterations run, nodes made). The search reads a copy of the state, so
+    play() on ``engine`` from another thread cannot tear it; ``stop`` (a StopToken) ends
+    it early, as the budget would."""
     cdef int32_t actions[MAX_ACTIONS]
     cdef int n = gen_actions(&engine.s, &engine.rules.c, actions)
     if n == 0 or not 1 <= threads <= MAX_THREADS or max_nodes < 1 or rollout_actions < 0:
@@ -2236,13 +2279,17 @@ def mcts(Engine engine, int64_t iterations, double seconds, int threads, uint64_
     # The stop flag in the middle of its own 256 bytes: no cache line shared with data
     # a thread writes (each tree polls it every iteration).
     cdef uint8_t* stop_block = <uint8_t*>calloc(256, 1)
-    cdef int* stop = <int*>(stop_block + 128)
-    if trees == NULL or stop_block == NULL:
+    cdef int* halt = <int*>(stop_block + 128)
+    cdef const int* cancel = stop_flag(stop)
+    cdef StateC* root = <StateC*>malloc(sizeof(StateC))
+    if trees == NULL or stop_block == NULL or root == NULL:
         free(trees)
         free(stop_block)
+        free(root)
         raise MemoryError()
+    memcpy(root, &engine.s, sizeof(StateC))
     for i in range(threads):
-        trees[i].root = &engine.s
+        trees[i].root = root
         trees[i].r = &engine.rules.c
         trees[i].iterations = (-1 if iterations < 0 else
                                iterations // threads + (i < iterations % threads))
@@ -2252,7 +2299,8 @@ def mcts(Engine engine, int64_t iterations, double seconds, int threads, uint64_
         trees[i].rng = mix64(seed + <uint64_t>(i + 1) * <uint64_t>0x9E3779B97F4A7C15)
         trees[i].max_nodes = max_nodes
         trees[i].main = i == 0
-        trees[i].stop = stop
+        trees[i].stop = halt
+        trees[i].cancel = cancel
     visits = [0] * n
     values = [0.0] * n
     cdef int64_t done = 0, nodes = 0
@@ -2261,7 +2309,7 @@ def mcts(Engine engine, int64_t iterations, double seconds, int threads, uint64_
             for i in range(1, threads):
                 if pthread_create(&handles[i], NULL, mcts_run, &trees[i]) != 0:
                     trees[i].error = 1
-                    atomic_store(stop, 1, SEQ_CST)
+                    atomic_store(halt, 1, SEQ_CST)
                     break
                 started = i
             mcts_run(&trees[0])
@@ -2282,10 +2330,9 @@ def mcts(Engine engine, int64_t iterations, double seconds, int threads, uint64_
             free(trees[i].nodes)
         free(trees)
         free(stop_block)
+        free(root)
     if error == 2:
         reraise()
     if error == 1:
         raise MemoryError("no memory left for the MCTS tree")
-    if atomic_load(&STOP, RELAXED):
-        raise KeyboardInterrupt
     return visits, values, done, nodes

@@ -151,8 +151,13 @@ class MCTSAgent:
         self.rollout_actions, self.c, self.max_nodes = rollout_actions, float(c), max_nodes
         self.rng = random.Random(seed)
 
-    def search(self, game: Game) -> SearchResult:
-        """Search the position (it must not be over) and report every root action."""
+    def search(self, game: Game, stop=None) -> SearchResult:
+        """Search the position (it must not be over) and report every root action.
+
+        The search reads a copy of the position; ``stop`` (a :class:`victorus.StopToken`)
+        set from another thread ends it early, as its budget would."""
+        if stop is not None and not isinstance(stop, _engine.StopToken):
+            raise ConfigError(f"stop must be a victorus.StopToken or None, got {stop!r}")
         actions = game.legal_actions()
         if not actions:
             raise ConfigError("the game is over: there is nothing to search")
@@ -161,7 +166,7 @@ class MCTSAgent:
         visits, values, done, nodes = _engine.mcts(
             game._engine, -1 if self.iterations is None else self.iterations,
             self.seconds or 0.0, self.threads, self.rng.getrandbits(64), self.rollout_actions,
-            self.c, self.max_nodes)
+            self.c, self.max_nodes, stop)
         best = max(range(len(actions)), key=lambda i: (visits[i], -i))
         return SearchResult(actions[best], tuple(actions), tuple(visits),
                             tuple(v / n if n else 0.0 for v, n in zip(values, visits)),

@@ -23,3 +23,8 @@ class ConfigError(VictorusError, ValueError):
 
 class RecordError(VictorusError, ValueError):
     """A game record file is malformed or does not replay (its line number is named)."""
+
+
+class Cancelled(VictorusError):
+    """A long call (perft, simulate, a search) was stopped by its StopToken from another
+    thread; what it had computed is discarded."""

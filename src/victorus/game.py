@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from . import tensors
-from ._engine import Engine, PerftTable, Rules, clear_stop, request_stop
+from ._engine import Engine, PerftTable, Rules, StopToken
 from .constants import (
     ACTION_SLOTS,
     CAPTURE_FLAG,
@@ -25,7 +25,7 @@ from .constants import (
     WORD_CODES,
     action_slot,
 )
-from .errors import ConfigError, IllegalActionError, StateError
+from .errors import Cancelled, ConfigError, IllegalActionError, StateError
 from .geometry import Board, direction_mask, theta, winding_base
 from .notation import (
     Action,
@@ -448,20 +448,24 @@ MAX_PERFT_THREADS = 256
 MAX_PERFT_HASH_MB = 65536
 
 
-def perft(game: Game, depth: int, threads: int = 1, progress=None, hash_mb: int = 0) -> int:
+def perft(game: Game, depth: int, threads: int = 1, progress=None, hash_mb: int = 0,
+          stop: StopToken | None = None) -> int:
     """R40: the number of action sequences of length ``depth`` from the game's state.
 
     From depth 4, the root's actions are counted as separate tasks on ``threads``
     threads (the C perft runs without the GIL); ``progress()`` is called as each is
-    done. Ctrl-C stops the count within a second. ``hash_mb`` > 0 keeps the counts of
-    subtrees in a transposition table of that many MiB, shared by the threads (keyed
-    by ``Game.key()``; see docs/performance.md for when it pays).
+    done. Ctrl-C in the calling thread, or an exception raised by ``progress``, stops
+    this count (and no other) within 0.1 s and goes on; ``stop.stop()`` on a
+    :class:`StopToken` from another thread makes it raise :class:`Cancelled`.
+    ``hash_mb`` > 0 keeps the counts of subtrees in a transposition table of that many
+    MiB, shared by the threads (keyed by ``Game.key()``; see docs/performance.md for
+    when it pays).
     """
-    return _perft(game, depth, threads, progress, hash_mb)[0]
+    return _perft(game, depth, threads, progress, hash_mb, stop)[0]
 
 
 def _perft(game: Game, depth: int, threads: int = 1, progress=None,
-           hash_mb: int = 0) -> tuple[int, int]:
+           hash_mb: int = 0, stop: StopToken | None = None) -> tuple[int, int]:
     """perft() and the number of subtree counts found in the table."""
     if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_PERFT_DEPTH:
         raise ConfigError(f"perft depth must be an integer from 0 to {MAX_PERFT_DEPTH}, "
@@ -476,28 +480,38 @@ def _perft(game: Game, depth: int, threads: int = 1, progress=None,
                           f"{MAX_PERFT_HASH_MB}, got {hash_mb!r}")
     if not isinstance(game, Game):
         raise ConfigError(f"perft needs a victorus.Game, got {type(game).__name__}")
-    table = PerftTable(hash_mb) if hash_mb else None
+    if stop is not None and not isinstance(stop, StopToken):
+        raise ConfigError(f"stop must be a victorus.StopToken or None, got {stop!r}")
+    try:
+        table = PerftTable(hash_mb) if hash_mb else None
+    except MemoryError:
+        raise ConfigError(f"no memory for a {hash_mb} MiB perft table; give a smaller "
+                          f"hash_mb") from None
     if depth <= 3:                                  # milliseconds at most
         return (game._engine.perft(depth), 0) if table is None else \
             game._engine.perft_hashed(depth, table)
     children = game._engine.children()
     tasks = ([(child.perft, depth - 1) for child in children] if table is None else
              [(child.perft_hashed, depth - 1, table) for child in children])
-    results = run_interruptibly(tasks, threads, progress)
+    results = run_interruptibly(tasks, threads, progress, stop)
     if table is None:
         return sum(results), 0
     return sum(count for count, _ in results), sum(hits for _, hits in results)
 
 
-def run_interruptibly(tasks, threads: int = 1, progress=None) -> list:
+def run_interruptibly(tasks, threads: int = 1, progress=None,
+                      stop: StopToken | None = None) -> list:
     """Results of long C calls ``(call, *args)`` (they release the GIL) run on ``threads``
-    worker threads, so that Ctrl-C reaches this thread at once: the engine is then asked
-    to stop, the calls return early, the tasks not started are dropped and the
-    KeyboardInterrupt goes on. ``progress()`` is called as each task is done."""
-    clear_stop()
+    worker threads, each given ``stop=`` this run's :class:`StopToken` (``stop``, or a
+    new one), so that Ctrl-C reaches this thread at once. Any exception here (Ctrl-C, or
+    one raised by ``progress()``, which is called as each task is done) sets the token:
+    the calls return early, the tasks not started are dropped and the exception goes on.
+    The token is this run's alone: stopping it never stops another run. A token set
+    from elsewhere ends the run with :class:`Cancelled`."""
+    token = StopToken() if stop is None else stop
     pool = ThreadPoolExecutor(max(1, min(threads, len(tasks))))
     try:
-        futures = [pool.submit(*task) for task in tasks]
+        futures = [pool.submit(call, *args, stop=token) for call, *args in tasks]
         results = []
         for future in futures:
             while True:
@@ -506,16 +520,17 @@ def run_interruptibly(tasks, threads: int = 1, progress=None) -> list:
                     break
                 except FuturesTimeout:
                     continue
+            if token.stopped:
+                raise Cancelled("stopped by its StopToken before the end")
             if progress is not None:
                 progress()
         return results
     except BaseException:
-        request_stop()
+        token.stop()
         pool.shutdown(wait=True, cancel_futures=True)
         raise
     finally:
         pool.shutdown(wait=True)
-        clear_stop()
 
 
 #: R36: random games can go on for ever (two gated royals shuffling inside their
@@ -554,4 +569,4 @@ def play_random(game: Game, seed=None, max_actions: int | None = DEFAULT_MAX_ACT
     return played
 
 
-__all__ = ["DEFAULT_MAX_ACTIONS", "Game", "perft", "play_random"]
+__all__ = ["DEFAULT_MAX_ACTIONS", "Game", "StopToken", "perft", "play_random"]

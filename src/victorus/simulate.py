@@ -12,7 +12,7 @@ import os
 import threading
 from dataclasses import dataclass
 
-from ._engine import stop_requested
+from ._engine import StopToken
 from .constants import PIECE_LETTERS
 from .errors import ConfigError
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game, run_interruptibly
@@ -56,11 +56,13 @@ def _check_int(name, value, low, high=None):
         raise ConfigError(f"{name} must be {accepted}, got {value!r}")
 
 
-def _play_one(start: Game, seed: int, index: int, cap: int) -> SimulatedGame:
-    """Game ``index`` of a run, from the start position ``start``."""
+def _play_one(start: Game, seed: int, index: int, cap: int,
+              stop: StopToken | None = None) -> SimulatedGame:
+    """Game ``index`` of a run, from the start position ``start`` (cut short if ``stop``
+    is set: the caller then discards it)."""
     engine = start._engine.copy(False)
     s = game_seed(seed, index)
-    n = engine.random_playout(s, cap, False)              # GIL released inside
+    n = engine.random_playout(s, cap, False, stop)        # GIL released inside
     result = engine.result()
     return SimulatedGame(index, s, None if result is None else result[0],
                          None if result is None else result[1], n, engine.round,
@@ -80,7 +82,7 @@ def simulate(games: int, seed: int = 0, players: int | None = None, board: str =
              variant: str = "standard", workers: int | None = None,
              max_actions: int | None = DEFAULT_MAX_ACTIONS,
              progress: bool | None = False, backend: str = "local",
-             address: str | None = None) -> list[SimulatedGame]:
+             address: str | None = None, stop: StopToken | None = None) -> list[SimulatedGame]:
     """Play ``games`` seeded random games; return one SimulatedGame per game, in index order.
 
     ``workers`` threads (default: all cores) share the games; the results are
@@ -90,6 +92,10 @@ def simulate(games: int, seed: int = 0, players: int | None = None, board: str =
     ``backend="ray"`` fans the games out over a Ray cluster (``address``; None
     starts a local one; needs ``pip install "victorus[ray]"``), with the same
     results as the local backend for the same seed.
+    Ctrl-C in the calling thread stops every game at once and goes on as
+    KeyboardInterrupt; ``stop.stop()`` (a :class:`victorus.StopToken`, local backend)
+    from another thread makes it raise :class:`victorus.Cancelled`. Either way no
+    result is returned.
     """
     _check_int("games", games, 0, MAX_GAMES)
     _check_int("seed", seed, 0)
@@ -100,6 +106,8 @@ def simulate(games: int, seed: int = 0, players: int | None = None, board: str =
     _check_int("workers", workers, 1, 256)
     if backend not in BACKENDS:
         raise ConfigError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if stop is not None and not isinstance(stop, StopToken):
+        raise ConfigError(f"stop must be a victorus.StopToken or None, got {stop!r}")
     if address is not None and backend != "ray":
         raise ConfigError("address is only for backend='ray'")
     start = Game(board=board, players=players, variant=variant)   # validates the configuration
@@ -111,20 +119,24 @@ def simulate(games: int, seed: int = 0, players: int | None = None, board: str =
     pending = iter(range(games))
     lock = threading.Lock()
 
-    def run():
-        while not stop_requested():
+    def run(stop: StopToken):
+        while not stop.stopped:
             with lock:                   # workers take the next game as they finish one
                 i = next(pending, None)
             if i is None:
                 return
-            results[i] = _play_one(start, seed, i, cap)
+            game = _play_one(start, seed, i, cap, stop)
+            if stop.stopped:             # cut short: not a result
+                return
+            results[i] = game
             bar.advance()
 
     # The games run in worker threads (one at least), so that Ctrl-C reaches this thread
-    # at once; the engine is then asked to stop, and nothing half-played is returned.
+    # at once; this run's token then stops every game being played within 0.1 s, and
+    # nothing half-played is returned.
     threads = max(1, min(workers, games))
     with Progress(games, "games", progress) as bar:
-        run_interruptibly([(run,)] * threads, threads)
+        run_interruptibly([(run,)] * threads, threads, stop=stop)
     return [game for game in results if game is not None]    # every slot is filled
 
 

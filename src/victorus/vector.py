@@ -22,6 +22,13 @@ at the next one, whose action for it is ignored. Action ids are those of
 :meth:`VectorGames.sample` draws uniformly random legal ids in C (baselines). Results
 depend only on the seed and the actions, never on the thread count.
 
+Threads: one object may be called from any number of Python threads. Each call
+(``step``, ``reset``, ``sample``, ``game``) holds the object's :attr:`~VectorGames.lock`
+from validation to the last output written, so calls never interleave, whatever
+``threads`` is. The output arrays are shared: a thread that reads them after its own
+call holds the lock around both (``with games.lock: games.step(a); obs =
+games.observations.copy()``); it is re-entrant.
+
 >>> import numpy as np
 >>> games = VectorGames(4, board="compact", players=2, seed=1)
 >>> games.observations.shape, games.masks.shape
@@ -33,6 +40,8 @@ True
 """
 
 from __future__ import annotations
+
+import threading
 
 from ._engine import MAX_LEGAL_ACTIONS, MAX_WORKER_THREADS, VectorEngine
 from .constants import NUM_SEATS, PLANES
@@ -91,6 +100,8 @@ class VectorGames:
                    "rewards": self.rewards, "terminated": self.terminated.view(np.uint8),
                    "truncated": self.truncated.view(np.uint8), "to_move": self.to_move,
                    "counts": self.counts, "sampled": self._sampled}
+        #: Held by every call; hold it yourself to read a call's outputs from several threads.
+        self.lock = threading.RLock()
         self._engine = VectorEngine(start._engine, n, threads, max_actions or 0,
                                     OBSERVATIONS[observations], buffers)
         self.reset(seed)
@@ -104,12 +115,19 @@ class VectorGames:
         ``(seed, i)``)."""
         if seed is not None:
             _check_int("seed", seed, 0, 2**64 - 1)
-            self._seed = seed
-        self._engine.reset(self._seed)
+        with self.lock:
+            if seed is not None:
+                self._seed = seed
+            self._engine.reset(self._seed)
         return self
 
     def step(self, actions) -> "VectorGames":
         """Play one action id per game (any int sequence or array of ``num_envs`` ids)."""
+        with self.lock:              # validation and play under one lock: all or nothing
+            self._step(actions)
+        return self
+
+    def _step(self, actions) -> None:
         np = _numpy()
         ids = actions
         if not (isinstance(ids, np.ndarray) and ids.dtype == np.int32 and ids.flags.c_contiguous):
@@ -129,18 +147,20 @@ class VectorGames:
                 f"ids go from 0 to {self.num_actions - 1}"
             raise IllegalActionError(f"game {bad}: action id {ident} ({what}) is not legal "
                                      f"now; no game was stepped")
-        return self
 
     def sample(self):
         """Uniformly random legal ids, one per game (-1 for a game about to start again);
-        drawn in C from each game's own random state. The array is reused."""
-        self._engine.sample()
-        return self._sampled
+        drawn in C from each game's own random state. The array is reused: from several
+        threads, hold :attr:`lock` around this call and your use of its result."""
+        with self.lock:
+            self._engine.sample()
+            return self._sampled
 
     def game(self, index: int) -> Game:
         """A copy of game ``index`` as a :class:`victorus.Game` (no history)."""
         _check_int("index", index, 0, self.num_envs - 1)
-        return Game._from_engine(self.board, self.config, self._engine.engine(index))
+        with self.lock:
+            return Game._from_engine(self.board, self.config, self._engine.engine(index))
 
 
 __all__ = ["MAX_LEGAL_ACTIONS", "VectorGames"]

@@ -32,6 +32,8 @@ class VictorusVectorEnv(VectorEnv):
 
     ``copy``: return copies of the output arrays (True, gymnasium's default) or the
     arrays the engine rewrites at every step (False: faster, read them before stepping).
+    Safe to call from several threads with ``copy=True``: each call holds
+    ``games.lock`` until its outputs are copied.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
@@ -65,19 +67,23 @@ class VictorusVectorEnv(VectorEnv):
         return obs, {"to_move": take(g.to_move), "rewards": take(g.rewards)}
 
     def reset(self, *, seed: int | None = None, options=None):
-        self.games.reset(seed)
-        return self._outputs()
+        with self.games.lock:            # the call and the reading of its outputs (threads)
+            self.games.reset(seed)
+            return self._outputs()
 
     def step(self, actions):
-        self._acting[:] = self.games.to_move
-        self.games.step(actions)
-        obs, info = self._outputs()
-        rewards = self.games.rewards[self._rows, self._acting].copy()
-        return (obs, rewards, self.games.terminated.copy(), self.games.truncated.copy(), info)
+        with self.games.lock:
+            self._acting[:] = self.games.to_move
+            self.games.step(actions)
+            obs, info = self._outputs()
+            rewards = self.games.rewards[self._rows, self._acting].copy()
+            return (obs, rewards, self.games.terminated.copy(), self.games.truncated.copy(),
+                    info)
 
     def sample_legal(self):
         """Uniformly random legal actions (drawn in C), one per game."""
-        return self.games.sample().copy()
+        with self.games.lock:
+            return self.games.sample().copy()
 
 
 __all__ = ["VictorusVectorEnv"]
