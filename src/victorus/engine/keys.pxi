@@ -1,0 +1,178 @@
+# Part of the C engine, included by src/victorus/_engine.pyx (which lists the order).
+# Position keys (64-bit, for transposition tables and repetition), position
+# equality, and the hashed perft's lock-free table of subtree counts (R40).
+
+# -- position keys (search: transposition tables, repetition) --------------------------
+# A 64-bit key of everything that decides what happens next: the pieces (kind, edge,
+# royal, tally, laps), the held pieces in order, the armies, the army to act, the phase
+# and every bonus-state field, the frozen pieces, the pass count and, in the quick game,
+# the round. Each part is mixed with its own salt (a Zobrist key whose random table is a
+# hash function); ``salt`` gives independent keys (collision measurements).
+
+cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+cdef inline uint64_t part_salt(uint64_t salt, int part) noexcept nogil:
+    """An independent random 64-bit salt per part of the key (and per ``salt``)."""
+    return mix64(mix64(salt) + <uint64_t>(part + 1) * <uint64_t>0x9E3779B97F4A7C15)
+
+
+cdef enum:
+    KEY_PARTS = 20
+
+cdef uint64_t KEY_SALTS[KEY_PARTS]              # the part salts of salt 0, made once
+for _part in range(KEY_PARTS):
+    KEY_SALTS[_part] = part_salt(0, _part)
+
+
+cdef uint64_t position_key(const StateC* s, const RulesC* r, uint64_t salt) noexcept nogil:
+    cdef uint64_t key = 0, x
+    cdef uint64_t salts[KEY_PARTS]
+    cdef int i
+    if salt == 0:
+        memcpy(salts, KEY_SALTS, sizeof(salts))
+    else:
+        for i in range(KEY_PARTS):
+            salts[i] = part_salt(salt, i)
+    cdef uint64_t pieces = salts[0], held_salt = salts[1], armies = salts[2]
+    cdef const PieceC* p
+    cdef const HeldC* h
+    cdef int word, c, a
+    cdef int rank[NUM_SEATS]
+    for word in range(3):
+        x = s.total.w[word]
+        while x:
+            c = word * 64 + lowest_bit(x)
+            x &= x - 1
+            p = &s.cells[c]
+            key ^= mix64(pieces ^ ((<uint64_t>c << 49) | (<uint64_t>p.army << 46)
+                                   | (<uint64_t>p.kind << 43) | (<uint64_t>p.edge << 41)
+                                   | (<uint64_t>p.royal << 40) | (<uint64_t>p.tally << 32)
+                                   | <uint32_t>p.laps))
+    memset(rank, 0, sizeof(rank))
+    for i in range(s.nheld):                    # R39: each army's held pieces in order
+        h = &s.held[i]
+        rank[h.holder] += 1
+        key ^= mix64(held_salt ^ ((<uint64_t>rank[h.holder] << 40) | (<uint64_t>h.holder << 32)
+                                  | (<uint64_t>h.army << 24) | (<uint64_t>h.kind << 16)
+                                  | (<uint64_t>h.edge << 8) | h.royal))
+    for a in range(NUM_SEATS):
+        key ^= mix64(armies ^ ((<uint64_t>a << 56) | (<uint64_t>s.army_state[a] << 48)
+                               | <uint32_t>s.knight_caps[a]))
+    cdef int32_t fields[14]
+    fields[0], fields[1], fields[2], fields[3] = s.to_move, s.phase, s.mover, s.move_start
+    fields[4], fields[5], fields[6], fields[7] = s.legs, s.captures, s.last_capture, s.self_cell
+    fields[8], fields[9], fields[10], fields[11] = s.self_color, s.nocap, s.pending, s.passes
+    fields[12] = s.round if r.quick else 0             # the round limit (R37a) only
+    fields[13] = s.result * 256 + s.winners
+    for i in range(14):
+        key ^= mix64(salts[3 + i] ^ <uint32_t>fields[i])
+    for word in range(3):
+        key ^= mix64(salts[17 + word] ^ mix64(s.frozen.w[word]))
+    return key
+
+
+# -- hashed perft ----------------------------------------------------------------------
+# A transposition table of subtree counts (depth >= 2; depth 1 is counted in bulk), keyed
+# by position_key. Threads share it without locks: an entry is two words, the count
+# with its depth and that XORed with the key, so a torn entry reads as a miss.
+
+ctypedef struct PerftEntry:
+    uint64_t check                   # key ^ data
+    uint64_t data                    # count << 8 | depth
+
+cdef extern from *:
+    uint64_t load_u64 "__atomic_load_n"(uint64_t* ptr, int order) noexcept nogil
+    void store_u64 "__atomic_store_n"(uint64_t* ptr, uint64_t value, int order) noexcept nogil
+
+
+cdef class PerftTable:
+    """The table of a hashed perft: ``megabytes`` rounded down to a power of two of
+    16-byte entries, zeroed."""
+    cdef PerftEntry* entries
+    cdef uint64_t mask
+    cdef readonly uint64_t entry_count
+
+    def __cinit__(self, uint64_t megabytes):
+        cdef uint64_t count = 1
+        while count * 2 * sizeof(PerftEntry) <= megabytes << 20:
+            count *= 2
+        self.entries = <PerftEntry*>calloc(count, sizeof(PerftEntry))
+        if self.entries == NULL:
+            raise MemoryError(f"no memory for a {megabytes} MB perft table")
+        self.entry_count = count
+        self.mask = count - 1
+
+    def __dealloc__(self):
+        free(self.entries)
+
+
+cdef uint64_t perft_hashed(const StateC* s, const RulesC* r, int depth, PerftTable table,
+                           uint64_t* hits, const int* stop) noexcept nogil:
+    """perft_c, with the counts of subtrees of depth >= 2 kept in ``table``."""
+    if depth <= 1:
+        return perft_c(s, r, depth, stop)
+    cdef uint64_t key = position_key(s, r, 0)
+    cdef PerftEntry* entry = &table.entries[key & table.mask]
+    cdef uint64_t data = load_u64(&entry.data, RELAXED)
+    if (load_u64(&entry.check, RELAXED) ^ data) == key and (data & 0xFF) == <uint64_t>depth:
+        hits[0] += 1
+        return data >> 8
+    cdef int32_t actions[MAX_ACTIONS]
+    cdef int n = gen_actions(s, r, actions), i
+    cdef uint64_t total = 0
+    cdef StateC child
+    for i in range(n):
+        if atomic_load(stop, RELAXED):
+            return total                 # not stored: the caller discards it
+        memcpy(&child, s, sizeof(StateC))
+        apply_action(&child, r, actions[i])
+        total += perft_hashed(&child, r, depth - 1, table, hits, stop)
+    data = (total << 8) | <uint64_t>depth
+    store_u64(&entry.data, data, RELAXED)
+    store_u64(&entry.check, key ^ data, RELAXED)
+    return total
+
+
+cdef bint same_position(const StateC* a, const StateC* b, const RulesC* r) noexcept nogil:
+    """Whether two states are the same position (what position_key reads, exactly)."""
+    cdef int c, i
+    cdef const PieceC* p
+    cdef const PieceC* q
+    if memcmp(&a.total, &b.total, sizeof(BB)) or memcmp(&a.frozen, &b.frozen, sizeof(BB)):
+        return False
+    for c in range(r.t.ncells):
+        if not bb_has(&a.total, c):
+            continue
+        p, q = &a.cells[c], &b.cells[c]
+        if (p.army != q.army or p.kind != q.kind or p.edge != q.edge or p.royal != q.royal
+                or p.tally != q.tally or p.laps != q.laps):
+            return False
+    if a.nheld != b.nheld:
+        return False
+    cdef int holder, j
+    for holder in range(NUM_SEATS):             # each army's held pieces, in order (R39)
+        j = 0
+        for i in range(a.nheld):
+            if a.held[i].holder != holder:
+                continue
+            while j < b.nheld and b.held[j].holder != holder:
+                j += 1
+            if j == b.nheld or memcmp(&a.held[i], &b.held[j], sizeof(HeldC)):
+                return False
+            j += 1
+        while j < b.nheld:                      # b holds more for this army
+            if b.held[j].holder == holder:
+                return False
+            j += 1
+    return (memcmp(a.army_state, b.army_state, sizeof(a.army_state)) == 0
+            and memcmp(a.knight_caps, b.knight_caps, sizeof(a.knight_caps)) == 0
+            and a.to_move == b.to_move and a.phase == b.phase and a.mover == b.mover
+            and a.move_start == b.move_start and a.legs == b.legs and a.captures == b.captures
+            and a.last_capture == b.last_capture and a.self_cell == b.self_cell
+            and a.self_color == b.self_color and a.nocap == b.nocap and a.pending == b.pending
+            and a.passes == b.passes and (not r.quick or a.round == b.round)
+            and a.result == b.result and a.winners == b.winners)

@@ -1,0 +1,308 @@
+# Part of the C engine, included by src/victorus/_engine.pyx (which lists the order).
+# UCT in C with root parallelism (victorus.agents.MCTSAgent).
+
+# -- MCTS (victorus.agents.MCTSAgent) -----------------------------------------------------
+# UCT with a value per seat (2-6 armies, teams share their returns): the army to act at a
+# node picks the child best for its own seat. One node per expanded action, in one array
+# per tree; rollouts are uniformly random actions; an unfinished rollout is scored by
+# material. Root parallelism: each thread grows its own tree from its own random state
+# and the root's visit counts are summed, so a search is deterministic for a seed, an
+# iteration budget and a thread count. The trees live only during the search.
+
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from libc.math cimport log, sqrt, tanh
+
+cdef extern from "Python.h":
+    int check_signals "PyErr_CheckSignals"() noexcept   # leaves a raised exception pending
+
+ctypedef struct MctsNode:
+    int32_t parent                   # -1 at the root
+    int32_t first_child              # -1: none yet
+    int32_t next_sibling
+    int32_t code                     # the action from the parent
+    int32_t nactions                 # legal actions here, -1 until known
+    int32_t nchildren
+    uint32_t visits
+    int16_t index                    # the action's place in the parent's gen_actions order
+    int8_t seat                      # the army to act here
+    float value[NUM_SEATS]           # summed returns per seat
+
+ctypedef struct MctsTree:
+    const StateC* root
+    const RulesC* r
+    int64_t iterations               # this tree's budget; < 0: until the deadline
+    double deadline                  # CLOCK_MONOTONIC seconds; 0: none
+    int32_t rollout_actions
+    double c                         # UCT exploration constant
+    uint64_t rng
+    int32_t max_nodes                # the tree stops growing here (rollouts go on)
+    bint main                        # runs in the Python thread: checks for Ctrl-C
+    int* stop                        # the search's stop flag, shared by its trees
+    const int* cancel                # the caller's StopToken
+    MctsNode* nodes
+    int32_t nnodes, capacity
+    int64_t done                     # iterations run
+    int error                        # 1: out of memory, 2: a signal's exception is pending
+    uint8_t padding[128]             # no cache line shared with the next thread's tree
+
+
+cdef inline double now_seconds() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef void mcts_value(const StateC* s, const RulesC* r, float* out) noexcept nogil:
+    """Per seat: the result (team_returns) of a finished game; otherwise the team's R37
+    material (board and held) against the teams' mean, squashed into (-0.5, 0.5) so a
+    real win always counts for more."""
+    cdef double team_points[NUM_SEATS]
+    cdef bint team_present[NUM_SEATS]
+    cdef int board[NUM_SEATS]
+    cdef int held[NUM_SEATS]
+    cdef double total = 0, mean
+    cdef int a, teams = 0
+    if s.result != RESULT_NONE:
+        team_returns(s, r, out)
+        return
+    material_points(s, r, board, held)
+    for a in range(NUM_SEATS):
+        team_points[a] = 0
+        team_present[a] = False
+    for a in range(NUM_SEATS):
+        if (r.present >> a) & 1:
+            team_present[r.team[a]] = True
+        team_points[r.team[a]] += board[a] + held[a]
+    for a in range(NUM_SEATS):
+        if team_present[a]:
+            teams += 1
+            total += team_points[a]
+    if total <= 0:
+        total = 1
+    mean = total / teams
+    for a in range(NUM_SEATS):
+        out[a] = (0.5 * tanh(4 * (team_points[r.team[a]] - mean) / total)
+                  if (r.present >> a) & 1 else 0.0)
+
+
+cdef bint mcts_reserve(MctsTree* t) noexcept nogil:
+    """Room for one more node: False if the tree is full or no memory is left (then
+    ``t.error``)."""
+    cdef MctsNode* grown
+    cdef int32_t capacity
+    if t.nnodes >= t.max_nodes:
+        return False
+    if t.nnodes == t.capacity:
+        capacity = min(t.max_nodes, max(1024, 2 * t.capacity))
+        grown = <MctsNode*>realloc(t.nodes, capacity * sizeof(MctsNode))
+        if grown == NULL:
+            t.error = 1
+            return False
+        t.nodes = grown
+        t.capacity = capacity
+    return True
+
+
+cdef int32_t mcts_new_node(MctsTree* t, int32_t parent, int32_t code, int index,
+                           int seat) noexcept nogil:
+    """A node linked first among ``parent``'s children (after mcts_reserve)."""
+    cdef int32_t i = t.nnodes
+    cdef MctsNode* node = &t.nodes[i]
+    t.nnodes += 1
+    memset(node, 0, sizeof(MctsNode))
+    node.parent = parent
+    node.first_child = -1
+    node.next_sibling = -1
+    node.code = code
+    node.index = index
+    node.seat = seat
+    node.nactions = -1
+    if parent >= 0:
+        node.next_sibling = t.nodes[parent].first_child
+        t.nodes[parent].first_child = i
+        t.nodes[parent].nchildren += 1
+    return i
+
+
+cdef int32_t mcts_expand(MctsTree* t, int32_t at, StateC* s, int32_t* actions) noexcept nogil:
+    """Add one untried action of node ``at`` (uniformly at random) and play it on ``s``;
+    -1 if every action is tried or the tree cannot grow."""
+    cdef int n = gen_actions(s, t.r, actions)
+    cdef uint64_t tried[MAX_ACTION_WORDS]
+    cdef int32_t child
+    cdef int i, k
+    t.nodes[at].nactions = n
+    if t.nodes[at].nchildren >= n or not mcts_reserve(t):
+        return -1
+    memset(tried, 0, ((n + 63) >> 6) * sizeof(uint64_t))
+    child = t.nodes[at].first_child
+    while child >= 0:
+        tried[t.nodes[child].index >> 6] |= (<uint64_t>1) << (t.nodes[child].index & 63)
+        child = t.nodes[child].next_sibling
+    k = <int>(splitmix64(&t.rng) % <uint64_t>(n - t.nodes[at].nchildren))
+    for i in range(n):
+        if not (tried[i >> 6] >> (i & 63)) & 1:
+            if k == 0:
+                break
+            k -= 1
+    apply_action(s, t.r, actions[i])
+    return mcts_new_node(t, at, actions[i], i, s.to_move)
+
+
+cdef int32_t mcts_select(MctsTree* t, int32_t at) noexcept nogil:
+    """UCT: the child best for the army to act at ``at`` (first of equals)."""
+    cdef MctsNode* node = &t.nodes[at]
+    cdef MctsNode* c
+    cdef double log_n = log(<double>node.visits), score, best_score = -1e300
+    cdef int32_t child = node.first_child, best = -1
+    while child >= 0:
+        c = &t.nodes[child]
+        score = c.value[node.seat] / c.visits + t.c * sqrt(log_n / c.visits)
+        if score > best_score:
+            best_score = score
+            best = child
+        child = c.next_sibling
+    return best
+
+
+cdef void mcts_iteration(MctsTree* t, StateC* s, int32_t* actions) noexcept nogil:
+    """Selection, expansion, a random rollout and the backup of its value per seat."""
+    cdef int32_t at = 0, child
+    cdef int n, played = 0, a
+    cdef float value[NUM_SEATS]
+    memcpy(s, t.root, sizeof(StateC))
+    while not s.result:
+        if t.nodes[at].nactions < 0 or t.nodes[at].nchildren < t.nodes[at].nactions:
+            child = mcts_expand(t, at, s, actions)
+            if child >= 0:
+                at = child
+                break
+            if t.nodes[at].nchildren == 0:         # the tree is full: roll out from here
+                break
+        at = mcts_select(t, at)
+        apply_action(s, t.r, t.nodes[at].code)
+    while not s.result and played < t.rollout_actions:
+        n = gen_actions(s, t.r, actions)
+        apply_action(s, t.r, actions[splitmix64(&t.rng) % <uint64_t>n])
+        played += 1
+    mcts_value(s, t.r, value)
+    while at >= 0:
+        t.nodes[at].visits += 1
+        for a in range(NUM_SEATS):
+            t.nodes[at].value[a] += value[a]
+        at = t.nodes[at].parent
+
+
+cdef void* mcts_run(void* arg) noexcept nogil:
+    """Grow one tree until its budget, the deadline or a stop."""
+    cdef MctsTree* t = <MctsTree*>arg
+    cdef int32_t actions[MAX_ACTIONS]
+    cdef StateC* s = <StateC*>malloc(sizeof(StateC))
+    if s == NULL or not mcts_reserve(t):
+        t.error = 1
+        atomic_store(t.stop, 1, SEQ_CST)
+        free(s)
+        return NULL
+    mcts_new_node(t, -1, 0, 0, t.root.to_move)
+    while t.iterations < 0 or t.done < t.iterations:
+        if atomic_load(t.stop, RELAXED) or atomic_load(t.cancel, RELAXED):
+            break
+        if t.deadline > 0 and now_seconds() >= t.deadline:
+            break
+        if t.main and t.done & 63 == 63:
+            with gil:
+                if check_signals() < 0:
+                    t.error = 2
+                    atomic_store(t.stop, 1, SEQ_CST)
+                    break
+        mcts_iteration(t, s, actions)
+        t.done += 1
+        if t.error:
+            atomic_store(t.stop, 1, SEQ_CST)
+            break
+    free(s)
+    return NULL
+
+
+cdef int reraise() except -1:
+    return -1                        # the exception check_signals left pending goes on
+
+
+def mcts(Engine engine, int64_t iterations, double seconds, int threads, uint64_t seed,
+         int rollout_actions, double c, int max_nodes, StopToken stop=None):
+    """Search from ``engine``'s state (at least two legal actions): ``iterations`` in all
+    (split over the threads; < 0: no limit) and/or ``seconds`` (0: no limit). Returns
+    (visits per legal action in gen_actions order, summed value per legal action for the
+    army to act, iterations run, nodes made). The search reads a copy of the state, so
+    play() on ``engine`` from another thread cannot tear it; ``stop`` (a StopToken) ends
+    it early, as the budget would."""
+    cdef int32_t actions[MAX_ACTIONS]
+    cdef int n = gen_actions(&engine.s, &engine.rules.c, actions)
+    if n == 0 or not 1 <= threads <= MAX_THREADS or max_nodes < 1 or rollout_actions < 0:
+        raise ValueError(f"mcts needs a legal action, 1-{MAX_THREADS} threads, max_nodes >= 1 "
+                         f"and rollout_actions >= 0")
+    cdef MctsTree* trees = <MctsTree*>calloc(threads, sizeof(MctsTree))
+    cdef pthread_t handles[MAX_THREADS]
+    cdef int i, started = 0, error = 0, seat = engine.s.to_move
+    cdef int32_t child
+    cdef double deadline = now_seconds() + seconds if seconds > 0 else 0
+    # The stop flag in the middle of its own 256 bytes: no cache line shared with data
+    # a thread writes (each tree polls it every iteration).
+    cdef uint8_t* stop_block = <uint8_t*>calloc(256, 1)
+    cdef int* halt = <int*>(stop_block + 128)
+    cdef const int* cancel = stop_flag(stop)
+    cdef StateC* root = <StateC*>malloc(sizeof(StateC))
+    if trees == NULL or stop_block == NULL or root == NULL:
+        free(trees)
+        free(stop_block)
+        free(root)
+        raise MemoryError()
+    memcpy(root, &engine.s, sizeof(StateC))
+    for i in range(threads):
+        trees[i].root = root
+        trees[i].r = &engine.rules.c
+        trees[i].iterations = (-1 if iterations < 0 else
+                               iterations // threads + (i < iterations % threads))
+        trees[i].deadline = deadline
+        trees[i].rollout_actions = rollout_actions
+        trees[i].c = c
+        trees[i].rng = mix64(seed + <uint64_t>(i + 1) * <uint64_t>0x9E3779B97F4A7C15)
+        trees[i].max_nodes = max_nodes
+        trees[i].main = i == 0
+        trees[i].stop = halt
+        trees[i].cancel = cancel
+    visits = [0] * n
+    values = [0.0] * n
+    cdef int64_t done = 0, nodes = 0
+    try:
+        with nogil:
+            for i in range(1, threads):
+                if pthread_create(&handles[i], NULL, mcts_run, &trees[i]) != 0:
+                    trees[i].error = 1
+                    atomic_store(halt, 1, SEQ_CST)
+                    break
+                started = i
+            mcts_run(&trees[0])
+            for i in range(1, started + 1):
+                pthread_join(handles[i], NULL)
+        for i in range(threads):
+            error = max(error, trees[i].error)
+            done += trees[i].done
+            nodes += trees[i].nnodes
+            if trees[i].nnodes:
+                child = trees[i].nodes[0].first_child
+                while child >= 0:
+                    visits[trees[i].nodes[child].index] += trees[i].nodes[child].visits
+                    values[trees[i].nodes[child].index] += trees[i].nodes[child].value[seat]
+                    child = trees[i].nodes[child].next_sibling
+    finally:
+        for i in range(threads):
+            free(trees[i].nodes)
+        free(trees)
+        free(stop_block)
+        free(root)
+    if error == 2:
+        reraise()
+    if error == 1:
+        raise MemoryError("no memory left for the MCTS tree")
+    return visits, values, done, nodes

@@ -1,0 +1,84 @@
+# Part of the C engine, included by src/victorus/_engine.pyx (which lists the order).
+# Action ids (o * N + t, then the words) and the observation planes written for
+# learning (victorus.tensors, victorus.vector).
+
+# -- learning tensors (victorus.tensors) ----------------------------------------------
+
+cdef inline int action_id(int32_t code, int n) noexcept nogil:
+    """The fixed action id of a code: origin * N + target, or N * N + word (0 stop, 1 end,
+    2 pass)."""
+    if code >= WORD_STOP:
+        return n * n + (code - WORD_STOP) // (WORD_END - WORD_STOP)
+    return (code & 0xFF) * n + ((code >> TARGET_SHIFT) & 0xFF)
+
+
+ctypedef fused obs_t:
+    float
+    uint8_t
+
+
+cdef inline obs_t encode(obs_t* kind, double count, double divisor) noexcept nogil:
+    """float32 planes hold ``count / divisor``; uint8 planes the count, saturated."""
+    if obs_t is float:
+        return <float>(count / divisor)
+    else:
+        return <uint8_t>(0 if count < 0 else 255 if count > 255 else count)
+
+
+cdef inline void fill_plane(obs_t* out, int plane, int n, obs_t value) noexcept nogil:
+    cdef int j
+    cdef obs_t* row = out + plane * n
+    for j in range(n):
+        row[j] = value
+
+
+cdef void write_observation(const StateC* s, const RulesC* r, int seat,
+                            obs_t* out) noexcept nogil:
+    """The planes of constants.PLANES seen by ``seat`` into ``out`` [NUM_PLANES, N]
+    (float32: the same numbers as victorus.tensors.observation_reference)."""
+    cdef int n = r.t.ncells, c, j, k, a, rel
+    cdef const PieceC* p
+    cdef const uint8_t* col = r.view[seat]
+    cdef int held[NUM_SEATS]
+    # The planes from phase_start on are whole-board values, each written once below.
+    memset(out, 0, PLANE_PHASE_START * n * sizeof(obs_t))
+    for c in range(n):
+        j = col[c]
+        out[(PLANE_CELL_WHITE + r.t.color[c]) * n + j] = 1
+        k = r.t.kingdom[c]
+        if k != NO_KINGDOM and s.army_state[k] != ARMY_ELIMINATED:
+            out[(PLANE_KINGDOM0 + (k - seat + NUM_SEATS) % NUM_SEATS) * n + j] = 1
+        if bb_has(&s.frozen, c):
+            out[PLANE_FROZEN * n + j] = 1
+        p = &s.cells[c]
+        if p.army < 0:
+            continue
+        rel = (p.army - seat + NUM_SEATS) % NUM_SEATS
+        out[(PLANE_ARMY0_T + rel * NUM_KINDS + p.kind) * n + j] = 1
+        if kind_in(p.kind, ROYAL_KINDS):
+            out[PLANE_LAPS * n + j] = encode(out, p.laps, 1.0)
+        else:
+            out[PLANE_BLACK_EDGED * n + j] = p.edge == COLOR_GREY
+            out[PLANE_ROYAL * n + j] = p.royal
+            out[PLANE_TALLY * n + j] = p.tally
+    if s.self_cell >= 0:
+        out[PLANE_SELF_ELIGIBLE * n + col[s.self_cell]] = 1
+    if s.mover >= 0:
+        out[PLANE_MOVING * n + col[s.mover]] = 1
+    for k in range(PLANE_TO_MOVE0 - PLANE_PHASE_START):
+        fill_plane(out, PLANE_PHASE_START + k, n, k == s.phase)
+    for rel in range(NUM_SEATS):
+        fill_plane(out, PLANE_TO_MOVE0 + rel, n, rel == (s.to_move - seat + NUM_SEATS) % NUM_SEATS)
+    for a in range(NUM_SEATS):
+        held[a] = 0
+    for k in range(s.nheld):
+        held[s.held[k].holder] += 1
+    for a in range(NUM_SEATS):
+        rel = (a - seat + NUM_SEATS) % NUM_SEATS
+        fill_plane(out, PLANE_KNIGHT_CAPTURES0 + rel, n,
+                   encode(out, min(s.knight_caps[a], 30), 3.0))
+        fill_plane(out, PLANE_HELD0 + rel, n, encode(out, held[a], 12.0))
+        fill_plane(out, PLANE_ACTIVE0 + rel, n, s.army_state[a] == ARMY_ACTIVE)
+    fill_plane(out, PLANE_ROUND, n, encode(out, s.round, 100.0))
+    fill_plane(out, PLANE_PASSES, n, encode(out, s.passes, 1.0))
+    fill_plane(out, PLANE_PENDING, n, encode(out, s.pending, 1.0))

@@ -1,0 +1,334 @@
+# Part of the C engine, included by src/victorus/_engine.pyx (which lists the order).
+# Many games stepped at once on a POSIX thread pool (victorus.vector).
+
+# -- many games stepped at once (victorus.vector) ----------------------------------------
+# The games live in one C array; a step validates every action first (nothing changes if
+# one is illegal), then splits the games over a pool of POSIX threads that run without
+# the GIL. Each game has its own random state, so results never depend on the threads.
+
+cdef extern from "<pthread.h>" nogil:
+    ctypedef unsigned long pthread_t
+    ctypedef struct pthread_mutex_t:
+        pass
+    ctypedef struct pthread_cond_t:
+        pass
+    int pthread_create(pthread_t* thread, const void* attr, void* (*start)(void*) noexcept nogil,
+                       void* arg)
+    int pthread_join(pthread_t thread, void** result)
+    int pthread_mutex_init(pthread_mutex_t* mutex, const void* attr)
+    int pthread_mutex_destroy(pthread_mutex_t* mutex)
+    int pthread_mutex_lock(pthread_mutex_t* mutex)
+    int pthread_mutex_unlock(pthread_mutex_t* mutex)
+    int pthread_cond_init(pthread_cond_t* cond, const void* attr)
+    int pthread_cond_destroy(pthread_cond_t* cond)
+    int pthread_cond_wait(pthread_cond_t* cond, pthread_mutex_t* mutex)
+    int pthread_cond_broadcast(pthread_cond_t* cond)
+    int pthread_cond_signal(pthread_cond_t* cond)
+
+cdef enum:
+    MAX_THREADS = 64
+    SPIN = 200000                    # checks before a thread sleeps (a step's worth of time)
+    CHUNK = 4                        # games a thread takes at a time
+    TASK_RESET = 0
+    TASK_STEP = 1
+    OBS_NONE = 0
+    OBS_FLOAT32 = 1
+    OBS_UINT8 = 2
+
+
+ctypedef struct VecC:
+    const RulesC* r
+    StateC start
+    StateC* states
+    int32_t* legal                   # [n, MAX_ACTIONS] legal codes of each game
+    int32_t* nlegal                  # [n]
+    int64_t* played                  # actions of each game's current episode
+    uint64_t* rng                    # each game's splitmix64 state
+    uint8_t* reset_next              # gymnasium next-step autoreset
+    int n, threads, obs_kind, cells
+    int64_t max_actions              # truncation cap, <= 0: none
+    int task
+    # the caller's numpy buffers
+    const int32_t* actions           # [n] ids in, or out for TASK_SAMPLE
+    int32_t* sampled
+    void* obs                        # [n, NUM_PLANES, cells] float32 or uint8, or NULL
+    uint8_t* masks                   # [n, N * N + 3] or NULL
+    int32_t* ids                     # [n, MAX_ACTIONS] or NULL
+    int32_t* counts                  # [n] legal actions
+    float* rewards                   # [n, NUM_SEATS]
+    uint8_t* terminated
+    uint8_t* truncated
+    int32_t* to_move
+    # the pool
+    pthread_mutex_t lock
+    pthread_cond_t start_cv
+    pthread_cond_t done_cv
+    int generation, busy, stop, next
+
+
+cdef void vec_outputs(VecC* v, int i) noexcept nogil:
+    """Legal actions, observation, mask or ids and the seat to act of game ``i``."""
+    cdef StateC* s = &v.states[i]
+    cdef int32_t* legal = v.legal + <Py_ssize_t>i * MAX_ACTIONS
+    cdef int k, n = v.cells, size = NUM_PLANES * v.cells
+    cdef Py_ssize_t actions = n * n + 3
+    v.nlegal[i] = gen_actions(s, v.r, legal)          # 0 once the game is over
+    v.counts[i] = v.nlegal[i]
+    v.to_move[i] = s.to_move
+    if v.obs_kind == OBS_FLOAT32:
+        write_observation(s, v.r, s.to_move, <float*>v.obs + <Py_ssize_t>i * size)
+    elif v.obs_kind == OBS_UINT8:
+        write_observation(s, v.r, s.to_move, <uint8_t*>v.obs + <Py_ssize_t>i * size)
+    if v.masks != NULL:
+        memset(v.masks + i * actions, 0, actions)
+        for k in range(v.nlegal[i]):
+            v.masks[i * actions + action_id(legal[k], n)] = 1
+    if v.ids != NULL:
+        for k in range(v.nlegal[i]):
+            v.ids[<Py_ssize_t>i * MAX_ACTIONS + k] = action_id(legal[k], n)
+
+
+cdef int find_legal(const VecC* v, int i, int ident) noexcept nogil:
+    """The index of game ``i``'s legal action with this id, or -1: a binary search, since
+    gen_actions lists legs in (origin, target) order, then the word, so ids increase."""
+    cdef const int32_t* legal = v.legal + <Py_ssize_t>i * MAX_ACTIONS
+    cdef int lo = 0, hi = v.nlegal[i] - 1, mid, found
+    while lo <= hi:
+        mid = (lo + hi) >> 1
+        found = action_id(legal[mid], v.cells)
+        if found == ident:
+            return mid
+        if found < ident:
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    return -1
+
+
+cdef void vec_reset_one(VecC* v, int i) noexcept nogil:
+    memcpy(&v.states[i], &v.start, sizeof(StateC))
+    v.played[i] = 0
+    v.reset_next[i] = 0
+    v.terminated[i] = 0
+    v.truncated[i] = 0
+    cdef int a
+    for a in range(NUM_SEATS):
+        v.rewards[i * NUM_SEATS + a] = 0.0
+
+
+cdef void vec_step_one(VecC* v, int i) noexcept nogil:
+    cdef StateC* s = &v.states[i]
+    cdef int32_t* legal = v.legal + <Py_ssize_t>i * MAX_ACTIONS
+    cdef int k, a
+    if v.reset_next[i]:                               # next-step autoreset: the action is ignored
+        vec_reset_one(v, i)
+        vec_outputs(v, i)
+        return
+    apply_action(s, v.r, legal[find_legal(v, i, v.actions[i])])     # validated by the caller
+    v.played[i] += 1
+    team_returns(s, v.r, &v.rewards[i * NUM_SEATS])
+    v.terminated[i] = s.result != RESULT_NONE
+    v.truncated[i] = not v.terminated[i] and v.max_actions > 0 and v.played[i] >= v.max_actions
+    v.reset_next[i] = v.terminated[i] or v.truncated[i]
+    vec_outputs(v, i)
+
+
+cdef void vec_run(VecC* v) noexcept nogil:
+    """Take games a few at a time until none is left (every thread, the caller's too)."""
+    cdef int lo, i
+    while True:
+        lo = atomic_fetch_add(&v.next, CHUNK, SEQ_CST)
+        if lo >= v.n:
+            return
+        for i in range(lo, min(lo + CHUNK, v.n)):
+            if v.task == TASK_RESET:
+                vec_reset_one(v, i)
+                vec_outputs(v, i)
+            else:
+                vec_step_one(v, i)
+
+
+cdef void* vec_worker(void* arg) noexcept nogil:
+    """A pool thread: spin a little, then sleep, until the next task; run it; report."""
+    cdef VecC* v = <VecC*>arg
+    cdef int seen = 0, spin
+    while True:
+        spin = 0
+        while atomic_load(&v.generation, SEQ_CST) == seen and spin < SPIN:
+            spin += 1
+        pthread_mutex_lock(&v.lock)
+        while atomic_load(&v.generation, SEQ_CST) == seen and not v.stop:
+            pthread_cond_wait(&v.start_cv, &v.lock)
+        if v.stop:
+            pthread_mutex_unlock(&v.lock)
+            return NULL
+        seen = atomic_load(&v.generation, SEQ_CST)
+        pthread_mutex_unlock(&v.lock)
+        vec_run(v)
+        if atomic_sub_fetch(&v.busy, 1, SEQ_CST) == 0:
+            pthread_mutex_lock(&v.lock)          # the caller may be asleep: wake it
+            pthread_cond_signal(&v.done_cv)
+            pthread_mutex_unlock(&v.lock)
+
+
+cdef void vec_dispatch(VecC* v, int task) noexcept nogil:
+    """Run ``task`` on every game, shared out over the threads (this one included)."""
+    cdef int spin = 0
+    v.task = task
+    atomic_store(&v.next, 0, SEQ_CST)
+    if v.threads > 1:
+        atomic_store(&v.busy, v.threads - 1, SEQ_CST)
+        pthread_mutex_lock(&v.lock)
+        atomic_fetch_add(&v.generation, 1, SEQ_CST)
+        pthread_cond_broadcast(&v.start_cv)
+        pthread_mutex_unlock(&v.lock)
+    vec_run(v)
+    if v.threads > 1:
+        while atomic_load(&v.busy, SEQ_CST) and spin < SPIN:
+            spin += 1
+        pthread_mutex_lock(&v.lock)
+        while atomic_load(&v.busy, SEQ_CST):
+            pthread_cond_wait(&v.done_cv, &v.lock)
+        pthread_mutex_unlock(&v.lock)
+
+
+cdef class VectorEngine:
+    """``n`` games of one configuration stepped together (victorus.vector validates the
+    arguments and owns the output buffers)."""
+    cdef VecC v
+    cdef pthread_t handles[MAX_THREADS]
+    cdef int started                     # worker threads running
+    cdef bint pool_ready                 # the lock and conditions exist
+    cdef readonly Rules rules
+    cdef object buffers                  # keeps the numpy outputs alive
+
+    def __cinit__(self):
+        memset(&self.v, 0, sizeof(VecC))
+        self.started = 0
+        self.pool_ready = False
+
+    def __init__(self, Engine start, int n, int threads, int64_t max_actions, int obs_kind,
+                 buffers):
+        self.rules = start.rules
+        cdef VecC* v = &self.v
+        v.r = &self.rules.c
+        memcpy(&v.start, &start.s, sizeof(StateC))
+        v.n, v.threads, v.max_actions, v.obs_kind = n, threads, max_actions, obs_kind
+        v.cells = self.rules.c.t.ncells
+        v.states = <StateC*>malloc(n * sizeof(StateC))
+        v.legal = <int32_t*>malloc(<Py_ssize_t>n * MAX_ACTIONS * sizeof(int32_t))
+        v.nlegal = <int32_t*>malloc(n * sizeof(int32_t))
+        v.played = <int64_t*>malloc(n * sizeof(int64_t))
+        v.rng = <uint64_t*>malloc(n * sizeof(uint64_t))
+        v.reset_next = <uint8_t*>malloc(n)
+        if (v.states == NULL or v.legal == NULL or v.nlegal == NULL or v.played == NULL
+                or v.rng == NULL or v.reset_next == NULL):
+            raise MemoryError(f"no memory for {n} games")
+        memset(v.reset_next, 0, n)
+        memset(v.nlegal, 0, n * sizeof(int32_t))
+        self.buffers = buffers
+        cdef float[:, ::1] rewards = buffers["rewards"]
+        cdef uint8_t[::1] terminated = buffers["terminated"]
+        cdef uint8_t[::1] truncated = buffers["truncated"]
+        cdef int32_t[::1] to_move = buffers["to_move"]
+        cdef int32_t[::1] counts = buffers["counts"]
+        cdef int32_t[::1] sampled = buffers["sampled"]
+        cdef uint8_t[:, ::1] masks
+        cdef int32_t[:, ::1] ids
+        cdef float[:, :, ::1] obs32
+        cdef uint8_t[:, :, ::1] obs8
+        v.rewards, v.terminated, v.truncated = &rewards[0, 0], &terminated[0], &truncated[0]
+        v.to_move, v.counts, v.sampled = &to_move[0], &counts[0], &sampled[0]
+        if buffers.get("masks") is not None:
+            masks = buffers["masks"]
+            v.masks = &masks[0, 0]
+        if buffers.get("ids") is not None:
+            ids = buffers["ids"]
+            v.ids = &ids[0, 0]
+        if obs_kind == OBS_FLOAT32:
+            obs32 = buffers["observations"]
+            v.obs = &obs32[0, 0, 0]
+        elif obs_kind == OBS_UINT8:
+            obs8 = buffers["observations"]
+            v.obs = &obs8[0, 0, 0]
+        pthread_mutex_init(&v.lock, NULL)
+        pthread_cond_init(&v.start_cv, NULL)
+        pthread_cond_init(&v.done_cv, NULL)
+        self.pool_ready = True
+        cdef int t
+        for t in range(1, threads):
+            if pthread_create(&self.handles[t], NULL, vec_worker, v):
+                self.v.threads = t               # run with the threads that did start
+                break
+            self.started = t
+
+    def __dealloc__(self):
+        cdef int t
+        if self.pool_ready:
+            pthread_mutex_lock(&self.v.lock)
+            self.v.stop = 1
+            pthread_cond_broadcast(&self.v.start_cv)
+            pthread_mutex_unlock(&self.v.lock)
+            for t in range(1, self.started + 1):
+                pthread_join(self.handles[t], NULL)
+            pthread_mutex_destroy(&self.v.lock)
+            pthread_cond_destroy(&self.v.start_cv)
+            pthread_cond_destroy(&self.v.done_cv)
+        free(self.v.states)
+        free(self.v.legal)
+        free(self.v.nlegal)
+        free(self.v.played)
+        free(self.v.rng)
+        free(self.v.reset_next)
+
+    @property
+    def threads(self):
+        return self.v.threads
+
+    def reset(self, uint64_t seed):
+        """Every game back to the start; game ``i``'s random state from (seed, i)."""
+        cdef int i
+        for i in range(self.v.n):
+            self.v.rng[i] = seed ^ (<uint64_t>i * <uint64_t>0x9E3779B97F4A7C15)
+            splitmix64(&self.v.rng[i])
+        with nogil:
+            vec_dispatch(&self.v, TASK_RESET)
+
+    def step(self, const int32_t[::1] actions):
+        """Play one action id per game (ignored for a game that ended at the last step: it
+        starts again). Returns -1, or the first game whose id is not legal (nothing moved)."""
+        cdef int i
+        for i in range(self.v.n):             # validate first: all or nothing
+            if not self.v.reset_next[i] and find_legal(&self.v, i, actions[i]) < 0:
+                return i
+        self.v.actions = &actions[0]
+        with nogil:
+            vec_dispatch(&self.v, TASK_STEP)
+        return -1
+
+    def sample(self):
+        """Uniformly random legal ids into the 'sampled' buffer (each game's own random
+        state; -1 for a game without a legal action or about to start again)."""
+        cdef VecC* v = &self.v
+        cdef int i, k
+        with nogil:
+            for i in range(v.n):
+                k = v.nlegal[i]
+                v.sampled[i] = (-1 if k == 0 or v.reset_next[i] else
+                                action_id(v.legal[<Py_ssize_t>i * MAX_ACTIONS
+                                                  + splitmix64(&v.rng[i]) % <uint64_t>k],
+                                          v.cells))
+
+    def engine(self, int i):
+        """An Engine holding a copy of game ``i`` (no history)."""
+        cdef Engine e = Engine.__new__(Engine, self.rules)
+        memcpy(&e.s, &self.v.states[i], sizeof(StateC))
+        return e
+
+    def legal_codes(self, int i):
+        return [self.v.legal[<Py_ssize_t>i * MAX_ACTIONS + k] for k in range(self.v.nlegal[i])]
+
+
+MAX_LEGAL_ACTIONS = MAX_ACTIONS
+#: Threads a vector of games or an MCTS search may use.
+MAX_WORKER_THREADS = MAX_THREADS
