@@ -14,8 +14,9 @@ concern each, included below in dependency order from ``src/victorus/engine/``:
 ``state`` (the C state and rules records), ``apply`` (the only writer of a state),
 ``generate`` (legal actions, plain perft), ``keys`` (position keys, equality, the
 hashed perft table), ``observe`` (action ids, observation planes), ``history`` (undo
-records), ``boundary`` (StopToken, Rules, Engine, GameCore), ``vector`` (batched games
-on a thread pool) and ``mcts`` (UCT). docs/architecture.md draws the map.
+records), and ``boundary`` (StopToken, Rules, Engine, GameCore). ``_engine.pxd`` is what the
+modules built on the engine see: :mod:`victorus._vector` (batched games on a thread
+pool) and :mod:`victorus._mcts` (UCT). docs/architecture.md draws the map.
 """
 
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
@@ -45,18 +46,6 @@ from victorus._core cimport (
 from victorus.constants import ARMY_STATES, PHASES, RESULTS
 from victorus.errors import StateError
 
-cdef enum:
-    MAX_ACTIONS = 2304         # 12 pieces x 192 targets bounds any position
-    MAX_ACTION_WORDS = 36      # 64-bit words of a bit per action
-
-cdef extern from *:
-    int atomic_load "__atomic_load_n"(const int* ptr, int order) noexcept nogil
-    void atomic_store "__atomic_store_n"(int* ptr, int value, int order) noexcept nogil
-    int atomic_fetch_add "__atomic_fetch_add"(int* ptr, int value, int order) noexcept nogil
-    int atomic_sub_fetch "__atomic_sub_fetch"(int* ptr, int value, int order) noexcept nogil
-    int SEQ_CST "__ATOMIC_SEQ_CST"
-    int RELAXED "__ATOMIC_RELAXED"
-
 include "engine/state.pxi"
 include "engine/apply.pxi"
 include "engine/generate.pxi"
@@ -64,5 +53,3 @@ include "engine/keys.pxi"
 include "engine/observe.pxi"
 include "engine/history.pxi"
 include "engine/boundary.pxi"
-include "engine/vector.pxi"
-include "engine/mcts.pxi"

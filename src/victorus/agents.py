@@ -14,7 +14,7 @@ import re
 import time
 from dataclasses import dataclass, field
 
-from . import _engine
+from . import _engine, _mcts
 from .errors import ConfigError
 from .game import Game, play_random
 from .notation import piece_from_code
@@ -89,7 +89,7 @@ def _budget_name(kind: str, iterations, seconds, threads: int) -> str:
 
 
 #: Bounds of an MCTS budget: seconds per decision, search threads.
-MAX_SECONDS, MAX_THREADS = 3600.0, _engine.MAX_WORKER_THREADS
+MAX_SECONDS, MAX_THREADS = 3600.0, _mcts.MAX_WORKER_THREADS
 
 
 def _decisive(game: Game, actions):
@@ -120,7 +120,7 @@ class SearchResult:
 
 class MCTSAgent:
     """UCT in C: selection, expansion, random rollouts and backup run in the engine
-    without the GIL (``victorus._engine.mcts``).
+    without the GIL (``victorus._mcts.mcts``).
 
     Each node keeps a value per seat and the army to act at a node picks the child
     best for its own seat, so it plays for 2-6 armies and teams (R33: team mates share
@@ -163,7 +163,7 @@ class MCTSAgent:
             raise ConfigError("the game is over: there is nothing to search")
         if len(actions) == 1:
             return SearchResult(actions[0], tuple(actions), (0,), (0.0,), 0, 0)
-        visits, values, done, nodes = _engine.mcts(
+        visits, values, done, nodes = _mcts.mcts(
             game._engine, -1 if self.iterations is None else self.iterations,
             self.seconds or 0.0, self.threads, self.rng.getrandbits(64), self.rollout_actions,
             self.c, self.max_nodes, stop)

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import threading
 
-from ._engine import MAX_LEGAL_ACTIONS, MAX_WORKER_THREADS, VectorEngine
+from ._vector import MAX_LEGAL_ACTIONS, MAX_WORKER_THREADS, VectorEngine
 from .constants import NUM_SEATS, PLANES
 from .errors import ConfigError, IllegalActionError
 from .game import DEFAULT_MAX_ACTIONS, Game

@@ -6,7 +6,6 @@ cdef class StopToken:
     """A call's cancellation: :meth:`stop` makes the native loops given this token (perft,
     random playouts, MCTS) return as soon as they can. One token per call, never shared
     process-wide, so stopping one call never stops another."""
-    cdef int flag
 
     def stop(self):
         """Ask the calls holding this token to return early (from any thread)."""
@@ -20,17 +19,14 @@ cdef class StopToken:
 cdef int NEVER_STOPS = 0                 # read-only: the flag of a call without a token
 
 
-cdef inline const int* stop_flag(StopToken stop) noexcept:
+cdef const int* stop_flag(StopToken stop) noexcept:
     return &NEVER_STOPS if stop is None else &stop.flag
-
 
 
 # -- Python boundary ------------------------------------------------------------------
 
 cdef class Rules:
     """Per board and configuration: tables, direction masks, home cells, angles, teams."""
-    cdef RulesC c
-    cdef readonly BoardTables tables
 
     def __init__(self, BoardTables tables, dirs, homes, coords, theta, base, teams, order,
                  int present, int quick, views):
@@ -60,18 +56,8 @@ cdef class Rules:
         self.c.quick = quick
 
 
-
-
-
 cdef class Engine:
     """A game state with its undo history. Inputs are validated by victorus.Game."""
-    cdef StateC s
-    cdef readonly Rules rules
-    cdef UndoNode* head              # the last action's undo record, NULL: no history
-    cdef int32_t* legal              # the legal actions of ``s`` while legal_valid
-    cdef int nlegal, legal_capacity
-    cdef bint legal_valid
-    cdef bint busy                   # a playout without history runs on a copy, GIL released
 
     def __cinit__(self, Rules rules):
         self.rules = rules

@@ -52,7 +52,6 @@ cdef inline void royal_leg(const StateC* s, const RulesC* r, int cell, uint8_t c
         p.laps >= 1, nocap, quiet, captures)
 
 
-
 # -- generating actions ------------------------------------------------------------
 
 cdef inline int emit(int32_t* out, int n, int origin, const BB* quiet, const BB* captures,
@@ -226,9 +225,3 @@ cdef uint64_t perft_c(const StateC* s, const RulesC* r, int depth, const int* st
     return total
 
 
-cdef inline uint64_t splitmix64(uint64_t* state) noexcept nogil:
-    state[0] += <uint64_t>0x9E3779B97F4A7C15
-    cdef uint64_t z = state[0]
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)

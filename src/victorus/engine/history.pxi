@@ -8,12 +8,6 @@
 # form a list from the newest action back to the history's start; copies of a game share
 # it (reference counts), so a copy costs the same however long the history is.
 
-ctypedef struct UndoNode:
-    UndoNode* parent
-    Py_ssize_t refs
-    Py_ssize_t depth                 # actions from the history's start, this one included
-    int32_t code                     # the action played
-    int32_t nwords                   # changed words, then uint64 old[n], uint16 index[n]
 
 cdef enum:
     MAX_STATE_WORDS = 512            # an upper bound of sizeof(StateC) / 8, checked below

@@ -9,11 +9,6 @@
 # the round. Each part is mixed with its own salt (a Zobrist key whose random table is a
 # hash function); ``salt`` gives independent keys (collision measurements).
 
-cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
-
 
 cdef inline uint64_t part_salt(uint64_t salt, int part) noexcept nogil:
     """An independent random 64-bit salt per part of the key (and per ``salt``)."""

@@ -4,13 +4,6 @@
 
 # -- learning tensors (victorus.tensors) ----------------------------------------------
 
-cdef inline int action_id(int32_t code, int n) noexcept nogil:
-    """The fixed action id of a code: origin * N + target, or N * N + word (0 stop, 1 end,
-    2 pass)."""
-    if code >= WORD_STOP:
-        return n * n + (code - WORD_STOP) // (WORD_END - WORD_STOP)
-    return (code & 0xFF) * n + ((code >> TARGET_SHIFT) & 0xFF)
-
 
 ctypedef fused obs_t:
     float
@@ -82,3 +75,11 @@ cdef void write_observation(const StateC* s, const RulesC* r, int seat,
     fill_plane(out, PLANE_ROUND, n, encode(out, s.round, 100.0))
     fill_plane(out, PLANE_PASSES, n, encode(out, s.passes, 1.0))
     fill_plane(out, PLANE_PENDING, n, encode(out, s.pending, 1.0))
+
+
+cdef void observation_float32(const StateC* s, const RulesC* r, int seat, float* out) noexcept nogil:
+    write_observation(s, r, seat, out)
+
+
+cdef void observation_uint8(const StateC* s, const RulesC* r, int seat, uint8_t* out) noexcept nogil:
+    write_observation(s, r, seat, out)

@@ -1,32 +1,29 @@
-# Part of the C engine, included by src/victorus/_engine.pyx (which lists the order).
-# Many games stepped at once on a POSIX thread pool (victorus.vector).
+# cython: language_level=3, cdivision=True
+"""Many games stepped at once (:mod:`victorus.vector` validates the arguments and owns the
+output buffers): a client of the engine (victorus._engine), built as a module of its own
+so that an edit here never recompiles the rules."""
+
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+from libc.string cimport memcpy, memset
+from libc.stdlib cimport malloc, free
+
+from victorus._core cimport NUM_PLANES, NUM_SEATS, RESULT_NONE
+from victorus._engine cimport (
+    StateC, RulesC, Engine, Rules, MAX_ACTIONS, gen_actions, apply_action, team_returns,
+    observation_float32, observation_uint8, action_id, splitmix64, atomic_load, atomic_store,
+    atomic_fetch_add, atomic_sub_fetch, SEQ_CST, RELAXED)
+from victorus._threads cimport (
+    MAX_THREADS, pthread_t, pthread_mutex_t, pthread_cond_t, pthread_create, pthread_join,
+    pthread_mutex_init, pthread_mutex_destroy, pthread_mutex_lock, pthread_mutex_unlock,
+    pthread_cond_init, pthread_cond_destroy, pthread_cond_wait, pthread_cond_broadcast,
+    pthread_cond_signal)
 
 # -- many games stepped at once (victorus.vector) ----------------------------------------
 # The games live in one C array; a step validates every action first (nothing changes if
 # one is illegal), then splits the games over a pool of POSIX threads that run without
 # the GIL. Each game has its own random state, so results never depend on the threads.
 
-cdef extern from "<pthread.h>" nogil:
-    ctypedef unsigned long pthread_t
-    ctypedef struct pthread_mutex_t:
-        pass
-    ctypedef struct pthread_cond_t:
-        pass
-    int pthread_create(pthread_t* thread, const void* attr, void* (*start)(void*) noexcept nogil,
-                       void* arg)
-    int pthread_join(pthread_t thread, void** result)
-    int pthread_mutex_init(pthread_mutex_t* mutex, const void* attr)
-    int pthread_mutex_destroy(pthread_mutex_t* mutex)
-    int pthread_mutex_lock(pthread_mutex_t* mutex)
-    int pthread_mutex_unlock(pthread_mutex_t* mutex)
-    int pthread_cond_init(pthread_cond_t* cond, const void* attr)
-    int pthread_cond_destroy(pthread_cond_t* cond)
-    int pthread_cond_wait(pthread_cond_t* cond, pthread_mutex_t* mutex)
-    int pthread_cond_broadcast(pthread_cond_t* cond)
-    int pthread_cond_signal(pthread_cond_t* cond)
-
 cdef enum:
-    MAX_THREADS = 64
     SPIN = 200000                    # checks before a thread sleeps (a step's worth of time)
     CHUNK = 4                        # games a thread takes at a time
     TASK_RESET = 0
@@ -76,9 +73,9 @@ cdef void vec_outputs(VecC* v, int i) noexcept nogil:
     v.counts[i] = v.nlegal[i]
     v.to_move[i] = s.to_move
     if v.obs_kind == OBS_FLOAT32:
-        write_observation(s, v.r, s.to_move, <float*>v.obs + <Py_ssize_t>i * size)
+        observation_float32(s, v.r, s.to_move, <float*>v.obs + <Py_ssize_t>i * size)
     elif v.obs_kind == OBS_UINT8:
-        write_observation(s, v.r, s.to_move, <uint8_t*>v.obs + <Py_ssize_t>i * size)
+        observation_uint8(s, v.r, s.to_move, <uint8_t*>v.obs + <Py_ssize_t>i * size)
     if v.masks != NULL:
         memset(v.masks + i * actions, 0, actions)
         for k in range(v.nlegal[i]):
@@ -330,5 +327,5 @@ cdef class VectorEngine:
 
 
 MAX_LEGAL_ACTIONS = MAX_ACTIONS
-#: Threads a vector of games or an MCTS search may use.
+#: Threads a vector of games may use.
 MAX_WORKER_THREADS = MAX_THREADS

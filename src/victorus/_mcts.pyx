@@ -1,5 +1,23 @@
-# Part of the C engine, included by src/victorus/_engine.pyx (which lists the order).
-# UCT in C with root parallelism (victorus.agents.MCTSAgent).
+# cython: language_level=3, cdivision=True
+"""UCT in C with root parallelism (:class:`victorus.agents.MCTSAgent`): a client of the
+engine (victorus._engine), built as a module of its own so that an edit here never
+recompiles the rules."""
+
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.string cimport memcpy, memset
+from libc.stdlib cimport calloc, malloc, realloc, free
+from libc.math cimport log, sqrt, tanh
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from victorus._core cimport NUM_SEATS, RESULT_NONE
+from victorus._engine cimport (
+    StateC, RulesC, Engine, StopToken, MAX_ACTIONS, MAX_ACTION_WORDS, gen_actions, apply_action,
+    team_returns, material_points, stop_flag, splitmix64, mix64, atomic_load, atomic_store,
+    SEQ_CST, RELAXED)
+from victorus._threads cimport MAX_THREADS, pthread_t, pthread_create, pthread_join
+
+#: Threads an MCTS search may use.
+MAX_WORKER_THREADS = MAX_THREADS
 
 # -- MCTS (victorus.agents.MCTSAgent) -----------------------------------------------------
 # UCT with a value per seat (2-6 armies, teams share their returns): the army to act at a
@@ -9,8 +27,6 @@
 # and the root's visit counts are summed, so a search is deterministic for a seed, an
 # iteration budget and a thread count. The trees live only during the search.
 
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
-from libc.math cimport log, sqrt, tanh
 
 cdef extern from "Python.h":
     int check_signals "PyErr_CheckSignals"() noexcept   # leaves a raised exception pending

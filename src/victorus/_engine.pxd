@@ -1,0 +1,139 @@
+# cython: language_level=3
+# What the engine (victorus._engine) shares with the modules built on it, victorus._vector
+# and victorus._mcts: the C state and rules records, the Engine class, a call's StopToken
+# and the few C functions a client calls. Everything else stays inside the engine.
+
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+
+from victorus._core cimport (BB, Tables, BoardTables, MAX_CELLS, NUM_SEATS, NUM_KINDS, MAX_HELD,
+                             TARGET_SHIFT, WORD_STOP, WORD_END)
+
+cdef enum:
+    MAX_ACTIONS = 2304         # 12 pieces x 192 targets bounds any position
+    MAX_ACTION_WORDS = 36      # 64-bit words of a bit per action
+
+cdef extern from *:
+    int atomic_load "__atomic_load_n"(const int* ptr, int order) noexcept nogil
+    void atomic_store "__atomic_store_n"(int* ptr, int value, int order) noexcept nogil
+    int atomic_fetch_add "__atomic_fetch_add"(int* ptr, int value, int order) noexcept nogil
+    int atomic_sub_fetch "__atomic_sub_fetch"(int* ptr, int value, int order) noexcept nogil
+    int SEQ_CST "__ATOMIC_SEQ_CST"
+    int RELAXED "__ATOMIC_RELAXED"
+
+ctypedef struct PieceC:
+    int8_t army            # -1: empty cell
+    uint8_t kind
+    uint8_t edge           # 0 white, 1 grey, NO_EDGE for King and Queen
+    uint8_t royal
+    uint8_t tally          # R25 (at most 2 per capture, promoted at the turn's end)
+    int32_t laps           # R29
+
+ctypedef struct HeldC:
+    uint8_t holder         # the army holding the piece
+    uint8_t army
+    uint8_t kind
+    uint8_t edge
+    uint8_t royal
+
+ctypedef struct StateC:
+    PieceC cells[MAX_CELLS]
+    BB occ[NUM_SEATS]
+    BB total
+    BB frozen                        # R24
+    HeldC held[MAX_HELD]             # every held piece, in capture order
+    int32_t nheld
+    uint8_t army_state[NUM_SEATS]
+    int32_t knight_caps[NUM_SEATS]   # R19
+    uint8_t live                     # R8 live kingdoms
+    int32_t to_move
+    int32_t round
+    int32_t passes                   # R26
+    int32_t phase
+    int32_t mover
+    int32_t move_start
+    int32_t legs
+    int32_t captures
+    int32_t last_capture
+    int32_t self_cell                # R23, R37(b)
+    int32_t self_color
+    int32_t nocap                    # R37(c)
+    int32_t pending                  # R22, R37(b)
+    int32_t result
+    uint8_t winners                  # seat mask
+    int32_t captured[NUM_KINDS]      # captures per captured piece type (statistics)
+
+ctypedef struct RulesC:
+    const Tables* t
+    uint16_t dirs[NUM_SEATS][NUM_KINDS]   # R11 direction masks
+    int16_t home[NUM_SEATS][2]       # R27 King, Queen
+    int16_t q[MAX_CELLS]
+    int16_t r[MAX_CELLS]
+    double theta[MAX_CELLS]          # R29
+    double base[NUM_SEATS][2][MAX_CELLS]
+    uint8_t team[NUM_SEATS]
+    uint8_t order[NUM_SEATS]
+    int32_t norder
+    uint8_t present                  # seat mask
+    int32_t quick                    # round limit, 0: not the quick game
+    uint8_t view[NUM_SEATS][MAX_CELLS]   # the column of each cell in a seat's observation
+
+ctypedef struct UndoNode:
+    UndoNode* parent
+    Py_ssize_t refs
+    Py_ssize_t depth                 # actions from the history's start, this one included
+    int32_t code                     # the action played
+    int32_t nwords                   # changed words, then uint64 old[n], uint16 index[n]
+
+cdef inline uint64_t splitmix64(uint64_t* state) noexcept nogil:
+    state[0] += <uint64_t>0x9E3779B97F4A7C15
+    cdef uint64_t z = state[0]
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+cdef inline int action_id(int32_t code, int n) noexcept nogil:
+    """The fixed action id of a code: origin * N + target, or N * N + word (0 stop, 1 end,
+    2 pass)."""
+    if code >= WORD_STOP:
+        return n * n + (code - WORD_STOP) // (WORD_END - WORD_STOP)
+    return (code & 0xFF) * n + ((code >> TARGET_SHIFT) & 0xFF)
+
+
+cdef class StopToken:
+    cdef int flag
+
+
+cdef class Rules:
+    cdef RulesC c
+    cdef readonly BoardTables tables
+
+
+cdef class Engine:
+    cdef StateC s
+    cdef readonly Rules rules
+    cdef UndoNode* head              # the last action's undo record, NULL: no history
+    cdef int32_t* legal              # the legal actions of ``s`` while legal_valid
+    cdef int nlegal, legal_capacity
+    cdef bint legal_valid
+    cdef bint busy                   # a playout without history runs on a copy, GIL released
+    cdef int _refresh(self) except -1
+    cdef list _legal_objects(self, list table, object owner)
+    cdef int _check_idle(self) except -1
+    cdef int _play(self, int32_t code) except -1
+    cdef bint _play_key(self, int key) except -1
+    cdef int _play_known(self, object action, list table) except -2
+
+
+# The C functions a client calls (defined in src/victorus/engine/*.pxi).
+cdef const int* stop_flag(StopToken stop) noexcept
+cdef int gen_actions(const StateC* s, const RulesC* r, int32_t* out) noexcept nogil
+cdef void apply_action(StateC* s, const RulesC* r, int32_t code) noexcept nogil
+cdef void team_returns(const StateC* s, const RulesC* r, float* out) noexcept nogil
+cdef void material_points(const StateC* s, const RulesC* r, int* board, int* held) noexcept nogil
+cdef void observation_float32(const StateC* s, const RulesC* r, int seat, float* out) noexcept nogil
+cdef void observation_uint8(const StateC* s, const RulesC* r, int seat, uint8_t* out) noexcept nogil
