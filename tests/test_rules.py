@@ -1,5 +1,6 @@
 """One hand-built position (through VPN) per ruling R12-R37: each test's actions or
-outcome would change if its ruling were broken."""
+outcome would change if its ruling were broken. Every test runs on the engine and on the
+reference."""
 
 import pytest
 
@@ -9,7 +10,21 @@ from victorus._reference_game import ReferenceGame, laps_after
 from victorus.geometry import KING, QUEEN, Board
 from victorus.pieces import Piece
 
-G = victorus.Game.from_vpn
+IMPLEMENTATIONS = {"engine": victorus.Game, "reference": ReferenceGame}
+_under_test = {"game": victorus.Game}
+
+
+def G(vpn):
+    """The game of a VPN in the implementation under test: every test of this module runs
+    on the C engine and on the pure-Python reference (a rule broken in one is caught)."""
+    return _under_test["game"].from_vpn(vpn)
+
+
+@pytest.fixture(autouse=True, params=sorted(IMPLEMENTATIONS))
+def implementation(request):
+    _under_test["game"] = IMPLEMENTATIONS[request.param]
+    yield request.param
+    _under_test["game"] = victorus.Game
 STD = Board("standard")
 UNGATED = "a,3,"          # an army whose knights made 3 captures (R19)
 
