@@ -207,6 +207,22 @@ def test_gated_royal_outside_its_kingdom_cannot_move_r19():
     assert actions(g) == {"pass"}
 
 
+def test_gated_royal_beside_its_kingdom_cannot_step_back_in_r19():
+    """R19: a gated royal must *start* in its kingdom: on g4, one step from red's f3 and
+    h3, it still has no leg."""
+    g = G(position({"g4": "0K", "i20": "1Tb"}, armies={0: "a,2,"}))
+    assert actions(g) == {"pass"}
+
+
+def test_centre_entered_only_from_the_portal_r28():
+    """R28: a King with a full lap beside the centre enters it only from its portal cell
+    (i12 for red), never from another neighbour (h13)."""
+    beside = G(position({"h13": "0K", "i20": "1Tb"}, armies={0: UNGATED}, laps={"h13": 1}))
+    assert not any(a.endswith("i14") for a in actions(beside))
+    portal = G(position({"i12": "0K", "i20": "1Tb"}, armies={0: UNGATED}, laps={"i12": 1}))
+    assert "i12-i14" in actions(portal)
+
+
 def test_knight_captures_ungate_royals_mid_turn_r19():
     # Third knight capture made this turn: the King may leave the kingdom in the bonus move.
     g = G(position({"h1": "0K", "i6": "0Tw", "i10": "1Xw"}, armies={0: "a,2,"}))
