@@ -97,7 +97,7 @@ MUTANTS: list[Mutant] = [
     _m("geo-compact-kingdom", (3, 7), "geometry", "return edge_normal_extent(q, r) >= 8",
        "return edge_normal_extent(q, r) >= 9", "R3: compact kingdoms too small", GEOMETRY),
     _m("geo-flank", 4, "geometry", "if hex_distance(dq - a, dr - b) == 1]",
-       "if hex_distance(dq - a, dr - b) <= 1]", "R4: spoke flanks include wrong cells", GEOMETRY),
+       "if hex_distance(dq - a, dr - b) == 2]", "R4: spoke flanks are the wrong neighbours", GEOMETRY),
     _m("geo-direction", 4, "geometry", '("E30", (1, -1))', '("E30", (1, 0))',
        "R4: E30 vector wrong", GEOMETRY),
     _m("geo-color", 5, "geometry",
