@@ -260,3 +260,17 @@ def test_many_quick_variants_keep_a_bounded_cache():
         victorus.Game("compact", players=2, variant=f"quick{n}")
     for cached in (game_module._rules, game_module._start_position):
         assert cached.cache_info().currsize <= game_module.CACHED_CONFIGURATIONS
+
+
+@pytest.mark.parametrize("cap", [0, 1, 7])
+def test_play_random_stops_at_the_cap_r36(cap):
+    """R36: ``max_actions=n`` plays exactly n actions of a game that lasts longer (0:
+    none) and leaves it unfinished; None plays to the end."""
+    game = victorus.Game("compact")
+    start = game.vpn()
+    assert victorus.play_random(game, seed=1, max_actions=cap) == cap
+    assert game.ply == cap and not game.is_over
+    if cap == 0:
+        assert game.vpn() == start
+    victorus.play_random(game, seed=1, max_actions=None)
+    assert game.is_over

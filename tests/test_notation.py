@@ -61,6 +61,7 @@ REJECTED = {
                             "field 1"),
     "unknown board": (swap_field(START, 0, "giant"), "unknown board"),
     "placement order": (position({"i8": "0Tb"}).replace("i8:0Tb", "i8:0Tb,i6:0Tw"), "cell-index order"),
+    "one cell twice": (position({"i6": "0Tw"}).replace("i6:0Tw", "i6:0Tw,i6:1Tw"), "cell-index order"),
     "unknown cell": (position({"i6": "0Tw"}).replace("i6:", "z6:"), "unknown cell 'z6'"),
     "unknown piece": (position({"i6": "0Tw"}).replace("0Tw", "0Zw"), "bad entry"),
     "piece on centre": (position({"i6": "0Tw"}).replace("i6:0Tw", "i14:0K"), "centre"),
@@ -122,7 +123,10 @@ def test_every_action_has_one_string_and_parses_back_r38():
 @pytest.mark.parametrize("text, message", [
     ("h3h5", "malformed action"), ("h3-", "malformed action"), ("H3-H5", "malformed action"),
     ("h3-z5", "unknown cell 'z5'"), ("stop!", "malformed action"), ("", "malformed action"),
-    (42, "an Action or an R38 string"), (None, "an Action or an R38 string")])
+    (42, "an Action or an R38 string"), (None, "an Action or an R38 string"),
+    # junk around a legal leg (g2-h5 is legal at the start): one action, one string
+    ("g2-h5zz", "malformed action"), ("g2-h5 ", "malformed action"), (" g2-h5", "malformed action"),
+    ("g2-h5\n", "malformed action"), ("g2-h5x", "malformed action"), ("endx", "malformed action")])
 def test_malformed_actions_are_notation_errors_r38(text, message):
     game = victorus.Game()
     before = game.vpn()

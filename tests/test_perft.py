@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import victorus
-from helpers import SPEC_DIR
+from helpers import SPEC_DIR, position
 from victorus._engine import PerftTable
 from victorus._reference_game import ReferenceGame, reference_perft
 from victorus.game import _perft
@@ -140,3 +140,17 @@ def test_hashed_perft_finds_transpositions_and_agrees_on_threads(name):
 def test_perft_rejects_bad_table_sizes(hash_mb):
     with pytest.raises(victorus.ConfigError, match="hash_mb"):
         victorus.perft(victorus.Game(), 2, hash_mb=hash_mb)
+
+
+def test_hashed_perft_keys_counts_by_remaining_depth_r40():
+    """R40: two lone Templars shuffling on the compact board reach the same position
+    with 4 and with 2 actions left (a->b, x->y, b->c ... against a->c, x->y): a table
+    that handed back a count stored for another depth would be wrong from depth 6."""
+    vpn = position({"g4": "0Tw", "k20": "1Tw"}, board="compact",
+                   armies={seat: "e,0," for seat in range(2, 6)})
+    game = victorus.Game.from_vpn(vpn)
+    plain = [victorus.perft(game, depth) for depth in (5, 6, 7)]
+    assert plain == [71300, 652808, 6067560]
+    assert [victorus.perft(game, depth, hash_mb=1) for depth in (5, 6, 7)] == plain
+    count, hits = _perft(game, 6, threads=1, hash_mb=1)
+    assert count == plain[1] and hits > 0

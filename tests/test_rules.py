@@ -1,5 +1,6 @@
 """One hand-built position (through VPN) per ruling R12-R37: each test's actions or
-outcome would change if its ruling were broken."""
+outcome would change if its ruling were broken. Every test runs on the engine and on the
+reference."""
 
 import pytest
 
@@ -9,7 +10,21 @@ from victorus._reference_game import ReferenceGame, laps_after
 from victorus.geometry import KING, QUEEN, Board
 from victorus.pieces import Piece
 
-G = victorus.Game.from_vpn
+IMPLEMENTATIONS = {"engine": victorus.Game, "reference": ReferenceGame}
+_under_test = {"game": victorus.Game}
+
+
+def G(vpn):
+    """The game of a VPN in the implementation under test: every test of this module runs
+    on the C engine and on the pure-Python reference (a rule broken in one is caught)."""
+    return _under_test["game"].from_vpn(vpn)
+
+
+@pytest.fixture(autouse=True, params=sorted(IMPLEMENTATIONS))
+def implementation(request):
+    _under_test["game"] = IMPLEMENTATIONS[request.param]
+    yield request.param
+    _under_test["game"] = victorus.Game
 STD = Board("standard")
 UNGATED = "a,3,"          # an army whose knights made 3 captures (R19)
 
@@ -190,6 +205,22 @@ def test_gated_royals_stay_in_their_kingdom_r19():
 def test_gated_royal_outside_its_kingdom_cannot_move_r19():
     g = G(position({"h17": "0K", "i20": "1Tb"}, armies={0: "a,2,"}))
     assert actions(g) == {"pass"}
+
+
+def test_gated_royal_beside_its_kingdom_cannot_step_back_in_r19():
+    """R19: a gated royal must *start* in its kingdom: on g4, one step from red's f3 and
+    h3, it still has no leg."""
+    g = G(position({"g4": "0K", "i20": "1Tb"}, armies={0: "a,2,"}))
+    assert actions(g) == {"pass"}
+
+
+def test_centre_entered_only_from_the_portal_r28():
+    """R28: a King with a full lap beside the centre enters it only from its portal cell
+    (i12 for red), never from another neighbour (h13)."""
+    beside = G(position({"h13": "0K", "i20": "1Tb"}, armies={0: UNGATED}, laps={"h13": 1}))
+    assert not any(a.endswith("i14") for a in actions(beside))
+    portal = G(position({"i12": "0K", "i20": "1Tb"}, armies={0: UNGATED}, laps={"i12": 1}))
+    assert "i12-i14" in actions(portal)
 
 
 def test_knight_captures_ungate_royals_mid_turn_r19():
@@ -430,6 +461,101 @@ def test_rescue_fallback_to_nearest_empty_kingdom_cell_r31():
     # hex distance 1 (f1 and j1 are 2 away, along the row).
     assert [lab for lab in STD.labels if g.piece_at(lab) == "0K"] == ["h3"]
     assert STD.kingdom("h3") == 0
+
+
+# Red captures blue's Queen while blue holds red's King (R31); the cells named are
+# filled with pieces of the four other armies. Per board: the capture, then per case the
+# cells filled and where red's King (and blue's Queen) must land.
+RESCUE = {
+    "standard": {"capture": ("i6", "i10", "i6xi10"),
+                 # own kingdom: red cells within 2 of h1 taken; g4 (2 away) is nearer
+                 # than any empty red cell, k2 (3 away) is the nearest one
+                 "own": ("h1 g2 i2 h3 f1 j1 f3 j3", "k2"),
+                 # home taken: g2, i2, h3 all 1 away, g2 has the lowest index
+                 "tie": ("h1", "g2"),
+                 # red kingdom full: g4 and i4 2 away, g4 the lower index
+                 "full": ("RED", "g4"),
+                 # red full, blue full but e2, the empty cell nearest to h1 (once g4, i4,
+                 # h5 are taken): red's King takes e2 first, blue's Queen falls back to f5
+                 "first": ("RED BLUE-e2 g4 i4 h5", "e2", "f5")},
+    "compact": {"capture": ("k12", "k16", "k12xk16"),
+                "own": ("h3 i2 g4 i4 h5 j3 g6 i6 j5", "k4"),       # f5 (blue's) is nearer
+                "tie": ("h3", "i2"),                                # i2, g4, i4, h5 1 away
+                "full": ("RED", "f5"),                              # a blue cell, 2 away
+                "first": ("RED BLUE-f5", "f5", "f9")},
+}
+
+
+def rescue_game(impl, board_name, filled):
+    """Red's Templar captures blue's Queen, blue holding red's King, with ``filled``
+    (labels; ``RED``: red's kingdom, ``BLUE-<label>``: blue's but that cell) taken."""
+    board = Board(board_name)
+    cells = set()
+    for word in filled.split():
+        if word == "RED":
+            cells |= {c for c in range(len(board)) if board.kingdoms[c] == 0}
+        elif word.startswith("BLUE-"):
+            cells |= {c for c in range(len(board)) if board.kingdoms[c] == 1} - {board.cell(word[5:])}
+        else:
+            cells.add(board.cell(word))
+    pool = {0: [f"{s}{k}w" for s in range(2, 6) for k in "TUBXH"],        # white cells
+            1: [f"{s}{k}b" for s in range(2, 6) for k in "TUBXH"]}        # grey cells
+    royals = [f"{s}{k}" for s in range(2, 6) for k in "KQ"]
+    pieces = {}
+    for c in sorted(cells):
+        color = board.colors[c]
+        pieces[board.labels[c]] = pool[color].pop() if pool[color] else royals.pop()
+    start, victim, capture = RESCUE[board_name]["capture"]
+    assert start not in pieces and victim not in pieces
+    pieces.update({start: "0Tw", victim: "1Q"})
+    g = impl.from_vpn(position(pieces, board=board_name, armies={1: "a,0,0K"}))
+    g.play(capture)
+    return g, board
+
+
+def royal_cell(g, board, code):
+    return [lab for lab in board.labels if g.piece_at(lab) == code]
+
+
+IMPLS = pytest.mark.parametrize("impl", [victorus.Game, ReferenceGame], ids=["engine", "reference"])
+
+
+@IMPLS
+def test_rescue_prefers_own_kingdom_over_a_nearer_empty_cell_r31(board, impl):
+    """R31: with the home cell taken, the royal goes to the nearest empty cell of its own
+    kingdom even though an empty cell outside it is nearer."""
+    filled, expected = RESCUE[board.name]["own"]
+    g, b = rescue_game(impl, board.name, filled)
+    assert royal_cell(g, b, "0K") == [expected]
+    assert b.kingdoms[b.cell(expected)] == 0
+
+
+@IMPLS
+def test_rescue_fallback_ties_go_to_the_lower_cell_index_r31(board, impl):
+    """R31: several empty kingdom cells at the same distance: the lowest cell index."""
+    filled, expected = RESCUE[board.name]["tie"]
+    g, b = rescue_game(impl, board.name, filled)
+    assert royal_cell(g, b, "0K") == [expected]
+
+
+@IMPLS
+def test_rescue_full_kingdom_falls_back_to_the_nearest_board_cell_r31(board, impl):
+    """R31: own kingdom full: the nearest empty non-centre cell of the whole board (ties
+    by lower index), the home cell's occupant untouched."""
+    filled, expected = RESCUE[board.name]["full"]
+    g, b = rescue_game(impl, board.name, filled)
+    assert royal_cell(g, b, "0K") == [expected]
+    assert g.piece_at(b.labels[b.home_cells[0]["K"]]) not in (None, "0K")
+
+
+@IMPLS
+def test_rescue_places_the_capturers_royal_first_r31(board, impl):
+    """R31 "X's royal is placed first": both royals fall back to the same empty cell;
+    the capturer's King gets it, the victim's Queen takes the next nearest to its home."""
+    filled, king, queen = RESCUE[board.name]["first"]
+    g, b = rescue_game(impl, board.name, filled)
+    assert royal_cell(g, b, "0K") == [king]
+    assert royal_cell(g, b, "1Q") == [queen]
 
 
 def test_elimination_r30():
