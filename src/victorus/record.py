@@ -343,7 +343,8 @@ def save(game: Game, path, seed: int | None = None, agents=None, time_limit=None
 
 
 def load(path) -> Game:
-    """Read and replay the record at ``path``."""
+    """Read and replay the record at ``path`` (``-``: standard input; a FIFO with no
+    writer, or a pipe that stays silent, is a RecordError rather than a wait forever)."""
     data = read_limited(path, MAX_RECORD_BYTES, RecordError)
     try:
         text = data.decode("utf-8")
