@@ -298,7 +298,7 @@ def test_serve_command_starts_a_server_and_checks_its_options():
     finally:
         proc.terminate()
         proc.wait(timeout=30)
-    for argv, message in ((["--seats", "9"], "comma-separated seat numbers 0-5"),
+    for argv, message in ((["--seats", "9"], "--seats (comma-separated seat numbers)"),
                           (["--players", "4", "--seats", "2"], "black (seat 2) is not in this game"),
                           (["--agent", "genius"], "seat 1:")):
         result = subprocess.run([sys.executable, "-m", "victorus.cli", "serve", "--port", "0",
@@ -460,7 +460,7 @@ def test_a_deeply_nested_body_and_a_huge_since_are_refused(server):
     status, data = call(server, "/api/play", raw=b"[" * 200_000 + b"]" * 200_000)
     assert status == 400 and "nested too deeply" in data["error"]
     status, data = call(server, "/api/state?since=" + "9" * 5000)
-    assert status == 400 and "'since' must be a version number" in data["error"]
+    assert status == 400 and "'since' (a version number) must be an integer" in data["error"]
 
 
 def test_a_body_cut_short_is_refused(server):
@@ -718,7 +718,7 @@ def test_the_log_is_sent_in_full_after_an_undo_and_new_turns():
 
 def test_state_log_and_frame_parameters_are_checked(server):
     for query, expected in (("?log=1", "'log' must be <log_key>:<turns held>"),
-                            ("?log=a.b:x", "'log' must be"), ("?log=:3", "'log' must be"),
+                            ("?log=a.b:x", "'log' turns held must be"), ("?log=:3", "'log' must be"),
                             ("?log=" + "1" * 41 + ":1", "'log' must be")):
         status, data = call(server, "/api/state" + query)
         assert status == 400 and expected in data["error"], (query, data)
@@ -791,7 +791,7 @@ def test_a_state_request_waits_for_the_next_change():
 @pytest.mark.parametrize("wait", ["-1", "21", "1.5", "x", "9" * 50])
 def test_bad_waits_are_refused(server, wait):
     status, data = http_request(server, "GET", f"/api/state?since=0&wait={wait}")
-    assert status == 400 and "'wait' must be whole seconds from 0 to 20" in data["error"]
+    assert status == 400 and "'wait' (whole seconds) must be an integer from 0 to 20" in data["error"]
 
 
 def test_browsing_a_past_position_leaves_the_game_alone():
@@ -817,7 +817,7 @@ def test_browsing_a_past_position_leaves_the_game_alone():
 @pytest.mark.parametrize("at", ["-1", "x", "1.5", "9" * 30])
 def test_bad_ats_are_refused(server, at):
     status, data = http_request(server, "GET", f"/api/state?at={at}")
-    assert status == 400 and "'at' must be a number of actions" in data["error"]
+    assert status == 400 and "'at' (a number of actions) must be an integer" in data["error"]
 
 
 # -- many watchers, one player ---------------------------------------------------------

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from . import tensors
 from ._engine import Engine, PerftTable, Rules, clear_stop, request_stop
+from .checks import check_int
 from .constants import (
     ACTION_SLOTS,
     CAPTURE_FLAG,
@@ -253,8 +254,7 @@ class Game(GameCore):
 
     def held(self, seat: int) -> tuple[str, ...]:
         """R39 codes of the pieces an army holds, in capture order."""
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 5:
-            raise ConfigError(f"seat must be an integer from 0 to 5, got {seat!r}")
+        check_int("seat", seat, 0, 5)
         return tuple(Held(*h[1:]).code for h in self._engine.held() if h[0] == seat)
 
     def _make_action(self, key: int) -> Action:
@@ -323,7 +323,7 @@ class Game(GameCore):
     def play_id(self, ident: int) -> None:
         """Play the legal action with this fixed id (victorus.tensors); an illegal id raises
         IllegalActionError and changes nothing."""
-        if type(ident) is not int or not self._engine.play_id(ident):
+        if type(ident) is not int or not 0 <= ident <= 0x7FFFFFFF or not self._engine.play_id(ident):
             self.play(tensors.action_from_id(self, ident))   # explains what is wrong, or plays
 
     def legal_action_ids(self):
@@ -384,9 +384,7 @@ class Game(GameCore):
         action need not build every one)."""
         keys = self._engine.history_keys()
         if last is not None:
-            if isinstance(last, bool) or not isinstance(last, int) or last < 0:
-                raise ConfigError(f"last must be a number of actions (an integer >= 0), "
-                                  f"got {last!r}")
+            check_int("last (a number of actions)", last, 0)
             keys = keys[max(0, len(keys) - last):]
         return [_action(self.board, key) for key in keys]
 

@@ -45,6 +45,7 @@ from importlib import resources
 from urllib.parse import parse_qs, urlsplit
 
 from . import record
+from .checks import check_int, parse_int
 from .constants import KING, PIECE_LETTERS, PIECE_NAMES, QUEEN
 from .errors import VictorusError
 from .game import DEFAULT_MAX_ACTIONS, Game, play_random, replay_action
@@ -264,8 +265,7 @@ class Table:
                                    "first")
             w = self.watch
             total = len(w.actions)
-            if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= total:
-                raise RequestError(f"'index' must be an integer from 0 to {total}, got {index!r}")
+            check_int("'index'", index, 0, total, RequestError)
             while w.index < index:
                 replay_action(w.game, w.actions[w.index].text, w.clock)
                 w.index += 1
@@ -494,8 +494,7 @@ class Table:
         cap = spec.get("max_actions", DEFAULT_MAX_ACTIONS)
         for name, value, top in (("seed", seed, 2**64 - 1), ("index", index, 2**63 - 1),
                                  ("max_actions", cap, MAX_WATCH_ACTIONS)):
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
-                raise RequestError(f"'{name}' must be an integer from 0 to {top}, got {value!r}")
+            check_int(f"'{name}'", value, 0, top, RequestError)
         try:
             game = Game(spec.get("board", "standard"), players=spec.get("players"),
                         variant=spec.get("variant", "standard"))
@@ -801,9 +800,7 @@ def _at(text) -> int | None:
     """The ``at`` of a state request: a number of actions (checked against the game)."""
     if text is None:
         return None
-    if not (text.isascii() and text.isdigit() and len(text) <= 9):
-        raise RequestError(f"'at' must be a number of actions, got {text[:20]!r}")
-    return int(text)
+    return parse_int("'at' (a number of actions)", text, 0, 10**9 - 1, RequestError, canonical=False)
 
 
 def _log_held(text) -> tuple[str, int] | None:
@@ -811,11 +808,10 @@ def _log_held(text) -> tuple[str, int] | None:
     if text is None:
         return None
     key, colon, count = text.partition(":")
-    if not (colon and 0 < len(key) <= 40 and all(c in "0123456789abcdef." for c in key)
-            and count.isascii() and count.isdigit() and len(count) <= 9):
+    if not (colon and 0 < len(key) <= 40 and all(c in "0123456789abcdef." for c in key)):
         raise RequestError(f"'log' must be <log_key>:<turns held> (from an earlier state), "
                            f"got {text[:60]!r}")
-    return key, int(count)
+    return key, parse_int("'log' turns held", count, 0, 10**9 - 1, RequestError, canonical=False)
 
 
 def _frames_held(text) -> set[str]:
@@ -837,10 +833,8 @@ def _wait(text) -> float:
     """The ``wait`` of a state request: whole seconds from 0 to MAX_POLL_WAIT."""
     if text is None:
         return 0.0
-    if not (text.isascii() and text.isdigit() and len(text) <= 3 and int(text) <= MAX_POLL_WAIT):
-        raise RequestError(f"'wait' must be whole seconds from 0 to {MAX_POLL_WAIT}, "
-                           f"got {text[:20]!r}")
-    return float(text)
+    return float(parse_int("'wait' (whole seconds)", text, 0, MAX_POLL_WAIT, RequestError,
+                           canonical=False))
 
 
 def _accepts_gzip(header: str) -> bool:
@@ -870,9 +864,7 @@ def _since(text):
     """``?since=``: a state version (digits, bounded), or None."""
     if text is None:
         return None
-    if not (text.isascii() and text.isdigit() and len(text) <= 19):
-        raise RequestError(f"'since' must be a version number, got {text[:40]!r}")
-    return int(text)
+    return parse_int("'since' (a version number)", text, 0, 2**63 - 1, RequestError, canonical=False)
 
 
 def _fields(body: dict, required, optional=()):
