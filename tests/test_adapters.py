@@ -187,7 +187,7 @@ def test_history_last():
     assert game.history(last=5) == whole[-5:] and game.history(last=0) == []
     assert game.history(last=1000) == whole and game.history(last=None) == whole
     for bad in (-1, 1.5, True, "3"):
-        with pytest.raises(victorus.ConfigError, match="last must be a number of actions"):
+        with pytest.raises(victorus.ConfigError, match="last .a number of actions. must be an integer >= 0"):
             game.history(last=bad)
 
 

@@ -165,8 +165,8 @@ def test_cli_perft_with_a_table(capsys):
 @pytest.mark.parametrize("argv, message", [
     (["perft", "--threads", "0", "2"], "--threads must be"),
     (["perft", "--hash", "-1", "2"], "--hash must be"),
-    (["perft", "0"], "DEPTH must be a whole number"),
-    (["perft", "x"], "DEPTH must be a whole number"),
+    (["perft", "0"], "DEPTH must be an integer from 1 to 10"),
+    (["perft", "x"], "DEPTH must be an integer from 1 to 10"),
     (["perft", "--board", "hex", "1"], "invalid choice"),
     (["perft", "--players", "9", "1"], "--players must be"),
     (["frobnicate"], "invalid choice"),

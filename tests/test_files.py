@@ -116,3 +116,144 @@ def test_ctrl_c_stops_simulate_and_writes_nothing(tmp_path):
                               "games: [", tmp_path)
     assert code == 130 and "victorus: interrupted" in err and "Traceback" not in err
     assert list(tmp_path.iterdir()) == []            # no output, not even half of one
+
+
+# -- files as users keep them: only regular files are replaced -------------------------
+
+def _reader(path, out):
+    """Read a FIFO in a thread (what `jq` would do at the end of a pipe)."""
+    import threading
+
+    def run():
+        with open(path, "rb") as fh:
+            out.append(fh.read())
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_a_fifo_is_written_to_not_replaced(tmp_path):
+    import stat
+    fifo = tmp_path / "out.json"
+    os.mkfifo(fifo)
+    got: list = []
+    thread = _reader(fifo, got)
+    write_atomic(fifo, "streamed\n")
+    thread.join(10)
+    assert got == [b"streamed\n"]
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert [p.name for p in tmp_path.iterdir()] == ["out.json"]      # no temporary left
+
+
+def test_process_substitution_is_streamed(tmp_path):
+    read_end, write_end = os.pipe()                  # what `--json >(jq .)` hands over
+    try:
+        assert main(["simulate", "2", "--board", "compact", "--json",
+                     f"/dev/fd/{write_end}"]) == 0
+        os.close(write_end)
+        write_end = -1
+        with os.fdopen(read_end, "rb") as fh:
+            read_end = -1
+            data = fh.read()
+        assert data.startswith(b"[") and b'"seed"' in data
+    finally:
+        for fd in (read_end, write_end):
+            if fd >= 0:
+                os.close(fd)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_device_is_written_to_not_replaced(tmp_path):
+    import stat
+    device = tmp_path / "null"
+    try:
+        os.mknod(device, 0o666 | stat.S_IFCHR, os.makedev(1, 3))     # a /dev/null of our own
+    except (PermissionError, AttributeError):
+        pytest.skip("making a device node needs root")
+    write_atomic(device, "into the void")
+    assert stat.S_ISCHR(os.stat(device).st_mode)
+    assert [p.name for p in tmp_path.iterdir()] == ["null"]
+
+
+def test_dash_is_standard_output(tmp_path, monkeypatch, capfd):
+    monkeypatch.chdir(tmp_path)
+    record.save(finished_game(), "-")
+    assert capfd.readouterr().out.startswith(record.MAGIC)
+    assert list(tmp_path.iterdir()) == []                            # no file named '-'
+
+
+def test_a_symlink_updates_its_target(tmp_path):
+    target = tmp_path / "real.vrec"
+    target.write_text("old")
+    link = tmp_path / "game.vrec"
+    link.symlink_to(target)
+    record.save(finished_game(), link)
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert record.load(target).is_over
+    dangling = tmp_path / "later.vrec"
+    dangling.symlink_to(tmp_path / "made.vrec")
+    write_atomic(dangling, "made")
+    assert dangling.is_symlink() and (tmp_path / "made.vrec").read_text() == "made"
+
+
+def test_a_replaced_file_keeps_its_mode_and_a_new_one_follows_the_umask(tmp_path):
+    kept = tmp_path / "kept.txt"
+    kept.write_text("old")
+    kept.chmod(0o644)
+    write_atomic(kept, "new")
+    assert kept.read_text() == "new" and kept.stat().st_mode & 0o777 == 0o644
+    old = os.umask(0o027)
+    try:
+        fresh = tmp_path / "fresh.txt"
+        write_atomic(fresh, "new")
+    finally:
+        os.umask(old)
+    assert fresh.stat().st_mode & 0o777 == 0o640
+
+
+def test_errors_name_the_users_path_not_a_temporary(tmp_path):
+    missing = tmp_path / "no" / "such" / "dir" / "game.vrec"
+    with pytest.raises(OSError) as info:
+        write_atomic(missing, "text")
+    assert info.value.filename == str(missing) and ".tmp" not in str(info.value)
+
+
+def _in_thread(call, seconds=30):
+    """``call()``'s exception (or None), from a thread: a read that blocks forever fails
+    the test instead of hanging it."""
+    import threading
+    box: list = []
+
+    def run():
+        try:
+            call()
+            box.append(None)
+        except BaseException as exc:           # noqa: BLE001 - handed to the test
+            box.append(exc)
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert box, f"{call} still blocks after {seconds} s"
+    return box[0]
+
+
+def test_loading_a_fifo_without_a_writer_is_an_error_not_a_wait(tmp_path):
+    fifo = tmp_path / "game.vrec"
+    os.mkfifo(fifo)
+    error = _in_thread(lambda: record.load(fifo))
+    assert isinstance(error, victorus.RecordError) and "FIFO" in str(error)
+    assert str(fifo) in str(error)
+
+
+def test_loading_a_pipe_and_standard_input(monkeypatch):
+    import io
+    text = record.dumps(finished_game())
+    read_end, write_end = os.pipe()                  # what `<(cat game.vrec)` hands over
+    try:
+        os.write(write_end, text.encode())
+        os.close(write_end)
+        assert record.load(f"/dev/fd/{read_end}").is_over
+    finally:
+        os.close(read_end)
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+    assert record.load("-").is_over

@@ -155,7 +155,7 @@ def test_action_objects_from_another_state_are_checked():
 
 
 def test_huge_numbers_in_variants_are_refused_clearly():
-    with pytest.raises(victorus.ConfigError, match="at most 1000000000"):
+    with pytest.raises(victorus.ConfigError, match="from 1 to 1000000000"):
         victorus.Game(variant="quick" + "9" * 5000)        # not Python's int() digit limit
     with pytest.raises(victorus.NotationError):
         victorus.Game.from_vpn(victorus.Game().vpn().rsplit(" ", 1)[0] + " quick" + "9" * 5000)

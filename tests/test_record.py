@@ -81,7 +81,7 @@ def edit(old, new, count=1):
     (edit("board: compact", "board: giant"), "unknown board 'giant'"),
     (edit("players: 6", "players: 9"), "players must be 2 to 6"),
     (edit("variant: standard", "variant: turbo"), "bad variant part 'turbo'"),
-    (edit("seed: 5", "seed: -5"), "seed must be a non-negative integer"),
+    (edit("seed: 5", "seed: -5"), "seed must be an integer from 0 to"),
     (edit("seed: 5", "color: red"), "key among"),
     (edit("seed: 5", "seed: 5\nseed: 6"), "'seed' given twice"),
     (edit("seed: 5", "agents: a,b"), "six comma-separated names"),

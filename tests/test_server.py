@@ -298,7 +298,7 @@ def test_serve_command_starts_a_server_and_checks_its_options():
     finally:
         proc.terminate()
         proc.wait(timeout=30)
-    for argv, message in ((["--seats", "9"], "comma-separated seat numbers 0-5"),
+    for argv, message in ((["--seats", "9"], "--seats (comma-separated seat numbers)"),
                           (["--players", "4", "--seats", "2"], "black (seat 2) is not in this game"),
                           (["--agent", "genius"], "seat 1:")):
         result = subprocess.run([sys.executable, "-m", "victorus.cli", "serve", "--port", "0",
@@ -460,7 +460,7 @@ def test_a_deeply_nested_body_and_a_huge_since_are_refused(server):
     status, data = call(server, "/api/play", raw=b"[" * 200_000 + b"]" * 200_000)
     assert status == 400 and "nested too deeply" in data["error"]
     status, data = call(server, "/api/state?since=" + "9" * 5000)
-    assert status == 400 and "'since' must be a version number" in data["error"]
+    assert status == 400 and "'since' (a version number) must be an integer" in data["error"]
 
 
 def test_a_body_cut_short_is_refused(server):
@@ -718,7 +718,7 @@ def test_the_log_is_sent_in_full_after_an_undo_and_new_turns():
 
 def test_state_log_and_frame_parameters_are_checked(server):
     for query, expected in (("?log=1", "'log' must be <log_key>:<turns held>"),
-                            ("?log=a.b:x", "'log' must be"), ("?log=:3", "'log' must be"),
+                            ("?log=a.b:x", "'log' turns held must be"), ("?log=:3", "'log' must be"),
                             ("?log=" + "1" * 41 + ":1", "'log' must be")):
         status, data = call(server, "/api/state" + query)
         assert status == 400 and expected in data["error"], (query, data)
@@ -791,7 +791,7 @@ def test_a_state_request_waits_for_the_next_change():
 @pytest.mark.parametrize("wait", ["-1", "21", "1.5", "x", "9" * 50])
 def test_bad_waits_are_refused(server, wait):
     status, data = http_request(server, "GET", f"/api/state?since=0&wait={wait}")
-    assert status == 400 and "'wait' must be whole seconds from 0 to 20" in data["error"]
+    assert status == 400 and "'wait' (whole seconds) must be an integer from 0 to 20" in data["error"]
 
 
 def test_browsing_a_past_position_leaves_the_game_alone():
@@ -817,4 +817,100 @@ def test_browsing_a_past_position_leaves_the_game_alone():
 @pytest.mark.parametrize("at", ["-1", "x", "1.5", "9" * 30])
 def test_bad_ats_are_refused(server, at):
     status, data = http_request(server, "GET", f"/api/state?at={at}")
-    assert status == 400 and "'at' must be a number of actions" in data["error"]
+    assert status == 400 and "'at' (a number of actions) must be an integer" in data["error"]
+
+
+# -- many watchers, one player ---------------------------------------------------------
+
+def _long_polls(srv, count, version):
+    """``count`` connections, each with a long poll (wait=20) sent and not yet answered."""
+    polls = []
+    for _ in range(count):
+        conn = http.client.HTTPConnection(*srv.server_address[:2], timeout=60)
+        conn.request("GET", f"/api/state?since={version}&wait=20")
+        polls.append(conn)
+    return polls
+
+
+def _pending(srv, count, seconds=30.0):
+    """Wait until ``count`` long polls wait at the server (polled, no fixed sleep)."""
+    deadline = time.monotonic() + seconds
+    while len(getattr(srv, "_polls", ())) < count:
+        assert time.monotonic() < deadline, f"{len(getattr(srv, '_polls', ()))} long polls"
+        time.sleep(0.02)
+
+
+def test_a_move_is_answered_while_40_pages_long_poll(server):
+    version = state(server)["version"]
+    polls = _long_polls(server, 40, version)
+    try:
+        _pending(server, 40)
+        player = http.client.HTTPConnection(*server.server_address[:2], timeout=5)
+        player.request("POST", "/api/play", json.dumps({"action": "g6-g10"}),
+                       {"Content-Type": "application/json"})
+        answer = player.getresponse()
+        assert answer.status == 200, answer.read()
+        answer.read()
+        player.close()
+        for conn in polls:                         # and every watcher sees the move
+            response = conn.getresponse()
+            data = json.loads(response.read())
+            assert response.status == 200 and data["version"] > version
+            assert data["message"] == "red plays g6-g10"
+    finally:
+        for conn in polls:
+            conn.close()
+
+
+def test_at_the_connection_cap_the_oldest_long_poll_makes_room(monkeypatch, server):
+    monkeypatch.setattr(server_module, "MAX_CONNECTIONS", 3)
+    version = state(server)["version"]
+    polls = _long_polls(server, 3, version)
+    try:
+        _pending(server, 3)
+        assert call(server, "/api/play", {"action": "g6-g10"})[0] == 200
+        first = polls[0].getresponse()
+        assert first.status == 503 and "try again" in json.loads(first.read())["error"]
+        for conn in polls[1:]:
+            assert conn.getresponse().status == 200
+    finally:
+        for conn in polls:
+            conn.close()
+
+
+def test_long_polls_beyond_their_pool_are_refused_at_once(monkeypatch, server):
+    monkeypatch.setattr(server_module, "MAX_LONG_POLLS", 2)
+    version = state(server)["version"]
+    polls = _long_polls(server, 2, version)
+    try:
+        _pending(server, 2)
+        status, data = call(server, f"/api/state?since={version}&wait=20")
+        assert status == 503 and "2 long polls" in data["error"]
+        assert state(server)["version"] == version              # without waiting: served
+    finally:
+        for conn in polls:
+            conn.close()
+
+
+def test_an_agent_that_fails_wakes_the_waiting_pages(server):
+    class Broken:
+        name = "broken"
+
+        def choose(self, game):
+            raise RuntimeError("no idea")
+    with server.table.lock:
+        server.table.set_seats(["greedy"] + [PERSON] * 5)
+        server.table.agents[0] = Broken()
+    version = state(server)["version"]
+    polls = _long_polls(server, 3, version)
+    try:
+        _pending(server, 3)
+        start = time.monotonic()
+        assert server.work() is None
+        for conn in polls:
+            data = json.loads(conn.getresponse().read())
+            assert data["message"] == "agent error: RuntimeError('no idea')"
+        assert time.monotonic() - start < 15          # not the poll's whole 20 s
+    finally:
+        for conn in polls:
+            conn.close()

@@ -79,7 +79,7 @@ def test_simulate_command_errors(capsys):
         with pytest.raises(SystemExit):                 # a usage error, not a traceback
             main(argv)
         err = capsys.readouterr().err
-        assert "must be a whole number from 1 to" in err and "Traceback" not in err
+        assert "must be an integer from 1 to" in err and "Traceback" not in err
     assert main(["simulate", "2", "--json", "/nonexistent/dir/x.json"]) == 2
     assert "No such file" in capsys.readouterr().err
 

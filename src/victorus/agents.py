@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass, field
 
 from . import _engine, _mcts
+from .checks import check_int, parse_int
 from .errors import ConfigError
 from .game import Game, play_random
 from .notation import piece_from_code
@@ -73,14 +74,12 @@ def _value_of_code(code: str | None) -> int:
 def _check_budget(iterations, seconds, threads) -> None:
     if iterations is None and seconds is None:
         raise ConfigError("give an MCTS budget: iterations, seconds or both")
-    if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int)
-                                   or iterations < 1):
-        raise ConfigError(f"iterations must be a positive integer, got {iterations!r}")
+    if iterations is not None:
+        check_int("iterations", iterations, 1, MAX_ITERATIONS)
     if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
                                 or not 0 < seconds <= MAX_SECONDS):
         raise ConfigError(f"seconds must be a number in (0, {MAX_SECONDS}], got {seconds!r}")
-    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
-        raise ConfigError(f"threads must be an integer from 1 to {MAX_THREADS}, got {threads!r}")
+    check_int("threads", threads, 1, MAX_THREADS)
 
 
 def _budget_name(kind: str, iterations, seconds, threads: int) -> str:
@@ -88,8 +87,9 @@ def _budget_name(kind: str, iterations, seconds, threads: int) -> str:
     return f"{kind}:{budget}" + (f"@{threads}" if threads > 1 else "")
 
 
-#: Bounds of an MCTS budget: seconds per decision, search threads.
-MAX_SECONDS, MAX_THREADS = 3600.0, _mcts.MAX_WORKER_THREADS
+#: Bounds of an MCTS budget: seconds per decision, search threads, iterations (a node's
+#: visits are 32-bit counters in the engine).
+MAX_SECONDS, MAX_THREADS, MAX_ITERATIONS = 3600.0, _mcts.MAX_WORKER_THREADS, 2**31 - 1
 
 
 def _decisive(game: Game, actions):
@@ -141,9 +141,7 @@ class MCTSAgent:
         _check_budget(iterations, seconds, threads)
         for name, value, low in (("rollout_actions", rollout_actions, 0),
                                  ("max_nodes", max_nodes, 1)):
-            if isinstance(value, bool) or not isinstance(value, int) or not low <= value < 2**31:
-                raise ConfigError(f"{name} must be an integer from {low} to 2**31 - 1, "
-                                  f"got {value!r}")
+            check_int(name, value, low, 2**31 - 1)
         if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 <= c < math.inf:
             raise ConfigError(f"c (UCT exploration) must be a number >= 0, got {c!r}")
         self.name = _budget_name("mcts", iterations, seconds, threads)
@@ -284,11 +282,13 @@ def _parse_mcts(kind: str, arg: str, spec: str) -> dict:
                           f"'{kind}:<seconds>s' with a positive number{threads}")
     kwargs: dict = {}
     if match and match["iterations"]:
-        kwargs.update(iterations=int(match["iterations"]))
+        kwargs.update(iterations=parse_int(f"MCTS spec {spec[:40]!r}: iterations", match["iterations"],
+                                           1, MAX_ITERATIONS, canonical=False))
     elif match:
-        kwargs.update(iterations=None, seconds=float(match["seconds"]))
+        kwargs.update(iterations=None, seconds=float(match["seconds"]))   # (no digit limit)
     if match and match["threads"]:
-        kwargs.update(threads=int(match["threads"]))
+        kwargs.update(threads=parse_int(f"MCTS spec {spec[:40]!r}: threads", match["threads"], 1,
+                                        MAX_THREADS, canonical=False))
     return kwargs
 
 

@@ -10,26 +10,23 @@ from collections import Counter
 
 from . import __version__
 from .agents import AGENT_SPECS
+from .checks import parse_int
 from .constants import PIECE_LETTERS
-from .errors import VictorusError
+from .errors import ConfigError, VictorusError
 from .files import write_atomic
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, MAX_PERFT_HASH_MB, MAX_PERFT_THREADS, Game, _perft
 from .geometry import SEAT_NAMES
 from .progress import Progress
 from .simulate import MAX_GAMES
 
+#: The seeds the command line takes (64-bit, as the simulations and records keep them).
+MAX_SEED = 2**64 - 1
 
-def _int_in(name: str, low: int, high: int | None = None):
+
+def _int_in(name: str, low: int, high: int = MAX_SEED):
     def parse(text: str) -> int:
-        try:
-            value = int(text) if len(text) <= 30 else None     # no 5,000-digit numbers
-        except ValueError:
-            value = None
-        if value is None or value < low or (high is not None and value > high):
-            accepted = f"from {low} to {high}" if high is not None else f"of at least {low}"
-            raise argparse.ArgumentTypeError(f"{name} must be a whole number {accepted}, "
-                                             f"got {text!r}")
-        return value
+        return parse_int(name, text.strip(), low, high, argparse.ArgumentTypeError,
+                         canonical=False)                  # no 5,000-digit numbers
     return parse
 
 
@@ -86,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "print wins per seat, end reasons, game lengths and captures.")
     p.add_argument("games", type=_int_in("GAMES", 1, MAX_GAMES), metavar="GAMES")
     _add_game_options(p)
-    p.add_argument("--seed", type=_int_in("--seed", 0), default=0)
+    p.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), default=0)
     p.add_argument("--workers", type=_int_in("--workers", 1, 256), default=None,
                    help="threads, default: all cores")
     p.add_argument("--max-actions", type=_int_in("--max-actions", 1, MAX_ACTION_CAP),
@@ -110,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--board", choices=("standard", "compact"), default="compact")
     p.add_argument("--players", type=_int_in("--players", 2, 6), default=2)
     p.add_argument("--variant", default="standard")
-    p.add_argument("--seed", type=_int_in("--seed", 0), default=0)
+    p.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), default=0)
     p.add_argument("--max-actions", type=_int_in("--max-actions", 1, MAX_ACTION_CAP), default=3000)
 
     p = commands.add_parser(
@@ -119,7 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "at the prompt for the commands.")
     _add_game_options(p)
     _add_seat_options(p, "your seats, comma-separated (default 0, red)")
-    p.add_argument("--seed", type=_int_in("--seed", 0), default=0)
+    p.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), default=0)
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
 
     p = commands.add_parser(
@@ -135,7 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
                          "'' for none)")
     p.add_argument("--agent-delay", type=float, default=0.3, metavar="SECONDS",
                    help="pause before each agent action so it can be followed (default 0.3)")
-    p.add_argument("--seed", type=_int_in("--seed", 0), default=0, help="the agents' seed")
+    p.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), default=0, help="the agents' seed")
     p.add_argument("--open", action="store_true", help="open the page in a web browser")
 
     p = commands.add_parser(
@@ -166,12 +163,15 @@ def cmd_perft(args) -> int:
         game = Game(board=args.board, players=args.players, variant=args.variant)
     for depth in range(1, args.depth + 1):
         start = time.perf_counter()
-        if depth <= 3:
-            count, hits = _perft(game, depth, hash_mb=args.hash)
-        else:
-            with Progress(len(game.legal_actions()), f"depth {depth}", None) as bar:
-                count, hits = _perft(game, depth, args.threads, bar.advance,   # Ctrl-C stops it
-                                     args.hash)
+        try:
+            if depth <= 3:
+                count, hits = _perft(game, depth, hash_mb=args.hash)
+            else:
+                with Progress(len(game.legal_actions()), f"depth {depth}", None) as bar:
+                    count, hits = _perft(game, depth, args.threads, bar.advance,   # Ctrl-C stops it
+                                         args.hash)
+        except MemoryError as exc:
+            raise ConfigError(f"--hash {args.hash}: {exc}; give a smaller table (MiB)") from None
         elapsed = time.perf_counter() - start
         rate = count / elapsed if elapsed > 0 else float("inf")
         table = f", {hits} table hits" if args.hash else ""
@@ -269,13 +269,9 @@ def cmd_render(args) -> int:
 
 
 def _seats(text: str) -> tuple[int, ...]:
-    try:
-        seats = tuple(int(x) for x in text.split(",") if x.strip())
-    except ValueError:
-        seats = (-1,)
-    if not all(0 <= s <= 5 for s in seats):
-        raise VictorusError(f"--seats: comma-separated seat numbers 0-5, got {text!r}")
-    return seats
+    return tuple(parse_int(f"--seats (comma-separated seat numbers) in {text[:40]!r}: a seat",
+                           x.strip(), 0, 5, VictorusError, canonical=False)
+                 for x in text.split(",") if x.strip())
 
 
 def cmd_play(args) -> int:

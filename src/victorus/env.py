@@ -14,8 +14,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from .checks import check_int
 from .errors import ConfigError
-from .game import DEFAULT_MAX_ACTIONS, Game
+from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game
 from .render import text_board
 from .tensors import PLANES, num_actions
 
@@ -36,9 +37,8 @@ class VictorusEnv(AECEnv):
         if render_mode is not None and render_mode not in ("ansi", "rgb_array"):
             raise ConfigError(f"render_mode must be None, 'ansi' or 'rgb_array', "
                               f"got {render_mode!r}")
-        if max_actions is not None and (isinstance(max_actions, bool)
-                                        or not isinstance(max_actions, int) or max_actions < 1):
-            raise ConfigError(f"max_actions must be a positive integer or None, got {max_actions!r}")
+        if max_actions is not None:
+            check_int("max_actions (or None)", max_actions, 1, MAX_ACTION_CAP)
         self._options = (board, players, variant)
         self.game = Game(*self._options)               # validates the configuration
         self.render_mode = render_mode

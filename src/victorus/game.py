@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from . import tensors
 from ._engine import Engine, PerftTable, Rules, StopToken
+from .checks import check_int
 from .constants import (
     ACTION_SLOTS,
     CAPTURE_FLAG,
@@ -253,8 +254,7 @@ class Game(GameCore):
 
     def held(self, seat: int) -> tuple[str, ...]:
         """R39 codes of the pieces an army holds, in capture order."""
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 5:
-            raise ConfigError(f"seat must be an integer from 0 to 5, got {seat!r}")
+        check_int("seat", seat, 0, 5)
         return tuple(Held(*h[1:]).code for h in self._engine.held() if h[0] == seat)
 
     def _make_action(self, key: int) -> Action:
@@ -323,7 +323,7 @@ class Game(GameCore):
     def play_id(self, ident: int) -> None:
         """Play the legal action with this fixed id (victorus.tensors); an illegal id raises
         IllegalActionError and changes nothing."""
-        if type(ident) is not int or not self._engine.play_id(ident):
+        if type(ident) is not int or not 0 <= ident <= 0x7FFFFFFF or not self._engine.play_id(ident):
             self.play(tensors.action_from_id(self, ident))   # explains what is wrong, or plays
 
     def legal_action_ids(self):
@@ -384,9 +384,7 @@ class Game(GameCore):
         action need not build every one)."""
         keys = self._engine.history_keys()
         if last is not None:
-            if isinstance(last, bool) or not isinstance(last, int) or last < 0:
-                raise ConfigError(f"last must be a number of actions (an integer >= 0), "
-                                  f"got {last!r}")
+            check_int("last (a number of actions)", last, 0)
             keys = keys[max(0, len(keys) - last):]
         return [_action(self.board, key) for key in keys]
 
@@ -482,11 +480,7 @@ def _perft(game: Game, depth: int, threads: int = 1, progress=None,
         raise ConfigError(f"perft needs a victorus.Game, got {type(game).__name__}")
     if stop is not None and not isinstance(stop, StopToken):
         raise ConfigError(f"stop must be a victorus.StopToken or None, got {stop!r}")
-    try:
-        table = PerftTable(hash_mb) if hash_mb else None
-    except MemoryError:
-        raise ConfigError(f"no memory for a {hash_mb} MiB perft table; give a smaller "
-                          f"hash_mb") from None
+    table = PerftTable(hash_mb) if hash_mb else None     # MemoryError if it cannot be had
     if depth <= 3:                                  # milliseconds at most
         return (game._engine.perft(depth), 0) if table is None else \
             game._engine.perft_hashed(depth, table)

@@ -6,8 +6,19 @@ import re
 from dataclasses import dataclass, field
 from typing import NamedTuple, NoReturn
 
-from .constants import EDGE_LETTERS, KING, MAX_LAPS, PIECE_LETTERS, QUEEN, WHITE, WORD_CODES, leg_key
-from .errors import NotationError
+from .checks import check_int, parse_int
+from .constants import (
+    EDGE_LETTERS,
+    KING,
+    MAX_CELLS,
+    MAX_LAPS,
+    PIECE_LETTERS,
+    QUEEN,
+    WHITE,
+    WORD_CODES,
+    leg_key,
+)
+from .errors import NotationError, StateError
 from .geometry import BOARD_NAMES, SEAT_NAMES, Board
 from .pieces import Held, Piece, piece_from_code
 from .variants import PRESENT_SEATS, Config, parse_variant
@@ -28,6 +39,18 @@ class Action:
     capture: bool = False
     text: str = field(default="", compare=False)
     key: int = field(default=0, compare=False, repr=False)
+
+    def __post_init__(self):
+        if self.word is None:
+            for name in ("origin", "target"):
+                check_int(f"an Action's {name} (a cell index)", getattr(self, name), 0,
+                          MAX_CELLS - 1, NotationError)
+        elif type(self.word) is not str or self.word not in WORDS:
+            raise NotationError(f"an Action's word is one of {', '.join(WORDS)} (or None for a "
+                                f"leg), got {self.word!r:.40}")
+        elif not self.text:                       # Action('stop'): its notation and key
+            object.__setattr__(self, "text", self.word)
+            object.__setattr__(self, "key", WORD_CODES[self.word])
 
     def __str__(self) -> str:
         return self.text
@@ -57,6 +80,8 @@ def parse_action(board: Board, text) -> Action:
     """Parse R38 notation into an Action (legality is the game's business)."""
     if not isinstance(text, str):
         raise NotationError(f"an action is an Action or an R38 string, got {type(text).__name__}")
+    if type(text) is not str:
+        text = str.__str__(text)            # a str subclass: its characters, nothing it overrides
     if text in WORDS:
         return word_action(text)
     m = _LEG_RE.fullmatch(text)
@@ -107,12 +132,17 @@ MAX_COUNT = 1_000_000_000
 
 _PLACEMENT_RE = re.compile(r"([a-z]\d{1,2}):([0-5])(K|Q|[TUBXH][wb](?:\+|1)?)", re.ASCII)
 _HELD_RE = re.compile(r"([0-5])(K|Q|[TUBXH][wb]\+?)", re.ASCII)
-_INT_RE = re.compile(r"0|-?[1-9]\d*", re.ASCII)
-_NAT_RE = re.compile(r"0|[1-9]\d*", re.ASCII)
 
 
 def _fail(field_no: int, message: str) -> NoReturn:
     raise NotationError(f"VPN field {field_no} ({FIELD_NAMES[field_no - 1]}): {message}")
+
+
+def _field_int(field_no: int, name: str, text: str, low: int, high: int) -> int:
+    """An integer of VPN field ``field_no`` (checks.parse_int: no long digit strings)."""
+    return parse_int(name, text, low, high,
+                     lambda message: NotationError(
+                         f"VPN field {field_no} ({FIELD_NAMES[field_no - 1]}): {message}"))
 
 
 def parse_vpn(text) -> VPNPosition:
@@ -150,8 +180,7 @@ def parse_vpn(text) -> VPNPosition:
         if (state == "x") != (seat not in PRESENT_SEATS[players]):
             want = "absent ('x')" if seat not in PRESENT_SEATS[players] else "present ('a' or 'e')"
             _fail(4, f"army {seat} must be {want} with {players} players")
-        if not _NAT_RE.fullmatch(caps) or int(caps) > MAX_COUNT:
-            _fail(4, f"army {seat} knight captures {caps!r}: an integer from 0 to {MAX_COUNT}")
+        captures = _field_int(4, f"army {seat} knight captures", caps, 0, MAX_COUNT)
         held = []
         if held_text:
             for code in held_text.split("."):
@@ -163,12 +192,12 @@ def parse_vpn(text) -> VPNPosition:
                 if piece.kind == 4 and piece.royal:
                     _fail(4, f"army {seat} held piece {code!r}: a Hospitaller is never royal")
                 held.append(Held(piece.army, piece.kind, piece.edge, piece.royal))
-        for name, value in (("K", k_laps), ("Q", q_laps)):
-            if value != "-" and (not _INT_RE.fullmatch(value) or abs(int(value)) > MAX_LAPS):
-                _fail(4, f"army {seat} {name} laps {value!r}: an integer from -{MAX_LAPS} to "
-                         f"{MAX_LAPS}, or '-' (not on the board)")
-        records.append(ArmyRecord(state, int(caps), tuple(held)))
-        laps.append((k_laps, q_laps))
+        army_laps = tuple(None if value == "-" else
+                          _field_int(4, f"army {seat} {name} laps ('-': not on the board)", value,
+                                     -MAX_LAPS, MAX_LAPS)
+                          for name, value in (("K", k_laps), ("Q", q_laps)))
+        records.append(ArmyRecord(state, captures, tuple(held)))
+        laps.append(army_laps)
 
     cells: list[Piece | None] = [None] * len(board)
     if placement != "-":
@@ -208,33 +237,29 @@ def parse_vpn(text) -> VPNPosition:
         for kind, value in zip((KING, QUEEN), laps[seat]):
             name = PIECE_LETTERS[kind]
             at = placed.get((seat, kind))
-            if at is None and value != "-":
-                _fail(4, f"army {seat} {name} laps {value!r}: that royal is not on the board, use '-'")
+            if at is None and value is not None:
+                _fail(4, f"army {seat} {name} laps {value}: that royal is not on the board, use '-'")
             if at is not None:
-                if value == "-":
+                if value is None:
                     _fail(4, f"army {seat} {name} laps '-': that royal is on the board, give its laps")
                 royal = cells[at]
                 assert royal is not None
-                cells[at] = royal._replace(laps=int(value))
+                cells[at] = royal._replace(laps=value)
 
-    if not _NAT_RE.fullmatch(side) or int(side) > 5:
-        _fail(3, f"side to move {side!r}: a seat digit 0-5")
+    if side not in ("0", "1", "2", "3", "4", "5"):
+        _fail(3, f"side to move {side[:20]!r}: a seat digit 0-5")
     to_move = int(side)
     if records[to_move].state != "a":
         _fail(3, f"army {to_move} is {'absent' if records[to_move].state == 'x' else 'eliminated'} "
                  f"and cannot be to move")
 
     round_part, _, pass_part = round_text.partition("/")
-    if not _NAT_RE.fullmatch(round_part) or not 1 <= int(round_part) <= MAX_COUNT:
-        _fail(5, f"round {round_text!r}: an integer from 1 to {MAX_COUNT}, optionally "
-                 f"'/<passes>' with passes > 0")
+    round_number = _field_int(5, "round (then optionally '/<passes>' with passes > 0)", round_part,
+                              1, MAX_COUNT)
     passes = 0
     if "/" in round_text:
-        if not _NAT_RE.fullmatch(pass_part) or not 1 <= int(pass_part) <= MAX_COUNT:
-            _fail(5, f"round {round_text!r}: the pass count after '/' must be an integer from "
-                     f"1 to {MAX_COUNT}")
-        passes = int(pass_part)
-    return VPNPosition(board, tuple(cells), to_move, tuple(records), int(round_part), passes, config)
+        passes = _field_int(5, "the pass count after '/'", pass_part, 1, MAX_COUNT)
+    return VPNPosition(board, tuple(cells), to_move, tuple(records), round_number, passes, config)
 
 
 def _variant_error(message: str):
@@ -260,7 +285,15 @@ def _check_counts(cells, records):
 
 
 def format_vpn(position: VPNPosition) -> str:
-    """Print a turn-start position as VPN (R39)."""
+    """Print a turn-start position as VPN (R39); StateError when a counter has grown past
+    what :func:`parse_vpn` reads back (a VPN printed is always one that parses)."""
+    counters = [("round", position.round, 1), ("pass count", position.passes, 0)] + [
+        (f"army {seat} knight captures", rec.knight_captures, 0)
+        for seat, rec in enumerate(position.armies)]
+    for name, value, low in counters:
+        if not low <= value <= MAX_COUNT:
+            raise StateError(f"this position's {name} ({value}) is beyond what a VPN records "
+                             f"(from {low} to {MAX_COUNT}): it has no VPN")
     board = position.board
     placement = ",".join(f"{board.labels[i]}:{p.army}{p.code}"
                          for i, p in enumerate(position.cells) if p is not None) or "-"

@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .checks import check_int, parse_int
 from .errors import ConfigError, RecordError, VictorusError
 from .files import file_path, read_limited, write_atomic
 from .game import Game, replay_action
@@ -42,7 +43,10 @@ MAX_RECORD_BYTES = 16 * 1024 * 1024
 HEADER_KEYS = ("board", "players", "variant", "start", "seed", "agents", "time-limit", "result")
 _AGENT_RE = re.compile(r"[A-Za-z0-9_.:=-]+", re.ASCII)
 _TURN_RE = re.compile(r"([1-9][0-9]*)\.([0-5])", re.ASCII)
-_SEEDS_RE = re.compile(r"0|[1-9][0-9]*", re.ASCII)
+#: A record's seed: the 64-bit seeds the simulations and agents use.
+MAX_SEED = 2**64 - 1
+#: The most actions ``max_actions`` may ask for (a record file holds far fewer).
+MAX_RECORD_ACTIONS = 2**62
 _SECONDS_RE = re.compile(r"(0|[1-9][0-9]{0,8})(\.[0-9]{1,3})?", re.ASCII)
 
 
@@ -169,8 +173,8 @@ def dumps(game: Game, seed: int | None = None, agents=None, time_limit=None) -> 
     if game.origin is None:
         raise VictorusError("this game's history starts inside a turn (a copy made with "
                             "history=False mid-turn): it cannot be recorded")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        raise ConfigError(f"seed must be a non-negative integer or None, got {seed!r}")
+    if seed is not None:
+        check_int("seed (or None)", seed, 0, MAX_SEED)
     if agents is not None:
         agents = tuple(agents)
         if len(agents) != 6 or not all(isinstance(a, str) and _AGENT_RE.fullmatch(a)
@@ -202,6 +206,8 @@ def parse(text: str, max_actions: int | None = None) -> GameRecord:
     a record of more than ``max_actions`` actions is refused before it is all read."""
     if not isinstance(text, str):
         raise RecordError(f"a record is text, got {type(text).__name__}")
+    if max_actions is not None:
+        check_int("max_actions (or None)", max_actions, 0, MAX_RECORD_ACTIONS)
     lines = text.split("\n")
     for n, line in enumerate(lines, start=1):
         if "\r" in line[:-1]:
@@ -234,10 +240,7 @@ def parse(text: str, max_actions: int | None = None) -> GameRecord:
         elif key == "start":
             record.start = value
         elif key == "seed":
-            if not _SEEDS_RE.fullmatch(value):
-                raise RecordError(f"record line {n}: seed must be a non-negative integer, "
-                                  f"got {value!r}")
-            record.seed = int(value)
+            record.seed = parse_int(f"record line {n}: seed", value, 0, MAX_SEED, RecordError)
         elif key == "agents":
             agents = tuple(value.split(","))
             if len(agents) != 6 or not all(_AGENT_RE.fullmatch(a) for a in agents):
@@ -245,10 +248,11 @@ def parse(text: str, max_actions: int | None = None) -> GameRecord:
                                   f"(letters, digits, _.:=- or '-'), got {value!r}")
             record.agents = agents
         elif key == "time-limit":
-            if value != "unknown" and (not _SECONDS_RE.fullmatch(value) or float(value) <= 0):
+            if value != "unknown" and (not _SECONDS_RE.fullmatch(value) or not
+                                       MIN_TIME_LIMIT <= float(value) <= MAX_TIME_LIMIT):
                 raise RecordError(f"record line {n}: time-limit must be a number of seconds "
-                                  f"above 0 (digits, up to 3 decimals) or 'unknown', got "
-                                  f"{value!r}")
+                                  f"from {MIN_TIME_LIMIT} to {MAX_TIME_LIMIT} (digits, up to 3 "
+                                  f"decimals) or 'unknown', got {value[:30]!r}")
             record.clock = True
             record.time_limit = None if value == "unknown" else float(value)
         else:
@@ -343,7 +347,8 @@ def save(game: Game, path, seed: int | None = None, agents=None, time_limit=None
 
 
 def load(path) -> Game:
-    """Read and replay the record at ``path``."""
+    """Read and replay the record at ``path`` (``-``: standard input; a FIFO with no
+    writer, or a pipe that stays silent, is a RecordError rather than a wait forever)."""
     data = read_limited(path, MAX_RECORD_BYTES, RecordError)
     try:
         text = data.decode("utf-8")

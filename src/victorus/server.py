@@ -45,6 +45,7 @@ from importlib import resources
 from urllib.parse import parse_qs, urlsplit
 
 from . import record
+from .checks import check_int, parse_int
 from .constants import KING, PIECE_LETTERS, PIECE_NAMES, QUEEN
 from .errors import VictorusError
 from .game import DEFAULT_MAX_ACTIONS, Game, play_random, replay_action
@@ -65,10 +66,17 @@ MAX_WATCH_ACTIONS = 100_000
 MAX_POLL_WAIT = 20
 #: Board frames a page may say it holds (one per view: six seats, with and without labels).
 MAX_FRAMES_HELD = 12
+#: States of one version kept for the pages that ask the same (views, frames held).
+MAX_STATES_KEPT = 32
 #: Answers at least this long are gzipped for clients that accept it.
 GZIP_FROM_BYTES = 1024
-#: Connections served at once; more are answered 503 at once (a page uses one or two).
-MAX_CONNECTIONS = 32
+#: Connections served at once (a page uses one or two). At the cap a new connection ends
+#: the oldest long poll (answered 503, the page asks again a second later); when none is
+#: waiting, the new connection is answered 503 at once.
+MAX_CONNECTIONS = 64
+#: Long polls waiting at once; one more is answered 503 at once. Fewer than the
+#: connections: the other requests (a player's move) always find a connection.
+MAX_LONG_POLLS = 48
 #: Seconds a connection may stay silent, and seconds it may last in all.
 REQUEST_TIMEOUT, REQUEST_DEADLINE = 10.0, 30.0
 STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
@@ -148,6 +156,7 @@ class Table:
         self.instance = secrets.token_hex(4)     # versions and log keys count from here
         self._log_count, self._log_source, self._log_ply = 0, None, 0
         self._lines: tuple[str, record.TurnLines] | None = None  # (log_key, its turns)
+        self._states: dict = {}              # this version's states, by what was asked
         self.seed = seed
         self.now = now                       # the time source of the clock and agent delays
         self.new_game(board, players, variant, seats, time_limit, agent_delay)
@@ -256,8 +265,7 @@ class Table:
                                    "first")
             w = self.watch
             total = len(w.actions)
-            if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= total:
-                raise RequestError(f"'index' must be an integer from 0 to {total}, got {index!r}")
+            check_int("'index'", index, 0, total, RequestError)
             while w.index < index:
                 replay_action(w.game, w.actions[w.index].text, w.clock)
                 w.index += 1
@@ -294,7 +302,7 @@ class Table:
 
     # -- reading -----------------------------------------------------------------
     def state(self, view="turn", since=None, labels="0", wait=0.0, at=None, frame=None,
-              log=None) -> dict:
+              log=None, cancel=None) -> dict:
         """The page's state; ``view`` is the seat at the bottom, or 'turn' (the army to
         act, as the rulebook's rotating board); ``labels`` '1': the board with its
         coordinates; ``{"version": v}`` alone if unchanged. With ``since`` the current
@@ -307,78 +315,104 @@ class Table:
         board then comes as ``frame`` (None when held), ``frame_key`` and ``position``
         (render_layers) instead of ``svg``.
         ``log``: ``(log_key, turns held)``; the log then comes from turn ``log_from``
-        (the last turn held, which may have grown), in full if the key changed."""
+        (the last turn held, which may have grown), in full if the key changed.
+        ``cancel`` (a threading.Event): the wait ends when it is set (and
+        ``changed`` notified)."""
         seat_view = self._check_view(view)
         if labels not in ("0", "1"):
             raise RequestError(f"'labels' must be 0 or 1, got {labels!r}")
         held = None if frame is None else _frames_held(frame)
         with self.lock:
             if since is not None and since == self.version and wait > 0:
-                self.changed.wait_for(lambda: self.version != since, timeout=wait)
+                self.changed.wait_for(lambda: self.version != since or (
+                    cancel is not None and cancel.is_set()), timeout=wait)
             if since is not None and since == self.version:
                 return {"version": self.version, "unchanged": True, "clock": self._clock()}
-            watch = self.watch
-            game = watch.game if watch else self.game
-            browse = None
-            if at is not None:
-                if watch is not None:
-                    raise RequestError("'at' browses a game being played; a watched game "
-                                       "steps with /api/step")
-                if not 0 <= at <= game.ply:
-                    raise RequestError(f"'at' must be a number of actions from 0 to "
-                                       f"{game.ply}, got {at}")
-                browse = {"index": at, "length": game.ply}
-                game = game.copy()
-                for _ in range(browse["length"] - at):
-                    game.undo()
-            bottom = game.to_move if seat_view is None else seat_view
-            people_turn = watch is None and browse is None and self.session.person_to_act()
-            state = {
-                "version": self.version, "instance": self.instance,
-                "mode": "watch" if watch else "play",
-                "board": game.board.name, "variant": game.config.variant_string(),
-                "players": game.config.players, "present": list(game.config.present),
-                "to_move": game.to_move, "to_move_name": SEAT_NAMES[game.to_move],
-                "phase": game.phase, "round": game.round, "over": game.is_over,
-                "winners": None if game.winners is None else list(game.winners),
-                "reason": game.result_reason, "view": bottom,
-                "armies": self._armies(game),
-                "pieces": dict(zip(PIECE_LETTERS, PIECE_NAMES)),
-                "placement": _placement(game),
-                "vpn": game.vpn() if game.phase == "start" and not game.is_over else None,
-                "message": self.message, "person_to_act": people_turn,
-                "legal": self._legal(game) if people_turn else None,
-                "clock": self._clock(),
-                "time_limit": self.time_limit, "agent_delay": self.agent_delay,
-                "seats": list(watch.agents if watch else self.controllers),
-            }
-            if held is None:
-                state["svg"] = render_svg(game, seat=bottom, labels=labels == "1",
-                                          interactive=True)
-            else:
-                shown, state["position"] = render_layers(game, seat=bottom,
-                                                         labels=labels == "1",
-                                                         interactive=True)
-                state["frame_key"] = _frame_key(shown)
-                state["frame"] = None if state["frame_key"] in held else shown
-            if watch:
-                state["watch"] = {"index": watch.index, "length": len(watch.actions),
-                                  "title": watch.title}
-                lines = watch.turns
-                state["summary"] = self._summary(game, set(), lines=watch.turns_shown())
-            else:
-                lines = self._turn_lines()
-                state["can_undo"] = browse is None and self.session.can_undo()
-                state["summary"] = self._summary(
-                    game, {s for s in game.config.present if self.controllers[s] == PERSON},
-                    lines=lines if browse is None else None)
-                state["browse"] = browse
-            state["log_key"] = self.log_key
-            state["log_from"] = 0
-            if log is not None and log[0] == self.log_key:
-                state["log_from"] = max(0, min(log[1], len(lines)) - 1)
-            state["log"] = self._log(lines[state["log_from"]:])
+            key = (self.version, seat_view, labels, None if held is None else frozenset(held),
+                   log, at)
+            known = self._states.get(key)     # the pages woken by one change ask alike
+            if known is not None:
+                return {**known, "clock": self._clock()}
+            if len(self._states) >= MAX_STATES_KEPT:
+                self._states.clear()
+            self._states[key] = state = self._state(seat_view, labels, at, held, log)
             return state
+
+    def _state(self, seat_view, labels, at, held, log) -> dict:
+        """state() of the current version (under ``lock``)."""
+        watch = self.watch
+        game = watch.game if watch else self.game
+        browse = None
+        if at is not None:
+            if watch is not None:
+                raise RequestError("'at' browses a game being played; a watched game "
+                                   "steps with /api/step")
+            if not 0 <= at <= game.ply:
+                raise RequestError(f"'at' must be a number of actions from 0 to "
+                                   f"{game.ply}, got {at}")
+            browse = {"index": at, "length": game.ply}
+            game = game.copy()
+            for _ in range(browse["length"] - at):
+                game.undo()
+        bottom = game.to_move if seat_view is None else seat_view
+        people_turn = watch is None and browse is None and self.session.person_to_act()
+        state = {
+            "version": self.version, "instance": self.instance,
+            "mode": "watch" if watch else "play",
+            "board": game.board.name, "variant": game.config.variant_string(),
+            "players": game.config.players, "present": list(game.config.present),
+            "to_move": game.to_move, "to_move_name": SEAT_NAMES[game.to_move],
+            "phase": game.phase, "round": game.round, "over": game.is_over,
+            "winners": None if game.winners is None else list(game.winners),
+            "reason": game.result_reason, "view": bottom,
+            "armies": self._armies(game),
+            "pieces": dict(zip(PIECE_LETTERS, PIECE_NAMES)),
+            "placement": _placement(game),
+            "vpn": game.vpn() if game.phase == "start" and not game.is_over else None,
+            "message": self.message, "person_to_act": people_turn,
+            "legal": self._legal(game) if people_turn else None,
+            "clock": self._clock(),
+            "time_limit": self.time_limit, "agent_delay": self.agent_delay,
+            "seats": list(watch.agents if watch else self.controllers),
+        }
+        if held is None:
+            state["svg"] = render_svg(game, seat=bottom, labels=labels == "1",
+                                      interactive=True)
+        else:
+            shown, state["position"] = render_layers(game, seat=bottom,
+                                                     labels=labels == "1",
+                                                     interactive=True)
+            state["frame_key"] = _frame_key(shown)
+            state["frame"] = None if state["frame_key"] in held else shown
+        if watch:
+            state["watch"] = {"index": watch.index, "length": len(watch.actions),
+                              "title": watch.title}
+            lines = watch.turns
+            state["summary"] = self._summary(game, set(), lines=watch.turns_shown())
+        else:
+            lines = self._turn_lines()
+            state["can_undo"] = browse is None and self.session.can_undo()
+            state["summary"] = self._summary(
+                game, {s for s in game.config.present if self.controllers[s] == PERSON},
+                lines=lines if browse is None else None)
+            state["browse"] = browse
+        state["log_key"] = self.log_key
+        state["log_from"] = 0
+        if log is not None and log[0] == self.log_key:
+            state["log_from"] = max(0, min(log[1], len(lines)) - 1)
+        state["log"] = self._log(lines[state["log_from"]:])
+        return state
+
+    def report(self, message: str) -> None:
+        """Show ``message`` on the pages (an agent's failure): a change like any other."""
+        with self.lock:
+            self.message = message
+            self._changed()
+
+    def wake(self) -> None:
+        """Wake the waiting long polls (each looks at its own ``cancel``)."""
+        with self.lock:
+            self.changed.notify_all()
 
     def record_text(self) -> str:
         with self.lock:
@@ -396,6 +430,7 @@ class Table:
             self._log_count += 1
         self._log_source, self._log_ply = source, self.game.ply
         self.version += 1
+        self._states = {}
         self.changed_at = self.now()
         self.clock.deadline(self.game)            # a new turn's time starts now
         self.changed.notify_all()                 # answer the pages waiting for a change
@@ -459,8 +494,7 @@ class Table:
         cap = spec.get("max_actions", DEFAULT_MAX_ACTIONS)
         for name, value, top in (("seed", seed, 2**64 - 1), ("index", index, 2**63 - 1),
                                  ("max_actions", cap, MAX_WATCH_ACTIONS)):
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
-                raise RequestError(f"'{name}' must be an integer from 0 to {top}, got {value!r}")
+            check_int(f"'{name}'", value, 0, top, RequestError)
         try:
             game = Game(spec.get("board", "standard"), players=spec.get("players"),
                         variant=spec.get("variant", "standard"))
@@ -589,13 +623,7 @@ class _Handler(BaseHTTPRequestHandler):
                 return self._send(HTTPStatus.OK, body, kind)
             query = {k: v[-1] for k, v in parse_qs(url.query, keep_blank_values=True).items()}
             if url.path == "/api/state":
-                return self._json(self.server.table.state(query.get("view", "turn"),
-                                                          _since(query.get("since")),
-                                                          query.get("labels", "0"),
-                                                          _wait(query.get("wait")),
-                                                          _at(query.get("at")),
-                                                          query.get("frame"),
-                                                          _log_held(query.get("log"))))
+                return self._state(query)
             if url.path == "/api/record":
                 return self._send(HTTPStatus.OK, self.server.table.record_text().encode(),
                                   "text/plain; charset=utf-8")
@@ -607,6 +635,23 @@ class _Handler(BaseHTTPRequestHandler):
             self._error(HTTPStatus.BAD_REQUEST, str(exc))
         except Exception as exc:                  # a bug: answer, and keep serving
             self._error(HTTPStatus.INTERNAL_SERVER_ERROR, f"internal error: {exc!r}")
+
+    def _state(self, query):
+        since, wait = _since(query.get("since")), _wait(query.get("wait"))
+        args = (query.get("view", "turn"), since, query.get("labels", "0"), wait,
+                _at(query.get("at")), query.get("frame"), _log_held(query.get("log")))
+        if since is None or wait <= 0:
+            return self._json(self.server.table.state(*args))
+        cancel = self.server.begin_poll(self.request)      # RequestError 503 if full
+        try:
+            state = self.server.table.state(*args, cancel=cancel)
+        finally:
+            self.server.end_poll(self.request)
+        if cancel.is_set():                  # ended for a new connection: ask again later
+            self.close_connection = True
+            raise RequestError(f"busy: {MAX_CONNECTIONS} connections; this wait ended for "
+                               f"another client, try again", HTTPStatus.SERVICE_UNAVAILABLE)
+        return self._json(state)
 
     def do_POST(self):
         url = urlsplit(self.path)
@@ -755,9 +800,7 @@ def _at(text) -> int | None:
     """The ``at`` of a state request: a number of actions (checked against the game)."""
     if text is None:
         return None
-    if not (text.isascii() and text.isdigit() and len(text) <= 9):
-        raise RequestError(f"'at' must be a number of actions, got {text[:20]!r}")
-    return int(text)
+    return parse_int("'at' (a number of actions)", text, 0, 10**9 - 1, RequestError, canonical=False)
 
 
 def _log_held(text) -> tuple[str, int] | None:
@@ -765,11 +808,10 @@ def _log_held(text) -> tuple[str, int] | None:
     if text is None:
         return None
     key, colon, count = text.partition(":")
-    if not (colon and 0 < len(key) <= 40 and all(c in "0123456789abcdef." for c in key)
-            and count.isascii() and count.isdigit() and len(count) <= 9):
+    if not (colon and 0 < len(key) <= 40 and all(c in "0123456789abcdef." for c in key)):
         raise RequestError(f"'log' must be <log_key>:<turns held> (from an earlier state), "
                            f"got {text[:60]!r}")
-    return key, int(count)
+    return key, parse_int("'log' turns held", count, 0, 10**9 - 1, RequestError, canonical=False)
 
 
 def _frames_held(text) -> set[str]:
@@ -791,10 +833,8 @@ def _wait(text) -> float:
     """The ``wait`` of a state request: whole seconds from 0 to MAX_POLL_WAIT."""
     if text is None:
         return 0.0
-    if not (text.isascii() and text.isdigit() and len(text) <= 3 and int(text) <= MAX_POLL_WAIT):
-        raise RequestError(f"'wait' must be whole seconds from 0 to {MAX_POLL_WAIT}, "
-                           f"got {text[:20]!r}")
-    return float(text)
+    return float(parse_int("'wait' (whole seconds)", text, 0, MAX_POLL_WAIT, RequestError,
+                           canonical=False))
 
 
 def _accepts_gzip(header: str) -> bool:
@@ -824,9 +864,7 @@ def _since(text):
     """``?since=``: a state version (digits, bounded), or None."""
     if text is None:
         return None
-    if not (text.isascii() and text.isdigit() and len(text) <= 19):
-        raise RequestError(f"'since' must be a version number, got {text[:40]!r}")
-    return int(text)
+    return parse_int("'since' (a version number)", text, 0, 2**63 - 1, RequestError, canonical=False)
 
 
 def _fields(body: dict, required, optional=()):
@@ -855,6 +893,7 @@ class Server(ThreadingHTTPServer):
         self._stop = threading.Event()
         self.post_lock = threading.Lock()
         self._open: dict[socket.socket, float] = {}
+        self._polls: dict[socket.socket, threading.Event] = {}   # oldest first
         self._open_lock = threading.Lock()
         super().__init__((host, port), _Handler)
         self.allowed_hosts = _allowed_hosts(host, self.server_address[1])
@@ -863,11 +902,19 @@ class Server(ThreadingHTTPServer):
             threading.Thread(target=self._work, name="victorus-agents", daemon=True).start()
 
     def verify_request(self, request, client_address):
-        """Refuse a connection beyond the cap at once, with a JSON 503."""
+        """Serve a connection; at the cap end the oldest long poll for it, or (none
+        waiting) refuse it at once with a JSON 503."""
         with self._open_lock:
-            if len(self._open) < MAX_CONNECTIONS:
+            ended = None
+            if len(self._open) >= MAX_CONNECTIONS and self._polls:
+                ended = self._polls.pop(next(iter(self._polls)))
+            if ended is not None or len(self._open) < MAX_CONNECTIONS:
                 self._open[request] = time.monotonic() + REQUEST_DEADLINE
-                return True
+        if ended is not None:
+            ended.set()
+            self.table.wake()
+        if request in self._open:
+            return True
         body = json.dumps({"error": f"busy: {MAX_CONNECTIONS} connections already; try "
                                     f"again"}).encode()
         try:
@@ -878,6 +925,19 @@ class Server(ThreadingHTTPServer):
         except OSError:
             pass
         return False
+
+    def begin_poll(self, request) -> threading.Event:
+        """A long poll starts on ``request``'s connection: its ``cancel`` event."""
+        with self._open_lock:
+            if len(self._polls) >= MAX_LONG_POLLS:
+                raise RequestError(f"busy: {MAX_LONG_POLLS} long polls already; ask again "
+                                   f"without waiting", HTTPStatus.SERVICE_UNAVAILABLE)
+            cancel = self._polls[request] = threading.Event()
+            return cancel
+
+    def end_poll(self, request) -> None:
+        with self._open_lock:
+            self._polls.pop(request, None)
 
     def renew_deadline(self, request):
         with self._open_lock:
@@ -913,9 +973,7 @@ class Server(ThreadingHTTPServer):
         try:
             return self.table.tick()
         except Exception as exc:                  # an agent's bug must not stop the others
-            with self.table.lock:
-                self.table.message = f"agent error: {exc!r}"
-                self.table.version += 1
+            self.table.report(f"agent error: {exc!r}")     # wakes the waiting pages
             return None
 
     def _work(self):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from .checks import check_int
 from .constants import CENTRE, GREY, KING, PLANES, QUEEN, WHITE, WORD_CODES
 from .errors import ConfigError, IllegalActionError
 from .geometry import Board, rotate
@@ -50,7 +51,7 @@ def action_id(board: Board, action) -> int:
     from .notation import Action, parse_action
     n = len(board)
     own = isinstance(action, Action) and (action.word is not None or (
-        max(action.origin, action.target) < n
+        0 <= min(action.origin, action.target) and max(action.origin, action.target) < n
         and action.text[:len(board.labels[action.origin])] == board.labels[action.origin]
         and action.text.endswith(board.labels[action.target])))
     if not own:                                         # a string, or another board's Action
@@ -108,12 +109,9 @@ def action_from_id(game, ident: int):
 
 def _check_id(board: Board, ident) -> int:
     size = num_actions(board)
-    if isinstance(ident, bool) or not isinstance(ident, int) and not hasattr(ident, "__index__"):
-        raise ConfigError(f"an action id is an integer from 0 to {size - 1}, got {ident!r}")
-    ident = int(ident.__index__())
-    if not 0 <= ident < size:
-        raise ConfigError(f"an action id is an integer from 0 to {size - 1}, got {ident}")
-    return ident
+    if not isinstance(ident, (int, bool)) and hasattr(ident, "__index__"):
+        ident = int(ident.__index__())                   # numpy integers
+    return check_int("an action id", ident, 0, size - 1)
 
 
 def _describe(value) -> str:
@@ -145,8 +143,7 @@ def observation(game, seat: int, out=None):
 
 
 def _check_seat(seat) -> None:
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 5:
-        raise ConfigError(f"seat must be an integer from 0 to 5, got {seat!r}")
+    check_int("seat", seat, 0, 5)
 
 
 # -- the slow, obviously-correct paths (tests compare the C ones against them) ----------

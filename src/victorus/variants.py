@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .checks import check_int, parse_int
 from .errors import ConfigError, NotationError
 
 #: R33: present seats per player count.
@@ -28,9 +29,7 @@ class Config:
     quick: int | None = None           # round limit L of the quick game, or None
 
     def __post_init__(self):
-        if isinstance(self.players, bool) or not isinstance(self.players, int) \
-                or self.players not in PRESENT_SEATS:
-            raise ConfigError(f"players must be an integer from 2 to 6, got {self.players!r}")
+        check_int("players", self.players, 2, 6)
         if self.allied and self.players != 6:
             raise ConfigError(f"the allied variant needs 6 players, got {self.players}")
         if self.quick is not None and self.quick < 1:
@@ -91,13 +90,8 @@ def parse_variant(text: str, error=NotationError) -> tuple[bool, int | None, int
         if name == "allied" and not digits:
             allied = True
         elif name == "quick":
-            if digits.startswith("0"):
-                raise error(f"bad quick round limit in {part!r}: a positive integer without leading zeros")
-            if len(digits) > len(str(MAX_QUICK_LIMIT)):       # before int(): no 5,000 digits
-                raise error(f"bad quick round limit in {part[:20]!r}...: at most {MAX_QUICK_LIMIT}")
-            quick = int(digits) if digits else DEFAULT_QUICK_LIMIT
-            if quick > MAX_QUICK_LIMIT:
-                raise error(f"bad quick round limit in {part!r}: at most {MAX_QUICK_LIMIT}")
+            quick = parse_int(f"the quick round limit in {part[:20]!r} (no leading zeros)", digits, 1,
+                              MAX_QUICK_LIMIT, error) if digits else DEFAULT_QUICK_LIMIT
         elif name == "players" and digits and digits in ("2", "3", "4", "5"):
             players = int(digits)
         else:
