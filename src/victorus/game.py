@@ -465,17 +465,9 @@ def perft(game: Game, depth: int, threads: int = 1, progress=None, hash_mb: int 
 def _perft(game: Game, depth: int, threads: int = 1, progress=None,
            hash_mb: int = 0, stop: StopToken | None = None) -> tuple[int, int]:
     """perft() and the number of subtree counts found in the table."""
-    if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_PERFT_DEPTH:
-        raise ConfigError(f"perft depth must be an integer from 0 to {MAX_PERFT_DEPTH}, "
-                          f"got {depth!r}")
-    if isinstance(threads, bool) or not isinstance(threads, int) or \
-            not 1 <= threads <= MAX_PERFT_THREADS:
-        raise ConfigError(f"perft threads must be an integer from 1 to {MAX_PERFT_THREADS}, "
-                          f"got {threads!r}")
-    if isinstance(hash_mb, bool) or not isinstance(hash_mb, int) or \
-            not 0 <= hash_mb <= MAX_PERFT_HASH_MB:
-        raise ConfigError(f"perft hash_mb must be an integer from 0 (no table) to "
-                          f"{MAX_PERFT_HASH_MB}, got {hash_mb!r}")
+    check_int("perft depth", depth, 0, MAX_PERFT_DEPTH)
+    check_int("perft threads", threads, 1, MAX_PERFT_THREADS)
+    check_int("perft hash_mb (0: no table)", hash_mb, 0, MAX_PERFT_HASH_MB)
     if not isinstance(game, Game):
         raise ConfigError(f"perft needs a victorus.Game, got {type(game).__name__}")
     if stop is not None and not isinstance(stop, StopToken):
@@ -544,10 +536,8 @@ def play_random(game: Game, seed=None, max_actions: int | None = DEFAULT_MAX_ACT
     ``history=False`` (rollouts, bulk simulation) drops the game's undo history
     instead and runs without the GIL.
     """
-    if max_actions is not None and (isinstance(max_actions, bool) or not isinstance(max_actions, int)
-                                    or not 0 <= max_actions <= MAX_ACTION_CAP):
-        raise ConfigError(f"max_actions must be an integer from 0 to {MAX_ACTION_CAP} or None, "
-                          f"got {max_actions!r}")
+    if max_actions is not None:
+        check_int("max_actions (or None)", max_actions, 0, MAX_ACTION_CAP)
     if isinstance(seed, random.Random):
         seed = seed.getrandbits(64)
     elif seed is None:

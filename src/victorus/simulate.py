@@ -13,6 +13,7 @@ import threading
 from dataclasses import dataclass
 
 from ._engine import StopToken
+from .checks import check_int
 from .constants import PIECE_LETTERS
 from .errors import ConfigError
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game, run_interruptibly
@@ -47,13 +48,6 @@ def game_seed(seed: int, index: int) -> int:
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
     return z ^ (z >> 31)
-
-
-def _check_int(name, value, low, high=None):
-    if isinstance(value, bool) or not isinstance(value, int) or value < low or \
-            (high is not None and value > high):
-        accepted = f"an integer >= {low}" if high is None else f"an integer from {low} to {high}"
-        raise ConfigError(f"{name} must be {accepted}, got {value!r}")
 
 
 def _play_one(start: Game, seed: int, index: int, cap: int,
@@ -97,13 +91,13 @@ def simulate(games: int, seed: int = 0, players: int | None = None, board: str =
     from another thread makes it raise :class:`victorus.Cancelled`. Either way no
     result is returned.
     """
-    _check_int("games", games, 0, MAX_GAMES)
-    _check_int("seed", seed, 0)
+    check_int("games", games, 0, MAX_GAMES)
+    check_int("seed", seed, 0)
     if max_actions is not None:
-        _check_int("max_actions", max_actions, 1, MAX_ACTION_CAP)
+        check_int("max_actions", max_actions, 1, MAX_ACTION_CAP)
     if workers is None:
         workers = os.cpu_count() or 1
-    _check_int("workers", workers, 1, 256)
+    check_int("workers", workers, 1, 256)
     if backend not in BACKENDS:
         raise ConfigError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     if stop is not None and not isinstance(stop, StopToken):

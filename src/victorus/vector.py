@@ -44,9 +44,10 @@ from __future__ import annotations
 import threading
 
 from ._vector import MAX_LEGAL_ACTIONS, MAX_WORKER_THREADS, VectorEngine
+from .checks import check_int
 from .constants import NUM_SEATS, PLANES
 from .errors import ConfigError, IllegalActionError
-from .game import DEFAULT_MAX_ACTIONS, Game
+from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game
 from .tensors import _numpy, describe_id, num_actions
 
 OBSERVATIONS = {None: 0, "float32": 1, "uint8": 2}
@@ -57,11 +58,6 @@ LEGAL = (None, "mask", "ids")
 MAX_ENVS = 1 << 14
 
 
-def _check_int(name, value, low, high):
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ConfigError(f"{name} must be an integer from {low} to {high}, got {value!r}")
-
-
 class VectorGames:
     """``num_envs`` games stepped together in C; see the module documentation."""
 
@@ -70,15 +66,15 @@ class VectorGames:
                  legal: str | None = "mask", max_actions: int | None = DEFAULT_MAX_ACTIONS,
                  threads: int = 1, seed: int = 0):
         np = _numpy()
-        _check_int("num_envs", num_envs, 1, MAX_ENVS)
-        _check_int("threads", threads, 1, MAX_WORKER_THREADS)
+        check_int("num_envs", num_envs, 1, MAX_ENVS)
+        check_int("threads", threads, 1, MAX_WORKER_THREADS)
         if observations not in OBSERVATIONS:
             raise ConfigError(f"observations must be 'float32', 'uint8' or None, "
                               f"got {observations!r}")
         if legal not in LEGAL:
             raise ConfigError(f"legal must be 'mask', 'ids' or None, got {legal!r}")
         if max_actions is not None:
-            _check_int("max_actions", max_actions, 1, 2**62)
+            check_int("max_actions", max_actions, 1, MAX_ACTION_CAP)
         start = Game(board, players=players, variant=variant)
         self.board, self.config = start.board, start.config
         self.num_envs, self.max_actions = num_envs, max_actions
@@ -114,7 +110,7 @@ class VectorGames:
         """Every game to the start position; ``seed`` seeds :meth:`sample` (game ``i`` from
         ``(seed, i)``)."""
         if seed is not None:
-            _check_int("seed", seed, 0, 2**64 - 1)
+            check_int("seed", seed, 0, 2**64 - 1)
         with self.lock:
             if seed is not None:
                 self._seed = seed
@@ -158,7 +154,7 @@ class VectorGames:
 
     def game(self, index: int) -> Game:
         """A copy of game ``index`` as a :class:`victorus.Game` (no history)."""
-        _check_int("index", index, 0, self.num_envs - 1)
+        check_int("index", index, 0, self.num_envs - 1)
         with self.lock:
             return Game._from_engine(self.board, self.config, self._engine.engine(index))
 
