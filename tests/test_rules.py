@@ -121,6 +121,13 @@ def test_pass_only_without_legal_action_and_all_pass_draw_r26():
     assert g.is_over and g.winners == () and g.result_reason == "draw"
 
 
+def test_no_pass_beside_a_single_legal_leg_r15_r26():
+    """A Templar in the board's corner has one leg (a14-a16): it must be played, pass is
+    only for an army with no legal action at all."""
+    g = G(position({"a14": "0Tw"}))
+    assert actions(g) == {"a14-a16"}
+
+
 def test_pass_count_resets_and_counts_live_armies_only_r26():
     g = G(position({"i6": "0Tw"}, armies={3: "e,0,", 4: "e,0,"}))
     g.play("i6-i2")
