@@ -682,6 +682,19 @@ def test_quick_kingdom_stop_keeps_self_eligibility_without_captures_there_r37c()
     assert not from_cell(g, "c10")        # the standard game freezes it (R21)
 
 
+def test_quick_self_bonus_capture_into_a_kingdom_bars_the_next_one_there_r37c():
+    """R37(c) after a self-bonus leg: a capture on the battlefield (h3xh7), then a
+    self-bonus capture into blue's live kingdom (h7xd7): the next self-bonus leg may not
+    capture inside that kingdom (d7xd3), though it may still move."""
+    assert [STD.kingdom(c) for c in ("h7", "d7", "d3")] == [None, 1, 1]
+    g = G(position({"h3": "0Tw", "h7": "2Tw", "d7": "3Uw", "d3": "4Bw"},
+                   armies={0: UNGATED}, variant="quick40"))
+    g.play("h3xh7")
+    g.play("h7xd7")
+    legs = from_cell(g, "d7")
+    assert legs and "d7xd3" not in legs
+
+
 @pytest.mark.parametrize("impl", [victorus.Game, ReferenceGame], ids=["engine", "reference"])
 def test_quick_regular_knight_may_not_capture_again_in_that_kingdom_r37c(impl):
     """R37(c) bars every self-eligible piece, not only R21's (rulebook, quick game rule 5:
