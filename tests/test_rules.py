@@ -606,8 +606,9 @@ def test_team_victory_by_elimination_r32_r33():
 # -- R33, R34 players, teams, turn order ------------------------------------------------------
 
 def test_turn_order_and_first_mover_r33_r34():
-    assert victorus.Game().to_move == 0
-    g = victorus.Game(variant="allied")
+    new_game = _under_test["game"]
+    assert new_game().to_move == 0
+    g = new_game(variant="allied")
     assert g.to_move == 5
     seen = []
     for _ in range(6):
@@ -616,7 +617,7 @@ def test_turn_order_and_first_mover_r33_r34():
         while g.phase != "start":
             g.play(sorted(actions(g))[0])
     assert seen == [5, 2, 0, 1, 3, 4]
-    g = victorus.Game(players=4)
+    g = new_game(players=4)
     assert g.vpn().split()[3].split("/")[2].startswith("x") and \
         g.vpn().split()[3].split("/")[5].startswith("x")
 
