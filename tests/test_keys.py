@@ -106,3 +106,37 @@ def test_random_keys_are_the_keys_of_the_positions_met(salt):
     keys = np.zeros((50, 2), np.uint64)
     game._engine.random_keys(7, keys, 10**6)
     assert keys[0, 0] == game.key() and len(set(keys[:, salt].tolist())) > 40
+
+
+@pytest.mark.parametrize("variant", ["standard", "quick40"])
+def test_every_turn_field_is_seen_by_key_and_equality(variant):
+    """Each field of the turn (victorus.pieces.Turn, the one list of them), changed alone
+    in the C state, changes the key and breaks equality; the round only in the quick
+    game, where the round limit makes it part of the position (R37a)."""
+    from victorus._engine import Engine
+    from victorus.constants import PHASES
+    from victorus.pieces import Turn
+    game = victorus.Game("compact", players=3, variant=variant)
+    for _ in range(7):
+        game.play(game.legal_actions()[len(game.legal_actions()) // 2])
+    cells, armies, held, turn, _ = game._engine.export()
+
+    def loaded(changed):
+        engine = Engine(game._engine.rules)
+        engine.load(cells, armies, held, changed)
+        return engine
+
+    same = loaded(turn)
+    assert same.key() == game._engine.key() and same.same_position(game._engine)
+    for field in Turn._fields:
+        value = turn[field]
+        if field == "phase":
+            other = PHASES[(PHASES.index(value) + 1) % len(PHASES)]
+        elif field == "frozen":
+            other = value | {next(i for i, c in enumerate(cells) if c is not None)}
+        else:
+            other = value + 1
+        changed = loaded({**turn, field: other})
+        part_of_position = field != "round" or variant == "quick40"
+        assert (changed.key() != same.key()) is part_of_position, field
+        assert (not changed.same_position(same)) is part_of_position, field
