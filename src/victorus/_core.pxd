@@ -11,7 +11,7 @@ ctypedef struct BB:
 ctypedef struct Step:
     int16_t to                                 # target cell or -1 (off the board)
     int16_t flank0                             # spoke flank cells, -1 off the board
-    int16_t flank1                             #   (both -1 for an edge step)
+    int16_t flank1                             # (both -1 for an edge step)
     uint8_t kmask                              # kingdoms touched by the step (R8)
     uint8_t spoke
 
@@ -69,7 +69,6 @@ cdef inline bint in_live_kingdom(const Tables* t, uint8_t live, int cell) noexce
 
 cdef inline int bb_count(const BB* b) noexcept nogil:
     return popcount64(b.w[0]) + popcount64(b.w[1]) + popcount64(b.w[2])
-
 
 
 cdef void gen_leg(const Tables* t, const BB* total, const BB* friends, uint8_t live,

@@ -19,7 +19,8 @@ modules built on the engine see: :mod:`victorus._vector` (batched games on a thr
 pool) and :mod:`victorus._mcts` (UCT). docs/architecture.md draws the map.
 """
 
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+# The included parts use these names (cython-lint reads this file alone).
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t  # no-cython-lint
 from libc.string cimport memcmp, memcpy, memset
 from libc.stdlib cimport calloc, malloc, realloc, free
 from libc.math cimport fmod, lround
@@ -30,7 +31,7 @@ from cpython.buffer cimport (PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABL
                              PyBUF_C_CONTIGUOUS, PyBUF_FORMAT)
 
 from victorus._core cimport (
-    BB, Tables, LegSpec, BoardTables, gen_leg, bb_has, bb_add, bb_del, bb_clear, bb_or,
+    BB, LegSpec, BoardTables, gen_leg, bb_has, bb_add, bb_del, bb_clear, bb_or,
     bb_empty, lowest_bit, make_spec, team_friends, strategic_steps, pivot_leg, travel_leg,
     kind_points, MAX_LAPS, MAX_CELLS, NUM_SEATS, NUM_KINDS, NO_KINGDOM, MAX_HELD, GATE_CAPTURES,
     KING, QUEEN, HOSPITALLER, NO_EDGE, COLOR_GREY, NUM_PLANES, PLANE_ARMY0_T, PLANE_BLACK_EDGED,

@@ -11,7 +11,7 @@ from victorus._core cimport NUM_PLANES, NUM_SEATS, RESULT_NONE
 from victorus._engine cimport (
     StateC, RulesC, Engine, Rules, MAX_ACTIONS, gen_actions, apply_action, team_returns,
     observation_float32, observation_uint8, action_id, splitmix64, atomic_load, atomic_store,
-    atomic_fetch_add, atomic_sub_fetch, SEQ_CST, RELAXED)
+    atomic_fetch_add, atomic_sub_fetch, SEQ_CST)
 from victorus._threads cimport (
     MAX_THREADS, pthread_t, pthread_mutex_t, pthread_cond_t, pthread_create, pthread_join,
     pthread_mutex_init, pthread_mutex_destroy, pthread_mutex_lock, pthread_mutex_unlock,
@@ -116,7 +116,6 @@ cdef void vec_reset_one(VecC* v, int i) noexcept nogil:
 cdef void vec_step_one(VecC* v, int i) noexcept nogil:
     cdef StateC* s = &v.states[i]
     cdef int32_t* legal = v.legal + <Py_ssize_t>i * MAX_ACTIONS
-    cdef int k, a
     if v.reset_next[i]:                               # next-step autoreset: the action is ignored
         vec_reset_one(v, i)
         vec_outputs(v, i)

@@ -223,5 +223,3 @@ cdef uint64_t perft_c(const StateC* s, const RulesC* r, int depth, const int* st
         apply_action(&child, r, actions[i])
         total += perft_c(&child, r, depth - 1, stop)
     return total
-
-
