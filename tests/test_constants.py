@@ -61,3 +61,16 @@ def test_whole_board_planes_come_last():
     assert all(name.startswith(families) or name in ("round", "passes", "pending")
                for name in tail)
     assert len(tail) == 3 + 4 * 6 + 3
+
+
+def test_turn_matches_the_table_of_turn_fields():
+    """victorus.pieces.Turn has constants.TURN_FIELDS' fields with their start values (the
+    phase by name), plus the frozen cells (R24); the C state's TurnC is generated from the
+    same table."""
+    from victorus.constants import PHASES, TURN_FIELDS
+    from victorus.pieces import Turn
+    assert [f for f in Turn._fields if f != "frozen"] == [name for name, _ in TURN_FIELDS]
+    start = Turn(to_move=0)
+    for name, value in TURN_FIELDS:
+        assert getattr(start, name) == (PHASES[value] if name == "phase" else value), name
+    assert start.frozen == frozenset()

@@ -169,3 +169,46 @@ def test_play_id_plays_that_action_and_refuses_others():
     assert (game.vpn() if game.phase == "start" else (game.phase, game.ply)) == before
     game.play_id(np.int64(game.legal_action_ids()[0]))          # numpy integers too
     assert game.ply == 2
+
+
+def test_the_plane_table_in_the_docs_is_planes():
+    """docs/adapters.md's plane table lists constants.PLANES exactly, in order, with each
+    family's index range, and the scales it states are PLANE_SCALES'."""
+    import re
+    from pathlib import Path
+
+    from victorus.constants import KNIGHT_CAPTURES_SEEN, NUM_SEATS, PIECE_LETTERS, PLANE_SCALES, PLANES
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "adapters.md").read_text()
+    rows = re.findall(r"^\| (\d+)(?:-(\d+))? `([^`]+)` \| (.*) \|$", doc, re.M)
+    names = []
+    for first, last, pattern, _ in rows:
+        expanded = [pattern.replace("{a}", str(a)).replace("{P}", p)
+                    for a in range(NUM_SEATS) for p in PIECE_LETTERS] if "{P}" in pattern else \
+            [pattern.replace("{a}", str(a)) for a in range(NUM_SEATS)] if "{a}" in pattern else [pattern]
+        assert (int(first), int(last or first)) == (len(names), len(names) + len(expanded) - 1), pattern
+        names += expanded
+    assert names == list(PLANES)
+    meaning = {pattern: text for _, _, pattern, text in rows}
+    assert f"/ {PLANE_SCALES['knight_captures']} " in meaning["knight_captures{a}"]
+    assert f"capped at {KNIGHT_CAPTURES_SEEN // PLANE_SCALES['knight_captures']}" in \
+        meaning["knight_captures{a}"]
+    assert f"/ {PLANE_SCALES['held']}" in meaning["held{a}"]
+    assert f"/ {PLANE_SCALES['round']}" in meaning["round"]
+
+
+def test_every_adapter_reports_the_observation_version():
+    from victorus.constants import OBSERVATION_VERSION
+    from victorus.vector import VectorGames
+    assert VectorGames(1, board="compact", players=2).observation_version == OBSERVATION_VERSION
+    pytest.importorskip("pettingzoo")
+    from victorus.env import VictorusEnv
+    from victorus.vector_env import VictorusVectorEnv
+    assert VictorusEnv.metadata["observation_version"] == OBSERVATION_VERSION
+    assert VictorusVectorEnv.metadata["observation_version"] == OBSERVATION_VERSION
+    pyspiel = pytest.importorskip("pyspiel")
+    import victorus.openspiel  # noqa: F401  (registers the game)
+    game = pyspiel.load_game("victorus", {"board": "compact", "players": 2})
+    assert game.get_parameters()["observation_version"] == OBSERVATION_VERSION
+    with pytest.raises(Exception, match="observation_version"):
+        pyspiel.load_game("victorus", {"board": "compact", "players": 2,
+                                       "observation_version": OBSERVATION_VERSION + 1})

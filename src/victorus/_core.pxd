@@ -1,6 +1,6 @@
 """Shared declarations of the bitboard core (cimported by the game engine)."""
 
-from libc.stdint cimport uint64_t, uint16_t, uint8_t, int16_t, int8_t
+from libc.stdint cimport uint64_t, uint16_t, uint8_t, int16_t, int8_t, int32_t
 
 # Sizes, piece kinds, action codes...: written by the build from victorus/constants.py.
 include "victorus_constants.pxi"

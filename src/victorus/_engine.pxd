@@ -5,8 +5,7 @@
 
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
-from victorus._core cimport (BB, Tables, BoardTables, MAX_CELLS, NUM_SEATS, NUM_KINDS, MAX_HELD,
-                             TARGET_SHIFT, WORD_STOP, WORD_END)
+from victorus._core cimport BB, Tables, BoardTables, TurnC, MAX_CELLS, NUM_SEATS, NUM_KINDS, MAX_HELD
 
 cdef enum:
     MAX_ACTIONS = 2304         # 12 pieces x 192 targets bounds any position
@@ -45,19 +44,7 @@ ctypedef struct StateC:
     uint8_t army_state[NUM_SEATS]
     int32_t knight_caps[NUM_SEATS]   # R19
     uint8_t live                     # R8 live kingdoms
-    int32_t to_move
-    int32_t round
-    int32_t passes                   # R26
-    int32_t phase
-    int32_t mover
-    int32_t move_start
-    int32_t legs
-    int32_t captures
-    int32_t last_capture
-    int32_t self_cell                # R23, R37(b)
-    int32_t self_color
-    int32_t nocap                    # R37(c)
-    int32_t pending                  # R22, R37(b)
+    TurnC turn                       # the turn in progress (constants.TURN_FIELDS)
     int32_t result
     uint8_t winners                  # seat mask
     int32_t captured[NUM_KINDS]      # captures per captured piece type (statistics)
@@ -95,13 +82,6 @@ cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
     z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
     z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
     return z ^ (z >> 31)
-
-cdef inline int action_id(int32_t code, int n) noexcept nogil:
-    """The fixed action id of a code: origin * N + target, or N * N + word (0 stop, 1 end,
-    2 pass)."""
-    if code >= WORD_STOP:
-        return n * n + (code - WORD_STOP) // (WORD_END - WORD_STOP)
-    return (code & 0xFF) * n + ((code >> TARGET_SHIFT) & 0xFF)
 
 
 cdef class StopToken:

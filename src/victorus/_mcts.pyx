@@ -162,7 +162,7 @@ cdef int32_t mcts_expand(MctsTree* t, int32_t at, StateC* s, int32_t* actions) n
                 break
             k -= 1
     apply_action(s, t.r, actions[i])
-    return mcts_new_node(t, at, actions[i], i, s.to_move)
+    return mcts_new_node(t, at, actions[i], i, s.turn.to_move)
 
 
 cdef int32_t mcts_select(MctsTree* t, int32_t at) noexcept nogil:
@@ -219,7 +219,7 @@ cdef void* mcts_run(void* arg) noexcept nogil:
         atomic_store(t.stop, 1, SEQ_CST)
         free(s)
         return NULL
-    mcts_new_node(t, -1, 0, 0, t.root.to_move)
+    mcts_new_node(t, -1, 0, 0, t.root.turn.to_move)
     while t.iterations < 0 or t.done < t.iterations:
         if atomic_load(t.stop, RELAXED) or atomic_load(t.cancel, RELAXED):
             break
@@ -259,7 +259,7 @@ def mcts(Engine engine, int64_t iterations, double seconds, int threads, uint64_
                          f"and rollout_actions >= 0")
     cdef MctsTree* trees = <MctsTree*>calloc(threads, sizeof(MctsTree))
     cdef pthread_t handles[MAX_THREADS]
-    cdef int i, started = 0, error = 0, seat = engine.s.to_move
+    cdef int i, started = 0, error = 0, seat = engine.s.turn.to_move
     cdef int32_t child
     cdef double deadline = now_seconds() + seconds if seconds > 0 else 0
     # The stop flag in the middle of its own 256 bytes: no cache line shared with data

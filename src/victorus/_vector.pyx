@@ -7,10 +7,10 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.string cimport memcpy, memset
 from libc.stdlib cimport malloc, free
 
-from victorus._core cimport NUM_PLANES, NUM_SEATS, RESULT_NONE
+from victorus._core cimport NUM_PLANES, NUM_SEATS, RESULT_NONE, action_id, num_action_ids
 from victorus._engine cimport (
     StateC, RulesC, Engine, Rules, MAX_ACTIONS, gen_actions, apply_action, team_returns,
-    observation_float32, observation_uint8, action_id, splitmix64, atomic_load, atomic_store,
+    observation_float32, observation_uint8, splitmix64, atomic_load, atomic_store,
     atomic_fetch_add, atomic_sub_fetch, SEQ_CST)
 from victorus._threads cimport (
     MAX_THREADS, pthread_t, pthread_mutex_t, pthread_cond_t, pthread_create, pthread_join,
@@ -68,14 +68,14 @@ cdef void vec_outputs(VecC* v, int i) noexcept nogil:
     cdef StateC* s = &v.states[i]
     cdef int32_t* legal = v.legal + <Py_ssize_t>i * MAX_ACTIONS
     cdef int k, n = v.cells, size = NUM_PLANES * v.cells
-    cdef Py_ssize_t actions = n * n + 3
+    cdef Py_ssize_t actions = num_action_ids(n)
     v.nlegal[i] = gen_actions(s, v.r, legal)          # 0 once the game is over
     v.counts[i] = v.nlegal[i]
-    v.to_move[i] = s.to_move
+    v.to_move[i] = s.turn.to_move
     if v.obs_kind == OBS_FLOAT32:
-        observation_float32(s, v.r, s.to_move, <float*>v.obs + <Py_ssize_t>i * size)
+        observation_float32(s, v.r, s.turn.to_move, <float*>v.obs + <Py_ssize_t>i * size)
     elif v.obs_kind == OBS_UINT8:
-        observation_uint8(s, v.r, s.to_move, <uint8_t*>v.obs + <Py_ssize_t>i * size)
+        observation_uint8(s, v.r, s.turn.to_move, <uint8_t*>v.obs + <Py_ssize_t>i * size)
     if v.masks != NULL:
         memset(v.masks + i * actions, 0, actions)
         for k in range(v.nlegal[i]):

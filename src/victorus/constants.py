@@ -65,6 +65,30 @@ PHASES = ("start", "move", "bonus")                   # R22: 'move' is inside a 
 RESULTS = (None, "centre", "elimination", "round-limit", "draw")
 ARMY_STATES = "aex"                                   # R39: active, eliminated, absent
 
+#: The turn in progress, field by field, with each field's value at a turn's start (the
+#: phase as its index in PHASES). The one list of them: the C state's ``TurnC`` and its
+#: reset at every turn's end (victorus_constants.pxi), the engine's load and export, the
+#: position key and equality, and :class:`victorus.pieces.Turn` (checked by a test) come
+#: from it. Every field is part of the position, except the round outside the quick game
+#: (only R37's round limit reads it). The frozen cells (R24) are kept beside them.
+TURN_FIELDS = (
+    ("to_move", 0),                  # the army to act (set when a game starts)
+    ("round", 1),
+    ("passes", 0),                   # consecutive pass turns before this one (R26)
+    ("phase", 0),                    # PHASES: start, inside a move, bonus (R22)
+    ("mover", -1),                   # the cell of the piece in the middle of a move
+    ("move_start", -1),              # where that move started (R17)
+    ("legs", 0),                     # legs made in the current move
+    ("captures", 0),                 # captures made in the current move
+    ("last_capture", -1),            # the cell of the move's last capture
+    ("self_cell", -1),               # the self-eligible piece (R23, R37b)
+    ("self_color", -1),              # the colour of its last capture cell (R23)
+    ("nocap", -1),                   # R37(c): the kingdom its self-bonus may not capture in
+    ("pending", 0),                  # pending bonuses (R22, R37b)
+)
+#: The fields that start afresh with every turn: from the phase on (the move in progress).
+NEW_TURN_FIELDS = TURN_FIELDS[[name for name, _ in TURN_FIELDS].index("phase"):]
+
 # -- observation planes (victorus.tensors, docs/adapters.md) ----------------------------------
 #: Rows of an observation, seen from one seat: "army<r>" is the army r seats after it
 #: (r = 0: itself), and so on for every per-army family.
@@ -80,6 +104,14 @@ PLANES = tuple(
     + [f"held{a}" for a in range(NUM_SEATS)]                            # pieces held, / 12
     + [f"active{a}" for a in range(NUM_SEATS)]
     + ["round", "passes", "pending"])                                   # round / 100
+#: float32 planes hold a count divided by its scale; uint8 planes the count, saturated at
+#: 255. Knight captures are clipped at KNIGHT_CAPTURES_SEEN first (R19 needs 3).
+PLANE_SCALES = {"knight_captures": 3, "held": 12, "round": 100}
+KNIGHT_CAPTURES_SEEN = 30
+#: Bumped with any change of PLANES, PLANE_SCALES or what a plane means: the vector env,
+#: the PettingZoo env and the OpenSpiel game report it, so a network trained on one
+#: version can check it is fed the same planes.
+OBSERVATION_VERSION = 1
 
 # -- actions (R15, R38) --------------------------------------------------------------------
 # A leg's code is origin | target << 8 | capture << 16 | leg type << 17; ``code & KEY_MASK``
@@ -94,9 +126,42 @@ WORD_CODES = {"stop": 0x1000000, "end": 0x2000000, "pass": 0x3000000}
 WORD_FORFEIT = 0x4000000             # a turn forfeited on time, written "pass"
 
 
+CELL_MASK = 0xFF                     # a leg's origin and target cells: 8 bits each
+
+
 def leg_key(origin: int, target: int, capture: bool) -> int:
     """The notation key of a leg."""
     return origin | target << TARGET_SHIFT | (CAPTURE_FLAG if capture else 0)
+
+
+def code_origin(code: int) -> int:
+    """The origin cell of a leg's code or key."""
+    return code & CELL_MASK
+
+
+def code_target(code: int) -> int:
+    """The target cell of a leg's code or key."""
+    return (code >> TARGET_SHIFT) & CELL_MASK
+
+
+# -- action ids (victorus.tensors; the engine's masks and ids) ---------------------------
+# A board of N cells has N * N + 3 fixed ids: a leg from cell o to cell t is o * N + t
+# (the capture flag is not part of it: at most one legal leg joins two cells, R38), then
+# the words in ID_WORDS order. The engine's action_id (generated below) is the same map.
+ID_WORDS = tuple(WORD_CODES)         # stop, end, pass: N * N, N * N + 1, N * N + 2
+
+
+def num_action_ids(n: int) -> int:
+    """The size of the fixed action space of a board of ``n`` cells."""
+    return n * n + len(ID_WORDS)
+
+
+def leg_id(origin: int, target: int, n: int) -> int:
+    return origin * n + target
+
+
+def word_id(word: str, n: int) -> int:
+    return n * n + ID_WORDS.index(word)
 
 
 #: Slots of a board's table of Action objects: one per leg key, then one per word code
@@ -137,12 +202,39 @@ def cython_include() -> str:
         "LEG_TYPE_SHIFT": LEG_TYPE_SHIFT, "KEY_MASK": KEY_MASK,
         **{f"WORD_{word.upper()}": code for word, code in WORD_CODES.items()},
         "WORD_FORFEIT": WORD_FORFEIT,
+        "CELL_MASK": CELL_MASK, "NUM_ID_WORDS": len(ID_WORDS),
+        "KNIGHT_CAPTURES_SEEN": KNIGHT_CAPTURES_SEEN,
+        **{f"SCALE_{name.upper()}": scale for name, scale in PLANE_SCALES.items()},
         "NUM_PLANES": len(PLANES),
         **{f"PLANE_{name.upper()}": i for i, name in enumerate(PLANES)},
     }
     lines = ["# Generated from src/victorus/constants.py by the build: do not edit.", "",
              "cdef enum:"]
     lines += [f"    {name} = {value}" for name, value in enums.items()]
+    names = [name for name, _ in TURN_FIELDS]
+    lines += ["    TURN_FIELD_COUNT = %d" % len(TURN_FIELDS),
+              "    TURN_ROUND = %d                # the round's index among the turn fields"
+              % names.index("round"),
+              "", "", "# The turn in progress (constants.TURN_FIELDS): int32 fields only, so that",
+              "# loops may read it as an array of TURN_FIELD_COUNT words.",
+              "ctypedef struct TurnC:"]
+    lines += [f"    int32_t {name}" for name in names]
+    lines += ["", "", "cdef inline void turn_new_move(TurnC* t) noexcept nogil:",
+              '    """The fields that start afresh with every turn, at their start values."""']
+    lines += [f"    t.{name} = {value}" for name, value in NEW_TURN_FIELDS]
+    words = list(WORD_CODES.values())
+    assert words == sorted(words) and list(ID_WORDS) == list(WORD_CODES)   # ids follow codes
+    lines += ["", "", "cdef inline int code_origin(int code) noexcept nogil:",
+              "    return code & CELL_MASK", "", "",
+              "cdef inline int code_target(int code) noexcept nogil:",
+              "    return (code >> TARGET_SHIFT) & CELL_MASK", "", "",
+              "cdef inline int num_action_ids(int n) noexcept nogil:",
+              "    return n * n + NUM_ID_WORDS", "", "",
+              "cdef inline int action_id(int code, int n) noexcept nogil:",
+              '    """The fixed id of an action code (constants: leg_id, word_id)."""',
+              "    if code >= WORD_STOP:",
+              "        return n * n + (code - WORD_STOP) // (WORD_END - WORD_STOP)",
+              "    return code_origin(code) * n + code_target(code)"]
     lines += ["", "", "cdef inline int kind_points(int kind, bint royal) noexcept nogil:",
               '    """R37 points of a piece."""']
     for kind in range(NUM_KINDS):

@@ -15,6 +15,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from .checks import check_int
+from .constants import OBSERVATION_VERSION
 from .errors import ConfigError
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game
 from .render import text_board
@@ -28,7 +29,7 @@ def aec_env(**kwargs) -> "VictorusEnv":
 
 class VictorusEnv(AECEnv):
     metadata = {"render_modes": ["ansi", "rgb_array"], "name": "victorus_v0",
-                "is_parallelizable": False}
+                "is_parallelizable": False, "observation_version": OBSERVATION_VERSION}
 
     def __init__(self, board: str = "standard", players: int | None = None,
                  variant: str = "standard", render_mode: str | None = None,

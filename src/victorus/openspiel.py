@@ -19,12 +19,16 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
+from .constants import OBSERVATION_VERSION
 from .game import DEFAULT_MAX_ACTIONS, Game
 from .tensors import PLANES, num_actions
 from .variants import Config
 
+#: observation_version: the planes this game writes (constants.OBSERVATION_VERSION); a
+#: program that asks for another version is told at once instead of training on planes
+#: it does not expect.
 _DEFAULTS = {"board": "standard", "players": 6, "variant": "standard",
-             "max_actions": DEFAULT_MAX_ACTIONS}
+             "max_actions": DEFAULT_MAX_ACTIONS, "observation_version": OBSERVATION_VERSION}
 _GAME_TYPE = pyspiel.GameType(
     short_name="victorus",
     long_name="VICTORUS",
@@ -55,6 +59,9 @@ class VictorusSpielGame(pyspiel.Game):
 
     def __init__(self, params=None):
         params = {**_DEFAULTS, **(params or {})}
+        if int(params["observation_version"]) != OBSERVATION_VERSION:
+            raise ValueError(f"observation_version {params['observation_version']} was asked for; "
+                             f"this victorus writes version {OBSERVATION_VERSION} (docs/adapters.md)")
         self._options = {"board": params["board"], "players": int(params["players"]),
                          "variant": params["variant"]}
         self.max_actions = int(params["max_actions"])

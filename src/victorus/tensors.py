@@ -18,12 +18,26 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .checks import check_int
-from .constants import CENTRE, GREY, KING, PLANES, QUEEN, WHITE, WORD_CODES
+from .constants import (
+    CENTRE,
+    GREY,
+    ID_WORDS,
+    KING,
+    KNIGHT_CAPTURES_SEEN,
+    NUM_SEATS,
+    PLANE_SCALES,
+    PLANES,
+    QUEEN,
+    WHITE,
+    leg_id,
+    num_action_ids,
+    word_id,
+)
 from .errors import ConfigError, IllegalActionError
 from .geometry import Board, rotate
 
 PLANE_INDEX = {name: i for i, name in enumerate(PLANES)}
-WORDS = tuple(WORD_CODES)
+WORDS = ID_WORDS
 
 
 _np = None                      # numpy, imported on first use (tensors need it; games do not)
@@ -42,8 +56,7 @@ def _numpy():
 
 def num_actions(board: Board) -> int:
     """Size of the board's fixed action space."""
-    n = len(board)
-    return n * n + 3
+    return num_action_ids(len(board))
 
 
 def action_id(board: Board, action) -> int:
@@ -57,8 +70,8 @@ def action_id(board: Board, action) -> int:
     if not own:                                         # a string, or another board's Action
         action = parse_action(board, str(action))
     if action.word is not None:
-        return n * n + WORDS.index(action.word)
-    return action.origin * n + action.target
+        return word_id(action.word, n)
+    return leg_id(action.origin, action.target, n)
 
 
 @lru_cache(maxsize=None)
@@ -151,7 +164,7 @@ def _check_seat(seat) -> None:
 def legal_action_ids_reference(game) -> list[int]:
     """Ids of the legal actions, in legal_actions() order, computed in Python."""
     n = len(game.board)
-    return [a.origin * n + a.target if a.word is None else n * n + WORDS.index(a.word)
+    return [leg_id(a.origin, a.target, n) if a.word is None else word_id(a.word, n)
             for a in game.legal_actions()]
 
 
@@ -168,7 +181,7 @@ def observation_reference(game, seat: int):
     for cell, piece in enumerate(cells):
         if piece is None:
             continue
-        rel = (piece.army - seat) % 6
+        rel = (piece.army - seat) % NUM_SEATS
         obs[rel * 7 + piece.kind, cell] = 1.0
         if piece.kind in (KING, QUEEN):
             obs[laps, cell] = piece.laps
@@ -178,7 +191,7 @@ def observation_reference(game, seat: int):
             obs[tally, cell] = piece.tally
     for cell, owner in enumerate(board.kingdoms):
         if owner is not None and armies[owner].state != "e":
-            obs[PLANE_INDEX[f"kingdom{(owner - seat) % 6}"], cell] = 1.0
+            obs[PLANE_INDEX[f"kingdom{(owner - seat) % NUM_SEATS}"], cell] = 1.0
     for cell in turn.frozen:
         obs[PLANE_INDEX["frozen"], cell] = 1.0
     if turn.self_cell >= 0:
@@ -186,13 +199,15 @@ def observation_reference(game, seat: int):
     if turn.mover >= 0:
         obs[PLANE_INDEX["moving"], turn.mover] = 1.0
     obs[PLANE_INDEX[f"phase_{turn.phase}"]] = 1.0
-    obs[PLANE_INDEX[f"to_move{(turn.to_move - seat) % 6}"]] = 1.0
-    for army in range(6):
-        rel = (army - seat) % 6
-        obs[PLANE_INDEX[f"knight_captures{rel}"]] = min(armies[army].knight_captures, 30) / 3.0
-        obs[PLANE_INDEX[f"held{rel}"]] = len(armies[army].held) / 12.0
+    obs[PLANE_INDEX[f"to_move{(turn.to_move - seat) % NUM_SEATS}"]] = 1.0
+    for army in range(NUM_SEATS):
+        rel = (army - seat) % NUM_SEATS
+        obs[PLANE_INDEX[f"knight_captures{rel}"]] = (min(armies[army].knight_captures,
+                                                          KNIGHT_CAPTURES_SEEN)
+                                                      / PLANE_SCALES["knight_captures"])
+        obs[PLANE_INDEX[f"held{rel}"]] = len(armies[army].held) / PLANE_SCALES["held"]
         obs[PLANE_INDEX[f"active{rel}"]] = float(armies[army].state == "a")
-    obs[PLANE_INDEX["round"]] = turn.round / 100.0
+    obs[PLANE_INDEX["round"]] = turn.round / PLANE_SCALES["round"]
     obs[PLANE_INDEX["passes"]] = turn.passes
     obs[PLANE_INDEX["pending"]] = turn.pending
     return obs[:, list(rotation(board.name, seat))]

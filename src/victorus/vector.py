@@ -45,7 +45,7 @@ import threading
 
 from ._vector import MAX_LEGAL_ACTIONS, MAX_WORKER_THREADS, VectorEngine
 from .checks import check_int
-from .constants import NUM_SEATS, PLANES
+from .constants import NUM_SEATS, OBSERVATION_VERSION, PLANES
 from .errors import ConfigError, IllegalActionError
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game
 from .tensors import _numpy, describe_id, num_actions
@@ -77,6 +77,8 @@ class VectorGames:
             check_int("max_actions", max_actions, 1, MAX_ACTION_CAP)
         start = Game(board, players=players, variant=variant)
         self.board, self.config = start.board, start.config
+        #: The planes written (constants.OBSERVATION_VERSION, bumped with any plane change).
+        self.observation_version = OBSERVATION_VERSION
         self.num_envs, self.max_actions = num_envs, max_actions
         self.num_actions = num_actions(self.board)
         n, cells = num_envs, len(self.board)

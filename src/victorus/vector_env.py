@@ -22,7 +22,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from .constants import PLANES
+from .constants import OBSERVATION_VERSION, PLANES
 from .game import DEFAULT_MAX_ACTIONS
 from .vector import VectorGames
 
@@ -36,7 +36,8 @@ class VictorusVectorEnv(VectorEnv):
     ``games.lock`` until its outputs are copied.
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": [],
+                "observation_version": OBSERVATION_VERSION}
 
     def __init__(self, num_envs: int, board: str = "standard", players: int | None = None,
                  variant: str = "standard", *, observations: str = "float32",

@@ -211,7 +211,7 @@ cdef uint8_t round_limit_winners(const StateC* s, const RulesC* r) noexcept nogi
 
 cdef void end_turn(StateC* s, const RulesC* r, bint passed) noexcept nogil:
     """Promotion (R25), pass count (R26), next army and round (R33), draw, round limit."""
-    cdef int army = s.to_move, c, i, word, live = 0
+    cdef int army = s.turn.to_move, c, i, word, live = 0
     cdef uint64_t x
     cdef PieceC* p
     for word in range(3):
@@ -222,7 +222,7 @@ cdef void end_turn(StateC* s, const RulesC* r, bint passed) noexcept nogil:
             if p.tally >= 2 and kind_in(p.kind, PROMOTABLE_KINDS) and not p.royal:
                 p.royal = 1
                 p.tally = 0
-    s.passes = s.passes + 1 if passed else 0
+    s.turn.passes = s.turn.passes + 1 if passed else 0
     for i in range(r.norder):
         if r.order[i] == army:
             break
@@ -231,28 +231,19 @@ cdef void end_turn(StateC* s, const RulesC* r, bint passed) noexcept nogil:
         i += 1
         if i == r.norder:
             i = 0
-            s.round += 1
+            s.turn.round += 1
             wrapped = True
         if s.army_state[r.order[i]] == ARMY_ACTIVE:
             break
-    s.to_move = r.order[i]
-    s.phase = PHASE_START
-    s.mover = -1
-    s.move_start = -1
-    s.legs = 0
-    s.captures = 0
-    s.last_capture = -1
-    bb_clear(&s.frozen)
-    s.self_cell = -1
-    s.self_color = -1
-    s.nocap = -1
-    s.pending = 0
+    s.turn.to_move = r.order[i]
+    turn_new_move(&s.turn)                          # phase to pending (constants.TURN_FIELDS)
+    bb_clear(&s.frozen)                             # R24: frozen pieces thaw
     for i in range(NUM_SEATS):
         if s.army_state[i] == ARMY_ACTIVE:
             live += 1
-    if s.passes >= live:
+    if s.turn.passes >= live:
         finish(s, 0, RESULT_DRAW)
-    elif r.quick and wrapped and s.round > r.quick:
+    elif r.quick and wrapped and s.turn.round > r.quick:
         finish(s, round_limit_winners(s, r), RESULT_ROUND_LIMIT)
 
 
@@ -264,20 +255,20 @@ cdef void complete_move(StateC* s, const RulesC* r, int cell, bint r21,
     """
     cdef bint eligible
     if r.quick:
-        s.pending = s.pending + s.captures
-        eligible = s.captures > 0                                   # R37(b)
+        s.turn.pending = s.turn.pending + s.turn.captures
+        eligible = s.turn.captures > 0                                   # R37(b)
     else:
-        s.pending = 1 if s.captures else 0
-        eligible = is_royal_mover(&s.cells[cell]) and s.captures == 2 and not r21   # R23
+        s.turn.pending = 1 if s.turn.captures else 0
+        eligible = is_royal_mover(&s.cells[cell]) and s.turn.captures == 2 and not r21   # R23
     if eligible:
-        s.self_cell = cell
-        s.self_color = r.t.color[s.last_capture]
-        s.nocap = foreign        # R37(c); -1 in the standard game, where R21 prevents R23
+        s.turn.self_cell = cell
+        s.turn.self_color = r.t.color[s.turn.last_capture]
+        s.turn.nocap = foreign        # R37(c); -1 in the standard game, where R21 prevents R23
     else:
         bb_add(&s.frozen, cell)
-    s.phase = PHASE_BONUS
-    s.mover = -1
-    if s.pending == 0:
+    s.turn.phase = PHASE_BONUS
+    s.turn.mover = -1
+    if s.turn.pending == 0:
         end_turn(s, r, False)
 
 
@@ -285,41 +276,41 @@ cdef void self_bonus_done(StateC* s, const RulesC* r, int cell, bint captured, b
                           int foreign) noexcept nogil:
     """After a self-bonus leg (R23, R37); ``foreign`` as in complete_move."""
     if r.quick:
-        s.self_cell = cell
-        s.pending += captured
+        s.turn.self_cell = cell
+        s.turn.pending += captured
         if captured:
-            s.self_color = r.t.color[cell]
-            s.nocap = foreign                    # R37(c): lifted by a capture elsewhere
+            s.turn.self_color = r.t.color[cell]
+            s.turn.nocap = foreign                    # R37(c): lifted by a capture elsewhere
     elif not captured:
-        s.pending = 0
+        s.turn.pending = 0
     elif r21:
-        s.pending = 1
-        s.self_cell = -1
-        s.nocap = -1
+        s.turn.pending = 1
+        s.turn.self_cell = -1
+        s.turn.nocap = -1
         bb_add(&s.frozen, cell)
     else:
-        s.pending = 1
-        s.self_cell = cell
-        s.self_color = r.t.color[cell]
-    s.phase = PHASE_BONUS
-    s.mover = -1
-    if s.pending == 0:
+        s.turn.pending = 1
+        s.turn.self_cell = cell
+        s.turn.self_color = r.t.color[cell]
+    s.turn.phase = PHASE_BONUS
+    s.turn.mover = -1
+    if s.turn.pending == 0:
         end_turn(s, r, False)
 
 
 cdef void apply_leg(StateC* s, const RulesC* r, int origin, int target, int leg_type) noexcept nogil:
     """Play one leg and every consequence of it."""
-    if s.phase == PHASE_BONUS:
-        s.pending -= 1
-        if leg_type != LEG_SELF and s.self_cell >= 0:                # R22: another piece
-            bb_add(&s.frozen, s.self_cell)
-            s.self_cell = -1
-            s.nocap = -1
-    if s.phase != PHASE_MOVE and leg_type != LEG_SELF:
-        s.move_start = origin
-        s.legs = 0
-        s.captures = 0
-        s.last_capture = -1
+    if s.turn.phase == PHASE_BONUS:
+        s.turn.pending -= 1
+        if leg_type != LEG_SELF and s.turn.self_cell >= 0:                # R22: another piece
+            bb_add(&s.frozen, s.turn.self_cell)
+            s.turn.self_cell = -1
+            s.turn.nocap = -1
+    if s.turn.phase != PHASE_MOVE and leg_type != LEG_SELF:
+        s.turn.move_start = origin
+        s.turn.legs = 0
+        s.turn.captures = 0
+        s.turn.last_capture = -1
     cdef PieceC piece = s.cells[origin]
     cdef PieceC victim = s.cells[target]
     cdef bint captured = victim.army >= 0
@@ -342,24 +333,24 @@ cdef void apply_leg(StateC* s, const RulesC* r, int origin, int target, int leg_
         capture(s, r, piece.army, target, &victim)
         if s.result:
             return
-    s.legs += 1
-    s.captures += captured
+    s.turn.legs += 1
+    s.turn.captures += captured
     if captured:
-        s.last_capture = target
-    s.mover = target
+        s.turn.last_capture = target
+    s.turn.mover = target
     if leg_type == LEG_SELF:
         self_bonus_done(s, r, target, captured, r21, foreign)
         return
-    if (r21 or leg_type == LEG_STRATEGIC or s.legs == 2
+    if (r21 or leg_type == LEG_STRATEGIC or s.turn.legs == 2
             or (kind_in(piece.kind, PROMOTABLE_KINDS) and not piece.royal)):
         complete_move(s, r, target, r21, foreign)
     else:
-        s.phase = PHASE_MOVE
+        s.turn.phase = PHASE_MOVE
 
 
 cdef void apply_action(StateC* s, const RulesC* r, int32_t code) noexcept nogil:
     if code == WORD_STOP:
-        complete_move(s, r, s.mover, False, -1)
+        complete_move(s, r, s.turn.mover, False, -1)
     elif code == WORD_END:
         end_turn(s, r, False)
     elif code == WORD_PASS:
@@ -367,4 +358,4 @@ cdef void apply_action(StateC* s, const RulesC* r, int32_t code) noexcept nogil:
     elif code == WORD_FORFEIT:
         end_turn(s, r, False)                # not an R26 pass: the army had legal actions
     else:
-        apply_leg(s, r, code & 0xFF, (code >> TARGET_SHIFT) & 0xFF, code >> LEG_TYPE_SHIFT)
+        apply_leg(s, r, code_origin(code), code_target(code), code >> LEG_TYPE_SHIFT)

@@ -108,19 +108,9 @@ cdef class Engine:
             s.held[i].edge = NO_EDGE if h[3] is None else h[3]
             s.held[i].royal = h[4]
         s.nheld = len(held)
-        s.to_move = turn["to_move"]
-        s.round = turn["round"]
-        s.passes = turn["passes"]
-        s.phase = PHASES.index(turn["phase"])
-        s.mover = turn["mover"]
-        s.move_start = turn["move_start"]
-        s.legs = turn["legs"]
-        s.captures = turn["captures"]
-        s.last_capture = turn["last_capture"]
-        s.self_cell = turn["self_cell"]
-        s.self_color = turn["self_color"]
-        s.nocap = turn["nocap"]
-        s.pending = turn["pending"]
+        cdef int32_t* words = <int32_t*>&s.turn              # constants.TURN_FIELDS, in order
+        for i, name in enumerate(TURN_FIELD_NAMES):
+            words[i] = PHASES.index(turn[name]) if name == "phase" else turn[name]
         for i in turn["frozen"]:
             bb_add(&s.frozen, i)
         s.result = RESULT_NONE
@@ -158,10 +148,10 @@ cdef class Engine:
                  None if s.held[i].edge == NO_EDGE else s.held[i].edge, bool(s.held[i].royal))
                 for i in range(s.nheld)]
         frozen = frozenset(i for i in range(self.rules.c.t.ncells) if bb_has(&s.frozen, i))
-        turn = dict(to_move=s.to_move, round=s.round, passes=s.passes, phase=PHASES[s.phase],
-                    mover=s.mover, move_start=s.move_start, legs=s.legs, captures=s.captures,
-                    last_capture=s.last_capture, frozen=frozen, self_cell=s.self_cell,
-                    self_color=s.self_color, nocap=s.nocap, pending=s.pending)
+        cdef const int32_t* words = <const int32_t*>&s.turn  # constants.TURN_FIELDS, in order
+        turn = {name: PHASES[words[i]] if name == "phase" else words[i]
+                for i, name in enumerate(TURN_FIELD_NAMES)}
+        turn["frozen"] = frozen
         result = None if s.result == RESULT_NONE else (
             tuple(a for a in range(NUM_SEATS) if (s.winners >> a) & 1), RESULTS[s.result])
         return cells, armies, held, turn, result
@@ -249,15 +239,15 @@ cdef class Engine:
 
     @property
     def to_move(self):
-        return self.s.to_move
+        return self.s.turn.to_move
 
     @property
     def phase(self):
-        return PHASES[self.s.phase]
+        return PHASES[self.s.turn.phase]
 
     @property
     def round(self):
-        return self.s.round
+        return self.s.turn.round
 
     @property
     def history_length(self):
@@ -365,7 +355,7 @@ cdef class Engine:
             PyObject_GetBuffer(out, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)
         except (TypeError, ValueError, BufferError):
             return False
-        cdef bint ok = (view.itemsize == 1 and view.len == n * n + 3
+        cdef bint ok = (view.itemsize == 1 and view.len == num_action_ids(n)
                         and view.format != NULL and view.format[0] == b"?" and view.format[1] == 0)
         if ok:
             self._refresh()
@@ -450,7 +440,7 @@ cdef class Engine:
         """The army to act forfeits its turn on time; False unless at the start of a
         running turn. It ends the turn like any other turn, resetting R26's pass count,
         unless ``pass`` is the army's only legal action: then it is that pass."""
-        if self.s.result != RESULT_NONE or self.s.phase != PHASE_START:
+        if self.s.result != RESULT_NONE or self.s.turn.phase != PHASE_START:
             return False
         self._refresh()
         self._play(WORD_PASS if self.legal[0] == WORD_PASS else WORD_FORFEIT)

@@ -98,7 +98,7 @@ cdef bint royal_leg1_ok(const StateC* s, const RulesC* r, int origin, int target
         return not (bb_empty(&q) and bb_empty(&c))
     memcpy(&after, s, sizeof(StateC))
     apply_leg(&after, r, origin, target, LEG_NORMAL)
-    if after.result or after.phase != PHASE_MOVE:                   # ends the game or move
+    if after.result or after.turn.phase != PHASE_MOVE:                   # ends the game or move
         return True
     royal_leg(&after, r, target, color_bit(r.t.color[target]), -1, &q, &c)
     return not (bb_empty(&q) and bb_empty(&c))
@@ -151,8 +151,8 @@ cdef int continuations(const StateC* s, const RulesC* r, int cell, int32_t* out,
     else:                                                            # royal knight, R17
         leg(s, r, cell, p.army, r.dirs[p.army][p.kind], color_bit(p.edge), True, False, -1,
             False, -1, &q, &c)
-        bb_del(&q, s.move_start)
-        bb_del(&c, s.move_start)     # a rescue (R31) may have put a royal there
+        bb_del(&q, s.turn.move_start)
+        bb_del(&c, s.turn.move_start)     # a rescue (R31) may have put a royal there
     return emit(out, n, cell, &q, &c, LEG_NORMAL, NULL, 0)
 
 
@@ -162,13 +162,13 @@ cdef int self_bonus_legs(const StateC* s, const RulesC* r, int cell, int32_t* ou
     cdef BB q, c, extra
     cdef uint8_t colors
     if p.kind == HOSPITALLER:
-        pivot(s, r, cell, p.army, color_bit(p.edge), s.nocap, &q, &c)
+        pivot(s, r, cell, p.army, color_bit(p.edge), s.turn.nocap, &q, &c)
     elif kind_in(p.kind, ROYAL_KINDS):
-        royal_leg(s, r, cell, color_bit(s.self_color), s.nocap, &q, &c)
+        royal_leg(s, r, cell, color_bit(s.turn.self_color), s.turn.nocap, &q, &c)
     else:
         colors = color_bit(p.edge)
         leg(s, r, cell, p.army, r.dirs[p.army][p.kind], colors, True, False, -1, False,
-            s.nocap, &q, &c)
+            s.turn.nocap, &q, &c)
         if not p.royal and kind_in(p.kind, STRATEGIC_KINDS):         # R37(b)
             strategic(s, r, cell, p.army, colors, &q, &extra)
             bb_or(&q, &extra)
@@ -181,22 +181,22 @@ cdef int gen_actions(const StateC* s, const RulesC* r, int32_t* out) noexcept no
         return 0
     cdef int n = 0, word, cell
     cdef uint64_t x
-    if s.phase == PHASE_MOVE:
-        n = continuations(s, r, s.mover, out, n)
-        if s.cells[s.mover].royal:
+    if s.turn.phase == PHASE_MOVE:
+        n = continuations(s, r, s.turn.mover, out, n)
+        if s.cells[s.turn.mover].royal:
             out[n] = WORD_STOP                                       # R16 royal knight
             n += 1
         return n
     for word in range(3):
-        x = s.occ[s.to_move].w[word] & ~s.frozen.w[word]
+        x = s.occ[s.turn.to_move].w[word] & ~s.frozen.w[word]
         while x:
             cell = word * 64 + lowest_bit(x)
             x &= x - 1
-            if cell == s.self_cell:
+            if cell == s.turn.self_cell:
                 n = self_bonus_legs(s, r, cell, out, n)
             else:
                 n = first_legs(s, r, cell, out, n)
-    if s.phase == PHASE_BONUS:
+    if s.turn.phase == PHASE_BONUS:
         out[n] = WORD_END
         n += 1
     elif n == 0:

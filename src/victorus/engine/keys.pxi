@@ -16,7 +16,7 @@ cdef inline uint64_t part_salt(uint64_t salt, int part) noexcept nogil:
 
 
 cdef enum:
-    KEY_PARTS = 20
+    KEY_PARTS = 7 + TURN_FIELD_COUNT           # pieces, held, armies, the turn, result, frozen
 
 cdef uint64_t KEY_SALTS[KEY_PARTS]              # the part salts of salt 0, made once
 for _part in range(KEY_PARTS):
@@ -57,16 +57,13 @@ cdef uint64_t position_key(const StateC* s, const RulesC* r, uint64_t salt) noex
     for a in range(NUM_SEATS):
         key ^= mix64(armies ^ ((<uint64_t>a << 56) | (<uint64_t>s.army_state[a] << 48)
                                | <uint32_t>s.knight_caps[a]))
-    cdef int32_t fields[14]
-    fields[0], fields[1], fields[2], fields[3] = s.to_move, s.phase, s.mover, s.move_start
-    fields[4], fields[5], fields[6], fields[7] = s.legs, s.captures, s.last_capture, s.self_cell
-    fields[8], fields[9], fields[10], fields[11] = s.self_color, s.nocap, s.pending, s.passes
-    fields[12] = s.round if r.quick else 0             # the round limit (R37a) only
-    fields[13] = s.result * 256 + s.winners
-    for i in range(14):
-        key ^= mix64(salts[3 + i] ^ <uint32_t>fields[i])
+    cdef const int32_t* turn = <const int32_t*>&s.turn      # every turn field in order
+    for i in range(TURN_FIELD_COUNT):
+        if i != TURN_ROUND or r.quick:              # the round only for the round limit (R37a)
+            key ^= mix64(salts[3 + i] ^ <uint32_t>turn[i])
+    key ^= mix64(salts[3 + TURN_FIELD_COUNT] ^ <uint32_t>(s.result * 256 + s.winners))
     for word in range(3):
-        key ^= mix64(salts[17 + word] ^ mix64(s.frozen.w[word]))
+        key ^= mix64(salts[4 + TURN_FIELD_COUNT + word] ^ mix64(s.frozen.w[word]))
     return key
 
 
@@ -132,6 +129,17 @@ cdef uint64_t perft_hashed(const StateC* s, const RulesC* r, int depth, PerftTab
     return total
 
 
+cdef inline bint same_turn(const TurnC* a, const TurnC* b, bint quick) noexcept nogil:
+    """Every turn field equal (the round only in the quick game), as position_key reads."""
+    cdef const int32_t* x = <const int32_t*>a
+    cdef const int32_t* y = <const int32_t*>b
+    cdef int i
+    for i in range(TURN_FIELD_COUNT):
+        if x[i] != y[i] and (i != TURN_ROUND or quick):
+            return False
+    return True
+
+
 cdef bint same_position(const StateC* a, const StateC* b, const RulesC* r) noexcept nogil:
     """Whether two states are the same position (what position_key reads, exactly)."""
     cdef int c, i
@@ -165,9 +173,5 @@ cdef bint same_position(const StateC* a, const StateC* b, const RulesC* r) noexc
             j += 1
     return (memcmp(a.army_state, b.army_state, sizeof(a.army_state)) == 0
             and memcmp(a.knight_caps, b.knight_caps, sizeof(a.knight_caps)) == 0
-            and a.to_move == b.to_move and a.phase == b.phase and a.mover == b.mover
-            and a.move_start == b.move_start and a.legs == b.legs and a.captures == b.captures
-            and a.last_capture == b.last_capture and a.self_cell == b.self_cell
-            and a.self_color == b.self_color and a.nocap == b.nocap and a.pending == b.pending
-            and a.passes == b.passes and (not r.quick or a.round == b.round)
+            and same_turn(&a.turn, &b.turn, r.quick)
             and a.result == b.result and a.winners == b.winners)

@@ -1,6 +1,7 @@
 # Part of the C engine, included by src/victorus/_engine.pyx (which lists the order).
-# Action ids (o * N + t, then the words) and the observation planes written for
-# learning (victorus.tensors, victorus.vector).
+# The observation planes written for learning (victorus.tensors, victorus.vector); the
+# planes, their scales and the action-id layout are constants.py's (PLANES, PLANE_SCALES,
+# action_id in the generated include).
 
 # -- learning tensors (victorus.tensors) ----------------------------------------------
 
@@ -54,14 +55,14 @@ cdef void write_observation(const StateC* s, const RulesC* r, int seat,
             out[PLANE_BLACK_EDGED * n + j] = p.edge == COLOR_GREY
             out[PLANE_ROYAL * n + j] = p.royal
             out[PLANE_TALLY * n + j] = p.tally
-    if s.self_cell >= 0:
-        out[PLANE_SELF_ELIGIBLE * n + col[s.self_cell]] = 1
-    if s.mover >= 0:
-        out[PLANE_MOVING * n + col[s.mover]] = 1
+    if s.turn.self_cell >= 0:
+        out[PLANE_SELF_ELIGIBLE * n + col[s.turn.self_cell]] = 1
+    if s.turn.mover >= 0:
+        out[PLANE_MOVING * n + col[s.turn.mover]] = 1
     for k in range(PLANE_TO_MOVE0 - PLANE_PHASE_START):
-        fill_plane(out, PLANE_PHASE_START + k, n, k == s.phase)
+        fill_plane(out, PLANE_PHASE_START + k, n, k == s.turn.phase)
     for rel in range(NUM_SEATS):
-        fill_plane(out, PLANE_TO_MOVE0 + rel, n, rel == (s.to_move - seat + NUM_SEATS) % NUM_SEATS)
+        fill_plane(out, PLANE_TO_MOVE0 + rel, n, rel == (s.turn.to_move - seat + NUM_SEATS) % NUM_SEATS)
     for a in range(NUM_SEATS):
         held[a] = 0
     for k in range(s.nheld):
@@ -69,12 +70,12 @@ cdef void write_observation(const StateC* s, const RulesC* r, int seat,
     for a in range(NUM_SEATS):
         rel = (a - seat + NUM_SEATS) % NUM_SEATS
         fill_plane(out, PLANE_KNIGHT_CAPTURES0 + rel, n,
-                   encode(out, min(s.knight_caps[a], 30), 3.0))
-        fill_plane(out, PLANE_HELD0 + rel, n, encode(out, held[a], 12.0))
+                   encode(out, min(s.knight_caps[a], KNIGHT_CAPTURES_SEEN), SCALE_KNIGHT_CAPTURES))
+        fill_plane(out, PLANE_HELD0 + rel, n, encode(out, held[a], SCALE_HELD))
         fill_plane(out, PLANE_ACTIVE0 + rel, n, s.army_state[a] == ARMY_ACTIVE)
-    fill_plane(out, PLANE_ROUND, n, encode(out, s.round, 100.0))
-    fill_plane(out, PLANE_PASSES, n, encode(out, s.passes, 1.0))
-    fill_plane(out, PLANE_PENDING, n, encode(out, s.pending, 1.0))
+    fill_plane(out, PLANE_ROUND, n, encode(out, s.turn.round, SCALE_ROUND))
+    fill_plane(out, PLANE_PASSES, n, encode(out, s.turn.passes, 1.0))
+    fill_plane(out, PLANE_PENDING, n, encode(out, s.turn.pending, 1.0))
 
 
 cdef void observation_float32(const StateC* s, const RulesC* r, int seat, float* out) noexcept nogil:
