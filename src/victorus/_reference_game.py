@@ -25,6 +25,7 @@ from .constants import (
     LEG_STRATEGIC,
     LEG_TRAVEL,
     MAX_LAPS,
+    NUM_SEATS,
     PHASES,
     PROMOTABLE,
     QUEEN,
@@ -37,7 +38,6 @@ from .errors import ConfigError, IllegalActionError, StateError
 from .geometry import Board, direction_mask, theta, winding_base
 from .notation import (
     Action,
-    ArmyRecord,
     VPNPosition,
     format_vpn,
     illegal_message,
@@ -47,7 +47,7 @@ from .notation import (
     word_action,
 )
 from .pieces import Army, Held, Piece, Turn, setup_cells
-from .variants import Config, parse_variant
+from .variants import Config
 
 START, MOVE, BONUS = PHASES
 COLOR_BIT = {WHITE: 1, GREY: 2}
@@ -87,13 +87,8 @@ class ReferenceGame:
     def __init__(self, board: str = "standard", players: int | None = None,
                  variant: str = "standard"):
         self.board = Board(board)
-        allied, quick, variant_players = parse_variant(variant, ConfigError)
-        if variant_players is not None and players is not None and variant_players != players:
-            raise ConfigError(f"variant {variant!r} says {variant_players} players "
-                              f"but players={players!r}")
-        players = variant_players or (6 if players is None else players)
-        self.config = Config(players=players, allied=allied, quick=quick)
-        armies = [Army("a" if s in self.config.present else "x") for s in range(6)]
+        self.config = Config.from_variant(variant, players)
+        armies = [Army("a" if s in self.config.present else "x") for s in range(NUM_SEATS)]
         self._setup(setup_cells(self.board, self.config), armies,
                     Turn(to_move=self.config.order[0]))
 
@@ -216,7 +211,7 @@ class ReferenceGame:
             raise StateError("vpn() needs a running game; this one is over")
         return format_vpn(VPNPosition(
             self.board, tuple(self._cells), self._turn.to_move,
-            tuple(ArmyRecord(a.state, a.knight_captures, a.held) for a in self._armies),
+            tuple(self._armies),
             self._turn.round, self._turn.passes, self.config))
 
     def __repr__(self) -> str:
@@ -242,10 +237,10 @@ class ReferenceGame:
 
     def _live_mask(self) -> int:
         """Kingdoms that are live (R8): every seat not eliminated."""
-        return sum(1 << s for s in range(6) if self._armies[s].state != "e")
+        return sum(1 << s for s in range(NUM_SEATS) if self._armies[s].state != "e")
 
     def _live_armies(self) -> list[int]:
-        return [s for s in range(6) if self._armies[s].state == "a"]
+        return [s for s in range(NUM_SEATS) if self._armies[s].state == "a"]
 
     def _reject(self, action):
         if isinstance(action, Action):
@@ -492,7 +487,7 @@ class ReferenceGame:
 
     def _maybe_eliminate(self, seat: int, by: int) -> None:
         """R30 elimination of ``seat`` when both its royals are held, then R32."""
-        held_royals = {h.kind for a in range(6) if a != seat
+        held_royals = {h.kind for a in range(NUM_SEATS) if a != seat
                        for h in self._armies[a].held if h.army == seat and h.kind in ROYALS}
         if held_royals != {KING, QUEEN}:
             return

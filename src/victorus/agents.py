@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from . import _engine, _mcts
 from .checks import check_int, parse_int
+from .constants import NUM_SEATS
 from .errors import ConfigError
 from .game import Game, play_random
 from .notation import piece_from_code
@@ -181,7 +182,7 @@ class _Node:
     actions: list
     children: dict = field(default_factory=dict)
     visits: int = 0
-    value: list = field(default_factory=lambda: [0.0] * 6)   # summed returns per seat
+    value: list = field(default_factory=lambda: [0.0] * NUM_SEATS)   # summed returns per seat
 
 
 class PythonMCTSAgent:
@@ -211,7 +212,7 @@ class PythonMCTSAgent:
         total = sum(by_team.values()) or 1.0
         mean = total / len(by_team)
         return [0.5 * math.tanh(4 * (by_team[teams[s]] - mean) / total)
-                if s in game.config.present else 0.0 for s in range(6)]
+                if s in game.config.present else 0.0 for s in range(NUM_SEATS)]
 
     def choose(self, game: Game):
         actions = game.legal_actions()
@@ -243,7 +244,7 @@ class PythonMCTSAgent:
             returns = self._returns(sim)
             for visited in path:                  # multi-player backup
                 visited.visits += 1
-                for s in range(6):
+                for s in range(NUM_SEATS):
                     visited.value[s] += returns[s]
         if not root.children:
             return self.rng.choice(actions)

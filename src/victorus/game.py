@@ -22,15 +22,16 @@ from .constants import (
     ACTION_SLOTS,
     CAPTURE_FLAG,
     NUM_KINDS,
-    TARGET_SHIFT,
+    NUM_SEATS,
     WORD_CODES,
     action_slot,
+    code_origin,
+    code_target,
 )
 from .errors import Cancelled, ConfigError, IllegalActionError, StateError
 from .geometry import Board, direction_mask, theta, winding_base
 from .notation import (
     Action,
-    ArmyRecord,
     VPNPosition,
     format_vpn,
     illegal_message,
@@ -40,7 +41,7 @@ from .notation import (
     word_action,
 )
 from .pieces import Army, Held, Piece, Turn, setup_cells
-from .variants import Config, parse_variant
+from .variants import Config
 from .view import PositionView, position_view
 
 if TYPE_CHECKING:
@@ -73,14 +74,14 @@ def _rules(board: Board, config: Config) -> Rules:
     coords = board.coords
     return Rules(
             board.tables,
-            [[direction_mask(s, k) for k in range(NUM_KINDS)] for s in range(6)],
-            [(board.home_cells[s]["K"], board.home_cells[s]["Q"]) for s in range(6)],
+            [[direction_mask(s, k) for k in range(NUM_KINDS)] for s in range(NUM_SEATS)],
+            [(board.home_cells[s]["K"], board.home_cells[s]["Q"]) for s in range(NUM_SEATS)],
             coords,
             [theta(q, r) for q, r in coords],
             [[[winding_base(q, r, s, clockwise) for q, r in coords] for clockwise in (True, False)]
-             for s in range(6)],
+             for s in range(NUM_SEATS)],
             config.teams, config.order, sum(1 << s for s in config.present), config.quick or 0,
-            [observation_columns(board, seat) for seat in range(6)])
+            [observation_columns(board, seat) for seat in range(NUM_SEATS)])
 
 
 def observation_columns(board: Board, seat: int) -> list[int]:
@@ -96,15 +97,10 @@ def observation_columns(board: Board, seat: int) -> list[int]:
 def _start_position(board_name: str, players: int | None, variant: str):
     """(Board, Config, Engine at the R35 setup) of a configuration; Game() copies it."""
     board = Board(board_name)
-    allied, quick, variant_players = parse_variant(variant, ConfigError)
-    if variant_players is not None and players is not None and variant_players != players:
-        raise ConfigError(f"variant {variant!r} says {variant_players} players "
-                          f"but players={players!r}")
-    players = variant_players or (6 if players is None else players)
-    config = Config(players=players, allied=allied, quick=quick)
+    config = Config.from_variant(variant, players)
     engine = Engine(_rules(board, config))
     engine.load(setup_cells(board, config), [("a" if s in config.present else "x", 0)
-                                               for s in range(6)],
+                                               for s in range(NUM_SEATS)],
                 [], Turn(to_move=config.order[0])._asdict())
     return board, config, engine
 
@@ -134,7 +130,7 @@ def _action(board: Board, key: int) -> Action:
         if key in _WORDS_BY_KEY:
             action = _WORDS_BY_KEY[key]
         else:
-            action = leg_action(board, key & 0xFF, (key >> TARGET_SHIFT) & 0xFF,
+            action = leg_action(board, code_origin(key), code_target(key),
                                 bool(key & CAPTURE_FLAG))
         table[slot] = action
     return action
@@ -165,7 +161,7 @@ class Game(GameCore):
             self.board, self.config, start = _start_position(board, players, variant)
         except TypeError:                # an unhashable argument: let Board/variant explain
             Board(board)
-            parse_variant(variant, ConfigError)
+            Config.from_variant(variant)
             raise ConfigError(f"players must be an integer from 2 to 6, got {players!r}") \
                 from None
         self._engine = start.copy(False)
@@ -409,7 +405,7 @@ class Game(GameCore):
     def _format_vpn(self, cells, armies, turn) -> str:
         return format_vpn(VPNPosition(
             self.board, tuple(cells), turn.to_move,
-            tuple(ArmyRecord(a.state, a.knight_captures, a.held) for a in armies),
+            tuple(armies),
             turn.round, turn.passes, self.config))
 
     def __repr__(self) -> str:
@@ -421,7 +417,7 @@ class Game(GameCore):
         """(cells, armies, turn, result) as Python records (VPN, consistency checks);
         with ``base``, of the position the undo history starts from."""
         cells, armies, held, turn, result = self._engine.export(base)
-        by_holder: list[list] = [[] for _ in range(6)]
+        by_holder: list[list] = [[] for _ in range(NUM_SEATS)]
         for h in held:
             by_holder[h[0]].append(Held(*h[1:]))
         return ([None if c is None else Piece(*c) for c in cells],

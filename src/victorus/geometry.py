@@ -19,6 +19,7 @@ from .constants import (
     KING,
     NUM_DIRS,
     NUM_EDGE_DIRS,
+    NUM_SEATS,
     QUEEN,
     TEMPLAR,
     TEUTONIC,
@@ -123,9 +124,9 @@ def _seat0_projection(q: int, r: int) -> int:
 
 def kingdom_owner(q: int, r: int) -> int:
     """R7: the seat a kingdom cell belongs to; corner ties go to seat s+1."""
-    projections = [_seat0_projection(*rotate(q, r, -s)) for s in range(6)]
+    projections = [_seat0_projection(*rotate(q, r, -s)) for s in range(NUM_SEATS)]
     best = max(projections)
-    winners = [s for s in range(6) if projections[s] == best]
+    winners = [s for s in range(NUM_SEATS) if projections[s] == best]
     if len(winners) == 1:
         return winners[0]
     a, b = winners
@@ -232,12 +233,12 @@ class Board:
             kingdom_owner(q, r) if _is_kingdom_cell(name, q, r) else None for q, r in cells)
         self.steps, self.flanks = self._build_steps()
         up = DIRECTION_NAMES.index("E90")
-        self.up_dirs = tuple(rotate_direction(up, s) for s in range(6))
-        self.portals = tuple(self.index_of_coords[rotate(0, 1, s)] for s in range(6))
+        self.up_dirs = tuple(rotate_direction(up, s) for s in range(NUM_SEATS))
+        self.portals = tuple(self.index_of_coords[rotate(0, 1, s)] for s in range(NUM_SEATS))
         self.home_cells = tuple(
             {piece: self.index_of_coords[rotate(*coords_of_label(lab), s)]
              for piece, lab in SETUP[name].items()}
-            for s in range(6))
+            for s in range(NUM_SEATS))
         self._tables = None
 
     def _build_steps(self):

@@ -12,6 +12,7 @@ from .constants import (
     KING,
     MAX_CELLS,
     MAX_LAPS,
+    NUM_SEATS,
     PIECE_LETTERS,
     QUEEN,
     WHITE,
@@ -20,8 +21,8 @@ from .constants import (
 )
 from .errors import NotationError, StateError
 from .geometry import BOARD_NAMES, SEAT_NAMES, Board
-from .pieces import Held, Piece, piece_from_code
-from .variants import PRESENT_SEATS, Config, parse_variant
+from .pieces import Army, Held, Piece, piece_from_code
+from .variants import Config
 
 WORDS = tuple(WORD_CODES)
 
@@ -107,19 +108,11 @@ def illegal_message(text: str, legal: list[str], seat: int, phase: str) -> str:
 
 # -- VPN (R39) -----------------------------------------------------------------
 
-class ArmyRecord(NamedTuple):
-    """R39 field 4 entry: state 'a'/'e'/'x', knight captures, held pieces (capture order)."""
-
-    state: str
-    knight_captures: int
-    held: tuple[Held, ...]
-
-
 class VPNPosition(NamedTuple):
     board: Board
     cells: tuple[Piece | None, ...]
     to_move: int
-    armies: tuple[ArmyRecord, ...]
+    armies: tuple[Army, ...]
     round: int
     passes: int
     config: Config
@@ -157,13 +150,18 @@ def parse_vpn(text) -> VPNPosition:
     if board_name not in BOARD_NAMES:
         _fail(1, f"unknown board {board_name!r}: accepted are {', '.join(BOARD_NAMES)}")
     board = Board(board_name)
-    allied, quick, players = parse_variant(variant_text, _variant_error)
-    players = players or 6
-    if allied and players != 6:
-        _fail(6, f"'allied' needs 6 players, got players{players}")
-    config = Config(players=players, allied=allied, quick=quick)
+    config = Config.from_variant(variant_text, error=_variant_error)
+    records, laps = _parse_armies(armies_text, config)   # field 4 first: who may have pieces
+    cells = _parse_placement(placement, board, records)
+    _check_counts(cells, records)
+    _place_laps(cells, laps)
+    to_move = _parse_side(side, records)
+    round_number, passes = _parse_round(round_text)
+    return VPNPosition(board, tuple(cells), to_move, tuple(records), round_number, passes, config)
 
-    # field 4 first: it decides which armies may have pieces.
+
+def _parse_armies(armies_text: str, config: Config) -> tuple[list[Army], list[tuple]]:
+    """Field 4: each army's record, and its King's and Queen's laps (None: not on board)."""
     army_fields = armies_text.split("/")
     if len(army_fields) != 6:
         _fail(4, f"expected 6 '/'-separated army entries, got {len(army_fields)}")
@@ -177,63 +175,76 @@ def parse_vpn(text) -> VPNPosition:
         if state not in ("a", "e", "x"):
             _fail(4, f"army {seat} state {state!r}: accepted are 'a' (active), 'e' (eliminated), "
                      f"'x' (absent)")
-        if (state == "x") != (seat not in PRESENT_SEATS[players]):
-            want = "absent ('x')" if seat not in PRESENT_SEATS[players] else "present ('a' or 'e')"
-            _fail(4, f"army {seat} must be {want} with {players} players")
+        if (state == "x") != (seat not in config.present):
+            want = "absent ('x')" if seat not in config.present else "present ('a' or 'e')"
+            _fail(4, f"army {seat} must be {want} with {config.players} players")
         captures = _field_int(4, f"army {seat} knight captures", caps, 0, MAX_COUNT)
-        held = []
-        if held_text:
-            for code in held_text.split("."):
-                m = _HELD_RE.fullmatch(code)
-                if not m:
-                    _fail(4, f"army {seat} held piece {code!r}: accepted are '<seat>K', '<seat>Q', "
-                             f"'<seat><T|U|B|X|H><w|b>' with '+' if royal (not on H)")
-                piece = piece_from_code(int(m.group(1)), m.group(2))
-                if piece.kind == 4 and piece.royal:
-                    _fail(4, f"army {seat} held piece {code!r}: a Hospitaller is never royal")
-                held.append(Held(piece.army, piece.kind, piece.edge, piece.royal))
         army_laps = tuple(None if value == "-" else
                           _field_int(4, f"army {seat} {name} laps ('-': not on the board)", value,
                                      -MAX_LAPS, MAX_LAPS)
                           for name, value in (("K", k_laps), ("Q", q_laps)))
-        records.append(ArmyRecord(state, captures, tuple(held)))
+        records.append(Army(state, captures, _parse_held(seat, held_text)))
         laps.append(army_laps)
+    return records, laps
 
-    cells: list[Piece | None] = [None] * len(board)
-    if placement != "-":
-        last = -1
-        for item in placement.split(","):
-            m = _PLACEMENT_RE.fullmatch(item)
+
+def _parse_held(seat: int, held_text: str) -> tuple[Held, ...]:
+    """An army's held pieces, in capture order (field 4)."""
+    held = []
+    if held_text:
+        for code in held_text.split("."):
+            m = _HELD_RE.fullmatch(code)
             if not m:
-                _fail(2, f"bad entry {item!r}: accepted is '<cell>:<seat><piece>' with piece "
-                         f"K, Q or <T|U|B|X|H><w|b> then '+' (royal) or '1' (tally), e.g. 'h1:0K'")
-            label, seat, code = m.group(1), int(m.group(2)), m.group(3)
-            if label not in board.index_of_label:
-                _fail(2, f"unknown cell {label!r} on the {board_name} board")
-            cell = board.index_of_label[label]
-            if cell <= last:
-                _fail(2, f"{item!r} is not in cell-index order (R9: by row, then file)")
-            last = cell
-            if cell == board.centre:
-                _fail(2, f"{item!r}: the centre never holds a piece")
-            if records[seat].state != "a":
-                what = "absent" if records[seat].state == "x" else "eliminated"
-                _fail(2, f"{item!r}: army {seat} is {what} and has no pieces on the board")
-            if code[0] == "H" and len(code) == 3:
-                _fail(2, f"{item!r}: a Hospitaller has neither royal status nor a tally")
-            piece = piece_from_code(seat, code)
-            if piece.edge is not None and board.colors[cell] != piece.edge:
-                color = "white" if piece.edge == WHITE else "grey"
-                edge = "white" if piece.edge == WHITE else "black"
-                _fail(2, f"{item!r}: a {edge}-edged knight stands only on {color} cells (R10)")
-            cells[cell] = piece
-    _check_counts(cells, records)
+                _fail(4, f"army {seat} held piece {code!r}: accepted are '<seat>K', '<seat>Q', "
+                         f"'<seat><T|U|B|X|H><w|b>' with '+' if royal (not on H)")
+            piece = piece_from_code(int(m.group(1)), m.group(2))
+            if piece.kind == 4 and piece.royal:
+                _fail(4, f"army {seat} held piece {code!r}: a Hospitaller is never royal")
+            held.append(Held(piece.army, piece.kind, piece.edge, piece.royal))
+    return tuple(held)
 
+
+def _parse_placement(placement: str, board: Board, records: list[Army]) -> list[Piece | None]:
+    """Field 2: the pieces on the board, in cell-index order (R9, R10)."""
+    cells: list[Piece | None] = [None] * len(board)
+    if placement == "-":
+        return cells
+    last = -1
+    for item in placement.split(","):
+        m = _PLACEMENT_RE.fullmatch(item)
+        if not m:
+            _fail(2, f"bad entry {item!r}: accepted is '<cell>:<seat><piece>' with piece "
+                     f"K, Q or <T|U|B|X|H><w|b> then '+' (royal) or '1' (tally), e.g. 'h1:0K'")
+        label, seat, code = m.group(1), int(m.group(2)), m.group(3)
+        if label not in board.index_of_label:
+            _fail(2, f"unknown cell {label!r} on the {board.name} board")
+        cell = board.index_of_label[label]
+        if cell <= last:
+            _fail(2, f"{item!r} is not in cell-index order (R9: by row, then file)")
+        last = cell
+        if cell == board.centre:
+            _fail(2, f"{item!r}: the centre never holds a piece")
+        if records[seat].state != "a":
+            what = "absent" if records[seat].state == "x" else "eliminated"
+            _fail(2, f"{item!r}: army {seat} is {what} and has no pieces on the board")
+        if code[0] == "H" and len(code) == 3:
+            _fail(2, f"{item!r}: a Hospitaller has neither royal status nor a tally")
+        piece = piece_from_code(seat, code)
+        if piece.edge is not None and board.colors[cell] != piece.edge:
+            color = "white" if piece.edge == WHITE else "grey"
+            edge = "white" if piece.edge == WHITE else "black"
+            _fail(2, f"{item!r}: a {edge}-edged knight stands only on {color} cells (R10)")
+        cells[cell] = piece
+    return cells
+
+
+def _place_laps(cells: list[Piece | None], laps: list[tuple]) -> None:
+    """Give each King and Queen on the board its laps from field 4 (R29)."""
     placed: dict[tuple[int, int], int] = {}
     for cell, found in enumerate(cells):
         if found is not None and found.kind in (KING, QUEEN):
             placed[(found.army, found.kind)] = cell
-    for seat in range(6):
+    for seat in range(NUM_SEATS):
         for kind, value in zip((KING, QUEEN), laps[seat]):
             name = PIECE_LETTERS[kind]
             at = placed.get((seat, kind))
@@ -246,20 +257,27 @@ def parse_vpn(text) -> VPNPosition:
                 assert royal is not None
                 cells[at] = royal._replace(laps=value)
 
+
+def _parse_side(side: str, records: list[Army]) -> int:
+    """Field 3: the seat to move, an active army."""
     if side not in ("0", "1", "2", "3", "4", "5"):
         _fail(3, f"side to move {side[:20]!r}: a seat digit 0-5")
     to_move = int(side)
     if records[to_move].state != "a":
         _fail(3, f"army {to_move} is {'absent' if records[to_move].state == 'x' else 'eliminated'} "
                  f"and cannot be to move")
+    return to_move
 
+
+def _parse_round(round_text: str) -> tuple[int, int]:
+    """Field 5: the round, then '/<passes>' when passes > 0 (R26)."""
     round_part, _, pass_part = round_text.partition("/")
     round_number = _field_int(5, "round (then optionally '/<passes>' with passes > 0)", round_part,
                               1, MAX_COUNT)
     passes = 0
     if "/" in round_text:
         passes = _field_int(5, "the pass count after '/'", pass_part, 1, MAX_COUNT)
-    return VPNPosition(board, tuple(cells), to_move, tuple(records), round_number, passes, config)
+    return round_number, passes
 
 
 def _variant_error(message: str):
@@ -311,6 +329,6 @@ def format_vpn(position: VPNPosition) -> str:
                      position.config.variant_string()])
 
 
-__all__ = ["Action", "ArmyRecord", "VPNPosition", "format_vpn", "illegal_message",
+__all__ = ["Action", "VPNPosition", "format_vpn", "illegal_message",
            "leg_action", "parse_action",
            "parse_vpn", "word_action"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .checks import check_int, parse_int
+from .constants import NUM_SEATS
 from .errors import ConfigError, NotationError
 
 #: R33: present seats per player count.
@@ -35,6 +36,19 @@ class Config:
         if self.quick is not None and self.quick < 1:
             raise ConfigError(f"the quick round limit must be at least 1, got {self.quick}")
 
+    @classmethod
+    def from_variant(cls, variant: str, players: int | None = None, error=ConfigError) -> "Config":
+        """The configuration a variant string names (R34, R37, R39 field 6) for ``players``
+        (None: the variant's own count, or 6); what is wrong is raised as ``error``."""
+        allied, quick, variant_players = parse_variant(variant, error)
+        if variant_players is not None and players is not None and variant_players != players:
+            raise error(f"variant {variant!r} says {variant_players} players "
+                        f"but players={players!r}")
+        players = variant_players or (6 if players is None else players)
+        if allied and players != 6:
+            raise error(f"the allied variant needs 6 players, got {players}")
+        return cls(players=players, allied=allied, quick=quick)
+
     @property
     def present(self) -> tuple[int, ...]:
         return PRESENT_SEATS[self.players]
@@ -43,7 +57,7 @@ class Config:
     def teams(self) -> tuple[int, ...]:
         """Team id of each seat: the lowest seat of its team."""
         groups = ALLIED_GROUPS if self.allied else TEAM_GROUPS[self.players]
-        team = [0] * 6
+        team = [0] * NUM_SEATS
         for group in groups:
             for seat in group:
                 team[seat] = min(group)
