@@ -381,6 +381,18 @@ def test_royal_capture_counts_two_r25():
     assert g.piece_at("i10") == "0Tw1"
 
 
+def test_capturing_a_king_or_queen_counts_two_in_the_tally_r25():
+    """A King or Queen is a royal mover: taking one counts 2 and promotes a regular knight
+    at the turn's end; a regular knight counts 1 (tally shown as '1')."""
+    for victim, after in (("1K", "0Tw+"), ("1Q", "0Tw+"), ("1Xw", "0Tw1")):
+        royals = {"i20": "1Q"} if victim != "1Q" else {"i20": "1K"}
+        g = G(position({"i6": "0Tw", "i10": victim, **royals}))
+        g.play("i6xi10")
+        while g.to_move == 0:
+            g.play("end")
+        assert g.piece_at("i10") == after, victim
+
+
 def test_hospitaller_never_promoted_r14_r25():
     # Two captures by a Hospitaller (a royal knight would make 2 tally points, R25).
     g = G(position({"e10": "0Hw", "j11": "1Xw+", "i20": "1Tb"}))
@@ -638,6 +650,19 @@ def test_quick_round_limit_and_score_r37a():
         g.play(sorted(actions(g))[0])
     # Red holds an X (4 points), blue an H (5 points): blue wins on points.
     assert g.is_over and g.result_reason == "round-limit" and g.winners == (1,)
+
+
+def test_quick_round_limit_ends_the_game_after_round_l_not_before_r37a():
+    """quick2: the game goes on into round 2 and ends when round 2's last army is done."""
+    g = G(position({"i6": "0Tw", "i20": "1Tb"}, variant="quick2"))
+    while g.round == 1:
+        assert not g.is_over
+        g.play(sorted(actions(g))[0])
+    assert g.round == 2 and not g.is_over
+    while not g.is_over:
+        assert g.round == 2
+        g.play(sorted(actions(g))[0])
+    assert g.result_reason == "round-limit"
 
 
 def test_quick_round_limit_tie_is_a_draw_r37a():
