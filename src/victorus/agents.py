@@ -329,6 +329,13 @@ class TournamentResult:
         half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
         return max(0.0, centre - half), min(1.0, centre + half)
 
+    def as_dict(self) -> dict:
+        """The result for ``victorus tournament --json``."""
+        return {"games": self.games, "draws": self.draws, "unfinished": self.unfinished,
+                "agents": [{"agent": agent, "wins": self.wins.get(agent, 0),
+                            "win_rate": self.win_rate(agent), "wilson_95": list(self.interval(agent))}
+                           for agent in self.agents]}
+
     def table(self) -> str:
         lines = [f"games: {self.games}, draws: {self.draws}, unfinished: {self.unfinished}"]
         for agent in self.agents:

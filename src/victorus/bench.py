@@ -41,6 +41,12 @@ class Row:
             return None
         return self.fast / self.slow if self.higher_is_better else self.slow / self.fast
 
+    def as_dict(self) -> dict:
+        """The row for ``victorus bench --json``: its fields and the ratio."""
+        return {"case": self.case, "unit": self.unit, "victorus": self.fast, "baseline": self.slow,
+                "baseline_is": self.against, "ratio": self.ratio,
+                "higher_is_better": self.higher_is_better}
+
 
 def _rate(work, seconds: float) -> tuple[float, int]:
     """Run ``work()`` (returning units done) until ``seconds`` pass; (units per second, runs)."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ._engine import StopToken
 from .constants import PIECE_LETTERS
-from .errors import ConfigError
+from .errors import ConfigError, MissingDependencyError
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game, run_interruptibly
 from .progress import Progress
 
@@ -145,7 +145,7 @@ def _simulate_ray(games, seed, players, board, variant, workers, cap, progress, 
     try:
         import ray
     except ImportError:
-        raise ConfigError("backend='ray' needs Ray: pip install \"victorus[ray]\"") from None
+        raise MissingDependencyError("backend='ray' needs Ray: pip install \"victorus[ray]\"") from None
     started = not ray.is_initialized()
     if started:
         ray.init(address=address, num_cpus=None if address else workers,

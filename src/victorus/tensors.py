@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from .checks import check_int
 from .constants import CENTRE, GREY, KING, PLANES, QUEEN, WHITE, WORD_CODES
-from .errors import ConfigError, IllegalActionError
+from .errors import ConfigError, IllegalActionError, MissingDependencyError
 from .geometry import Board, rotate
 
 PLANE_INDEX = {name: i for i, name in enumerate(PLANES)}
@@ -34,8 +34,8 @@ def _numpy():
     try:
         import numpy
     except ImportError:
-        raise ImportError("victorus tensors need numpy: pip install numpy "
-                          "(or victorus[pettingzoo] / victorus[openspiel])") from None
+        raise MissingDependencyError("victorus tensors need numpy, a dependency of victorus: "
+                                     "pip install numpy") from None
     _np = numpy
     return numpy
 
