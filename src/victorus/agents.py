@@ -346,11 +346,13 @@ class TournamentResult:
 
 
 def tournament(agents, games: int, seed: int = 0, board: str = "compact", players: int = 2,
-               variant: str = "standard", max_actions: int = 3000, progress=False):
+               variant: str = "standard", max_actions: int = 3000, progress=None):
     """Play ``games`` seeded games between agent specs, one spec per team (R33).
 
     Specs rotate over the teams from game to game, so every agent plays every
     side equally often. A game past ``max_actions`` (R36) counts as unfinished.
+    ``progress``: a bar with an ETA on stderr, by default only on a terminal (True:
+    always, False: never).
     """
     from .progress import Progress
     agents = tuple(agents)

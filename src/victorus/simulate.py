@@ -81,14 +81,15 @@ BACKENDS = ("local", "ray")
 def simulate(games: int, seed: int = 0, players: int | None = None, board: str = "standard",
              variant: str = "standard", workers: int | None = None,
              max_actions: int | None = DEFAULT_MAX_ACTIONS,
-             progress: bool | None = False, backend: str = "local",
+             progress: bool | None = None, backend: str = "local",
              address: str | None = None, stop: StopToken | None = None) -> list[SimulatedGame]:
     """Play ``games`` seeded random games; return one SimulatedGame per game, in index order.
 
     ``workers`` threads (default: all cores) share the games; the results are
     the same for any worker count. ``max_actions`` caps each game (R36; None:
     no cap, at the risk of a game that never ends).
-    ``progress``: True draws a progress bar on stderr, None only on a terminal.
+    ``progress``: True draws a progress bar with an ETA on stderr, None (the default)
+    only on a terminal, False never.
     ``backend="ray"`` fans the games out over a Ray cluster (``address``; None
     starts a local one; needs ``pip install "victorus[ray]"``), with the same
     results as the local backend for the same seed.
