@@ -88,3 +88,10 @@ def test_rules_page_has_every_ruling():
     text = (ROOT / "docs" / "rules.md").read_text()
     for n in range(1, 41):
         assert re.search(rf"^\*\*R{n} [A-Z]", text, re.M), f"docs/rules.md lacks R{n}"
+
+
+def test_every_page_is_on_the_site():
+    """mkdocs.yml's nav lists every page of docs/ (CI builds the site with --strict)."""
+    nav = (ROOT / "mkdocs.yml").read_text()
+    for page in (ROOT / "docs").glob("*.md"):
+        assert f": {page.name}" in nav, f"mkdocs.yml's nav lacks {page.name}"

@@ -1,4 +1,4 @@
-"""Exception hierarchy of the public API (docs/api.md)."""
+"""Exception hierarchy of the public API."""
 
 
 class VictorusError(Exception):
