@@ -6,7 +6,7 @@ action from the observation columns of its two cells (the piece that moves, and 
 stands on the target: a capture shows there), 2 x 88 features and one weight each,
 and learns from the game result (+1 win, -1 loss, 0 draw) with a running baseline.
 
-    python examples/train_linear_policy.py [--iterations 300] [--envs 32]
+    python examples/train_linear_policy.py [--iterations 3000] [--envs 32]
 
 It prints the win rate of the policy's team as it learns: an untrained (uniform) policy
 wins about 43% of these games, and on the 2-core development machine 3,000 iterations

@@ -76,9 +76,33 @@ def test_pettingzoo_render_modes_and_errors():
     text = env.render()
     assert "@" in text and "0K" in text and "seat 0 (red) to act" in text
     with pytest.raises(victorus.ConfigError, match="render_mode"):
-        aec_env(render_mode="human")
+        aec_env(render_mode="console")
     with pytest.raises(victorus.ConfigError, match="max_actions"):
         aec_env(max_actions=0)
+
+
+def test_pettingzoo_ansi_returns_and_human_prints(capsys):
+    """The ecosystem's conventions: ``ansi`` render() returns a string and prints nothing,
+    even while stepping; ``human`` prints the board and render() returns None."""
+    from victorus.env import aec_env
+    env = aec_env(board="compact", players=2, render_mode="ansi", max_actions=30)
+    play_env(env, 0)
+    assert isinstance(env.render(), str)
+    assert capsys.readouterr().out == ""
+    env = aec_env(board="compact", players=2, render_mode="human", max_actions=3)
+    env.reset()
+    assert env.render() is None
+    assert "seat 0 (red) to act" in capsys.readouterr().out
+
+
+def test_pettingzoo_render_test_and_seed_test():
+    """PettingZoo's own render_test (it opens ``human`` first) and seed_test."""
+    from pettingzoo.test import render_test, seed_test
+
+    from victorus.env import aec_env
+    render_test(lambda render_mode=None: aec_env(board="compact", players=2,
+                                                 render_mode=render_mode))
+    seed_test(lambda: aec_env(board="compact", players=2, max_actions=200), num_cycles=50)
 
 
 # -- OpenSpiel --------------------------------------------------------------------------
@@ -208,8 +232,10 @@ def test_the_king_that_conquers_the_centre_is_drawn_there():
 
 def test_png_and_rgb(tmp_path):
     path = tmp_path / "board.png"
-    png = render_png(victorus.Game("compact"), path)
-    assert png[:8] == b"\x89PNG\r\n\x1a\n" and path.read_bytes() == png
+    png = render_png(victorus.Game("compact"))
+    assert png is not None and png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert render_png(victorus.Game("compact"), path) is None     # a REPL echoes no bytes
+    assert path.read_bytes() == png
     rgb = render_rgb(victorus.Game("compact"), size=10)
     assert rgb.shape[2] == 3 and rgb.dtype == np.uint8 and rgb.mean() > 50
 

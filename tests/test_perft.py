@@ -54,12 +54,14 @@ def midgame_table(path=MIDGAME):
 MIDGAME_ROWS = midgame_table()
 
 
-@pytest.mark.parametrize("copy", [DATA, MIDGAME], ids=lambda p: p.name)
-def test_copy_matches_shared_spec(copy):
-    shared = SPEC_DIR / copy.name
-    if not shared.exists():
-        pytest.skip(f"{shared} not present")
-    assert shared.read_text() == copy.read_text()
+def test_copies_match_shared_spec():
+    """tests/data holds copies of the shared spec's perft tables and board drawings, so the
+    comparisons run in any clone; where the spec is beside the checkout (CI), the copies
+    must be identical to it."""
+    if not SPEC_DIR.is_dir():
+        pytest.skip(f"{SPEC_DIR} not present: the comparisons ran against tests/data")
+    for name in ("PERFT.md", "PERFT-MIDGAME.md", "board-standard.svg", "board-compact.svg"):
+        assert (SPEC_DIR / name).read_text() == (DATA.parent / name).read_text(), name
 
 
 def test_midgame_table_covers_every_configuration():

@@ -128,3 +128,18 @@ def test_time_limit_option_is_checked():
     for bad in ("0", "-5", "nan", "soon"):
         with pytest.raises(SystemExit):
             main(["play", "--time-limit", bad])
+
+
+def test_the_board_once_per_own_turn_agents_as_lines():
+    """Agents' actions are one line each; the board is printed at the start of each of
+    the person's turns ('mine', the default), after every turn, or after every action."""
+    boards = {}
+    for mode in ("mine", "turns", "all"):
+        s, _, out = run(["h3-h7", "quit"], agent="random", boards=mode)
+        boards[mode] = out.count(" to act")
+        assert out.count(" (random) plays ") == s.game.ply - 1
+    assert boards["mine"] == 2                      # the start, then red's second turn
+    assert boards["turns"] == 7                     # the start and after each of six turns
+    assert boards["all"] >= boards["turns"]
+    with pytest.raises(victorus.VictorusError, match="boards"):
+        session(boards="some")

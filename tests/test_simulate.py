@@ -81,7 +81,7 @@ def test_simulate_command_errors(capsys):
         err = capsys.readouterr().err
         assert "must be an integer from 1 to" in err and "Traceback" not in err
     assert main(["simulate", "2", "--json", "/nonexistent/dir/x.json"]) == 2
-    assert "No such file" in capsys.readouterr().err
+    assert "does not exist" in capsys.readouterr().err
 
 
 def test_summary_counts():

@@ -10,6 +10,7 @@ from .errors import (
     Cancelled,
     ConfigError,
     IllegalActionError,
+    MissingDependencyError,
     NotationError,
     RecordError,
     StateError,
@@ -30,8 +31,8 @@ else:
     from .simulate import SimulatedGame, simulate
     show_in_notebooks(Board, Game)          # Jupyter draws boards and games (victorus.render)
 
-__all__ = ["Action", "Board", "Cancelled", "ConfigError", "Game", "IllegalActionError", "NotationError",
-           "RecordError", "record",
+__all__ = ["Action", "Board", "Cancelled", "ConfigError", "Game", "IllegalActionError",
+           "MissingDependencyError", "NotationError", "RecordError", "record",
            "SimulatedGame", "StateError", "StopToken", "VictorusError", "perft", "play_random", "simulate"]
 __version__ = "0.1.0"
 

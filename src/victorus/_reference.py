@@ -1,6 +1,6 @@
 """Slow, obviously-correct leg generator, for differential tests and benchmarks only.
 
-It follows the wording of RULES.md step by step on axial coordinates (R1, R4,
+It follows the wording of the rulings (docs/rules.md) step by step on axial coordinates (R1, R4,
 R8, R12-R14, R19, R20, R28) and shares nothing with the core's tables except
 the set of cells and the kingdom owners of :class:`~victorus.geometry.Board`.
 The R4 flank table is copied verbatim from the rules on purpose.

@@ -330,6 +330,13 @@ class TournamentResult:
         half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
         return max(0.0, centre - half), min(1.0, centre + half)
 
+    def as_dict(self) -> dict:
+        """The result for ``victorus tournament --json``."""
+        return {"games": self.games, "draws": self.draws, "unfinished": self.unfinished,
+                "agents": [{"agent": agent, "wins": self.wins.get(agent, 0),
+                            "win_rate": self.win_rate(agent), "wilson_95": list(self.interval(agent))}
+                           for agent in self.agents]}
+
     def table(self) -> str:
         lines = [f"games: {self.games}, draws: {self.draws}, unfinished: {self.unfinished}"]
         for agent in self.agents:
@@ -340,11 +347,13 @@ class TournamentResult:
 
 
 def tournament(agents, games: int, seed: int = 0, board: str = "compact", players: int = 2,
-               variant: str = "standard", max_actions: int = 3000, progress=False):
+               variant: str = "standard", max_actions: int = 3000, progress=None):
     """Play ``games`` seeded games between agent specs, one spec per team (R33).
 
     Specs rotate over the teams from game to game, so every agent plays every
     side equally often. A game past ``max_actions`` (R36) counts as unfinished.
+    ``progress``: a bar with an ETA on stderr, by default only on a terminal (True:
+    always, False: never).
     """
     from .progress import Progress
     agents = tuple(agents)

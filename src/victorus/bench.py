@@ -41,6 +41,12 @@ class Row:
             return None
         return self.fast / self.slow if self.higher_is_better else self.slow / self.fast
 
+    def as_dict(self) -> dict:
+        """The row for ``victorus bench --json``: its fields and the ratio."""
+        return {"case": self.case, "unit": self.unit, "victorus": self.fast, "baseline": self.slow,
+                "baseline_is": self.against, "ratio": self.ratio,
+                "higher_is_better": self.higher_is_better}
+
 
 def _rate(work, seconds: float) -> tuple[float, int]:
     """Run ``work()`` (returning units done) until ``seconds`` pass; (units per second, runs)."""
@@ -175,9 +181,14 @@ def _state_bytes(make, count: int = 200) -> float:
     return size / count
 
 
+#: Seconds each timed loop runs: the default run takes about 15 s on two cores, the
+#: quick one (a smoke run, its figures rough) about 2 s.
+SECONDS, QUICK_SECONDS = 0.25, 0.03
+
+
 def run(quick: bool = False, progress: bool | None = None) -> list[Row]:
     """Measure every case; ``quick`` shortens the workloads (for tests and CI)."""
-    t = 0.2 if quick else 1.0
+    t = QUICK_SECONDS if quick else SECONDS
     fast_depth, slow_depth = (3, 2) if quick else (5, 3)
     rows: list[Row] = []
     cases = 10                       # progress steps below
@@ -221,9 +232,9 @@ def run(quick: bool = False, progress: bool | None = None) -> list[Row]:
                         c_playout_rate(t), against="C playout"))
         bar.advance()
 
-        games = 20 if quick else 800
+        games = 20 if quick else 400
         start = time.perf_counter()
-        sims = simulate(games, seed=1, workers=1)
+        sims = simulate(games, seed=1, workers=1, progress=False)
         fast = games / (time.perf_counter() - start)
         fast_actions = sum(g.actions for g in sims) / (time.perf_counter() - start)
         mean_length = sum(g.actions for g in sims) / games
@@ -233,10 +244,10 @@ def run(quick: bool = False, progress: bool | None = None) -> list[Row]:
         rows.append(Row("random games (1 worker)", "games/s", fast, slow / mean_length))
         bar.advance()
         start = time.perf_counter()
-        simulate(games, seed=1, workers=2)
+        simulate(games, seed=1, workers=2, progress=False)
         two = games / (time.perf_counter() - start)
-        rows.append(Row("random games, simulate with 2 workers", "games/s", two, None))
-        rows.append(Row("simulate speed-up, 2 workers vs 1", "x", two / fast, None))
+        rows.append(Row("random games, simulate with 2 workers", "games/s", two, None, against="-"))
+        rows.append(Row("simulate speed-up, 2 workers vs 1", "x", two / fast, None, against="-"))
         bar.advance()
 
         mid = Game.from_vpn(corpus[0])
@@ -260,8 +271,9 @@ def run(quick: bool = False, progress: bool | None = None) -> list[Row]:
         rows.append(Row("play() + undo(), mid-game", "us", fast, slow, higher_is_better=False))
         bar.advance()
 
-        fast = _state_bytes(lambda: mid.copy(history=False))
-        slow = _state_bytes(lambda: ReferenceGame.from_vpn(corpus[0]).copy())
+        count = 30 if quick else 200
+        fast = _state_bytes(lambda: mid.copy(history=False), count)
+        slow = _state_bytes(lambda: ReferenceGame.from_vpn(corpus[0]).copy(), count)
         rows.append(Row("bytes per game state (a copy, no history)", "bytes", fast, slow,
                         higher_is_better=False))
         bar.advance()
@@ -271,10 +283,10 @@ def run(quick: bool = False, progress: bool | None = None) -> list[Row]:
 
 
 def learning_rows(quick: bool = False, progress: bool | None = None) -> list[Row]:
-    """The learning paths (issue 14), standard board, 6 players, against play()+undo() or
+    """The learning paths, standard board, 6 players, against play()+undo() or
     the C playout measured in the same run."""
     import numpy as np
-    t = 0.2 if quick else 1.0
+    t = QUICK_SECONDS if quick else SECONDS
     rows: list[Row] = []
     with Progress(6, "bench: learning paths", progress) as bar:
         corpus = position_corpus(4 if quick else 30)
@@ -304,23 +316,23 @@ def learning_rows(quick: bool = False, progress: bool | None = None) -> list[Row
                 game.play(action)
                 game.undo()
                 extra(game)                    # after a change: the legal actions are new
-            # A difference of two timings: both measured in turns, five times, the median.
-            costs = sorted(_per_position(corpus, step, t / 5) - _per_position(corpus, play_undo,
-                                                                                t / 5)
-                           for _ in range(5))
-            rows.append(Row(f"{case}, its own cost", "us", costs[2], base, against="play+undo"))
+            # A difference of two timings: both measured in turns, three times, the median.
+            costs = sorted(_per_position(corpus, step, t / 3) - _per_position(corpus, play_undo,
+                                                                                t / 3)
+                           for _ in range(3))
+            rows.append(Row(f"{case}, its own cost", "us", costs[1], base, against="play+undo"))
         bar.advance()
 
         twins = {id(g): g.copy() for g in corpus}
-        rows.append(Row("Game.key() (search, issue 15)", "us",
+        rows.append(Row("Game.key(), positions of fresh games", "us",
                         _per_position(corpus, lambda g, a: g.key(), t), base, against="play+undo"))
-        rows.append(Row("Game.material() (search, issue 15)", "us",
+        rows.append(Row("Game.material(), positions of fresh games", "us",
                         _per_position(corpus, lambda g, a: g.material(), t), base,
                         against="play+undo"))
-        rows.append(Row("Game.view() (search, issue 15)", "us",
+        rows.append(Row("Game.view(), positions of fresh games", "us",
                         _per_position(corpus, lambda g, a: g.view(), t), base,
                         against="play+undo"))
-        rows.append(Row("game == its copy (search, issue 15)", "us",
+        rows.append(Row("game == its copy, positions of fresh games", "us",
                         _per_position(corpus, lambda g, a: g == twins[id(g)], t), base,
                         against="play+undo"))
         game = Game()
@@ -378,9 +390,9 @@ def _mcts_rate(agent_class, games, iterations: int, rollout: int, threads: int =
 
 def search_rows(quick: bool = False, progress: bool | None = None) -> list[Row]:
     """MCTS in C against the Python example at equal rollout lengths, root parallelism,
-    and hashed perft (issue 15): each against its baseline measured in the same run."""
+    and hashed perft: each against its baseline measured in the same run."""
     from .agents import MCTSAgent, PythonMCTSAgent, _decisive
-    iterations = 50 if quick else 400
+    iterations = 30 if quick else 200
     rows: list[Row] = []
     with Progress(5, "bench: search", progress) as bar:
         for board, players in (("compact", 2), ("standard", 6)):
@@ -459,7 +471,8 @@ def _vector_rate(n: int, threads: int, seconds: float, **kwargs) -> float:
 
 
 def _openspiel_rows(seconds: float, c_rate: float, quick: bool) -> list[Row]:
-    """random_sim_test on the default game (quick: compact, 2 players) and rl_environment."""
+    """random_sim_test (compact, 2 players; the quick run leaves it out: one game of
+    OpenSpiel's checks takes seconds) and rl_environment."""
     try:
         import pyspiel
         from open_spiel.python import rl_environment
@@ -467,10 +480,13 @@ def _openspiel_rows(seconds: float, c_rate: float, quick: bool) -> list[Row]:
         from . import openspiel  # noqa: F401  (registers the game)
     except ImportError:
         return []
-    game = pyspiel.load_game("victorus", {"board": "compact", "players": 2} if quick else {})
-    start = time.perf_counter()
-    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
-    sim = time.perf_counter() - start
+    game = pyspiel.load_game("victorus", {"board": "compact", "players": 2})
+    rows = []
+    if not quick:
+        start = time.perf_counter()
+        pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+        rows.append(Row("OpenSpiel random_sim_test, one compact 2-player game", "s",
+                        time.perf_counter() - start, None, against="-"))
     env = rl_environment.Environment(game)
     rng = random.Random(0)
 
@@ -483,9 +499,8 @@ def _openspiel_rows(seconds: float, c_rate: float, quick: bool) -> list[Row]:
             steps += 1
         return steps
     rate, _ = _rate(episode, seconds)
-    name = "compact 2 players" if quick else "default game"
-    return [Row(f"OpenSpiel random_sim_test, {name}", "s", sim, None, against="-"),
-            Row("OpenSpiel rl_environment", "steps/s", rate, c_rate, against="C playout")]
+    return rows + [Row("OpenSpiel rl_environment, compact 2 players", "steps/s", rate, c_rate,
+                       against="C playout")]
 
 
 def format_table(rows: list[Row]) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections import Counter
@@ -13,7 +14,7 @@ from .agents import AGENT_SPECS
 from .checks import parse_int
 from .constants import PIECE_LETTERS
 from .errors import ConfigError, VictorusError
-from .files import write_atomic
+from .files import check_writable, write_atomic
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, MAX_PERFT_HASH_MB, MAX_PERFT_THREADS, Game, _perft
 from .geometry import SEAT_NAMES
 from .progress import Progress
@@ -59,6 +60,32 @@ def _add_seat_options(p, seats_help: str):
                         "for a serious game, 300 for learners); default: no clock")
 
 
+def _add_json_option(p, what: str):
+    p.add_argument("--json", metavar="FILE", default=None,
+                   help=f"also write {what} as JSON to FILE ('-': standard output, the text "
+                        "then goes to standard error)")
+
+
+def _add_progress_option(p):
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="a progress bar with an ETA on standard error (default: on a terminal)")
+
+
+def _check_outputs(*paths) -> None:
+    """Refuse unwritable output files before any work (the error names the user's path)."""
+    for path in paths:
+        if path is not None:
+            check_writable(path)
+
+
+def _write_json(target: str, data) -> None:
+    text = json.dumps(data, indent=1)
+    if target == "-":
+        print(text, flush=True)
+    else:
+        write_atomic(target, text + "\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="victorus", description="VICTORUS game engine")
     parser.add_argument("--version", action="version", version=f"victorus {__version__}")
@@ -76,6 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hash", type=_int_in("--hash", 0, MAX_PERFT_HASH_MB), default=0,
                    metavar="MB", help="keep subtree counts in a transposition table of MB "
                                       "MiB, shared by the threads (default 0: none)")
+    _add_json_option(p, "the counts")
 
     p = commands.add_parser(
         "simulate", help="play seeded random games on all cores and summarise them",
@@ -97,11 +125,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="'ray' fans the games out over a Ray cluster (pip install victorus[ray])")
     p.add_argument("--address", default=None,
                    help="Ray cluster address (with --backend ray); default: a local Ray")
+    _add_progress_option(p)
 
     p = commands.add_parser(
         "tournament", help="seeded games between agents, win rates with confidence intervals",
         description=f"Play GAMES seeded games between AGENTS (one per team: {AGENT_SPECS}), "
-                    "rotating sides, and print win rates with 95%% Wilson intervals.")
+                    "rotating sides, and print win rates with 95% Wilson intervals.")
     p.add_argument("games", type=_int_in("GAMES", 1, MAX_GAMES), metavar="GAMES")
     p.add_argument("agents", nargs="+", metavar="AGENT")
     p.add_argument("--board", choices=("standard", "compact"), default="compact")
@@ -109,6 +138,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--variant", default="standard")
     p.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), default=0)
     p.add_argument("--max-actions", type=_int_in("--max-actions", 1, MAX_ACTION_CAP), default=3000)
+    _add_json_option(p, "the result")
+    _add_progress_option(p)
 
     p = commands.add_parser(
         "play", help="play in the terminal against agents",
@@ -118,6 +149,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_seat_options(p, "your seats, comma-separated (default 0, red)")
     p.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), default=0)
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    p.add_argument("--boards", choices=("mine", "turns", "all"), default="mine",
+                   help="when the board is printed: 'mine' once at the start of each of your "
+                        "turns (default), 'turns' after every turn, 'all' after every action")
 
     p = commands.add_parser(
         "serve", help="play and watch in the browser (a local web server)",
@@ -150,10 +184,15 @@ def build_parser() -> argparse.ArgumentParser:
         description="Print one table: perft, leg generation, random playouts, simulate, copy, "
                     "play+undo and state size, each against the pure-Python implementation.")
     p.add_argument("--quick", action="store_true", help="short workloads (a smoke run)")
+    _add_json_option(p, "the rows")
+    _add_progress_option(p)
     return parser
 
 
 def cmd_perft(args) -> int:
+    _check_outputs(args.json)
+    out = sys.stderr if args.json == "-" else sys.stdout
+    counts = []
     if args.vpn is not None:
         if args.players is not None or args.variant != "standard" or args.board != "standard":
             raise VictorusError("--vpn gives board, players and variant itself; "
@@ -175,7 +214,13 @@ def cmd_perft(args) -> int:
         elapsed = time.perf_counter() - start
         rate = count / elapsed if elapsed > 0 else float("inf")
         table = f", {hits} table hits" if args.hash else ""
-        print(f"perft {depth}: {count} ({rate:,.0f} nodes/s, {elapsed:.3f} s{table})", flush=True)
+        print(f"perft {depth}: {count} ({rate:,.0f} nodes/s, {elapsed:.3f} s{table})", file=out,
+              flush=True)
+        counts.append({"depth": depth, "count": count, "seconds": elapsed,
+                       "nodes_per_second": rate, "table_hits": hits if args.hash else None})
+    if args.json is not None:
+        _write_json(args.json, {"vpn": game.vpn(),
+                                "threads": args.threads, "hash_mb": args.hash, "depths": counts})
     return 0
 
 
@@ -207,10 +252,11 @@ def summarise(results) -> str:
 
 def cmd_simulate(args) -> int:
     from .simulate import simulate
+    _check_outputs(args.json, args.csv)
     start = time.perf_counter()
     results = simulate(args.games, seed=args.seed, players=args.players, board=args.board,
                        variant=args.variant, workers=args.workers, max_actions=args.max_actions,
-                       progress=None, backend=args.backend, address=args.address)
+                       progress=args.progress, backend=args.backend, address=args.address)
     elapsed = time.perf_counter() - start
     if args.json is not None:
         data = json.dumps([g.as_dict() for g in results], indent=1)
@@ -245,25 +291,32 @@ def _write_csv(results, target: str) -> None:
 
 def cmd_tournament(args) -> int:
     from .agents import tournament
+    _check_outputs(args.json)
     result = tournament(args.agents, args.games, seed=args.seed, board=args.board,
                         players=args.players, variant=args.variant, max_actions=args.max_actions,
-                        progress=None)
-    print(result.table())
+                        progress=args.progress)
+    print(result.table(), file=sys.stderr if args.json == "-" else sys.stdout)
+    if args.json is not None:
+        _write_json(args.json, result.as_dict())
     return 0
 
 
 def cmd_render(args) -> int:
-    from .render import render_png, render_svg
+    from .render import _cairosvg, render_png, render_svg
+    png = args.out.lower().endswith(".png")
+    if not png and not args.out.lower().endswith(".svg"):
+        raise VictorusError(f"OUT must end in .svg or .png, got {args.out!r}")
+    if png:
+        _cairosvg()                                       # the extra, before any work
+    _check_outputs(args.out)
     if args.vpn is not None:
         game = Game.from_vpn(args.vpn)
     else:
         game = Game(board=args.board, players=args.players, variant=args.variant)
-    if args.out.lower().endswith(".png"):
+    if png:
         render_png(game, args.out, seat=args.seat, labels=args.labels)
-    elif args.out.lower().endswith(".svg"):
-        write_atomic(args.out, render_svg(game, seat=args.seat, labels=args.labels))
     else:
-        raise VictorusError(f"OUT must end in .svg or .png, got {args.out!r}")
+        write_atomic(args.out, render_svg(game, seat=args.seat, labels=args.labels))
     print(f"wrote {args.out}")
     return 0
 
@@ -281,7 +334,7 @@ def cmd_play(args) -> int:
     make_agent(args.agent)                                # validate before the game starts
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
     return session(args.board, args.players, args.variant, seats, args.agent, args.seed,
-                   color, time_limit=args.time_limit).run()
+                   color, time_limit=args.time_limit, boards=args.boards).run()
 
 
 def cmd_serve(args) -> int:
@@ -302,7 +355,11 @@ def cmd_serve(args) -> int:
 
 def cmd_bench(args) -> int:
     from .bench import format_table, run
-    print(format_table(run(quick=args.quick, progress=None)))
+    _check_outputs(args.json)
+    rows = run(quick=args.quick, progress=args.progress)
+    print(format_table(rows), file=sys.stderr if args.json == "-" else sys.stdout)
+    if args.json is not None:
+        _write_json(args.json, {"quick": args.quick, "rows": [row.as_dict() for row in rows]})
     return 0
 
 
@@ -319,7 +376,13 @@ def main(argv=None) -> int:
     except VictorusError as exc:
         print(f"victorus: error: {exc}", file=sys.stderr)
         return 2
-    except OSError as exc:
+    except BrokenPipeError:                       # `victorus perft 6 | head`: the reader left
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 1
+    except (OSError, ImportError) as exc:        # a file, or an extra not installed
         print(f"victorus: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

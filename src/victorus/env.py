@@ -21,6 +21,8 @@ from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game
 from .render import text_board
 from .tensors import PLANES, num_actions
 
+RENDER_MODES = ("human", "ansi", "rgb_array")
+
 
 def aec_env(**kwargs) -> "VictorusEnv":
     """A VICTORUS AEC environment: board, players, variant, render_mode, max_actions."""
@@ -28,15 +30,19 @@ def aec_env(**kwargs) -> "VictorusEnv":
 
 
 class VictorusEnv(AECEnv):
-    metadata = {"render_modes": ["ansi", "rgb_array"], "name": "victorus_v0",
+    """The AEC environment. ``render_mode``: ``"human"`` prints the board as text after
+    every step (and ``render()`` prints it, returning None), ``"ansi"`` returns the text
+    from ``render()`` and prints nothing, ``"rgb_array"`` returns an image (cairosvg)."""
+
+    metadata = {"render_modes": list(RENDER_MODES), "name": "victorus_v0",
                 "is_parallelizable": False, "observation_version": OBSERVATION_VERSION}
 
     def __init__(self, board: str = "standard", players: int | None = None,
                  variant: str = "standard", render_mode: str | None = None,
                  max_actions: int | None = DEFAULT_MAX_ACTIONS):
         super().__init__()
-        if render_mode is not None and render_mode not in ("ansi", "rgb_array"):
-            raise ConfigError(f"render_mode must be None, 'ansi' or 'rgb_array', "
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ConfigError(f"render_mode must be None, 'human', 'ansi' or 'rgb_array', "
                               f"got {render_mode!r}")
         if max_actions is not None:
             check_int("max_actions (or None)", max_actions, 1, MAX_ACTION_CAP)
@@ -103,8 +109,8 @@ class VictorusEnv(AECEnv):
         if not self.game.is_over:
             self.agent_selection = f"seat_{self.game.to_move}"
         self._accumulate_rewards()
-        if self.render_mode == "ansi":
-            print(self.render())
+        if self.render_mode == "human":
+            self.render()
 
     def render(self):
         if self.render_mode is None:
@@ -112,6 +118,9 @@ class VictorusEnv(AECEnv):
         if self.render_mode == "rgb_array":
             from .render import render_rgb
             return render_rgb(self.game, size=12)
+        if self.render_mode == "human":
+            print(text_board(self.game), flush=True)
+            return None
         return text_board(self.game)
 
     def close(self):

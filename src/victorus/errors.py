@@ -1,4 +1,4 @@
-"""Exception hierarchy of the public API (API.md)."""
+"""Exception hierarchy of the public API."""
 
 
 class VictorusError(Exception):
@@ -28,3 +28,8 @@ class RecordError(VictorusError, ValueError):
 class Cancelled(VictorusError):
     """A long call (perft, simulate, a search) was stopped by its StopToken from another
     thread; what it had computed is discarded."""
+
+
+class MissingDependencyError(VictorusError, ImportError):
+    """An optional part (PNG pictures, Ray, PettingZoo...) needs a package that is not
+    installed, or a system library it loads; the message names what to install."""

@@ -113,6 +113,34 @@ def write_atomic(path, data: str | bytes) -> None:
         raise
 
 
+def check_writable(path) -> str:
+    """``path`` if :func:`write_atomic` can write it, checked before any long work (so a
+    simulation of an hour does not end on a missing folder); a ConfigError naming
+    ``path`` otherwise: a folder, a missing parent folder, or one that is not writable."""
+    path = file_path(path)
+    if path == "-":
+        return path
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        raise ConfigError(f"cannot write {path!r}: {exc.strerror}") from None
+    if info is not None and stat.S_ISDIR(info.st_mode):
+        raise ConfigError(f"cannot write {path!r}: it is a folder; give a file name")
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        if not os.access(path, os.W_OK):
+            raise ConfigError(f"cannot write {path!r}: permission denied")
+        return path                                  # a device or a FIFO: written to
+    folder = os.path.dirname(os.path.realpath(path))
+    shown = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise ConfigError(f"cannot write {path!r}: the folder {shown!r} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ConfigError(f"cannot write {path!r}: the folder {shown!r} is not writable")
+    return path
+
+
 def read_limited(path, limit: int, error=ConfigError, wait: float = READ_WAIT_SECONDS) -> bytes:
     """The bytes of ``path`` (``-``: standard input); ``error`` if there are more than
     ``limit`` (devices and pipes that never end included), if ``path`` is a FIFO with no
@@ -160,4 +188,4 @@ def _read_nonblocking(path: str, limit: int, error, wait: float, fifo: bool) -> 
     return b"".join(chunks)
 
 
-__all__ = ["file_path", "read_limited", "write_atomic"]
+__all__ = ["check_writable", "file_path", "read_limited", "write_atomic"]

@@ -1,4 +1,4 @@
-"""The public game object: :class:`Game`, the Python face of the C engine (API.md).
+"""The public game object: :class:`Game`, the Python face of the C engine.
 
 Every rule runs in :mod:`victorus._engine`; this module validates input at the
 boundary, turns integer action codes into :class:`~victorus.notation.Action`
@@ -144,7 +144,7 @@ def _action_table(board: Board) -> list:
 
 
 class Game(GameCore):
-    """A game of VICTORUS (API.md). Its hot methods (``legal_actions``, ``play``,
+    """A game of VICTORUS. Its hot methods (``legal_actions``, ``play``,
     ``is_over``) are compiled, in :class:`victorus._engine.GameCore`.
 
     >>> g = Game()

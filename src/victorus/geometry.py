@@ -1,4 +1,4 @@
-"""Board geometry of both VICTORUS boards (RULES.md R1-R11, R27-R29 angles).
+"""Board geometry of both VICTORUS boards (R1-R11, R27-R29 angles: docs/rules.md).
 
 Everything here is derived from the axial coordinates of R1; nothing is typed
 in by hand that can be computed. A :class:`Board` is immutable and cached per
@@ -260,7 +260,7 @@ class Board:
             flanks.append(tuple(row_flanks))
         return tuple(steps), tuple(flanks)
 
-    # -- public API (API.md) -------------------------------------------------
+    # -- public API ----------------------------------------------------------
     def __len__(self) -> int:
         return len(self.coords)
 

@@ -23,6 +23,10 @@ from .geometry import SEAT_NAMES
 from .render import text_board
 from .session import PERSON, Session
 
+#: When the board is printed: once at the start of each of a person's turns (and at the
+#: end), after every turn, or after every action.
+BOARDS = ("mine", "turns", "all")
+
 HELP = """commands:
   <action>     play an action in R38 notation: h3-h7 (quiet leg), f3xk8 (capture),
                i12-i14 (centre entry), stop, end, pass
@@ -40,8 +44,13 @@ class TerminalSession(Session):
     reads commands from ``stdin`` until the end."""
 
     def __init__(self, game: Game, controllers, color: bool, stdin=None, stdout=None,
-                 time_limit: float | None = None, seed: int = 0, now=time.monotonic):
+                 time_limit: float | None = None, seed: int = 0, now=time.monotonic,
+                 boards: str = "mine"):
         super().__init__(game, controllers, time_limit, seed, now)
+        if boards not in BOARDS:
+            raise VictorusError(f"boards must be one of {', '.join(BOARDS)}, got {boards!r}")
+        self.boards = boards
+        self._shown: int | None = None             # the ply whose board was printed last
         self.color = color
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
@@ -50,8 +59,18 @@ class TerminalSession(Session):
     def say(self, text: str = "") -> None:
         print(text, file=self.stdout, flush=True)
 
-    def run(self) -> int:
+    def show_board(self) -> None:
         self.say(text_board(self.game, self.color))
+        self._shown = self.game.ply
+
+    def _after_action(self) -> None:
+        """The board after an action, as often as ``boards`` asks (always at the end)."""
+        if self.game.is_over or self.boards == "all" or (
+                self.boards == "turns" and self.game.phase == "start"):
+            self.show_board()
+
+    def run(self) -> int:
+        self.show_board()
         self.say("type 'help' for the commands")
         while not self.game.is_over:
             seat = self.game.to_move
@@ -60,9 +79,10 @@ class TerminalSession(Session):
                 action = agent.choose(self.game)
                 self.game.play(action)
                 self.say(f"{SEAT_NAMES[seat]} ({agent.name}) plays {action}")
-                if self.game.phase == "start" or self.game.is_over:
-                    self.say(text_board(self.game, self.color))
+                self._after_action()
                 continue
+            if self.boards == "mine" and self.game.phase == "start" and self._shown != self.game.ply:
+                self.show_board()                # once at the start of each of your turns
             left = self.clock.remaining(self.game)
             clock = "" if left is None else f", {left:.0f} s to start"
             prompt = f"{SEAT_NAMES[seat]} [round {self.game.round}, {self.game.phase}{clock}]> "
@@ -118,7 +138,7 @@ class TerminalSession(Session):
             if word == "help":
                 self.say(HELP)
             elif word == "board":
-                self.say(text_board(self.game, self.color))
+                self.show_board()
             elif word == "legal":
                 actions = [str(a) for a in self.game.legal_actions()]
                 if arg:
@@ -137,11 +157,10 @@ class TerminalSession(Session):
                 if not arg:
                     raise VictorusError("load needs a file name: load FILE")
                 self.replace_game(record.load(arg))
-                self.say(text_board(self.game, self.color))
+                self.show_board()
             else:
                 self.game.play(line)
-                if self.game.phase == "start" or self.game.is_over:
-                    self.say(text_board(self.game, self.color))
+                self._after_action()
         except (VictorusError, OSError) as exc:
             self.say(f"error: {exc}")
         return None
@@ -149,16 +168,16 @@ class TerminalSession(Session):
     def undo(self) -> None:
         """Take back actions until a person's last action is undone (victorus.session)."""
         super().undo()
-        self.say(text_board(self.game, self.color))
+        self.show_board()
 
 
 def session(board: str = "standard", players=None, variant: str = "standard", humans=(0,),
             agent: str = "greedy", seed: int = 0, color: bool = False, stdin=None,
             stdout=None, time_limit: float | None = None,
-            now=time.monotonic) -> TerminalSession:
+            now=time.monotonic, boards: str = "mine") -> TerminalSession:
     """A terminal game with people at ``humans`` and ``agent`` (a spec) at the other seats;
     ``time_limit``: seconds a person has to start each turn (None: no clock); ``now``: the
-    clock's time source."""
+    clock's time source; ``boards``: when the board is printed (:data:`BOARDS`)."""
     game = Game(board=board, players=players, variant=variant)
     controllers = [PERSON if s in humans else agent for s in range(6)]
-    return TerminalSession(game, controllers, color, stdin, stdout, time_limit, seed, now)
+    return TerminalSession(game, controllers, color, stdin, stdout, time_limit, seed, now, boards)

@@ -1,4 +1,5 @@
-"""A small progress bar on stderr for long runs (on terminals, or with VICTORUS_PROGRESS=1)."""
+"""A small progress bar with an ETA on stderr for long runs (on terminals, or with
+VICTORUS_PROGRESS=1)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import time
 
 
 class Progress:
-    """``with Progress(total, "games") as bar: bar.advance()`` draws ``[####    ] 40/100``."""
+    """``with Progress(total, "games") as bar: bar.advance()`` draws
+    ``games: [####    ] 40/100 (2.5/s, ETA 24 s)``."""
 
     def __init__(self, total: int, label: str, enabled: bool | None = None, stream=None):
         self.stream = stream or sys.stderr
@@ -36,8 +38,9 @@ class Progress:
             width = 30
             filled = int(width * self.done / self.total)
             rate = self.done / max(now - self.start, 1e-9)
+            eta = f", ETA {_duration((self.total - self.done) / rate)}" if self.done else ""
             self.stream.write(f"\r{self.label}: [{'#' * filled}{' ' * (width - filled)}] "
-                              f"{self.done}/{self.total} ({rate:,.1f}/s)")
+                              f"{self.done}/{self.total} ({rate:,.1f}/s{eta})\033[K")
             self.stream.flush()
 
     def __enter__(self) -> "Progress":
@@ -47,3 +50,13 @@ class Progress:
         if self.enabled:
             self.stream.write("\r\033[K")
             self.stream.flush()
+
+
+def _duration(seconds: float) -> str:
+    """``42 s``, ``3 min 05 s``, ``2 h 10 min``."""
+    seconds = int(seconds + 0.5)
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60:02d} s"
+    return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"

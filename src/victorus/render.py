@@ -16,8 +16,8 @@ from xml.sax.saxutils import escape
 
 from .checks import check_int
 from .constants import CENTRE, GREY, KING, PIECE_LETTERS, PIECE_NAMES, QUEEN
-from .errors import ConfigError
-from .files import file_path, write_atomic
+from .errors import ConfigError, MissingDependencyError
+from .files import check_writable, write_atomic
 from .geometry import SEAT_NAMES, Board, rotate
 
 SEAT_COLORS = ("#d62728", "#1f77b4", "#222222", "#2ca02c", "#9467bd", "#ff7f0e")
@@ -287,18 +287,33 @@ def text_board(game, color: bool = False) -> str:
     return "\n".join(lines)
 
 
-def render_png(obj, path=None, scale: float = 1.0, **options) -> bytes:
-    """A PNG picture (needs cairosvg); written to ``path`` when given."""
+def _cairosvg():
+    """The cairosvg module, or a MissingDependencyError saying what to install."""
     try:
         import cairosvg
     except ImportError:
-        raise ImportError("PNG pictures need cairosvg: pip install cairosvg") from None
+        raise MissingDependencyError(
+            'PNG pictures need cairosvg: pip install "victorus[render]" (or write .svg, '
+            "which needs nothing)") from None
+    except OSError as exc:                  # cairocffi found no libcairo
+        raise MissingDependencyError(
+            f"PNG pictures need the Cairo library, which cairosvg could not load ({exc}); "
+            "install it (Debian/Ubuntu: apt install libcairo2, macOS: brew install cairo) "
+            "or write .svg, which needs nothing") from None
+    return cairosvg
+
+
+def render_png(obj, path=None, scale: float = 1.0, **options) -> bytes | None:
+    """A PNG picture (needs cairosvg): its bytes, or, when ``path`` is given, written
+    there (None returned, so a REPL does not echo the bytes)."""
+    cairosvg = _cairosvg()
     if path is not None:
-        file_path(path)                     # render_png(game, 3): 3 is not a file name
+        check_writable(path)                # render_png(game, 3): 3 is not a file name
     png = cairosvg.svg2png(bytestring=render_svg(obj, **options).encode(), scale=scale)
-    if path is not None:
-        write_atomic(path, png)
-    return png
+    if path is None:
+        return png
+    write_atomic(path, png)
+    return None
 
 
 def render_rgb(obj, **options):
@@ -307,5 +322,7 @@ def render_rgb(obj, **options):
 
     import numpy as np
     from PIL import Image
-    image = Image.open(io.BytesIO(render_png(obj, **options))).convert("RGB")
+    png = render_png(obj, **options)
+    assert png is not None
+    image = Image.open(io.BytesIO(png)).convert("RGB")
     return np.asarray(image, dtype=np.uint8)

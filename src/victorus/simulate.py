@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from ._engine import StopToken
 from .checks import check_int
 from .constants import PIECE_LETTERS
-from .errors import ConfigError
+from .errors import ConfigError, MissingDependencyError
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game, run_interruptibly
 from .progress import Progress
 
@@ -75,14 +75,15 @@ BACKENDS = ("local", "ray")
 def simulate(games: int, seed: int = 0, players: int | None = None, board: str = "standard",
              variant: str = "standard", workers: int | None = None,
              max_actions: int | None = DEFAULT_MAX_ACTIONS,
-             progress: bool | None = False, backend: str = "local",
+             progress: bool | None = None, backend: str = "local",
              address: str | None = None, stop: StopToken | None = None) -> list[SimulatedGame]:
     """Play ``games`` seeded random games; return one SimulatedGame per game, in index order.
 
     ``workers`` threads (default: all cores) share the games; the results are
     the same for any worker count. ``max_actions`` caps each game (R36; None:
     no cap, at the risk of a game that never ends).
-    ``progress``: True draws a progress bar on stderr, None only on a terminal.
+    ``progress``: True draws a progress bar with an ETA on stderr, None (the default)
+    only on a terminal, False never.
     ``backend="ray"`` fans the games out over a Ray cluster (``address``; None
     starts a local one; needs ``pip install "victorus[ray]"``), with the same
     results as the local backend for the same seed.
@@ -139,7 +140,7 @@ def _simulate_ray(games, seed, players, board, variant, workers, cap, progress, 
     try:
         import ray
     except ImportError:
-        raise ConfigError("backend='ray' needs Ray: pip install \"victorus[ray]\"") from None
+        raise MissingDependencyError("backend='ray' needs Ray: pip install \"victorus[ray]\"") from None
     started = not ray.is_initialized()
     if started:
         ray.init(address=address, num_cpus=None if address else workers,

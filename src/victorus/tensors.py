@@ -33,7 +33,7 @@ from .constants import (
     num_action_ids,
     word_id,
 )
-from .errors import ConfigError, IllegalActionError
+from .errors import ConfigError, IllegalActionError, MissingDependencyError
 from .geometry import Board, rotate
 
 PLANE_INDEX = {name: i for i, name in enumerate(PLANES)}
@@ -48,8 +48,8 @@ def _numpy():
     try:
         import numpy
     except ImportError:
-        raise ImportError("victorus tensors need numpy: pip install numpy "
-                          "(or victorus[pettingzoo] / victorus[openspiel])") from None
+        raise MissingDependencyError("victorus tensors need numpy, a dependency of victorus: "
+                                     "pip install numpy") from None
     _np = numpy
     return numpy
 

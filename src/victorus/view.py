@@ -1,4 +1,4 @@
-"""A public, read-only view of a position for evaluation and display (issue 15).
+"""A public, read-only view of a position for evaluation and display.
 
 ``game.view()`` is a snapshot: per-cell arrays (``array.array``, no numpy needed;
 ``numpy.frombuffer(view.kind, numpy.int8)`` wraps one without a copy), the pieces each

@@ -1,0 +1,117 @@
+"""The command line as a newcomer meets it: every failure is one ``victorus: error:`` line
+and exit status 2, outputs are checked before any work, ``--json`` everywhere it makes
+sense, ``python -m victorus``."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from victorus.cli import main
+
+
+def one_error_line(capsys, *words) -> str:
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("victorus: error: "), err
+    for word in words:
+        assert word in lines[0], err
+    return lines[0]
+
+
+def no_work(monkeypatch):
+    """Make the long work fail, so a test sees the check came first."""
+    import victorus.agents
+    import victorus.bench
+
+    def boom(*args, **kwargs):
+        raise AssertionError("the work ran before the output was checked")
+    monkeypatch.setattr(sys.modules["victorus.simulate"], "simulate", boom)
+    monkeypatch.setattr(victorus.agents, "tournament", boom)
+    monkeypatch.setattr(victorus.bench, "run", boom)
+
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", "1000", "--json", "{out}"],
+    ["simulate", "1000", "--csv", "{out}"],
+    ["tournament", "100", "random", "greedy", "--json", "{out}"],
+    ["bench", "--json", "{out}"],
+    ["perft", "1", "--json", "{out}"],
+    ["render", "{out}.svg"],
+    ["render", "{out}.png"],
+])
+@pytest.mark.parametrize("case", ["missing folder", "a folder", "read-only folder"])
+def test_outputs_checked_before_any_work(argv, case, tmp_path, monkeypatch, capsys):
+    no_work(monkeypatch)
+    if case == "missing folder":
+        out, words = str(tmp_path / "nodir" / "x"), ("does not exist",)
+    elif case == "a folder":
+        out, words = str(tmp_path / "sub"), ("is a folder",)
+    else:
+        if os.geteuid() == 0:
+            pytest.skip("root writes into read-only folders")
+        folder = tmp_path / "ro"
+        folder.mkdir()
+        folder.chmod(0o500)
+        out, words = str(folder / "x"), ("not writable",)
+    argv = [a.replace("{out}", out) for a in argv]
+    path = argv[1] if argv[0] == "render" else argv[-1]
+    if case == "a folder":
+        os.mkdir(path)
+    assert main(argv) == 2
+    line = one_error_line(capsys, *words)
+    assert repr(path) in line and ".tmp" not in line             # the user's path, named
+
+
+def test_png_without_cairosvg_is_one_line(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "cairosvg", None)           # import cairosvg fails
+    out = tmp_path / "x.png"
+    assert main(["render", str(out)]) == 2
+    one_error_line(capsys, "cairosvg", "victorus[render]")
+    assert not out.exists()
+
+
+def test_json_outputs(tmp_path, capsys):
+    out = tmp_path / "p.json"
+    assert main(["perft", "2", "--board", "compact", "--json", str(out)]) == 0
+    counts = json.loads(out.read_text())
+    assert [d["count"] for d in counts["depths"]][0] > 0 and counts["vpn"].startswith("compact")
+    capsys.readouterr()
+    assert main(["tournament", "2", "random", "greedy", "--json", "-"]) == 0
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)                         # only JSON on standard output
+    assert result["games"] == 2 and {a["agent"] for a in result["agents"]} == {"random", "greedy"}
+    assert "95% CI" in captured.err
+
+
+def test_help_has_no_doubled_percent(capsys):
+    with pytest.raises(SystemExit):
+        main(["tournament", "--help"])
+    text = capsys.readouterr().out
+    assert "95% Wilson" in text and "%%" not in text
+
+
+def test_python_dash_m(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "victorus", "perft", "1", "--json", "-"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["depths"][0]["count"] == 31     # stdout is only the JSON
+    done = subprocess.run([sys.executable, "-m", "victorus", "render", "x.gif"],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert done.stderr.startswith("victorus: error:")
+
+
+def test_progress_shows_an_eta():
+    import io
+
+    from victorus.progress import Progress
+    stream = io.StringIO()
+    with Progress(10, "games", True, stream) as bar:
+        bar._last = -1.0
+        bar.advance()
+    assert "1/10" in stream.getvalue() and "ETA" in stream.getvalue()
