@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 
 import victorus
 from helpers import position, serving
-from victorus import record
+from victorus import page_state, record
 from victorus import server as server_module
+from victorus import table as table_module
 from victorus.clock import ManualTime
 from victorus.geometry import SEAT_NAMES
 from victorus.server import PERSON, Table
@@ -471,7 +472,7 @@ def test_a_body_cut_short_is_refused(server):
 
 
 def test_a_body_that_never_comes_times_out(monkeypatch):
-    monkeypatch.setattr(server_module._Handler, "timeout", 0.3)
+    monkeypatch.setattr(server_module, "REQUEST_TIMEOUT", 0.3)
     with serving(Table("compact", 2, seats=[PERSON] * 6), worker=False) as srv:
         got, body = raw_request(srv, b"POST /api/play HTTP/1.0\r\nHost: " +
                                 f"127.0.0.1:{srv.server_address[1]}".encode() +
@@ -480,7 +481,7 @@ def test_a_body_that_never_comes_times_out(monkeypatch):
 
 
 def test_a_long_record_is_refused_before_it_is_replayed(server, monkeypatch):
-    monkeypatch.setattr(server_module, "MAX_WATCH_ACTIONS", 50)
+    monkeypatch.setattr(table_module, "MAX_WATCH_ACTIONS", 50)
     game = victorus.Game("compact", players=2)
     victorus.play_random(game, seed=1, max_actions=80)
     status, data = call(server, "/api/watch", {"record": record.dumps(game)})
@@ -491,7 +492,7 @@ def test_idle_connections_are_capped_and_time_out(monkeypatch):
     """Half-open connections cannot starve the server: beyond the cap an answer comes at
     once (503), and silent connections are dropped after the timeout."""
     timeout = 3.0
-    monkeypatch.setattr(server_module._Handler, "timeout", timeout)
+    monkeypatch.setattr(server_module, "REQUEST_TIMEOUT", timeout)
     with serving(Table("compact", 2, seats=[PERSON] * 6), worker=False) as srv:
         start = time.monotonic()
         idle = [socket.create_connection(srv.server_address[:2])
@@ -541,27 +542,15 @@ def test_a_slow_client_is_cut_at_the_deadline(monkeypatch):
         assert call(srv, "/api/state")[0] == 200
 
 
-def test_the_pages_agent_lists_are_valid_specs():
-    import re
-    from pathlib import Path
-
+def test_the_page_gets_seat_names_colours_agents_and_its_frames_cap_from_the_server(server):
     from victorus.agents import make_agent
-    web = Path(victorus.__file__).parent / "web"
-    listed = re.search(r"const CONTROLLERS = \[(.*?)\];", (web / "app.js").read_text())[1]
-    controllers = re.findall(r'"([^"]+)"', listed)
-    options = re.findall(r"<option>([^<]+)</option>",
-                         re.search(r'<select id="new-agent">(.*?)</select>',
-                                   (web / "index.html").read_text())[1])
-    assert controllers[0] == "person" and set(options) == set(controllers[1:])
-    for spec in options:
+    from victorus.render import SEAT_COLORS
+    status, meta = call(server, "/api/meta")
+    assert status == 200 and meta["seat_names"] == list(SEAT_NAMES)
+    assert meta["seat_colors"] == list(SEAT_COLORS)
+    assert meta["frames_held"] == page_state.MAX_FRAMES_HELD and meta["agents"]
+    for spec in meta["agents"]:
         make_agent(spec)                     # raises on a spec the server would refuse
-
-
-def test_the_page_holds_no_more_frames_than_the_server_accepts():
-    import re
-    from pathlib import Path
-    script = (Path(victorus.__file__).parent / "web" / "app.js").read_text()
-    assert int(re.search(r"FRAMES_HELD = (\d+);", script)[1]) == server_module.MAX_FRAMES_HELD
 
 
 def test_turn_summaries_name_the_pieces_and_what_captures_took():
@@ -569,12 +558,12 @@ def test_turn_summaries_name_the_pieces_and_what_captures_took():
     game = victorus.Game.from_vpn(position({"i6": "0Tw", "i10": "1Q", "m6": "1Xw",
                                             "i20": "1Tb", "h1": "0K"}))
     game.play("i6xi10")
-    summary = Table._summary(game, person_seats={1})
+    summary = page_state.summary(game, person_seats={1})
     assert summary[-1]["text"].startswith("red: Templar i6xi10 took your Queen")
     assert summary[-1]["cells"][:2] == ["i6", "i10"] and summary[-1]["seat"] == 0
-    assert Table._summary(game, person_seats={0})[-1]["text"].startswith(
+    assert page_state.summary(game, person_seats={0})[-1]["text"].startswith(
         "you: Templar i6xi10 took blue's Queen")
-    assert Table._summary(victorus.Game(), person_seats={0}) == []
+    assert page_state.summary(victorus.Game(), person_seats={0}) == []
 
 
 def test_a_watched_game_tells_its_last_turns_in_words():
@@ -586,7 +575,7 @@ def test_a_watched_game_tells_its_last_turns_in_words():
     for index in range(len(table.watch.actions) + 1):
         table.step(index)
         summary = table.state()["summary"]
-        assert summary == Table._summary(table.watch.game, set()), index
+        assert summary == page_state.summary(table.watch.game, set()), index
     assert summary[-1]["text"].startswith(f"{SEAT_NAMES[summary[-1]['seat']]}: ")
 
 
@@ -594,7 +583,7 @@ def test_state_labels_parameter():
     table = Table("compact", 2)
     assert 'class="label"' not in table.state()["svg"]
     assert table.state(labels="1")["svg"].count('class="label"') == len(table.game.board)
-    with pytest.raises(server_module.RequestError, match="'labels' must be 0 or 1"):
+    with pytest.raises(page_state.RequestError, match="'labels' must be 0 or 1"):
         table.state(labels="yes")
 
 
@@ -620,7 +609,7 @@ def test_the_board_frame_is_sent_only_when_it_changed():
     assert table.state(view="1", frame=f"{key},{blue}")["frame"] is None
     assert table.state(view="0", frame=f"{blue},{key}")["frame"] is None
     for bad in ("x" * 16, "0123", ",".join(f"{k:016x}" for k in range(13)), "g" * 16):
-        with pytest.raises(server_module.RequestError, match="'frame' must be frame_keys"):
+        with pytest.raises(page_state.RequestError, match="'frame' must be frame_keys"):
             table.state(frame=bad)
 
 
@@ -693,7 +682,7 @@ def test_a_log_grown_from_the_turns_sent_equals_the_whole_log(steps, rng):
                                             "players": 2, "max_actions": 40})
             elif step == "step" and table.watch is not None:
                 table.step(rng.randrange(len(table.watch.actions) + 1))
-        except server_module.RequestError:
+        except page_state.RequestError:
             pass                                          # (nothing to undo, a watched game)
         if ask:
             key = _grow_log(table, key, held)
@@ -801,16 +790,16 @@ def test_browsing_a_past_position_leaves_the_game_alone():
     played = table.game.ply
     past = table.state(at=0)
     assert past["browse"] == {"index": 0, "length": played} and not past["person_to_act"]
-    assert past["placement"] == server_module._placement(victorus.Game("compact", players=2))
+    assert past["placement"] == page_state.placement(victorus.Game("compact", players=2))
     assert past["legal"] is None and past["can_undo"] is False
     assert table.game.ply == played and (vpn is None or table.game.vpn() == vpn)
     assert table.state()["browse"] is None
     for at in (-1, played + 1):
-        with pytest.raises(server_module.RequestError, match="'at' must be a number of actions"):
+        with pytest.raises(page_state.RequestError, match="'at' must be a number of actions"):
             table.state(at=at)
     table.start_watch(simulate={"seed": 0, "index": 0, "board": "compact", "players": 2,
                                 "variant": "quick2"})
-    with pytest.raises(server_module.RequestError, match="steps with /api/step"):
+    with pytest.raises(page_state.RequestError, match="steps with /api/step"):
         table.state(at=0)
 
 
