@@ -1,5 +1,6 @@
 """victorus serve: the JSON API behind the page (issue 8), over real HTTP."""
 
+import contextlib
 import http.client
 import json
 import socket
@@ -807,3 +808,95 @@ def test_browsing_a_past_position_leaves_the_game_alone():
 def test_bad_ats_are_refused(server, at):
     status, data = http_request(server, "GET", f"/api/state?at={at}")
     assert status == 400 and "'at' must be a number of actions" in data["error"]
+
+
+# -- the socket: a message at every change (WS /api/socket) --------------------------------
+def open_socket(srv, origin=None, host=None):
+    """A client of /api/socket (``origin``: the Origin header, the page's by default;
+    ``host``: the name the URL gives the server, which the Host header says)."""
+    from websockets.sync.client import connect
+    url = srv.url.replace("http", "ws") + "api/socket"
+    if host is not None:
+        url = f"ws://{host}/api/socket"
+    return connect(url, open_timeout=30, origin=origin or srv.url.rstrip("/"),
+                   sock=socket.create_connection(srv.server_address[:2], timeout=30))
+
+
+def notice(ws) -> dict:
+    return json.loads(ws.recv(timeout=30))
+
+
+def test_the_socket_tells_every_change(server):
+    with open_socket(server) as ws:
+        first = notice(ws)
+        assert first == {"version": server.table.version, "instance": server.table.instance,
+                         "clock": None}
+        assert call(server, "/api/play", {"action": "g6-g10"})[0] == 200
+        assert notice(ws)["version"] == first["version"] + 1
+        server.table.set_seats([PERSON] * 6)         # a change made by the table itself
+        assert notice(ws)["version"] == first["version"] + 2
+
+
+@pytest.mark.parametrize("origin", ["http://evil.example", "null", "http://127.0.0.1:1"])
+def test_a_socket_from_another_origin_or_host_is_refused(server, origin):
+    from websockets.exceptions import InvalidStatus
+    with pytest.raises(InvalidStatus) as refused:
+        open_socket(server, origin=origin)
+    assert refused.value.response.status_code == 403
+    port = server.server_address[1]
+    with pytest.raises(InvalidStatus) as refused:          # DNS rebinding
+        open_socket(server, origin=f"http://evil.example:{port}", host=f"evil.example:{port}")
+    assert refused.value.response.status_code == 403
+
+
+def long_poll(srv, since, answers):
+    """A page's long poll (20 s at most) in a thread; its answer goes to ``answers``."""
+    def ask():
+        answers.append(state(srv, f"?since={since}&wait=20"))
+    thread = threading.Thread(target=ask, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_a_move_is_answered_while_40_sockets_and_40_long_polls_wait(server):
+    # The old server's 32-connection cap was filled by watchers: the player was refused.
+    version = server.table.version
+    answers: list = []
+    with contextlib.ExitStack() as stack:
+        sockets = [stack.enter_context(open_socket(server)) for _ in range(40)]
+        assert all(notice(ws)["version"] == version for ws in sockets)
+        polls = [long_poll(server, version, answers) for _ in range(40)]
+        status, data = call(server, "/api/play", {"action": "g6-g10"})
+        assert (status, data["version"]) == (200, version + 1)
+        assert all(notice(ws)["version"] == version + 1 for ws in sockets)
+        for thread in polls:
+            thread.join(30)
+        assert len(answers) == 40 and all(a["version"] == version + 1 for a in answers)
+
+
+def test_an_agent_that_fails_wakes_every_socket_and_waiter_with_the_error(server):
+    class Broken:
+        name = "broken"
+
+        def choose(self, game):
+            raise RuntimeError("no idea")
+    server.table.set_seats(["greedy"] + [PERSON] * 5)
+    server.table.agents[0] = Broken()
+    version = server.table.version
+    waiting = threading.Event()
+    answers: list = []
+    with contextlib.ExitStack() as stack:
+        sockets = [stack.enter_context(open_socket(server)) for _ in range(5)]
+        assert all(notice(ws)["version"] == version for ws in sockets)
+        table_waiter = threading.Thread(target=lambda: answers.append(
+            (waiting.set(), server.table.state(since=version, wait=20))[1]), daemon=True)
+        table_waiter.start()
+        polls = [long_poll(server, version, answers) for _ in range(5)]
+        waiting.wait(30)
+        assert server.work() is None                      # the agent raised
+        assert all(notice(ws)["version"] == version + 1 for ws in sockets)
+        for thread in [table_waiter, *polls]:
+            thread.join(30)
+        # Each answer is the new state, not 'unchanged' after 20 s: every waiter woke.
+        assert len(answers) == 6
+        assert all(a["message"] == "agent error: RuntimeError('no idea')" for a in answers)

@@ -108,7 +108,9 @@ def armies(game) -> list[dict]:
     card (R25 tallies of regular knights, royal knights), King and Queen laps (R29),
     and the team (R33: 1, 2, ...; None when every army plays for itself)."""
     view = game.view()
-    laps, cards, royal = {}, [[] for _ in range(6)], [0] * 6
+    laps: dict = {}
+    cards: list[list[str]] = [[] for _ in range(6)]
+    royal = [0] * 6
     for i, piece in enumerate(view.pieces()):
         if piece is None:
             continue

@@ -262,9 +262,12 @@ class Guard:
             if scope["type"] == "websocket" or scope["method"] == "POST":
                 _check_origin(headers.get("origin"), headers.get("host"))
         except RequestError as exc:
-            if scope["type"] == "websocket":
-                return await send({"type": "websocket.close", "code": 1008,
-                                   "reason": str(exc)[:120]})
+            if scope["type"] == "websocket":              # refused at the handshake
+                body = json.dumps({"error": str(exc)}).encode()
+                await send({"type": "websocket.http.response.start", "status": exc.status,
+                            "headers": [(b"content-type", b"application/json"),
+                                        (b"content-length", str(len(body)).encode())]})
+                return await send({"type": "websocket.http.response.body", "body": body})
             response = _error(exc.status, str(exc), close=scope["method"] == "POST")
             return await response(scope, receive, send)
         if scope["type"] == "http":
@@ -311,10 +314,42 @@ def _check_origin(origin: str | None, host: str | None) -> None:
                            HTTPStatus.FORBIDDEN)
 
 
+def _posts(server: Server) -> dict:
+    """The API's calls (POST): each reads its body, checks its fields, then asks the
+    table in a worker thread, one request's objects in memory at a time."""
+    post_lock = threading.Lock()
+
+    def _post(fields, optional, call):
+        async def endpoint(request: Request):
+            raw = await _read_body(request)
+
+            def run():
+                with post_lock:
+                    body = _parse_body(raw)
+                    _fields(body, fields, optional)
+                    call(server.table, body)
+            await run_in_threadpool(run)
+            return _json({"ok": True, "version": server.table.version})
+        return endpoint
+
+    return {
+        "/api/new": _post((), ("board", "players", "variant", "seats", "time_limit",
+                               "agent_delay"),
+                          lambda t, b: t.new_game(b.get("board", "standard"), b.get("players"),
+                                                  b.get("variant", "standard"), b.get("seats"),
+                                                  b.get("time_limit"), b.get("agent_delay", 0.3))),
+        "/api/play": _post(("action",), (), lambda t, b: t.play(b["action"])),
+        "/api/undo": _post((), (), lambda t, b: t.undo()),
+        "/api/seats": _post(("seats",), (), lambda t, b: t.set_seats(b["seats"])),
+        "/api/watch": _post((), ("record", "simulate"),
+                            lambda t, b: t.start_watch(b.get("record"), b.get("simulate"))),
+        "/api/step": _post(("index",), (), lambda t, b: t.step(b["index"])),
+    }
+
+
 def _app(server: Server) -> Starlette:
     """The routes of :class:`Server`: each checks its request, then asks the table in a
     worker thread (the loop never waits on the table's lock or an agent)."""
-    post_lock = threading.Lock()              # one request's objects in memory at a time
 
     def _static(path):
         name, kind = STATIC[path]
@@ -342,32 +377,7 @@ def _app(server: Server) -> Starlette:
     async def meta(request):
         return _json(page_state.meta())
 
-    def _post(fields, optional, call):
-        async def endpoint(request: Request):
-            raw = await _read_body(request)
-
-            def run():
-                with post_lock:
-                    body = _parse_body(raw)
-                    _fields(body, fields, optional)
-                    call(server.table, body)
-            await run_in_threadpool(run)
-            return _json({"ok": True, "version": server.table.version})
-        return endpoint
-
-    posts = {
-        "/api/new": _post((), ("board", "players", "variant", "seats", "time_limit",
-                               "agent_delay"),
-                          lambda t, b: t.new_game(b.get("board", "standard"), b.get("players"),
-                                                  b.get("variant", "standard"), b.get("seats"),
-                                                  b.get("time_limit"), b.get("agent_delay", 0.3))),
-        "/api/play": _post(("action",), (), lambda t, b: t.play(b["action"])),
-        "/api/undo": _post((), (), lambda t, b: t.undo()),
-        "/api/seats": _post(("seats",), (), lambda t, b: t.set_seats(b["seats"])),
-        "/api/watch": _post((), ("record", "simulate"),
-                            lambda t, b: t.start_watch(b.get("record"), b.get("simulate"))),
-        "/api/step": _post(("index",), (), lambda t, b: t.step(b["index"])),
-    }
+    posts = _posts(server)
 
     async def socket_route(ws: WebSocket):
         await _follow(server, ws)
@@ -387,7 +397,8 @@ def _app(server: Server) -> Starlette:
                                f"under /api/")
         return _error(500, f"internal error: {exc!r}")
 
-    routes = [Route(path, _static(path), methods=["GET"]) for path in STATIC]
+    routes: list[Route | WebSocketRoute] = [Route(path, _static(path), methods=["GET"])
+                                            for path in STATIC]
     routes += [Route("/api/state", state, methods=["GET"]),
                Route("/api/record", record_text, methods=["GET"]),
                Route("/api/meta", meta, methods=["GET"]),
@@ -586,11 +597,11 @@ class Server:
     @table.setter
     def table(self, table: Table) -> None:
         """Another table (a restarted game): the pages follow it."""
-        if self._table is not None and self._table is not table:
-            self._table.unsubscribe(self.changes.tell)
-            self.changes.tell(0)
-        self._table = table
+        old, self._table = self._table, table
         table.subscribe(self.changes.tell)
+        if old is not None and old is not table:
+            old.unsubscribe(self.changes.tell)
+            self.changes.tell(table.version)     # (once the new table is in place)
 
     @property
     def url(self) -> str:

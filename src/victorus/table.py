@@ -90,7 +90,8 @@ class Table:
         self.watch: Watch | None = None
         self.instance = secrets.token_hex(4)     # versions and log keys count from here
         self._listeners: list[Callable[[int], None]] = []
-        self._log_count, self._log_source, self._log_ply = 0, None, 0
+        self._log_count, self._log_ply = 0, 0
+        self._log_source: object = None      # the game or watch the log was made of
         self._lines: tuple[str, record.TurnLines] | None = None  # (log_key, its turns)
         self._entries: tuple[str, list] = ("", [])                # (log_key, the log sent)
         self._shown: dict = {}                   # the states of this version, by choices
