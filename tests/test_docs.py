@@ -12,8 +12,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = sorted([ROOT / "README.md", *(ROOT / "docs").glob("*.md")])
-#: Pages another line of work owns; their fixes are pending there.
-PENDING = {"serve.md"}
 
 OUTSIDE = re.compile(r"RULES\.md|API\.md|shared/spec|shared spec|\.\./shared|/work/")
 ISSUE = re.compile(r"\bissues? \d+|\bissue #?\d+|(?<![\w/])#\d+\b", re.IGNORECASE)
@@ -25,9 +23,7 @@ def ids(path: Path) -> str:
 
 
 @pytest.mark.parametrize("path", DOCS, ids=ids)
-def test_no_citation_outside_the_repository(path, request):
-    if path.name in PENDING:
-        request.applymarker(pytest.mark.xfail(reason="owned by the server work", strict=False))
+def test_no_citation_outside_the_repository(path):
     text = path.read_text()
     assert not OUTSIDE.findall(text), f"{ids(path)} cites a file outside the repository"
     assert not ISSUE.findall(text), f"{ids(path)} cites an issue number: {ISSUE.findall(text)}"

@@ -1,5 +1,6 @@
 """victorus serve: the JSON API behind the page (issue 8), over real HTTP."""
 
+import contextlib
 import http.client
 import json
 import socket
@@ -16,8 +17,9 @@ from hypothesis import strategies as st
 
 import victorus
 from helpers import position, serving
-from victorus import record
+from victorus import page_state, record
 from victorus import server as server_module
+from victorus import table as table_module
 from victorus.clock import ManualTime
 from victorus.geometry import SEAT_NAMES
 from victorus.server import PERSON, Table
@@ -471,7 +473,7 @@ def test_a_body_cut_short_is_refused(server):
 
 
 def test_a_body_that_never_comes_times_out(monkeypatch):
-    monkeypatch.setattr(server_module._Handler, "timeout", 0.3)
+    monkeypatch.setattr(server_module, "REQUEST_TIMEOUT", 0.3)
     with serving(Table("compact", 2, seats=[PERSON] * 6), worker=False) as srv:
         got, body = raw_request(srv, b"POST /api/play HTTP/1.0\r\nHost: " +
                                 f"127.0.0.1:{srv.server_address[1]}".encode() +
@@ -480,7 +482,7 @@ def test_a_body_that_never_comes_times_out(monkeypatch):
 
 
 def test_a_long_record_is_refused_before_it_is_replayed(server, monkeypatch):
-    monkeypatch.setattr(server_module, "MAX_WATCH_ACTIONS", 50)
+    monkeypatch.setattr(table_module, "MAX_WATCH_ACTIONS", 50)
     game = victorus.Game("compact", players=2)
     victorus.play_random(game, seed=1, max_actions=80)
     status, data = call(server, "/api/watch", {"record": record.dumps(game)})
@@ -491,7 +493,7 @@ def test_idle_connections_are_capped_and_time_out(monkeypatch):
     """Half-open connections cannot starve the server: beyond the cap an answer comes at
     once (503), and silent connections are dropped after the timeout."""
     timeout = 3.0
-    monkeypatch.setattr(server_module._Handler, "timeout", timeout)
+    monkeypatch.setattr(server_module, "REQUEST_TIMEOUT", timeout)
     with serving(Table("compact", 2, seats=[PERSON] * 6), worker=False) as srv:
         start = time.monotonic()
         idle = [socket.create_connection(srv.server_address[:2])
@@ -541,27 +543,15 @@ def test_a_slow_client_is_cut_at_the_deadline(monkeypatch):
         assert call(srv, "/api/state")[0] == 200
 
 
-def test_the_pages_agent_lists_are_valid_specs():
-    import re
-    from pathlib import Path
-
+def test_the_page_gets_seat_names_colours_agents_and_its_frames_cap_from_the_server(server):
     from victorus.agents import make_agent
-    web = Path(victorus.__file__).parent / "web"
-    listed = re.search(r"const CONTROLLERS = \[(.*?)\];", (web / "app.js").read_text())[1]
-    controllers = re.findall(r'"([^"]+)"', listed)
-    options = re.findall(r"<option>([^<]+)</option>",
-                         re.search(r'<select id="new-agent">(.*?)</select>',
-                                   (web / "index.html").read_text())[1])
-    assert controllers[0] == "person" and set(options) == set(controllers[1:])
-    for spec in options:
+    from victorus.render import SEAT_COLORS
+    status, meta = call(server, "/api/meta")
+    assert status == 200 and meta["seat_names"] == list(SEAT_NAMES)
+    assert meta["seat_colors"] == list(SEAT_COLORS)
+    assert meta["frames_held"] == page_state.MAX_FRAMES_HELD and meta["agents"]
+    for spec in meta["agents"]:
         make_agent(spec)                     # raises on a spec the server would refuse
-
-
-def test_the_page_holds_no_more_frames_than_the_server_accepts():
-    import re
-    from pathlib import Path
-    script = (Path(victorus.__file__).parent / "web" / "app.js").read_text()
-    assert int(re.search(r"FRAMES_HELD = (\d+);", script)[1]) == server_module.MAX_FRAMES_HELD
 
 
 def test_turn_summaries_name_the_pieces_and_what_captures_took():
@@ -569,12 +559,12 @@ def test_turn_summaries_name_the_pieces_and_what_captures_took():
     game = victorus.Game.from_vpn(position({"i6": "0Tw", "i10": "1Q", "m6": "1Xw",
                                             "i20": "1Tb", "h1": "0K"}))
     game.play("i6xi10")
-    summary = Table._summary(game, person_seats={1})
+    summary = page_state.summary(game, person_seats={1})
     assert summary[-1]["text"].startswith("red: Templar i6xi10 took your Queen")
     assert summary[-1]["cells"][:2] == ["i6", "i10"] and summary[-1]["seat"] == 0
-    assert Table._summary(game, person_seats={0})[-1]["text"].startswith(
+    assert page_state.summary(game, person_seats={0})[-1]["text"].startswith(
         "you: Templar i6xi10 took blue's Queen")
-    assert Table._summary(victorus.Game(), person_seats={0}) == []
+    assert page_state.summary(victorus.Game(), person_seats={0}) == []
 
 
 def test_a_watched_game_tells_its_last_turns_in_words():
@@ -586,7 +576,7 @@ def test_a_watched_game_tells_its_last_turns_in_words():
     for index in range(len(table.watch.actions) + 1):
         table.step(index)
         summary = table.state()["summary"]
-        assert summary == Table._summary(table.watch.game, set()), index
+        assert summary == page_state.summary(table.watch.game, set()), index
     assert summary[-1]["text"].startswith(f"{SEAT_NAMES[summary[-1]['seat']]}: ")
 
 
@@ -594,7 +584,7 @@ def test_state_labels_parameter():
     table = Table("compact", 2)
     assert 'class="label"' not in table.state()["svg"]
     assert table.state(labels="1")["svg"].count('class="label"') == len(table.game.board)
-    with pytest.raises(server_module.RequestError, match="'labels' must be 0 or 1"):
+    with pytest.raises(page_state.RequestError, match="'labels' must be 0 or 1"):
         table.state(labels="yes")
 
 
@@ -620,7 +610,7 @@ def test_the_board_frame_is_sent_only_when_it_changed():
     assert table.state(view="1", frame=f"{key},{blue}")["frame"] is None
     assert table.state(view="0", frame=f"{blue},{key}")["frame"] is None
     for bad in ("x" * 16, "0123", ",".join(f"{k:016x}" for k in range(13)), "g" * 16):
-        with pytest.raises(server_module.RequestError, match="'frame' must be frame_keys"):
+        with pytest.raises(page_state.RequestError, match="'frame' must be frame_keys"):
             table.state(frame=bad)
 
 
@@ -693,7 +683,7 @@ def test_a_log_grown_from_the_turns_sent_equals_the_whole_log(steps, rng):
                                             "players": 2, "max_actions": 40})
             elif step == "step" and table.watch is not None:
                 table.step(rng.randrange(len(table.watch.actions) + 1))
-        except server_module.RequestError:
+        except page_state.RequestError:
             pass                                          # (nothing to undo, a watched game)
         if ask:
             key = _grow_log(table, key, held)
@@ -801,16 +791,16 @@ def test_browsing_a_past_position_leaves_the_game_alone():
     played = table.game.ply
     past = table.state(at=0)
     assert past["browse"] == {"index": 0, "length": played} and not past["person_to_act"]
-    assert past["placement"] == server_module._placement(victorus.Game("compact", players=2))
+    assert past["placement"] == page_state.placement(victorus.Game("compact", players=2))
     assert past["legal"] is None and past["can_undo"] is False
     assert table.game.ply == played and (vpn is None or table.game.vpn() == vpn)
     assert table.state()["browse"] is None
     for at in (-1, played + 1):
-        with pytest.raises(server_module.RequestError, match="'at' must be a number of actions"):
+        with pytest.raises(page_state.RequestError, match="'at' must be a number of actions"):
             table.state(at=at)
     table.start_watch(simulate={"seed": 0, "index": 0, "board": "compact", "players": 2,
                                 "variant": "quick2"})
-    with pytest.raises(server_module.RequestError, match="steps with /api/step"):
+    with pytest.raises(page_state.RequestError, match="steps with /api/step"):
         table.state(at=0)
 
 
@@ -820,97 +810,93 @@ def test_bad_ats_are_refused(server, at):
     assert status == 400 and "'at' (a number of actions) must be an integer" in data["error"]
 
 
-# -- many watchers, one player ---------------------------------------------------------
-
-def _long_polls(srv, count, version):
-    """``count`` connections, each with a long poll (wait=20) sent and not yet answered."""
-    polls = []
-    for _ in range(count):
-        conn = http.client.HTTPConnection(*srv.server_address[:2], timeout=60)
-        conn.request("GET", f"/api/state?since={version}&wait=20")
-        polls.append(conn)
-    return polls
-
-
-def _pending(srv, count, seconds=30.0):
-    """Wait until ``count`` long polls wait at the server (polled, no fixed sleep)."""
-    deadline = time.monotonic() + seconds
-    while len(getattr(srv, "_polls", ())) < count:
-        assert time.monotonic() < deadline, f"{len(getattr(srv, '_polls', ()))} long polls"
-        time.sleep(0.02)
+# -- the socket: a message at every change (WS /api/socket) --------------------------------
+def open_socket(srv, origin=None, host=None):
+    """A client of /api/socket (``origin``: the Origin header, the page's by default;
+    ``host``: the name the URL gives the server, which the Host header says)."""
+    from websockets.sync.client import connect
+    url = srv.url.replace("http", "ws") + "api/socket"
+    if host is not None:
+        url = f"ws://{host}/api/socket"
+    return connect(url, open_timeout=30, origin=origin or srv.url.rstrip("/"),
+                   sock=socket.create_connection(srv.server_address[:2], timeout=30))
 
 
-def test_a_move_is_answered_while_40_pages_long_poll(server):
-    version = state(server)["version"]
-    polls = _long_polls(server, 40, version)
-    try:
-        _pending(server, 40)
-        player = http.client.HTTPConnection(*server.server_address[:2], timeout=5)
-        player.request("POST", "/api/play", json.dumps({"action": "g6-g10"}),
-                       {"Content-Type": "application/json"})
-        answer = player.getresponse()
-        assert answer.status == 200, answer.read()
-        answer.read()
-        player.close()
-        for conn in polls:                         # and every watcher sees the move
-            response = conn.getresponse()
-            data = json.loads(response.read())
-            assert response.status == 200 and data["version"] > version
-            assert data["message"] == "red plays g6-g10"
-    finally:
-        for conn in polls:
-            conn.close()
+def notice(ws) -> dict:
+    return json.loads(ws.recv(timeout=30))
 
 
-def test_at_the_connection_cap_the_oldest_long_poll_makes_room(monkeypatch, server):
-    monkeypatch.setattr(server_module, "MAX_CONNECTIONS", 3)
-    version = state(server)["version"]
-    polls = _long_polls(server, 3, version)
-    try:
-        _pending(server, 3)
+def test_the_socket_tells_every_change(server):
+    with open_socket(server) as ws:
+        first = notice(ws)
+        assert first == {"version": server.table.version, "instance": server.table.instance,
+                         "clock": None}
         assert call(server, "/api/play", {"action": "g6-g10"})[0] == 200
-        first = polls[0].getresponse()
-        assert first.status == 503 and "try again" in json.loads(first.read())["error"]
-        for conn in polls[1:]:
-            assert conn.getresponse().status == 200
-    finally:
-        for conn in polls:
-            conn.close()
+        assert notice(ws)["version"] == first["version"] + 1
+        server.table.set_seats([PERSON] * 6)         # a change made by the table itself
+        assert notice(ws)["version"] == first["version"] + 2
 
 
-def test_long_polls_beyond_their_pool_are_refused_at_once(monkeypatch, server):
-    monkeypatch.setattr(server_module, "MAX_LONG_POLLS", 2)
-    version = state(server)["version"]
-    polls = _long_polls(server, 2, version)
-    try:
-        _pending(server, 2)
-        status, data = call(server, f"/api/state?since={version}&wait=20")
-        assert status == 503 and "2 long polls" in data["error"]
-        assert state(server)["version"] == version              # without waiting: served
-    finally:
-        for conn in polls:
-            conn.close()
+@pytest.mark.parametrize("origin", ["http://evil.example", "null", "http://127.0.0.1:1"])
+def test_a_socket_from_another_origin_or_host_is_refused(server, origin):
+    from websockets.exceptions import InvalidStatus
+    with pytest.raises(InvalidStatus) as refused:
+        open_socket(server, origin=origin)
+    assert refused.value.response.status_code == 403
+    port = server.server_address[1]
+    with pytest.raises(InvalidStatus) as refused:          # DNS rebinding
+        open_socket(server, origin=f"http://evil.example:{port}", host=f"evil.example:{port}")
+    assert refused.value.response.status_code == 403
 
 
-def test_an_agent_that_fails_wakes_the_waiting_pages(server):
+def long_poll(srv, since, answers):
+    """A page's long poll (20 s at most) in a thread; its answer goes to ``answers``."""
+    def ask():
+        answers.append(state(srv, f"?since={since}&wait=20"))
+    thread = threading.Thread(target=ask, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_a_move_is_answered_while_40_sockets_and_40_long_polls_wait(server):
+    # The old server's 32-connection cap was filled by watchers: the player was refused.
+    version = server.table.version
+    answers: list = []
+    with contextlib.ExitStack() as stack:
+        sockets = [stack.enter_context(open_socket(server)) for _ in range(40)]
+        assert all(notice(ws)["version"] == version for ws in sockets)
+        polls = [long_poll(server, version, answers) for _ in range(40)]
+        status, data = call(server, "/api/play", {"action": "g6-g10"})
+        assert (status, data["version"]) == (200, version + 1)
+        assert all(notice(ws)["version"] == version + 1 for ws in sockets)
+        for thread in polls:
+            thread.join(30)
+        assert len(answers) == 40 and all(a["version"] == version + 1 for a in answers)
+
+
+def test_an_agent_that_fails_wakes_every_socket_and_waiter_with_the_error(server):
     class Broken:
         name = "broken"
 
         def choose(self, game):
             raise RuntimeError("no idea")
-    with server.table.lock:
-        server.table.set_seats(["greedy"] + [PERSON] * 5)
-        server.table.agents[0] = Broken()
-    version = state(server)["version"]
-    polls = _long_polls(server, 3, version)
-    try:
-        _pending(server, 3)
-        start = time.monotonic()
-        assert server.work() is None
-        for conn in polls:
-            data = json.loads(conn.getresponse().read())
-            assert data["message"] == "agent error: RuntimeError('no idea')"
-        assert time.monotonic() - start < 15          # not the poll's whole 20 s
-    finally:
-        for conn in polls:
-            conn.close()
+    server.table.set_seats(["greedy"] + [PERSON] * 5)
+    server.table.agents[0] = Broken()
+    version = server.table.version
+    waiting = threading.Event()
+    answers: list = []
+    with contextlib.ExitStack() as stack:
+        sockets = [stack.enter_context(open_socket(server)) for _ in range(5)]
+        assert all(notice(ws)["version"] == version for ws in sockets)
+        table_waiter = threading.Thread(target=lambda: answers.append(
+            (waiting.set(), server.table.state(since=version, wait=20))[1]), daemon=True)
+        table_waiter.start()
+        polls = [long_poll(server, version, answers) for _ in range(5)]
+        waiting.wait(30)
+        assert server.work() is None                      # the agent raised
+        assert all(notice(ws)["version"] == version + 1 for ws in sockets)
+        for thread in [table_waiter, *polls]:
+            thread.join(30)
+        # Each answer is the new state, not 'unchanged' after 20 s: every waiter woke.
+        assert len(answers) == 6
+        assert all(a["message"] == "agent error: RuntimeError('no idea')" for a in answers)

@@ -1,10 +1,11 @@
-// The victorus page: follows /api/state (long polling), draws what the server sends, and
-// turns clicks into API calls. The server checks everything; this script only helps.
+// The victorus page: told of each change by /api/socket (long polling /api/state if the
+// socket fails), it asks for the state, draws what the server sends, and turns clicks
+// into API calls. The server checks everything; this script only helps.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const SEAT_NAMES = ["red", "blue", "black", "green", "purple", "orange"];
-const CONTROLLERS = ["person", "random", "greedy", "mcts:0.2s", "mcts:1s"];
+// From the server (/api/meta): the seats' names, the agents offered, the frames held.
+let SEAT_NAMES = [], CONTROLLERS = ["person"], FRAMES_HELD = 1;
 let S = null;            // the last full state from the server
 let selected = null;     // the cell label of the piece picked to move
 let playing = null;      // the watch mode's playback run (null when paused)
@@ -61,7 +62,7 @@ function shownChoices() {
 
 // The board's frame and the log the page holds: the server sends only what differs.
 // Frames by key, the oldest first (one per view: the rotating board turns every turn).
-const heldFrames = new Map(), FRAMES_HELD = 12;
+const heldFrames = new Map();
 let frameKey = "", logKey = null, logTurns = [], shown = null;
 
 // The state: in full, or (``wait`` seconds) once it differs from the one shown: the
@@ -461,16 +462,76 @@ function fitBoard() {
 window.addEventListener("resize", fitBoard);
 fitBoard();
 
-// One request waits at the server for the next change; after an error, ask again in a
-// second without waiting, so that the page sees at once that the server is back.
-async function follow() {
+// The seats' names in the selects, and the agents offered, as the server says.
+async function loadMeta() {
+  const meta = await api("/api/meta");
+  SEAT_NAMES = meta.seat_names;
+  CONTROLLERS = ["person", ...meta.agents];
+  FRAMES_HELD = meta.frames_held;
+  SEAT_NAMES.forEach((name, seat) => {
+    $("new-you").add(new Option(name, String(seat), seat === 0, seat === 0), seat);
+    $("view").add(new Option(name, String(seat), seat === 0, seat === 0), seat);
+  });
+  for (const agent of meta.agents) $("new-agent").add(new Option(agent, agent));
+  fitBoard();                            // the header may have grown
+}
+
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// The socket said the game changed: ask for the state (one request at a time, the last
+// change included); after an error, again each second until the server answers.
+let catching = false, behind = false;
+async function catchUp() {
+  behind = true;
+  if (catching) return;
+  catching = true;
+  while (behind) {
+    behind = false;
+    if (!(await refresh(false, 0))) { behind = true; await pause(1000); }
+  }
+  catching = false;
+}
+
+// The socket: a message {version, instance, clock} at once and at every change. False if
+// it cannot be opened; once open, if it closes the page falls back to long polls.
+function openSocket() {
+  return new Promise((resolve) => {
+    let opened = false;
+    let ws;
+    try {
+      ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/socket`);
+    } catch (e) {
+      resolve(false);
+      return;
+    }
+    ws.onopen = () => { opened = true; resolve(true); };
+    ws.onmessage = (event) => {
+      const notice = JSON.parse(event.data);
+      if (!S || notice.instance !== S.instance || notice.version !== S.version) catchUp();
+      else showClock(notice.clock);
+    };
+    ws.onclose = () => { if (opened) poll(); else resolve(false); };
+  });
+}
+
+// Without the socket, one request waits at the server for the next change; after an
+// error, ask again in a second without waiting, so that the page sees at once that the
+// server is back.
+async function poll() {
   let wait = 20;
-  await refresh(true);
   for (;;) {
     if (await refresh(false, wait)) { wait = 20; continue; }
     wait = 0;
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await pause(1000);
   }
+}
+
+async function follow() {
+  while (!(await loadMeta().then(() => true, (e) => { $("error").textContent = `server: ${e.message}`; return false; }))) {
+    await pause(1000);
+  }
+  while (!(await refresh(true))) await pause(1000);
+  if (!(await openSocket())) poll();
 }
 setInterval(tickClock, 100);
 follow();

@@ -1,0 +1,218 @@
+"""The page's state: pure functions of a game (and of what the page already holds).
+
+:class:`victorus.table.Table` calls these under its lock with the game shown; nothing here
+reads or changes the table. The fields are listed in docs/serve.md (The API).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from . import record
+from .constants import KING, PIECE_LETTERS, PIECE_NAMES, QUEEN
+from .errors import VictorusError
+from .geometry import SEAT_NAMES
+from .render import SEAT_COLORS, render_layers, render_svg
+
+#: Board frames a page may say it holds (one per view: six seats, with and without labels).
+MAX_FRAMES_HELD = 12
+#: The agents the page offers for a seat (any agent spec is accepted through the API).
+PAGE_AGENTS = ("greedy", "random", "mcts:0.2s", "mcts:1s")
+#: Turns told in words (the summary) and marked on the board.
+SUMMARY_TURNS = 6
+
+
+class RequestError(VictorusError):
+    """A request the server refuses (400 unless ``status`` says otherwise), with the reason."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.status = status
+
+
+# -- what a request asks for ---------------------------------------------------------------
+def check_view(view) -> int | None:
+    """The seat at the bottom, or None: the army to act (the rotating board)."""
+    if view in ("turn", None):
+        return None
+    if view in ("0", "1", "2", "3", "4", "5"):
+        return int(view)
+    raise RequestError(f"'view' must be a seat 0-5 or 'turn', got {view!r}")
+
+
+def check_labels(labels) -> bool:
+    if labels not in ("0", "1"):
+        raise RequestError(f"'labels' must be 0 or 1, got {labels!r}")
+    return labels == "1"
+
+
+def frames_held(text) -> set[str]:
+    """The ``frame`` of a state request: frame keys, comma-separated."""
+    keys = set(text.split(",")) - {""} if isinstance(text, str) else None
+    if keys is None or len(keys) > MAX_FRAMES_HELD or not all(
+            len(key) == 16 and all(c in "0123456789abcdef" for c in key) for key in keys):
+        raise RequestError(f"'frame' must be frame_keys from earlier states (at most "
+                           f"{MAX_FRAMES_HELD}, comma-separated), got {str(text)[:60]!r}")
+    return keys
+
+
+# -- the game's parts ----------------------------------------------------------------------
+def placement(game) -> str:
+    """R39 field 1 of the position shown: ``label:<seat><piece>`` by cell order."""
+    view = game.view()
+    return ",".join(f"{label}:{view.piece_code(i)}" for i, label in enumerate(game.board.labels)
+                    if view.army[i] >= 0) or "-"
+
+
+def game_fields(game, bottom: int) -> dict:
+    """What the page shows of ``game`` seen from seat ``bottom`` (the board aside)."""
+    running = game.phase == "start" and not game.is_over
+    return {
+        "board": game.board.name, "variant": game.config.variant_string(),
+        "players": game.config.players, "present": list(game.config.present),
+        "to_move": game.to_move, "to_move_name": SEAT_NAMES[game.to_move],
+        "phase": game.phase, "round": game.round, "over": game.is_over,
+        "winners": None if game.winners is None else list(game.winners),
+        "reason": game.result_reason, "view": bottom,
+        "armies": armies(game), "pieces": dict(zip(PIECE_LETTERS, PIECE_NAMES)),
+        "placement": placement(game), "vpn": game.vpn() if running else None,
+    }
+
+
+def frame_key(frame: str) -> str:
+    """A short name of a board frame's SVG, for ``frame=`` (the same frame, the same key)."""
+    return hashlib.blake2b(frame.encode(), digest_size=8).hexdigest()
+
+
+def board_fields(game, bottom: int, labels: bool, held: set[str] | None) -> dict:
+    """The board: ``svg`` whole, or (``held``: the frame keys the page holds) ``frame``
+    (None when held), ``frame_key`` and ``position`` (render_layers)."""
+    if held is None:
+        return {"svg": render_svg(game, seat=bottom, labels=labels, interactive=True)}
+    shown, position = render_layers(game, seat=bottom, labels=labels, interactive=True)
+    key = frame_key(shown)
+    return {"position": position, "frame_key": key, "frame": None if key in held else shown}
+
+
+def _teams(game) -> dict[int, int]:
+    """R33: each seat's team number (1, 2, ...) when armies share a team, else none."""
+    present, config_teams = game.config.present, game.config.teams
+    numbers = {t: n + 1 for n, t in enumerate(sorted({config_teams[s] for s in present}))}
+    if len(numbers) == len(present):             # every army plays for itself
+        return {}
+    return {s: numbers[config_teams[s]] for s in present}
+
+
+def armies(game) -> list[dict]:
+    """Per seat: state, held pieces (R20, R37 points), the knight promotion score
+    card (R25 tallies of regular knights, royal knights), King and Queen laps (R29),
+    and the team (R33: 1, 2, ...; None when every army plays for itself)."""
+    view = game.view()
+    laps: dict = {}
+    cards: list[list[str]] = [[] for _ in range(6)]
+    royal = [0] * 6
+    for i, piece in enumerate(view.pieces()):
+        if piece is None:
+            continue
+        if piece.kind in (KING, QUEEN):
+            laps[(piece.army, piece.kind)] = piece.laps
+        elif piece.royal:
+            royal[piece.army] += 1
+        elif piece.tally:
+            cards[piece.army].append(f"{piece.code[:2]} {game.board.labels[i]}: "
+                                     f"{piece.tally}/2")
+    teams = _teams(game)
+    return [{
+        "seat": seat, "name": SEAT_NAMES[seat], "color": SEAT_COLORS[seat],
+        "state": view.states[seat], "held": list(view.held[seat]),
+        "points": view.held_points[seat], "knight_captures": view.knight_captures[seat],
+        "promotion": cards[seat], "royal_knights": royal[seat],
+        "king_laps": laps.get((seat, KING)), "queen_laps": laps.get((seat, QUEEN)),
+        "team": teams.get(seat),
+    } for seat in range(6)]
+
+
+def legal(game) -> dict:
+    """The legal actions: legs as ``[from, to, text]``, and the words (stop, end, pass)."""
+    legs, words = [], []
+    for action in game.legal_actions():
+        if action.is_leg:
+            legs.append([game.board.labels[action.origin], game.board.labels[action.target],
+                         action.text])
+        else:
+            words.append(action.text)
+    return {"legs": legs, "words": words}
+
+
+# -- the last turns, in words --------------------------------------------------------------
+def _before(game, count: int) -> list:
+    """(action, mover, victim) of the last ``count`` actions, oldest first."""
+    trial = game.copy()
+    before = []
+    for action in reversed(game.history(last=count)):
+        trial.undo()
+        if action.is_leg:
+            pieces = trial.view().pieces()
+            before.append((action, pieces[action.origin], pieces[action.target]))
+        else:
+            before.append((action, None, None))
+    before.reverse()
+    return before
+
+
+def _turn_words(game, turn, moves, person_seats) -> dict:
+    """One turn in words, with its legs' cells; ``moves``: its (action, mover, victim)."""
+    def owner(army):
+        return "your" if army in person_seats else f"{SEAT_NAMES[army]}'s"
+    parts, cells = [], []
+    for action, mover, victim in moves:
+        if mover is None:
+            continue                         # stop, end, pass: the turn's words say it
+        cells += [game.board.labels[action.origin], game.board.labels[action.target]]
+        text = f"{PIECE_NAMES[mover.kind]} {action.text}"
+        if victim is not None:
+            text += f" took {owner(victim.army)} {PIECE_NAMES[victim.kind]}"
+        parts.append(text)
+    who = "you" if turn.seat in person_seats else SEAT_NAMES[turn.seat]
+    words = ", ".join(parts) if parts else (
+        "forfeited the turn on time" if turn.forfeit else "passed")
+    return {"seat": turn.seat, "text": f"{who}: {words}", "cells": cells}
+
+
+def summary(game, person_seats, turns: int = SUMMARY_TURNS, lines=None) -> list:
+    """The last ``turns`` turns in words, newest last: who moved what where, and what
+    each capture took ("black's Hospitaller g2xh1 took your King"); the cells of the
+    newest turn's legs, for a mark on the board. ``lines``: ``game``'s turn lines if
+    already made (record.turn_lines replays the whole game)."""
+    if not game.ply:
+        return []
+    lines = (record.turn_lines(game) if lines is None else lines)[-turns:]
+    before = _before(game, sum(len(t.actions) for t in lines))
+    out, k = [], 0
+    for turn in lines:
+        out.append(_turn_words(game, turn, before[k:k + len(turn.actions)], person_seats))
+        k += len(turn.actions)
+    return out
+
+
+# -- the log -------------------------------------------------------------------------------
+def log_entries(turns) -> list[dict]:
+    return [{"turn": f"{t.round}.{t.seat}", "seat": t.seat, "actions": list(t.actions),
+             "forfeit": t.forfeit} for t in turns]
+
+
+def log_fields(entries: list, log_key: str, held: tuple[str, int] | None) -> dict:
+    """The log (``entries``: :func:`log_entries` of every turn) from turn ``log_from`` on:
+    the last turn the page holds (``held``: its ``(log_key, turns held)``), which may
+    have grown; whole if the key changed."""
+    start = 0
+    if held is not None and held[0] == log_key:
+        start = max(0, min(held[1], len(entries)) - 1)
+    return {"log_key": log_key, "log_from": start, "log": entries[start:]}
+
+
+def meta() -> dict:
+    """What the page needs besides the game: seat names and colours, the agents offered
+    on the page, and how many board frames it may hold."""
+    return {"seat_names": list(SEAT_NAMES), "seat_colors": list(SEAT_COLORS),
+            "agents": list(PAGE_AGENTS), "frames_held": MAX_FRAMES_HELD}

@@ -1,0 +1,455 @@
+"""The game behind ``victorus serve``'s page: one :class:`Table` (a session's seats,
+agents, clock and undo, and the watch mode), changed under a lock.
+
+Every change goes through one path, :meth:`Table._changed`: it bumps ``version``,
+restarts the agents' delay and the turn's clock, and wakes every waiter at once (the
+threads in :meth:`Table.state` with ``since``, and the listeners: the server's sockets).
+The page's state is built by :mod:`victorus.page_state` from the game shown.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from . import page_state, record
+from .checks import check_int
+from .errors import VictorusError
+from .game import DEFAULT_MAX_ACTIONS, Game, play_random, replay_action
+from .geometry import SEAT_NAMES
+from .page_state import RequestError
+from .session import PERSON, Session
+from .simulate import game_seed
+
+MAX_AGENT_DELAY = 10.0
+#: The page's agents think in one worker thread: an MCTS budget above these would stall it.
+MAX_MCTS_ITERATIONS, MAX_MCTS_SECONDS, MAX_MCTS_THREADS = 20_000, 5.0, 4
+#: A watched game (record or simulation) is replayed in full before it is shown; this
+#: bounds its memory (two games' histories and the log, about 70 MB) and time (~1 s).
+MAX_WATCH_ACTIONS = 100_000
+
+
+def _check_page_seats(session: Session) -> None:
+    """The page's own limit on agents (they share one thread)."""
+    for seat, agent in session.agents.items():
+        if ((getattr(agent, "iterations", None) or 0) > MAX_MCTS_ITERATIONS
+                or (getattr(agent, "seconds", None) or 0) > MAX_MCTS_SECONDS
+                or getattr(agent, "threads", 1) > MAX_MCTS_THREADS):
+            raise RequestError(f"seat {seat}: at most mcts:{MAX_MCTS_ITERATIONS}, "
+                               f"mcts:{MAX_MCTS_SECONDS:g}s and @{MAX_MCTS_THREADS} threads on "
+                               f"the page (the agents share one thread), got "
+                               f"{session.controllers[seat]!r}")
+
+
+@dataclass
+class Watch:
+    """A finished or recorded game being stepped through: ``game`` shows action ``index``."""
+
+    final: Game
+    game: Game
+    index: int
+    actions: list        # final's history, built once
+    text: str
+    title: str
+    turns: list
+    ends: list           # the number of actions played by the end of each turn
+    clock: bool          # the record has a time limit: a pass may be a forfeit
+    agents: tuple        # who played each seat, as the record says ('-' if it does not)
+
+    def turns_shown(self, last: int = page_state.SUMMARY_TURNS) -> list:
+        """The last ``last`` turns of the position shown (action ``index``), the newest
+        perhaps unfinished there."""
+        done = bisect.bisect_right(self.ends, self.index)     # turns ended by then
+        shown = self.turns[max(0, done - last):done]
+        played = self.ends[done - 1] if done else 0
+        if played < self.index:                                # a turn under way
+            turn = self.turns[done]
+            shown.append(replace(turn, actions=turn.actions[:self.index - played]))
+        return shown
+
+
+class Table:
+    """The game behind the page: a :class:`~victorus.session.Session` (seats, agents,
+    clock, undo) and the watch mode.
+
+    Every change happens under ``lock`` and goes through :meth:`_changed`; an agent
+    thinks on a copy outside the lock and its action is dropped if the game changed
+    meanwhile. :meth:`subscribe` adds a listener called (under the lock, so it must only
+    schedule work) with the new version at every change.
+    """
+
+    def __init__(self, board="standard", players=None, variant="standard", seats=None,
+                 time_limit=None, agent_delay=0.3, seed=0, now=time.monotonic) -> None:
+        self.lock = threading.RLock()
+        self.changed = threading.Condition(self.lock)   # notified at every new version
+        self.version = 0
+        self.watch: Watch | None = None
+        self.instance = secrets.token_hex(4)     # versions and log keys count from here
+        self._listeners: list[Callable[[int], None]] = []
+        self._log_count, self._log_ply = 0, 0
+        self._log_source: object = None      # the game or watch the log was made of
+        self._lines: tuple[str, record.TurnLines] | None = None  # (log_key, its turns)
+        self._entries: tuple[str, list] = ("", [])                # (log_key, the log sent)
+        self._shown: dict = {}                   # the states of this version, by choices
+        self.seed = seed
+        self.now = now                       # the time source of the clock and agent delays
+        self.new_game(board, players, variant, seats, time_limit, agent_delay)
+
+    # The session's parts, as the page and the tests read them.
+    game = property(lambda self: self.session.game)
+    controllers = property(lambda self: self.session.controllers)
+    agents = property(lambda self: self.session.agents)
+    clock = property(lambda self: self.session.clock)
+    time_limit = property(lambda self: self.session.time_limit)
+
+    # -- the one path of every change ----------------------------------------------------
+    def _changed(self, message: str | None = None):
+        """A new version: the log's key when the log did not just grow, the agents' delay
+        and the turn's clock start again, and every waiter and listener is told."""
+        if message is not None:
+            self.message = message
+        # The log (the game's turns, or the watched game's) only grows from one version
+        # to the next, unless the game was replaced or actions were taken back: then the
+        # pages holding it get it again in full (state's ``log``).
+        source = self.watch if self.watch is not None else self.game
+        if source is not self._log_source or self.game.ply < self._log_ply:
+            self._log_count += 1
+        self._log_source, self._log_ply = source, self.game.ply
+        self.version += 1
+        self._shown.clear()
+        self.changed_at = self.now()
+        self.clock.deadline(self.game)            # a new turn's time starts now
+        self.changed.notify_all()                 # answer the requests waiting for a change
+        for listener in list(self._listeners):
+            listener(self.version)
+
+    def subscribe(self, listener: Callable[[int], None]) -> None:
+        with self.lock:
+            self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Callable[[int], None]) -> None:
+        with self.lock:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+    # -- changes -------------------------------------------------------------------------
+    def new_game(self, board="standard", players=None, variant="standard", seats=None,
+                 time_limit=None, agent_delay=0.3):
+        """Start a game; ``seats``: six controllers ('person', an agent spec, or
+        anything for an absent seat); default: a person at the first seat, greedy
+        agents elsewhere."""
+        limit = record.check_time_limit(time_limit, RequestError)
+        delay = self._check_delay(agent_delay)
+        try:
+            game = Game(board, players=players, variant=variant)
+            if seats is None:
+                seats = [PERSON if s == game.config.present[0] else "greedy" for s in range(6)]
+            session = Session(game, self._check_seats(seats), limit, self.seed, self.now)
+        except VictorusError as exc:
+            raise RequestError(str(exc)) from None
+        _check_page_seats(session)
+        with self.lock:
+            self.session, self.agent_delay = session, delay
+            self.watch = None
+            self._changed("new game")
+
+    def set_seats(self, seats):
+        with self.lock:
+            before = self.session.controllers
+            try:
+                self.session.set_controllers(self._check_seats(seats))
+                _check_page_seats(self.session)
+            except VictorusError as exc:
+                self.session.set_controllers(before)
+                raise RequestError(str(exc)) from None
+            self._changed("seats changed")
+
+    def play(self, text):
+        """The person to act plays ``text`` (R38)."""
+        if not isinstance(text, str):
+            raise RequestError(f"'action' must be a string in R38 notation, got {text!r}")
+        with self.lock:
+            self._require_play()
+            if self.game.is_over:
+                raise RequestError(f"the game is over ({self.game.result_reason}); start a "
+                                   f"new game")
+            seat = self.game.to_move
+            if self.controllers[seat] != PERSON:
+                raise RequestError(f"{SEAT_NAMES[seat]} (seat {seat}) is played by the "
+                                   f"{self.controllers[seat]} agent, not from the page")
+            self.game.play(text)                  # IllegalActionError/NotationError: unchanged
+            self._changed(f"{SEAT_NAMES[seat]} plays {text}")
+
+    def undo(self):
+        """Take back actions until a person's last action is undone."""
+        with self.lock:
+            self._require_play()
+            try:
+                self.session.undo()
+            except VictorusError as exc:
+                raise RequestError(str(exc)) from None
+            self._changed("undone")
+
+    def start_watch(self, text=None, simulate=None):
+        """Watch a record's game, or simulation game ``index`` of ``seed``
+        (the same game as ``victorus simulate --seed S`` plays as game ``index``)."""
+        if (text is None) == (simulate is None):
+            raise RequestError("watch needs exactly one of 'record' (a record's text) or "
+                               "'simulate' (an object with seed, index, board, players, variant)")
+        if text is not None:
+            final, title = self._recorded(text), "record"
+        else:
+            final, text, title = self._simulated(simulate)
+        header = record.parse(text)
+        turns = record.turn_lines(final)
+        watch = Watch(final, record.starting_game(final), 0, final.history(), text, title,
+                      turns, list(itertools.accumulate(len(t.actions) for t in turns)),
+                      header.clock, header.agents or ("-",) * 6)
+        with self.lock:
+            self.watch = watch
+            self._changed(f"watching the {title}: {len(watch.actions)} actions")
+
+    def step(self, index):
+        """Show the watched game after ``index`` actions."""
+        with self.lock:
+            if self.watch is None:
+                raise RequestError("step needs a watched game: load a record or a simulation "
+                                   "first")
+            w = self.watch
+            total = len(w.actions)
+            check_int("'index'", index, 0, total, RequestError)
+            while w.index < index:
+                replay_action(w.game, w.actions[w.index].text, w.clock)
+                w.index += 1
+            while w.index > index:
+                w.game.undo()
+                w.index -= 1
+            self._changed()
+
+    def tick(self):
+        """One step of the worker: forfeit a late turn, or let an agent act."""
+        with self.lock:
+            if self.watch is not None or self.game.is_over:
+                return False
+            seat = self.game.to_move
+            if self.clock.expired(self.game):
+                self.session.forfeit()
+                self._changed(f"{SEAT_NAMES[seat]} did not start the turn within "
+                              f"{self.time_limit:g} s and forfeits it (pass)")
+                return True
+            agent = self.session.agent_to_act()
+            if agent is None or self.now() < self.changed_at + self.agent_delay:
+                return False
+            version, trial = self.version, self.game.copy(history=False)
+        action = agent.choose(trial)              # thinks outside the lock
+        with self.lock:
+            if self.version != version:           # the game changed meanwhile
+                return False
+            self.game.play(action)
+            self._changed(f"{SEAT_NAMES[seat]} ({agent.name}) plays {action}")
+            return True
+
+    def work(self) -> bool | None:
+        """One step of the agents' worker: True if something was played, None if an agent
+        failed (told to every page at once, as any change; the server goes on)."""
+        try:
+            return self.tick()
+        except Exception as exc:                  # an agent's bug must not stop the others
+            with self.lock:
+                self._changed(f"agent error: {exc!r}")
+            return None
+
+    # -- reading -------------------------------------------------------------------------
+    def state(self, view="turn", since=None, labels="0", wait=0.0, at=None, frame=None,
+              log=None) -> dict:
+        """The page's state; ``view`` is the seat at the bottom, or 'turn' (the army to
+        act, as the rulebook's rotating board); ``labels`` '1': the board with its
+        coordinates; ``{"version": v}`` alone if unchanged. With ``since`` the current
+        version, wait up to ``wait`` seconds for a change first (long polling). ``at``
+        (play only): show the position after that many actions, the game going on
+        unchanged (browsing the log).
+
+        What the page already has is not sent again. ``frame``: the ``frame_key`` of each
+        board frame it holds, comma-separated ('' for none; at most MAX_FRAMES_HELD); the
+        board then comes as ``frame`` (None when held), ``frame_key`` and ``position``
+        (render_layers) instead of ``svg``.
+        ``log``: ``(log_key, turns held)``; the log then comes from turn ``log_from``
+        (the last turn held, which may have grown), in full if the key changed."""
+        seat_view = page_state.check_view(view)
+        show_labels = page_state.check_labels(labels)
+        held = None if frame is None else page_state.frames_held(frame)
+        with self.lock:
+            if since is not None and since == self.version and wait > 0:
+                self.changed.wait_for(lambda: self.version != since, timeout=wait)
+            if since is not None and since == self.version:
+                return self.unchanged()
+            if at is None:
+                full = self._shown_state(seat_view, show_labels, held is not None)
+            else:
+                full = self._state(seat_view, show_labels, held is not None, self._browsed(at))
+            return self._for_page(full, held, log)
+
+    def unchanged(self) -> dict:
+        """The answer to a page that has the current version."""
+        with self.lock:
+            return {"version": self.version, "unchanged": True, "clock": self._clock()}
+
+    def record_text(self) -> str:
+        with self.lock:
+            if self.watch is not None:
+                return self.watch.text
+            return record.dumps(self.game, agents=self.controllers, time_limit=self.time_limit)
+
+    @property
+    def log_key(self) -> str:
+        """The log's name: the same while it only grows (state's ``log``)."""
+        return f"{self.instance}.{self._log_count}"
+
+    # -- the state, from the game shown (victorus.page_state) ------------------------------
+    def _shown_state(self, seat_view, labels: bool, layered: bool) -> dict:
+        """The whole state of this version for these choices, made once for every page
+        that asks (many pages watching ask for the same)."""
+        shown = self.watch.game if self.watch is not None else self.game
+        key = (seat_view, labels, layered, id(shown), shown.ply)
+        if key not in self._shown:
+            self._shown[key] = self._state(seat_view, labels, layered)
+        return self._shown[key]
+
+    def _browsed(self, at: int):
+        """(the position after ``at`` actions of the game played, the browse field)."""
+        if self.watch is not None:
+            raise RequestError("'at' browses a game being played; a watched game "
+                               "steps with /api/step")
+        if not 0 <= at <= self.game.ply:
+            raise RequestError(f"'at' must be a number of actions from 0 to "
+                               f"{self.game.ply}, got {at}")
+        game = self.game.copy()
+        for _ in range(self.game.ply - at):
+            game.undo()
+        return game, {"index": at, "length": self.game.ply}
+
+    def _state(self, seat_view, labels: bool, layered: bool, browsed=None) -> dict:
+        """The whole state (every frame, the whole log) of the game shown, or of
+        ``browsed`` (a past position, :meth:`_browsed`)."""
+        watch = self.watch
+        game = browsed[0] if browsed else (watch.game if watch else self.game)
+        bottom = game.to_move if seat_view is None else seat_view
+        people_turn = watch is None and browsed is None and self.session.person_to_act()
+        state = {"version": self.version, "instance": self.instance,
+                 "mode": "watch" if watch else "play", **page_state.game_fields(game, bottom),
+                 "message": self.message, "person_to_act": people_turn,
+                 "legal": page_state.legal(game) if people_turn else None,
+                 "clock": self._clock(), "time_limit": self.time_limit,
+                 "agent_delay": self.agent_delay,
+                 "seats": list(watch.agents if watch else self.controllers),
+                 **page_state.board_fields(game, bottom, labels, set() if layered else None)}
+        if watch:
+            state["watch"] = {"index": watch.index, "length": len(watch.actions),
+                              "title": watch.title}
+            state["summary"] = page_state.summary(game, set(), lines=watch.turns_shown())
+            lines = watch.turns
+        else:
+            lines = self._turn_lines()
+            state["can_undo"] = browsed is None and self.session.can_undo()
+            people = {s for s in game.config.present if self.controllers[s] == PERSON}
+            state["summary"] = page_state.summary(game, people,
+                                                  lines=lines if browsed is None else None)
+            state["browse"] = browsed[1] if browsed else None
+        state.update(page_state.log_fields(self._log_entries(lines), self.log_key, None))
+        return state
+
+    def _for_page(self, full: dict, held: set[str] | None, log) -> dict:
+        """``full`` without what the page holds (its frames, its log's turns), and the
+        clock as it is now."""
+        state = dict(full, clock=self._clock())
+        if held is not None and state["frame_key"] in held:
+            state["frame"] = None
+        state.update(page_state.log_fields(full["log"], full["log_key"], log))
+        return state
+
+    def _turn_lines(self) -> list:
+        """The game's turns, each action replayed once (listed anew when the log's key
+        says the game was replaced or actions were taken back)."""
+        if self._lines is None or self._lines[0] != self.log_key:
+            self._lines = (self.log_key, record.TurnLines(self.game))
+        return self._lines[1].update()
+
+    def _log_entries(self, lines) -> list:
+        """The log's entries of ``lines``, made once each: only the last turn (which may
+        have grown) and the new ones are made again while the log's key is the same."""
+        if self._entries[0] != self.log_key:
+            self._entries = (self.log_key, [])
+        entries = self._entries[1]
+        start = max(0, len(entries) - 1)
+        del entries[start:]
+        entries += page_state.log_entries(lines[start:])
+        return entries
+
+    def _clock(self):
+        """Seconds left to start the turn, or None (no clock, turn started, watching)."""
+        if self.watch is not None:
+            return None
+        left = self.clock.remaining(self.game)
+        return None if left is None else round(left, 1)
+
+    def _require_play(self):
+        if self.watch is not None:
+            raise RequestError("this is a watched game; start a new game to play")
+
+    # -- checks of a change's arguments ----------------------------------------------------
+    @staticmethod
+    def _check_seats(seats):
+        if not isinstance(seats, list) or len(seats) != 6:
+            raise RequestError(f"'seats' must be a list of six controllers (one per seat, "
+                               f"'person' or an agent spec), got {seats!r}")
+        return seats
+
+    @staticmethod
+    def _check_delay(delay):
+        if isinstance(delay, bool) or not isinstance(delay, (int, float)) or \
+                not 0 <= delay <= MAX_AGENT_DELAY:
+            raise RequestError(f"'agent_delay' must be a number of seconds from 0 to "
+                               f"{MAX_AGENT_DELAY:g}, got {delay!r}")
+        return float(delay)
+
+    @staticmethod
+    def _recorded(text):
+        if not isinstance(text, str):
+            raise RequestError(f"'record' must be the text of a game record, got "
+                               f"{type(text).__name__}")
+        try:
+            return record.loads(text, max_actions=MAX_WATCH_ACTIONS)
+        except VictorusError as exc:
+            raise RequestError(f"that record cannot be replayed: {exc}") from None
+
+    @staticmethod
+    def _simulated(spec):
+        if not isinstance(spec, dict):
+            raise RequestError("'simulate' must be an object with seed, index, board, players, "
+                               "variant")
+        unknown = set(spec) - {"seed", "index", "board", "players", "variant", "max_actions"}
+        if unknown:
+            raise RequestError(f"'simulate' has unknown fields {sorted(unknown)}; accepted: "
+                               f"seed, index, board, players, variant, max_actions")
+        seed, index = spec.get("seed", 0), spec.get("index", 0)
+        cap = spec.get("max_actions", DEFAULT_MAX_ACTIONS)
+        for name, value, top in (("seed", seed, 2**64 - 1), ("index", index, 2**63 - 1),
+                                 ("max_actions", cap, MAX_WATCH_ACTIONS)):
+            check_int(f"'{name}'", value, 0, top, RequestError)
+        try:
+            game = Game(spec.get("board", "standard"), players=spec.get("players"),
+                        variant=spec.get("variant", "standard"))
+        except VictorusError as exc:
+            raise RequestError(str(exc)) from None
+        play_random(game, seed=game_seed(seed, index), max_actions=cap)
+        agents = ["random" if s in game.config.present else "-" for s in range(6)]
+        return (game, record.dumps(game, seed=game_seed(seed, index), agents=agents),
+                f"simulation seed {seed}, game {index}")
+
+
+__all__ = ["MAX_WATCH_ACTIONS", "PERSON", "RequestError", "Table", "Watch"]
