@@ -100,3 +100,16 @@ def test_rulings_code_index_is_current():
     assert (root / "docs" / "rulings-code.md").read_text() == tool.text(), \
         "python tools/rulings_code.py rewrites it"
     assert "(no code cites it by number)" not in tool.text()
+
+
+def test_rooms_stay_small():
+    """No source file of the package over 1,000 lines and no Python function over 80: a
+    room that grows past them is split along its seams (docs/architecture.md)."""
+    sources = [*PACKAGE.glob("*.py"), *PACKAGE.glob("*.pyx"), *PACKAGE.glob("*.pxd"),
+               *PACKAGE.glob("engine/*.pxi"), *PACKAGE.glob("web/*")]
+    assert [p.name for p in sources if len(p.read_text().splitlines()) > 1000] == []
+    long = [f"{path.name}:{node.name}" for path in PACKAGE.glob("*.py")
+            for node in ast.walk(ast.parse(path.read_text()))
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.end_lineno - node.lineno + 1 > 80]
+    assert long == []

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from ._core import Position
 from ._reference import ReferencePosition
 from ._reference_game import ReferenceGame, reference_perft
-from .constants import KING, QUEEN
+from .constants import KING, PLANES, QUEEN, num_action_ids
 from .game import Game, perft, play_random
 from .geometry import Board, direction_mask
 from .progress import Progress
@@ -189,190 +189,235 @@ SECONDS, QUICK_SECONDS = 0.25, 0.03
 def run(quick: bool = False, progress: bool | None = None) -> list[Row]:
     """Measure every case; ``quick`` shortens the workloads (for tests and CI)."""
     t = QUICK_SECONDS if quick else SECONDS
-    fast_depth, slow_depth = (3, 2) if quick else (5, 3)
     rows: list[Row] = []
-    cases = 10                       # progress steps below
-    with Progress(cases, "bench", progress) as bar:
-        for board in ("standard", "compact"):
-            start = time.perf_counter()
-            fast_n = perft(Game(board), fast_depth)
-            fast = fast_n / (time.perf_counter() - start)
-            start = time.perf_counter()
-            slow_n = reference_perft(ReferenceGame(board), slow_depth)
-            slow = slow_n / (time.perf_counter() - start)
-            rows.append(Row(f"perft, {board} start (d{fast_depth} / d{slow_depth})",
-                            "leaves/s", fast, slow))
-            bar.advance()
-
+    with Progress(10, "bench", progress) as bar:     # 10 progress steps below
         corpus = midgame_corpus(3 if quick else 8)
-        start = time.perf_counter()
-        fast_n = sum(perft(Game.from_vpn(v), 2 if quick else 3) for v in corpus)
-        fast = fast_n / (time.perf_counter() - start)
-        start = time.perf_counter()
-        slow_n = sum(reference_perft(ReferenceGame.from_vpn(v), 1 if quick else 2) for v in corpus)
-        slow = slow_n / (time.perf_counter() - start)
-        rows.append(Row(f"perft, {len(corpus)} mid-game positions", "leaves/s", fast, slow))
-        bar.advance()
-
-        legs = leg_corpus("standard", 10 if quick else 50)
-        fast, _ = _rate(lambda: legs_per_run(legs, False), t)
-        slow, _ = _rate(lambda: legs_per_run(legs, True), t)
-        rows.append(Row("legs generated, one Python call per leg", "legs/s", fast, slow))
-        buffers = mobility_buffers(legs)
-        fast, _ = _rate(lambda: legs_bulk(buffers), t)
-        rows.append(Row("legs generated in the core (Position.mobility)", "legs/s", fast, slow))
-        bar.advance()
-
-        legs = buffers = None
-        seeds = iter(range(10**9))
-        fast, _ = _rate(lambda: api_playout(Game, next(seeds), 10**6), t)
-        slow, _ = _rate(lambda: api_playout(ReferenceGame, next(seeds), 200 if quick else 500), t)
-        rows.append(Row("random playout, public API loop, fresh games", "actions/s", fast, slow))
-        rows.append(Row("  the same loop against the C playout", "actions/s", fast,
-                        c_playout_rate(t), against="C playout"))
-        bar.advance()
-
-        games = 20 if quick else 400
-        start = time.perf_counter()
-        sims = simulate(games, seed=1, workers=1, progress=False)
-        fast = games / (time.perf_counter() - start)
-        fast_actions = sum(g.actions for g in sims) / (time.perf_counter() - start)
-        mean_length = sum(g.actions for g in sims) / games
-        rows.append(Row("random playout, play_random/simulate (1 worker)", "actions/s",
-                        fast_actions, slow))
-        # Reference games per second, from its playout rate and the mean game length.
-        rows.append(Row("random games (1 worker)", "games/s", fast, slow / mean_length))
-        bar.advance()
-        start = time.perf_counter()
-        simulate(games, seed=1, workers=2, progress=False)
-        two = games / (time.perf_counter() - start)
-        rows.append(Row("random games, simulate with 2 workers", "games/s", two, None, against="-"))
-        rows.append(Row("simulate speed-up, 2 workers vs 1", "x", two / fast, None, against="-"))
-        bar.advance()
-
-        mid = Game.from_vpn(corpus[0])
-        mid_ref = ReferenceGame.from_vpn(corpus[0])
-        fast = _micros(lambda: mid.copy(history=False), t)
-        slow = _micros(mid_ref.copy, t)
-        rows.append(Row("copy(), mid-game", "us", fast, slow, higher_is_better=False))
-        bar.advance()
-
-        action = mid.legal_actions()[0]
-
-        def fast_play_undo():
-            mid.play(action)
-            mid.undo()
-
-        def slow_play_undo():
-            mid_ref.play(str(action))
-            mid_ref.undo()
-        fast = _micros(fast_play_undo, t)
-        slow = _micros(slow_play_undo, t)
-        rows.append(Row("play() + undo(), mid-game", "us", fast, slow, higher_is_better=False))
-        bar.advance()
-
-        count = 30 if quick else 200
-        fast = _state_bytes(lambda: mid.copy(history=False), count)
-        slow = _state_bytes(lambda: ReferenceGame.from_vpn(corpus[0]).copy(), count)
-        rows.append(Row("bytes per game state (a copy, no history)", "bytes", fast, slow,
-                        higher_is_better=False))
-        bar.advance()
+        rows += _perft_rows(quick, corpus, bar)
+        rows += _leg_rows(quick, t, bar)
+        rows += _playout_rows(quick, t, bar)
+        rows += _state_rows(quick, t, corpus, bar)
     rows += learning_rows(quick, progress)
     rows += search_rows(quick, progress)
+    return rows
+
+
+def _perft_rows(quick: bool, corpus, bar) -> list[Row]:
+    """perft against the reference, from both starts and mid-game positions."""
+    fast_depth, slow_depth = (3, 2) if quick else (5, 3)
+    rows: list[Row] = []
+    for board in ("standard", "compact"):
+        start = time.perf_counter()
+        fast_n = perft(Game(board), fast_depth)
+        fast = fast_n / (time.perf_counter() - start)
+        start = time.perf_counter()
+        slow_n = reference_perft(ReferenceGame(board), slow_depth)
+        slow = slow_n / (time.perf_counter() - start)
+        rows.append(Row(f"perft, {board} start (d{fast_depth} / d{slow_depth})",
+                        "leaves/s", fast, slow))
+        bar.advance()
+
+    start = time.perf_counter()
+    fast_n = sum(perft(Game.from_vpn(v), 2 if quick else 3) for v in corpus)
+    fast = fast_n / (time.perf_counter() - start)
+    start = time.perf_counter()
+    slow_n = sum(reference_perft(ReferenceGame.from_vpn(v), 1 if quick else 2) for v in corpus)
+    slow = slow_n / (time.perf_counter() - start)
+    rows.append(Row(f"perft, {len(corpus)} mid-game positions", "leaves/s", fast, slow))
+    bar.advance()
+    return rows
+
+
+def _leg_rows(quick: bool, t: float, bar) -> list[Row]:
+    """Leg generation, one Python call per leg and in bulk in the core."""
+    rows: list[Row] = []
+    legs = leg_corpus("standard", 10 if quick else 50)
+    fast, _ = _rate(lambda: legs_per_run(legs, False), t)
+    slow, _ = _rate(lambda: legs_per_run(legs, True), t)
+    rows.append(Row("legs generated, one Python call per leg", "legs/s", fast, slow))
+    buffers = mobility_buffers(legs)
+    fast, _ = _rate(lambda: legs_bulk(buffers), t)
+    rows.append(Row("legs generated in the core (Position.mobility)", "legs/s", fast, slow))
+    bar.advance()
+    return rows
+
+
+def _playout_rows(quick: bool, t: float, bar) -> list[Row]:
+    """Random playouts through the API and in C, and simulate on 1 and 2 workers."""
+    rows: list[Row] = []
+    seeds = iter(range(10**9))
+    fast, _ = _rate(lambda: api_playout(Game, next(seeds), 10**6), t)
+    slow, _ = _rate(lambda: api_playout(ReferenceGame, next(seeds), 200 if quick else 500), t)
+    rows.append(Row("random playout, public API loop, fresh games", "actions/s", fast, slow))
+    rows.append(Row("  the same loop against the C playout", "actions/s", fast,
+                    c_playout_rate(t), against="C playout"))
+    bar.advance()
+
+    games = 20 if quick else 400
+    start = time.perf_counter()
+    sims = simulate(games, seed=1, workers=1, progress=False)
+    fast = games / (time.perf_counter() - start)
+    fast_actions = sum(g.actions for g in sims) / (time.perf_counter() - start)
+    mean_length = sum(g.actions for g in sims) / games
+    rows.append(Row("random playout, play_random/simulate (1 worker)", "actions/s",
+                    fast_actions, slow))
+    # Reference games per second, from its playout rate and the mean game length.
+    rows.append(Row("random games (1 worker)", "games/s", fast, slow / mean_length))
+    bar.advance()
+    start = time.perf_counter()
+    simulate(games, seed=1, workers=2, progress=False)
+    two = games / (time.perf_counter() - start)
+    rows.append(Row("random games, simulate with 2 workers", "games/s", two, None, against="-"))
+    rows.append(Row("simulate speed-up, 2 workers vs 1", "x", two / fast, None, against="-"))
+    bar.advance()
+    return rows
+
+
+def _state_rows(quick: bool, t: float, corpus, bar) -> list[Row]:
+    """copy(), play()+undo() and the bytes of a state, mid-game."""
+    rows: list[Row] = []
+    mid = Game.from_vpn(corpus[0])
+    mid_ref = ReferenceGame.from_vpn(corpus[0])
+    fast = _micros(lambda: mid.copy(history=False), t)
+    slow = _micros(mid_ref.copy, t)
+    rows.append(Row("copy(), mid-game", "us", fast, slow, higher_is_better=False))
+    bar.advance()
+
+    action = mid.legal_actions()[0]
+
+    def fast_play_undo():
+        mid.play(action)
+        mid.undo()
+
+    def slow_play_undo():
+        mid_ref.play(str(action))
+        mid_ref.undo()
+    fast = _micros(fast_play_undo, t)
+    slow = _micros(slow_play_undo, t)
+    rows.append(Row("play() + undo(), mid-game", "us", fast, slow, higher_is_better=False))
+    bar.advance()
+
+    count = 30 if quick else 200
+    fast = _state_bytes(lambda: mid.copy(history=False), count)
+    slow = _state_bytes(lambda: ReferenceGame.from_vpn(corpus[0]).copy(), count)
+    rows.append(Row("bytes per game state (a copy, no history)", "bytes", fast, slow,
+                    higher_is_better=False))
+    bar.advance()
     return rows
 
 
 def learning_rows(quick: bool = False, progress: bool | None = None) -> list[Row]:
     """The learning paths, standard board, 6 players, against play()+undo() or
     the C playout measured in the same run."""
-    import numpy as np
     t = QUICK_SECONDS if quick else SECONDS
     rows: list[Row] = []
     with Progress(6, "bench: learning paths", progress) as bar:
         corpus = position_corpus(4 if quick else 30)
+        base, api_rows = _api_rows(corpus, t)
+        rows += api_rows
+        bar.advance()
+        rows += _search_primitive_rows(corpus, base, t, quick)
+        bar.advance()
+        rows += _adapter_rows(t, quick, bar)
+    return rows
 
-        def play_undo(game, action):
+
+def _play_undo(game, action):
+    game.play(action)
+    game.undo()
+
+
+def _api_rows(corpus, t: float) -> tuple[float, list[Row]]:
+    """play()+undo() (the base of the rows after it) and the learning calls' own costs."""
+    import numpy as np
+    rows: list[Row] = []
+    base = _per_position(corpus, _play_undo, t)
+    rows.append(Row("play(Action) + undo(), positions of fresh games", "us", base, base,
+                    against="itself"))
+    ids = {id(g): g.action_id(g.legal_actions()[0]) for g in corpus}
+
+    def play_id_undo(game, action):
+        game.play_id(ids[id(game)])
+        game.undo()
+    rows.append(Row("play_id() + undo()", "us", _per_position(corpus, play_id_undo, t),
+                    base, against="play+undo"))
+    cells = len(corpus[0].board)
+    out = np.empty((len(PLANES), cells), np.float32)
+    mask = np.empty(num_action_ids(cells), bool)
+    for case, extra in (
+            ("observation(seat)", lambda g: g.observation(g.to_move)),
+            ("observation(seat, out=)", lambda g: g.observation(g.to_move, out)),
+            ("legal_action_mask()", lambda g: g.legal_action_mask()),
+            ("legal_action_mask(out=)", lambda g: g.legal_action_mask(mask)),
+            ("legal_action_ids()", lambda g: g.legal_action_ids())):
+        def step(game, action, extra=extra):
             game.play(action)
             game.undo()
-        base = _per_position(corpus, play_undo, t)
-        rows.append(Row("play(Action) + undo(), positions of fresh games", "us", base, base,
-                        against="itself"))
-        ids = {id(g): g.action_id(g.legal_actions()[0]) for g in corpus}
+            extra(game)                    # after a change: the legal actions are new
+        # A difference of two timings: both measured in turns, three times, the median.
+        costs = sorted(_per_position(corpus, step, t / 3) - _per_position(corpus, _play_undo,
+                                                                            t / 3)
+                       for _ in range(3))
+        rows.append(Row(f"{case}, its own cost", "us", costs[1], base, against="play+undo"))
+    return base, rows
 
-        def play_id_undo(game, action):
-            game.play_id(ids[id(game)])
-            game.undo()
-        rows.append(Row("play_id() + undo()", "us", _per_position(corpus, play_id_undo, t),
-                        base, against="play+undo"))
-        out = np.empty((88, 181), np.float32)
-        mask = np.empty(181 * 181 + 3, bool)
-        for case, extra in (
-                ("observation(seat)", lambda g: g.observation(g.to_move)),
-                ("observation(seat, out=)", lambda g: g.observation(g.to_move, out)),
-                ("legal_action_mask()", lambda g: g.legal_action_mask()),
-                ("legal_action_mask(out=)", lambda g: g.legal_action_mask(mask)),
-                ("legal_action_ids()", lambda g: g.legal_action_ids())):
-            def step(game, action, extra=extra):
-                game.play(action)
-                game.undo()
-                extra(game)                    # after a change: the legal actions are new
-            # A difference of two timings: both measured in turns, three times, the median.
-            costs = sorted(_per_position(corpus, step, t / 3) - _per_position(corpus, play_undo,
-                                                                                t / 3)
-                           for _ in range(3))
-            rows.append(Row(f"{case}, its own cost", "us", costs[1], base, against="play+undo"))
-        bar.advance()
 
-        twins = {id(g): g.copy() for g in corpus}
-        rows.append(Row("Game.key(), positions of fresh games", "us",
-                        _per_position(corpus, lambda g, a: g.key(), t), base, against="play+undo"))
-        rows.append(Row("Game.material(), positions of fresh games", "us",
-                        _per_position(corpus, lambda g, a: g.material(), t), base,
-                        against="play+undo"))
-        rows.append(Row("Game.view(), positions of fresh games", "us",
-                        _per_position(corpus, lambda g, a: g.view(), t), base,
-                        against="play+undo"))
-        rows.append(Row("game == its copy, positions of fresh games", "us",
-                        _per_position(corpus, lambda g, a: g == twins[id(g)], t), base,
-                        against="play+undo"))
-        game = Game()
-        play_random(game, seed=3, max_actions=10)
-        copy10 = _micros(game.copy, t)
-        play_random(game, seed=3, max_actions=990)
-        rows.append(Row("copy() after 1,000 actions", "us", _micros(game.copy, t), copy10,
-                        against="after 10"))
-        rows.append(Row("Game()", "us", _micros(Game, t), base, against="play+undo"))
-        played = [Game() for _ in range(3 if quick else 20)]
-        for n, g in enumerate(played):
-            api_playout(lambda g=g: g, n, 20_000)
-        total = sum(g.ply for g in played)
-        rows.append(Row("undo history per action played", "bytes",
-                        sum(g._engine.history_bytes() for g in played) / total, None, against="-"))
-        bar.advance()
+def _search_primitive_rows(corpus, base: float, t: float, quick: bool) -> list[Row]:
+    """What a search calls per node: key, material, view, ==, copy, Game(), history."""
+    rows: list[Row] = []
+    twins = {id(g): g.copy() for g in corpus}
+    rows.append(Row("Game.key(), positions of fresh games", "us",
+                    _per_position(corpus, lambda g, a: g.key(), t), base, against="play+undo"))
+    rows.append(Row("Game.material(), positions of fresh games", "us",
+                    _per_position(corpus, lambda g, a: g.material(), t), base,
+                    against="play+undo"))
+    rows.append(Row("Game.view(), positions of fresh games", "us",
+                    _per_position(corpus, lambda g, a: g.view(), t), base,
+                    against="play+undo"))
+    rows.append(Row("game == its copy, positions of fresh games", "us",
+                    _per_position(corpus, lambda g, a: g == twins[id(g)], t), base,
+                    against="play+undo"))
+    game = Game()
+    play_random(game, seed=3, max_actions=10)
+    copy10 = _micros(game.copy, t)
+    play_random(game, seed=3, max_actions=990)
+    rows.append(Row("copy() after 1,000 actions", "us", _micros(game.copy, t), copy10,
+                    against="after 10"))
+    rows.append(Row("Game()", "us", _micros(Game, t), base, against="play+undo"))
+    played = [Game() for _ in range(3 if quick else 20)]
+    for n, g in enumerate(played):
+        api_playout(lambda g=g: g, n, 20_000)
+    total = sum(g.ply for g in played)
+    rows.append(Row("undo history per action played", "bytes",
+                    sum(g._engine.history_bytes() for g in played) / total, None, against="-"))
+    return rows
 
-        c_rate = c_playout_rate(t)
-        rows.append(Row("C playout (play_random), fresh games", "actions/s", c_rate, c_rate,
-                        against="itself"))
-        rows.append(Row("PettingZoo AEC, observation + mask each step", "steps/s",
-                        _pettingzoo_rate(t), c_rate, against="C playout"))
-        bar.advance()
-        for case, kwargs in (("vector, 64 games, no observations, 1 thread",
-                              dict(observations=None, legal=None)),
-                             ("vector, 64 games, float32 observations + masks, 1 thread",
-                              dict(observations="float32", legal="mask"))):
-            rows.append(Row(case, "actions/s", _vector_rate(64, 1, t, **kwargs), c_rate,
-                            against="C playout"))
-        bar.advance()
-        for n in (64, 256):                   # 1 and 2 threads in turns, three times
-            runs = [(_vector_rate(n, 1, t / 3, observations="float32", legal="mask"),
-                     _vector_rate(n, 2, t / 3, observations="float32", legal="mask"))
-                    for _ in range(3)]
-            one, two = (sorted(run[k] for run in runs)[1] for k in (0, 1))
-            rows.append(Row(f"vector, {n} games, float32 + masks, 2 threads", "actions/s",
-                            two, one, against="1 thread"))
-        bar.advance()
-        rows += _openspiel_rows(t, c_rate, quick)
-        bar.advance()
+
+def _adapter_rows(t: float, quick: bool, bar) -> list[Row]:
+    """The C playout, PettingZoo, vector games on 1 and 2 threads, OpenSpiel."""
+    rows: list[Row] = []
+    c_rate = c_playout_rate(t)
+    rows.append(Row("C playout (play_random), fresh games", "actions/s", c_rate, c_rate,
+                    against="itself"))
+    rows.append(Row("PettingZoo AEC, observation + mask each step", "steps/s",
+                    _pettingzoo_rate(t), c_rate, against="C playout"))
+    bar.advance()
+    for case, kwargs in (("vector, 64 games, no observations, 1 thread",
+                          dict(observations=None, legal=None)),
+                         ("vector, 64 games, float32 observations + masks, 1 thread",
+                          dict(observations="float32", legal="mask"))):
+        rows.append(Row(case, "actions/s", _vector_rate(64, 1, t, **kwargs), c_rate,
+                        against="C playout"))
+    bar.advance()
+    for n in (64, 256):                   # 1 and 2 threads in turns, three times
+        runs = [(_vector_rate(n, 1, t / 3, observations="float32", legal="mask"),
+                 _vector_rate(n, 2, t / 3, observations="float32", legal="mask"))
+                for _ in range(3)]
+        one, two = (sorted(run[k] for run in runs)[1] for k in (0, 1))
+        rows.append(Row(f"vector, {n} games, float32 + masks, 2 threads", "actions/s",
+                        two, one, against="1 thread"))
+    bar.advance()
+    rows += _openspiel_rows(t, c_rate, quick)
+    bar.advance()
     return rows
 
 

@@ -90,7 +90,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="victorus", description="VICTORUS game engine")
     parser.add_argument("--version", action="version", version=f"victorus {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _perft_parser(commands)
+    _simulate_parser(commands)
+    _tournament_parser(commands)
+    _play_parser(commands)
+    _serve_parser(commands)
+    _render_parser(commands)
+    _bench_parser(commands)
+    return parser
 
+
+def _perft_parser(commands) -> None:
     p = commands.add_parser(
         "perft", help="count action sequences (R40) from a position",
         description="Print one line per depth 1..DEPTH: the perft count (R40) and nodes per second.")
@@ -105,6 +115,8 @@ def build_parser() -> argparse.ArgumentParser:
                                       "MiB, shared by the threads (default 0: none)")
     _add_json_option(p, "the counts")
 
+
+def _simulate_parser(commands) -> None:
     p = commands.add_parser(
         "simulate", help="play seeded random games on all cores and summarise them",
         description="Play GAMES seeded random games (reproducible for any worker count) and "
@@ -127,6 +139,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="Ray cluster address (with --backend ray); default: a local Ray")
     _add_progress_option(p)
 
+
+def _tournament_parser(commands) -> None:
     p = commands.add_parser(
         "tournament", help="seeded games between agents, win rates with confidence intervals",
         description=f"Play GAMES seeded games between AGENTS (one per team: {AGENT_SPECS}), "
@@ -141,6 +155,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_json_option(p, "the result")
     _add_progress_option(p)
 
+
+def _play_parser(commands) -> None:
     p = commands.add_parser(
         "play", help="play in the terminal against agents",
         description="Play some seats yourself against an agent at the others; type 'help' "
@@ -153,6 +169,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="when the board is printed: 'mine' once at the start of each of your "
                         "turns (default), 'turns' after every turn, 'all' after every action")
 
+
+def _serve_parser(commands) -> None:
     p = commands.add_parser(
         "serve", help="play and watch in the browser (a local web server)",
         description="Serve a page to play against agents, watch simulations and replay "
@@ -169,6 +187,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), default=0, help="the agents' seed")
     p.add_argument("--open", action="store_true", help="open the page in a web browser")
 
+
+def _render_parser(commands) -> None:
     p = commands.add_parser(
         "render", help="draw a position as SVG (or PNG with cairosvg)",
         description="Write a picture of the start position, or of --vpn, to OUT (.svg or .png).")
@@ -179,6 +199,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="whose side is at the bottom")
     p.add_argument("--labels", action="store_true", help="write the cell labels")
 
+
+def _bench_parser(commands) -> None:
     p = commands.add_parser(
         "bench", help="measure speed against the pure-Python path",
         description="Print one table: perft, leg generation, random playouts, simulate, copy, "
@@ -186,7 +208,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quick", action="store_true", help="short workloads (a smoke run)")
     _add_json_option(p, "the rows")
     _add_progress_option(p)
-    return parser
 
 
 def cmd_perft(args) -> int:
