@@ -262,7 +262,10 @@ class Guard:
                             "headers": [(b"content-type", b"application/json"),
                                         (b"content-length", str(len(body)).encode())]})
                 return await send({"type": "websocket.http.response.body", "body": body})
-            response = _error(exc.status, str(exc), close=scope["method"] == "POST")
+            # A refused POST's body is never read, and a request in an HTTP version or
+            # method this server does not speak says nothing about the next one: close.
+            response = _error(exc.status, str(exc), close=scope["method"] == "POST" or exc.status in (
+                HTTPStatus.NOT_IMPLEMENTED, HTTPStatus.HTTP_VERSION_NOT_SUPPORTED))
             return await response(scope, receive, send)
         if scope["type"] == "http":
             gzip = _accepts_gzip(headers.get("accept-encoding", ""))
