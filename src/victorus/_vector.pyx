@@ -7,7 +7,8 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.string cimport memcpy, memset
 from libc.stdlib cimport malloc, free
 
-from victorus._core cimport NUM_PLANES, NUM_SEATS, RESULT_NONE, action_id, num_action_ids
+from victorus._core cimport (NUM_PLANES, NUM_SEATS, RESULT_NONE, OBS_FLOAT32, OBS_UINT8, action_id,
+                             num_action_ids)
 from victorus._engine cimport (
     StateC, RulesC, Engine, Rules, MAX_ACTIONS, gen_actions, apply_action, team_returns,
     observation_float32, observation_uint8, splitmix64, atomic_load, atomic_store,
@@ -28,9 +29,6 @@ cdef enum:
     CHUNK = 4                        # games a thread takes at a time
     TASK_RESET = 0
     TASK_STEP = 1
-    OBS_NONE = 0
-    OBS_FLOAT32 = 1
-    OBS_UINT8 = 2
 
 
 ctypedef struct VecC:

@@ -112,6 +112,9 @@ KNIGHT_CAPTURES_SEEN = 30
 #: the PettingZoo env and the OpenSpiel game report it, so a network trained on one
 #: version can check it is fed the same planes.
 OBSERVATION_VERSION = 1
+#: The observation kinds a vector of games writes: none, float32 (the counts divided by
+#: their scales) or uint8 (the counts, saturated). Their indices are the C engine's OBS_*.
+OBSERVATION_KINDS = (None, "float32", "uint8")
 
 # -- actions (R15, R38) --------------------------------------------------------------------
 # A leg's code is origin | target << 8 | capture << 16 | leg type << 17; ``code & KEY_MASK``
@@ -203,6 +206,7 @@ def cython_include() -> str:
         **{f"WORD_{word.upper()}": code for word, code in WORD_CODES.items()},
         "WORD_FORFEIT": WORD_FORFEIT,
         "CELL_MASK": CELL_MASK, "NUM_ID_WORDS": len(ID_WORDS),
+        **{f"OBS_{str(kind).upper()}": i for i, kind in enumerate(OBSERVATION_KINDS)},
         "KNIGHT_CAPTURES_SEEN": KNIGHT_CAPTURES_SEEN,
         **{f"SCALE_{name.upper()}": scale for name, scale in PLANE_SCALES.items()},
         "NUM_PLANES": len(PLANES),

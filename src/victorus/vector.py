@@ -45,12 +45,12 @@ import threading
 
 from ._vector import MAX_LEGAL_ACTIONS, MAX_WORKER_THREADS, VectorEngine
 from .checks import check_int
-from .constants import NUM_SEATS, OBSERVATION_VERSION, PLANES
+from .constants import NUM_SEATS, OBSERVATION_KINDS, OBSERVATION_VERSION, PLANES
 from .errors import ConfigError, IllegalActionError
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game
 from .tensors import _numpy, describe_id, num_actions
 
-OBSERVATIONS = {None: 0, "float32": 1, "uint8": 2}
+OBSERVATIONS = {kind: i for i, kind in enumerate(OBSERVATION_KINDS)}   # the engine's OBS_*
 LEGAL = (None, "mask", "ids")
 #: More than this many games per batch is refused. Each game costs about 12 KB of C state,
 #: plus 32 KB (standard board; 16 KB compact) for its mask and 64 KB (32 KB) for float32
