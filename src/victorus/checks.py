@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from .constants import NUM_SEATS
 from .errors import ConfigError
 
 _DIGITS_RE = re.compile(r"-?[0-9]+", re.ASCII)
@@ -41,6 +42,11 @@ def check_int(name: str, value, low: int, high: int | None = None, error=ConfigE
     return int(value)
 
 
+def check_seat(seat, name: str = "seat", error=ConfigError) -> int:
+    """``seat`` if it is a seat number, 0 to NUM_SEATS - 1."""
+    return check_int(name, seat, 0, NUM_SEATS - 1, error)
+
+
 def parse_int(name: str, text, low: int, high: int, error=ConfigError,
               canonical: bool = True) -> int:
     """The integer written in ``text``: ASCII digits (a '-' first when ``low`` < 0), no
@@ -57,4 +63,4 @@ def parse_int(name: str, text, low: int, high: int, error=ConfigError,
     return check_int(name, int(text), low, high, error)
 
 
-__all__ = ["accepted", "check_int", "parse_int", "shown"]
+__all__ = ["accepted", "check_int", "check_seat", "parse_int", "shown"]

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from . import tensors
 from ._engine import Engine, PerftTable, Rules, StopToken
-from .checks import check_int
+from .checks import check_int, check_seat
 from .constants import (
     ACTION_SLOTS,
     CAPTURE_FLAG,
@@ -250,7 +250,7 @@ class Game(GameCore):
 
     def held(self, seat: int) -> tuple[str, ...]:
         """R39 codes of the pieces an army holds, in capture order."""
-        check_int("seat", seat, 0, 5)
+        check_seat(seat)
         return tuple(Held(*h[1:]).code for h in self._engine.held() if h[0] == seat)
 
     def _make_action(self, key: int) -> Action:

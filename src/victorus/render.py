@@ -14,7 +14,7 @@ import math
 from functools import lru_cache
 from xml.sax.saxutils import escape
 
-from .checks import check_int
+from .checks import check_seat
 from .constants import CENTRE, GREY, KING, PIECE_LETTERS, PIECE_NAMES, QUEEN
 from .errors import ConfigError, MissingDependencyError
 from .files import check_writable, write_atomic
@@ -94,7 +94,7 @@ def render_layers(obj, size: float = 22.0, seat: int = 0, labels: bool = False,
     eliminated. ``position`` is what goes in the slot: the last move, the marks, the
     pieces (``<g class="piece" data-cell="h3" data-army="0">``) and the targets.
     """
-    check_int("seat", seat, 0, 5)
+    check_seat(seat)
     if not isinstance(size, (int, float)) or isinstance(size, bool) or not 4 <= size <= 200:
         raise ConfigError(f"size must be a number from 4 to 200, got {size!r}")
     board, cells, live, frozen, last_leg = _game_parts(obj)

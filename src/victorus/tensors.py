@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .checks import check_int
+from .checks import check_int, check_seat
 from .constants import (
     CENTRE,
     GREY,
@@ -143,8 +143,8 @@ def observation(game, seat: int, out=None):
     """float32 planes ``[len(PLANES), N]`` from ``seat``'s point of view (see module doc),
     written by the engine in C; ``out``: a C-contiguous float32 array of that shape to fill
     instead of a new one."""
-    if type(seat) is not int or not 0 <= seat <= 5:
-        _check_seat(seat)
+    if type(seat) is not int or not 0 <= seat < NUM_SEATS:
+        check_seat(seat)
     if out is None:
         out = (_np or _numpy()).empty((len(PLANES), len(game.board)), dtype="float32")
     try:
@@ -153,10 +153,6 @@ def observation(game, seat: int, out=None):
         raise ConfigError(f"out must be a writable C-contiguous numpy float32 array of shape "
                           f"{(len(PLANES), len(game.board))}, got {_describe(out)}") from None
     return out
-
-
-def _check_seat(seat) -> None:
-    check_int("seat", seat, 0, 5)
 
 
 # -- the slow, obviously-correct paths (tests compare the C ones against them) ----------
@@ -171,7 +167,7 @@ def legal_action_ids_reference(game) -> list[int]:
 def observation_reference(game, seat: int):
     """The observation computed in Python from the game's records (slow)."""
     np = _numpy()
-    _check_seat(seat)
+    check_seat(seat)
     board = game.board
     n = len(board)
     cells, armies, turn, _ = game._view()
