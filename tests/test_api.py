@@ -39,6 +39,8 @@ def test_game_defaults():
     ({"players": 7}, "players must be an integer from 2 to 6"),
     ({"players": "4"}, "players must be an integer from 2 to 6"),
     ({"players": 4, "variant": "allied"}, "allied variant needs 6 players"),
+    ({"players": 7, "variant": "allied"}, "players must be an integer from 2 to 6"),
+    ({"players": "6", "variant": "allied"}, "players must be an integer from 2 to 6"),
     ({"variant": "quick0"}, "quick round limit"),
     ({"variant": "turbo"}, "bad variant part 'turbo'"),
     ({"variant": "players3", "players": 4}, "says 3 players"),

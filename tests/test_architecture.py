@@ -113,3 +113,18 @@ def test_rooms_stay_small():
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
             and node.end_lineno - node.lineno + 1 > 80]
     assert long == []
+
+
+def test_ci_reads_each_extra_the_same_without_a_toml_library(monkeypatch):
+    """tools/extra.py (CI installs the pinned linters and the docs tools with it) reads
+    the extras alike with tomllib and with its own reader (Python 3.10 without tomli)."""
+    import importlib.util
+    import sys
+    spec = importlib.util.spec_from_file_location("extra", PACKAGE.parents[1] / "tools" / "extra.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    names = ("dev", "docs", "test", "render")
+    with_toml = [tool.extra(name) for name in names]
+    monkeypatch.setitem(sys.modules, "tomllib", None)
+    monkeypatch.setitem(sys.modules, "tomli", None)
+    assert [tool.extra(name) for name in names] == with_toml and all(with_toml)

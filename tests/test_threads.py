@@ -125,28 +125,41 @@ def test_one_vector_games_stepped_from_four_threads(threads):
 
 
 def test_vector_env_copies_under_its_lock():
-    """The gymnasium vector env holds the games' lock until its outputs are copied, so
-    each of several threads gets outputs consistent with its own step."""
+    """The gymnasium vector env holds the games' lock until its outputs are copied: each
+    of three threads stepping one env (no lock of their own) gets the outputs of its own
+    step, as the native step left them, never those of another thread's later step."""
     pytest.importorskip("gymnasium")
     from victorus.vector_env import VictorusVectorEnv
-    env = VictorusVectorEnv(4, board="compact", players=2, threads=2)
+    env = VictorusVectorEnv(8, board="compact", players=2, threads=2)
+    recorder = RecordingEngine(env.games, env.games._engine)
+    env.games._engine = recorder
     env.reset(seed=1)
-    bad = []
+    returned, errors = [], []
 
     def actor():
-        for _ in range(100):
-            with env.games.lock:            # sample and step as one, as an actor would
-                obs, *_ = env.step(env.sample_legal())
-            for i in range(4):              # the copy is this step's own: never rewritten
-                if obs["action_mask"][i].sum() == 0:
-                    bad.append(i)
+        try:
+            for _ in range(60):
+                actions = env.sample_legal()          # may be stale when it is sent
+                try:
+                    obs, rewards, terminated, _, _ = env.step(actions)
+                except IllegalActionError:
+                    continue
+                returned.append((actions, obs["action_mask"].view(bool), terminated))
+        except BaseException as exc:                  # pragma: no cover - reported below
+            errors.append(exc)
 
     workers = [threading.Thread(target=actor) for _ in range(3)]
     for w in workers:
         w.start()
     for w in workers:
         w.join()
-    assert not bad
+    assert not errors and len(returned) > 30
+    steps = [(arg[0], out) for kind, arg, out in recorder.log if kind == "step" and arg[1] < 0]
+    for actions, masks, terminated in returned:
+        mine = [out for sent, out in steps if (sent == actions).all()]
+        assert mine, "a step the engine never saw"
+        assert any((out["masks"] == masks).all() and (out["terminated"] == terminated).all()
+                   for out in mine)
 
 
 def _vector_run():
@@ -237,11 +250,18 @@ def test_stop_token_ends_a_search_as_its_budget_would():
         MCTSAgent(iterations=10).search(Game(), stop=True)
 
 
-def test_simulate_stops_at_once_on_its_token():
-    """A simulation told to stop from another thread raises Cancelled and plays no more
-    games (it would otherwise take minutes)."""
-    token = StopToken()
-    seen = []
+def test_simulate_stops_at_once_on_its_token(monkeypatch):
+    """A simulation told to stop from another thread, once its games are under way,
+    raises Cancelled and plays no more games (it would otherwise take minutes)."""
+    import sys
+    simulate_module = sys.modules["victorus.simulate"]      # victorus.simulate is the function
+    token, started, seen = StopToken(), threading.Event(), []
+    play_one = simulate_module._play_one
+
+    def first_game_started(*args):
+        started.set()
+        return play_one(*args)
+    monkeypatch.setattr(simulate_module, "_play_one", first_game_started)
 
     def run():
         try:
@@ -251,11 +271,14 @@ def test_simulate_stops_at_once_on_its_token():
 
     worker = threading.Thread(target=run)
     worker.start()
+    started.wait()
     token.stop()
     worker.join()
     assert seen == ["cancelled"]
     with pytest.raises(victorus.ConfigError, match="StopToken"):
         victorus.simulate(1, stop="now")
+    with pytest.raises(victorus.ConfigError, match="backend='local'"):
+        victorus.simulate(1, stop=StopToken(), backend="ray")
 
 
 def test_changing_a_game_during_its_playout_is_refused():
@@ -281,6 +304,8 @@ def test_changing_a_game_during_its_playout_is_refused():
         except victorus.StateError as exc:
             refused.append(str(exc))
             token.stop()
+        except (IllegalActionError, IndexError):   # written back between the two calls
+            pass
     worker.join()
     assert all("another thread" in message for message in refused)
     played, key = game.history(), game.key()
@@ -289,3 +314,29 @@ def test_changing_a_game_during_its_playout_is_refused():
     for action in played:
         game.play(action)
     assert game.key() == key
+
+
+def test_actions_listed_during_a_playout_are_not_kept_after_it():
+    """Legal actions read while the playout runs are those of the position before it; once
+    it is written back, the game lists the new position's actions (a stale list would
+    let play() apply an action of the old position)."""
+    for seed in range(3):
+        game, token, busy = Game(), StopToken(), threading.Event()
+
+        def playout(game=game, token=token, seed=seed):
+            game._engine.random_playout(seed, 10**6, False, token)
+
+        worker = threading.Thread(target=playout)
+        worker.start()
+        while worker.is_alive():
+            try:
+                game.undo()                        # refused while the playout runs
+            except victorus.StateError as exc:
+                if "another thread" in str(exc):
+                    busy.set()
+                    game.legal_actions()           # read (and cached) mid-playout
+                    token.stop()
+        worker.join()
+        fresh = game.copy(history=False)
+        assert [str(a) for a in game.legal_actions()] == [str(a) for a in fresh.legal_actions()]
+        assert game.is_over == fresh.is_over

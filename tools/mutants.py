@@ -327,7 +327,7 @@ MUTANTS: list[Mutant] = [
        "        s.turn.nocap = -1        # R37(c)", "R37(c): the self-bonus captures again in that kingdom",
        ENGINE),
     _m("eng-perft-leaf", 40, "engine", "    if depth == 1:\n        return n\n    cdef uint64_t total = 0",
-       "    if depth == 1:\n        return n - (s.phase == PHASE_BONUS)\n    cdef uint64_t total = 0",
+       "    if depth == 1:\n        return n - (s.turn.phase == PHASE_BONUS)\n    cdef uint64_t total = 0",
        "R40: end not counted at the last ply", PERFT),
     _m("eng-perft-hash-depth", 40, "engine", "== key and (data & 0xFF) == <uint64_t>depth:",
        "== key and (data & 0xFF) >= 2:", "R40: a count stored for another depth reused",

@@ -157,6 +157,7 @@ class MCTSAgent:
         set from another thread ends it early, as its budget would."""
         if stop is not None and not isinstance(stop, _engine.StopToken):
             raise ConfigError(f"stop must be a victorus.StopToken or None, got {stop!r}")
+        game = game.copy(history=False)      # one position for the actions and the search
         actions = game.legal_actions()
         if not actions:
             raise ConfigError("the game is over: there is nothing to search")

@@ -26,8 +26,9 @@ class RecordError(VictorusError, ValueError):
 
 
 class Cancelled(VictorusError):
-    """A long call (perft, simulate, a search) was stopped by its StopToken from another
-    thread; what it had computed is discarded."""
+    """perft or simulate was stopped by its StopToken from another thread; what it had
+    computed is discarded. (A search stopped by its token ends normally, with what it
+    found, as its budget would.)"""
 
 
 class MissingDependencyError(VictorusError, ImportError):

@@ -103,6 +103,8 @@ def simulate(games: int, seed: int = 0, players: int | None = None, board: str =
         raise ConfigError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     if stop is not None and not isinstance(stop, StopToken):
         raise ConfigError(f"stop must be a victorus.StopToken or None, got {stop!r}")
+    if stop is not None and backend != "local":
+        raise ConfigError("stop is for backend='local' (a Ray run stops with Ctrl-C)")
     if address is not None and backend != "ray":
         raise ConfigError("address is only for backend='ray'")
     start = Game(board=board, players=players, variant=variant)   # validates the configuration

@@ -5,7 +5,9 @@
 cdef class StopToken:
     """A call's cancellation: :meth:`stop` makes the native loops given this token (perft,
     random playouts, MCTS) return as soon as they can. One token per call, never shared
-    process-wide, so stopping one call never stops another."""
+    process-wide, so stopping one call never stops another. Single use: once stopped it
+    stays stopped (a run also stops its token on Ctrl-C or an error of its own), so make a
+    new one for each call."""
 
     def stop(self):
         """Ask the calls holding this token to return early (from any thread)."""
@@ -575,6 +577,7 @@ cdef class Engine:
                 apply_action(&s, &self.rules.c, buffer[splitmix64(&rng) % <uint64_t>n])
                 played += 1
         memcpy(&self.s, &s, sizeof(StateC))
+        self.legal_valid = False         # readers meanwhile listed the old state's actions
         self.busy = False
         return played
 

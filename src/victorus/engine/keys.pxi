@@ -123,6 +123,8 @@ cdef uint64_t perft_hashed(const StateC* s, const RulesC* r, int depth, PerftTab
         memcpy(&child, s, sizeof(StateC))
         apply_action(&child, r, actions[i])
         total += perft_hashed(&child, r, depth - 1, table, hits, stop)
+    if atomic_load(stop, RELAXED):
+        return total                     # a child was cut short: partial, not stored
     data = (total << 8) | <uint64_t>depth
     store_u64(&entry.data, data, RELAXED)
     store_u64(&entry.check, key ^ data, RELAXED)
