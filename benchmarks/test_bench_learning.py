@@ -1,4 +1,4 @@
-"""The learning paths (issue 14) as pytest-benchmark cases, on the workloads of
+"""The learning paths as pytest-benchmark cases, on the workloads of
 ``victorus bench``: positions of fresh random games, standard board, 6 players, GC on."""
 
 import numpy as np

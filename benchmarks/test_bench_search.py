@@ -1,4 +1,4 @@
-"""Search (issue 15): MCTS in C against the Python example at equal rollout lengths,
+"""Search: MCTS in C against the Python example at equal rollout lengths,
 root parallelism, and perft with a transposition table. The same workloads as
 ``victorus bench``'s search rows. Rates: divide ``extra_info`` counts by the mean time.
 """

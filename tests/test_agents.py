@@ -1,4 +1,4 @@
-"""Agents, the tournament runner and the tournament/render/simulate --csv commands (issue 5)."""
+"""Agents, the tournament runner and the tournament/render/simulate --csv commands."""
 
 import csv
 import io

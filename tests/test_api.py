@@ -137,7 +137,7 @@ def test_cli_perft_vpn_and_variants(capsys):
 
 
 def test_perft_on_threads_counts_the_same(capsys):
-    """Issue 15 item 4: the root's actions split over threads; R40 counts unchanged."""
+    """The root's actions split over threads; R40 counts unchanged."""
     for game in (victorus.Game("compact", players=3),
                  victorus.Game.from_vpn(victorus.Game().vpn())):
         victorus.play_random(game, seed=5, max_actions=30)
@@ -256,7 +256,7 @@ def test_handed_out_actions_are_found_by_slot_and_forged_ones_by_text():
 
 
 def test_many_quick_variants_keep_a_bounded_cache():
-    """Issue 16: every distinct quick<N> used to stay cached for ever (~20 KB each)."""
+    """Every distinct quick<N> used to stay cached for ever (~20 KB each)."""
     from victorus import game as game_module
     for n in range(1, 3 * game_module.CACHED_CONFIGURATIONS):
         victorus.Game("compact", players=2, variant=f"quick{n}")

@@ -1,4 +1,4 @@
-"""Architecture rules (issue 13): no import cycles, and the pure-Python reference runs
+"""Architecture rules: no import cycles, and the pure-Python reference runs
 without the compiled extensions."""
 
 import ast

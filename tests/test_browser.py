@@ -1,4 +1,4 @@
-"""victorus serve in a real browser (issue 8): headless Chromium driven by Playwright.
+"""victorus serve in a real browser: headless Chromium driven by Playwright.
 
 The tests read the page as a person would: they click pieces and cells, buttons
 and forms, and read the status, the log and the position shown. Chromium comes
@@ -211,7 +211,7 @@ def test_a_replay_steps_to_the_recorded_final_position(page, server, tmp_path):
 
 
 def test_the_window_never_scrolls_while_agents_play(browser, server):
-    # The log follows the game inside its own box; the page itself stays put (issue 17).
+    # The log follows the game inside its own box; the page itself stays put.
     page = browser.new_page(viewport={"width": 1280, "height": 720})
     page.goto(server.url)
     page.wait_for_selector("#board svg")
@@ -439,7 +439,7 @@ def test_past_positions_can_be_browsed_while_the_game_goes_on(page, server):
 
 
 def test_the_board_frame_and_the_log_are_sent_once_as_the_game_goes_on(page, server):
-    # Issue 17, item 9: the page holds the board's frame (cells, walls) and the log's turns,
+    # The page holds the board's frame (cells, walls) and the log's turns,
     # and the server sends only the pieces and the new turns; the log's entries are never
     # rebuilt, and the page's log is the game's. (The test plays each action and waits
     # until the page shows it, so that every change is seen, whatever the machine's load.)

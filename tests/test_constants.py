@@ -1,4 +1,4 @@
-"""victorus.constants is the one source of the facts Python and C share (issue 13)."""
+"""victorus.constants is the one source of the facts Python and C share."""
 
 import pytest
 

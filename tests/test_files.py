@@ -1,4 +1,4 @@
-"""Users' files (issue 16): atomic writes, bounded reads, one turn per record line."""
+"""Users' files: atomic writes, bounded reads, one turn per record line."""
 
 import os
 

@@ -83,7 +83,7 @@ def test_record_of_a_forfeit_round_trips_with_or_without_its_time_limit():
     g = victorus.Game(board="compact", players=2)
     g.forfeit()
     g.play(g.legal_actions()[0])
-    # Issue 16: the game does not know its clock; the record says it had one.
+    # The game does not know its clock; the record says it had one.
     unknown = record.dumps(g)
     assert "time-limit: unknown\n" in unknown and "\n1.0 pass\n" in unknown
     assert record.parse(unknown).clock and record.parse(unknown).time_limit is None

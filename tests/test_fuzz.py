@@ -1,4 +1,4 @@
-"""Property tests with random and mutated input (issue 7): VPN strings, action
+"""Property tests with random and mutated input: VPN strings, action
 strings and command-line argument lists. Only the documented errors may come
 out, a rejected input never changes a game, and accepted input round-trips.
 """

@@ -1,4 +1,4 @@
-"""Position keys, == and hash (issue 15): positions, not histories."""
+"""Position keys, == and hash: positions, not histories."""
 
 import random
 

@@ -1,4 +1,4 @@
-"""victorus play: the terminal session (issue 5)."""
+"""victorus play: the terminal session."""
 
 import io
 import threading

@@ -1,4 +1,4 @@
-"""victorus serve: the JSON API behind the page (issue 8), over real HTTP."""
+"""victorus serve: the JSON API behind the page, over real HTTP."""
 
 import contextlib
 import http.client
@@ -360,7 +360,7 @@ def test_armies_show_held_pieces_promotion_cards_and_laps():
     assert (blue["king_laps"], blue["promotion"], blue["royal_knights"]) == (None, [], 0)
 
 
-# -- hostile requests (issue 16): who may ask, malformed HTTP, limits ----------------------
+# -- hostile requests: who may ask, malformed HTTP, limits ----------------------
 def raw_request(srv, data: bytes, timeout=30, end=False) -> tuple[int, dict | None]:
     """Send raw bytes (``end``: and close the sending side); (status, JSON body or None)."""
     with socket.create_connection(srv.server_address[:2], timeout=timeout) as sock:
@@ -588,7 +588,7 @@ def test_state_labels_parameter():
         table.state(labels="yes")
 
 
-# -- what the page holds is not sent again (issue 17, item 9) ---------------------------
+# -- what the page holds is not sent again ---------------------------
 def test_the_board_frame_is_sent_only_when_it_changed():
     from victorus.render import POSITION_SLOT
     table = Table("standard", 6, seats=[PERSON] * 6, agent_delay=0)

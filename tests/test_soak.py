@@ -1,4 +1,4 @@
-"""tools/soak.py (issue 16), the long soak run outside the suite, kept working here at a small
+"""tools/soak.py, the long soak run outside the suite, kept working here at a small
 scale, and shown to catch what it is for: a broken undo or pickle, a server answering 500."""
 
 import pickle

@@ -1,4 +1,4 @@
-"""Fixed action space, legal-action mask and observation planes (issue 6)."""
+"""Fixed action space, legal-action mask and observation planes."""
 
 import random
 

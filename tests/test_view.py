@@ -1,4 +1,4 @@
-"""The public read-only view (issue 15 item 2): Game.view(), material(), returns(), checked
+"""The public read-only view: Game.view(), material(), returns(), checked
 against the game's own records cell by cell on positions of random games."""
 
 import pytest

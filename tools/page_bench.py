@@ -1,4 +1,4 @@
-"""The web page's figures (issue 17's targets), measured in headless Chromium on
+"""The web page's figures (the page's targets), measured in headless Chromium on
 ``victorus serve``:
 
 * traffic: bytes a minute the page receives while watching agents play a standard

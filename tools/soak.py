@@ -1,4 +1,4 @@
-"""Soak test (issue 16): long random use of the engine and of the web server, reporting
+"""Soak test: long random use of the engine and of the web server, reporting
 peak memory and every failure. Not part of the test suite (minutes long); the suite runs
 it once at a small scale so that it keeps working.
 
