@@ -239,6 +239,9 @@ def test_stop_token_cancels_its_call_only():
         w.join()
     assert results == {"stopped": "cancelled", "other": perft(Game("compact", players=2), 5)}
     assert token.stopped
+    for depth in (1, 5):                  # a stopped token is single use, at any depth
+        with pytest.raises(Cancelled):
+            perft(Game(), depth, stop=token)
 
 
 def test_stop_token_ends_a_search_as_its_budget_would():

@@ -468,6 +468,8 @@ def _perft(game: Game, depth: int, threads: int = 1, progress=None,
         raise ConfigError(f"perft needs a victorus.Game, got {type(game).__name__}")
     if stop is not None and not isinstance(stop, StopToken):
         raise ConfigError(f"stop must be a victorus.StopToken or None, got {stop!r}")
+    if stop is not None and stop.stopped:
+        raise Cancelled("perft was given a StopToken that is already stopped")
     table = PerftTable(hash_mb) if hash_mb else None     # MemoryError if it cannot be had
     if depth <= 3:                                  # milliseconds at most
         return (game._engine.perft(depth), 0) if table is None else \
