@@ -5,6 +5,8 @@ blue's team plays uniformly random legal actions drawn in C. The policy scores a
 action from the observation columns of its two cells (the piece that moves, and what
 stands on the target: a capture shows there), 2 x 88 features and one weight each,
 and learns from the game result (+1 win, -1 loss, 0 draw) with a running baseline.
+The observation is rotated to the army to act while action ids name absolute cells:
+``victorus.tensors.id_columns`` gives the columns of an action's cells in that view.
 
     python examples/train_linear_policy.py [--iterations 3000] [--envs 32]
 
@@ -17,24 +19,24 @@ import argparse
 
 import numpy as np
 
+from victorus.tensors import id_columns
 from victorus.vector import VectorGames
 
 RED_TEAM = (0, 2, 4)
 
 
-def features(obs, ids, cells):
-    """[legal actions, 2 * planes]: the observation columns of origin and target; the
-    words (stop, end, pass) get zeros."""
-    legs = ids < cells * cells
-    origin, target = np.where(legs, ids // cells, 0), np.where(legs, ids % cells, 0)
-    f = np.concatenate([obs[:, origin], obs[:, target]], axis=0).T
+def features(obs, ids, board, seat):
+    """[legal actions, 2 * planes]: the observation columns of origin and target in the
+    view of ``seat`` (the army to act); the words (stop, end, pass) get zeros."""
+    origin, target = id_columns(board, ids, seat)
+    legs = origin >= 0
+    f = np.concatenate([obs[:, np.maximum(origin, 0)], obs[:, np.maximum(target, 0)]], axis=0).T
     f[~legs] = 0.0
     return f
 
 
 def train(iterations=300, envs=32, seed=0, learning_rate=0.05, report=50):
     games = VectorGames(envs, board="compact", players=2, variant="quick6", seed=seed)
-    cells = len(games.board)
     rng = np.random.default_rng(seed)
     weights = np.zeros(2 * games.observations.shape[1])
     grads = np.zeros((envs, weights.size))       # per game: sum of grad log pi this episode
@@ -43,7 +45,7 @@ def train(iterations=300, envs=32, seed=0, learning_rate=0.05, report=50):
         actions = games.sample().copy()           # blue's team: random
         for i in np.flatnonzero(np.isin(games.to_move, RED_TEAM) & (actions >= 0)):
             ids = np.flatnonzero(games.masks[i])
-            f = features(games.observations[i], ids, cells)
+            f = features(games.observations[i], ids, games.board, int(games.to_move[i]))
             logits = f @ weights
             p = np.exp(logits - logits.max())
             p /= p.sum()

@@ -56,3 +56,28 @@ def test_the_training_example_runs_and_learns_something():
     weights, history = example.train(iterations=600, envs=16, report=300)
     assert weights.shape == (176,) and np.abs(weights).sum() > 0
     assert len(history) == 2 and all(0.0 <= rate <= 1.0 for rate in history)
+
+
+def test_the_example_reads_the_movers_own_piece_from_any_seat():
+    """The observation is rotated to the army to act, ids name absolute cells: the
+    example's features of a legal leg must show the mover's own piece at its origin (plane
+    army0_<kind>) for every seat, seat 2 and 4 included, where absolute columns would not."""
+    from victorus.constants import PIECE_LETTERS, PLANES
+    spec = importlib.util.spec_from_file_location("train_linear_policy", EXAMPLE)
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    own = [PLANES.index(f"army0_{p}") for p in PIECE_LETTERS]
+    game = victorus.Game("compact", players=2)
+    seen = set()
+    while len(seen) < 3:                          # red's team: seats 0, 2 and 4 move in turn
+        seat = game.to_move
+        ids = game.legal_action_ids()
+        f = example.features(game.observation(seat), ids, game.board, seat)
+        for k, ident in enumerate(ids):
+            if ident < len(game.board) ** 2:      # a leg: its origin holds the mover's piece
+                assert f[k, own].sum() == 1, (seat, ident)
+        seen.add(seat)
+        game.play(game.legal_actions()[0])
+        while game.to_move not in (0, 2, 4):
+            game.play(game.legal_actions()[0])
+    assert seen == {0, 2, 4}

@@ -81,16 +81,7 @@ def _rules(board: Board, config: Config) -> Rules:
             [[[winding_base(q, r, s, clockwise) for q, r in coords] for clockwise in (True, False)]
              for s in range(NUM_SEATS)],
             config.teams, config.order, sum(1 << s for s in config.present), config.quick or 0,
-            [observation_columns(board, seat) for seat in range(NUM_SEATS)])
-
-
-def observation_columns(board: Board, seat: int) -> list[int]:
-    """The column of each cell in ``seat``'s observation: the inverse of
-    :func:`victorus.tensors.rotation` (column ``j`` shows cell ``rotation[j]``)."""
-    columns = [0] * len(board)
-    for j, cell in enumerate(tensors.rotation(board.name, seat)):
-        columns[cell] = j
-    return columns
+            [list(tensors.observation_columns(board, seat)) for seat in range(NUM_SEATS)])
 
 
 @lru_cache(maxsize=CACHED_CONFIGURATIONS, typed=True)

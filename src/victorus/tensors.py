@@ -82,6 +82,42 @@ def rotation(board_name: str, seat: int):
 
 
 @lru_cache(maxsize=None)
+def _columns(board_name: str, seat: int) -> tuple[int, ...]:
+    columns = [0] * len(Board(board_name))
+    for j, cell in enumerate(rotation(board_name, seat)):
+        columns[cell] = j
+    return tuple(columns)
+
+
+def observation_columns(board: Board, seat: int) -> tuple[int, ...]:
+    """The column of each cell in ``seat``'s observation: the inverse of
+    :func:`rotation` (column ``j`` shows cell ``rotation(...)[j]``)."""
+    check_seat(seat)
+    return _columns(board.name, seat)
+
+
+def id_columns(board: Board, ids, seat: int):
+    """Where the cells of action ids stand in ``seat``'s observation: two int arrays (the
+    origin's and the target's column for each id; -1 for the words stop, end, pass).
+
+    Observations are rotated to the observer, action ids use absolute cells (R9): a
+    network reading an action's cells from the observation goes through these columns,
+    e.g. ``obs[:, origin]`` with ``origin, target = id_columns(board, ids, seat)``."""
+    np = _np or _numpy()
+    check_seat(seat)
+    ids = np.asarray(ids, dtype=np.int64)
+    n = len(board)
+    if ids.size and (ids.min() < 0 or ids.max() >= num_action_ids(n)):
+        raise ConfigError(f"action ids go from 0 to {num_action_ids(n) - 1} on the {board.name} "
+                          f"board, got {int(ids.min())}..{int(ids.max())}")
+    columns = np.asarray(_columns(board.name, seat), dtype=np.int64)
+    legs = ids < n * n
+    origin = np.where(legs, columns[np.where(legs, ids // n, 0)], -1)
+    target = np.where(legs, columns[np.where(legs, ids % n, 0)], -1)
+    return origin, target
+
+
+@lru_cache(maxsize=None)
 def _static_planes(board_name: str):
     np = _numpy()
     board = Board(board_name)
