@@ -119,3 +119,45 @@ def test_bad_arguments_are_refused(kwargs, message):
     args = {"num_envs": 2, **kwargs}
     with pytest.raises(victorus.ConfigError, match=message):
         VectorGames(**args)
+
+
+def test_set_game_puts_a_position_into_a_slot():
+    """set_game: the slot holds the game's position as a fresh episode, its outputs agree
+    with the game, and it steps on from there exactly as the game does."""
+    vg = VectorGames(3, board="compact", players=2, seed=1)
+    game = victorus.Game("compact", players=2)
+    victorus.play_random(game, seed=5, max_actions=25)
+    vg.set_game(1, game)
+    assert vg.game(1).key() == game.key() and vg.to_move[1] == game.to_move
+    assert vg.masks[1].tolist() == game.legal_action_mask().tolist()
+    assert (vg.observations[1] == game.observation(game.to_move)).all()
+    assert not vg.rewards[1].any() and not vg.terminated[1]
+    for _ in range(10):
+        if game.is_over:
+            break
+        ids = vg.sample().copy()
+        game.play_id(int(ids[1]))
+        vg.step(ids)
+        assert vg.game(1).key() == game.key()
+    with pytest.raises(victorus.ConfigError, match="standard"):
+        vg.set_game(0, victorus.Game())
+    with pytest.raises(victorus.ConfigError, match="index"):
+        vg.set_game(3, game)
+
+
+def test_uint8_observations_of_a_game_are_the_vector_games():
+    """Game.observation(seat, dtype="uint8") writes the planes VectorGames writes with
+    observations="uint8" (saturated counts), for the same position."""
+    vg = VectorGames(1, board="compact", players=3, observations="uint8", seed=2)
+    game = victorus.Game("compact", players=3)
+    for _ in range(40):
+        assert (vg.observations[0] == game.observation(game.to_move, dtype="uint8")).all()
+        ids = vg.sample().copy()
+        if ids[0] < 0:
+            break
+        game.play_id(int(ids[0]))
+        vg.step(ids)
+    out = np.zeros((len(victorus.constants.PLANES), 127), np.uint8)
+    assert game.observation(0, out, dtype="uint8") is out
+    with pytest.raises(victorus.ConfigError, match="dtype"):
+        game.observation(0, dtype="float64")

@@ -313,6 +313,13 @@ cdef class VectorEngine:
                                                   + splitmix64(&v.rng[i]) % <uint64_t>k],
                                           v.cells))
 
+    def load(self, int i, Engine e):
+        """Game ``i`` becomes a copy of ``e``'s position (the same rules, checked by the
+        caller), as a fresh episode: outputs rewritten, rewards zero."""
+        vec_reset_one(&self.v, i)
+        memcpy(&self.v.states[i], &e.s, sizeof(StateC))
+        vec_outputs(&self.v, i)
+
     def engine(self, int i):
         """An Engine holding a copy of game ``i`` (no history)."""
         cdef Engine e = Engine.__new__(Engine, self.rules)

@@ -321,10 +321,10 @@ class Game(GameCore):
         """numpy bool vector over the fixed action space (``out``: fill this one)."""
         return tensors.legal_action_mask(self, out)
 
-    def observation(self, seat: int, out=None):
-        """numpy float32 planes [planes, cells] from ``seat``'s point of view (``out``:
-        fill this one)."""
-        return tensors.observation(self, seat, out)
+    def observation(self, seat: int, out=None, dtype: str = "float32"):
+        """numpy planes [planes, cells] from ``seat``'s point of view, float32 or uint8
+        (saturated counts, the vector games' planes); ``out``: fill this one."""
+        return tensors.observation(self, seat, out, dtype)
 
     def __copy__(self) -> "Game":
         return self.copy()

@@ -175,18 +175,23 @@ def describe_id(board: Board, ident: int) -> str:
     return f"{board.labels[ident // n]}-{board.labels[ident % n]}"
 
 
-def observation(game, seat: int, out=None):
-    """float32 planes ``[len(PLANES), N]`` from ``seat``'s point of view (see module doc),
-    written by the engine in C; ``out``: a C-contiguous float32 array of that shape to fill
-    instead of a new one."""
+def observation(game, seat: int, out=None, dtype: str = "float32"):
+    """Planes ``[len(PLANES), N]`` from ``seat``'s point of view (see module doc), written
+    by the engine in C: float32 (counts divided by PLANE_SCALES) or, with
+    ``dtype="uint8"``, the counts saturated at 255 (4x smaller; the vector games' uint8
+    kind). ``out``: a C-contiguous array of that shape and dtype to fill instead."""
     if type(seat) is not int or not 0 <= seat < NUM_SEATS:
         check_seat(seat)
+    if dtype not in ("float32", "uint8"):
+        raise ConfigError(f"dtype must be 'float32' or 'uint8', got {dtype!r}")
     if out is None:
-        out = (_np or _numpy()).empty((len(PLANES), len(game.board)), dtype="float32")
+        out = (_np or _numpy()).empty((len(PLANES), len(game.board)), dtype=dtype)
+    write = game._engine.observation_into if dtype == "float32" else \
+        game._engine.observation_into_uint8
     try:
-        game._engine.observation_into(out, seat)
+        write(out, seat)
     except (ValueError, TypeError, BufferError):
-        raise ConfigError(f"out must be a writable C-contiguous numpy float32 array of shape "
+        raise ConfigError(f"out must be a writable C-contiguous numpy {dtype} array of shape "
                           f"{(len(PLANES), len(game.board))}, got {_describe(out)}") from None
     return out
 

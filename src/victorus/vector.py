@@ -154,6 +154,23 @@ class VectorGames:
             self._engine.sample()
             return self._sampled
 
+    def set_game(self, index: int, game: Game) -> "VectorGames":
+        """Game ``index`` becomes a copy of ``game``'s position (the same board and
+        configuration; not over): curricula, fixed openings, evaluation suites. Its
+        episode starts there (no action played, rewards zero); the outputs of that row
+        are rewritten."""
+        check_int("index", index, 0, self.num_envs - 1)
+        if not isinstance(game, Game):
+            raise ConfigError(f"set_game needs a victorus.Game, got {type(game).__name__}")
+        if game.board.name != self.board.name or game.config != self.config:
+            raise ConfigError(f"the game is {game.board.name} {game.config.variant_string()}, "
+                              f"these games are {self.board.name} {self.config.variant_string()}")
+        if game.is_over:
+            raise ConfigError("set_game needs a game that is not over")
+        with self.lock:
+            self._engine.load(index, game._engine)
+        return self
+
     def game(self, index: int) -> Game:
         """A copy of game ``index`` as a :class:`victorus.Game` (no history)."""
         check_int("index", index, 0, self.num_envs - 1)

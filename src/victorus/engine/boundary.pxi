@@ -374,6 +374,13 @@ cdef class Engine:
             raise ValueError(f"out must be [{NUM_PLANES}, {n}] and seat 0-5")
         write_observation(&self.s, &self.rules.c, seat, &out[0, 0])   # GIL held: never torn
 
+    def observation_into_uint8(self, uint8_t[:, ::1] out, int seat):
+        """The same planes as saturated integer counts (the vector games' uint8 kind)."""
+        cdef int n = self.rules.c.t.ncells
+        if out.shape[0] != NUM_PLANES or out.shape[1] != n or not 0 <= seat < NUM_SEATS:
+            raise ValueError(f"out must be [{NUM_PLANES}, {n}] and seat 0-5")
+        write_observation(&self.s, &self.rules.c, seat, &out[0, 0])
+
     def play_id(self, int ident):
         """Play the legal action with this id; False if none is legal."""
         self._refresh()
