@@ -69,13 +69,19 @@ except ImportError as exc:
     assert "needs the compiled engine" in message and "pip install ." in message
 
 
-def test_rulings_index_is_current():
-    """tests/RULINGS.md maps every ruling to the tests citing it (tools/rulings_index.py)."""
+def load_tool(name: str):
+    """The module tools/<name>.py (the tools are scripts, not a package)."""
     import importlib.util
-    root = PACKAGE.parents[1]
-    spec = importlib.util.spec_from_file_location("rulings_index", root / "tools" / "rulings_index.py")
+    spec = importlib.util.spec_from_file_location(name, PACKAGE.parents[1] / "tools" / f"{name}.py")
     tool = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tool)
+    return tool
+
+
+def test_rulings_index_is_current():
+    """tests/RULINGS.md maps every ruling to the tests citing it (tools/rulings_index.py)."""
+    root = PACKAGE.parents[1]
+    tool = load_tool("rulings_index")
     assert (root / "tests" / "RULINGS.md").read_text() == tool.text(), \
         "python tools/rulings_index.py rewrites it"
     assert all(tool.citations()[n] for n in range(1, 41))       # every ruling has a test
@@ -92,11 +98,8 @@ def test_the_readme_layout_lists_every_module():
 
 def test_rulings_code_index_is_current():
     """docs/rulings-code.md maps every ruling to the code citing it (tools/rulings_code.py)."""
-    import importlib.util
     root = PACKAGE.parents[1]
-    spec = importlib.util.spec_from_file_location("rulings_code", root / "tools" / "rulings_code.py")
-    tool = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tool)
+    tool = load_tool("rulings_code")
     assert (root / "docs" / "rulings-code.md").read_text() == tool.text(), \
         "python tools/rulings_code.py rewrites it"
     assert "(no code cites it by number)" not in tool.text()
@@ -118,11 +121,8 @@ def test_rooms_stay_small():
 def test_ci_reads_each_extra_the_same_without_a_toml_library(monkeypatch):
     """tools/extra.py (CI installs the pinned linters and the docs tools with it) reads
     the extras alike with tomllib and with its own reader (Python 3.10 without tomli)."""
-    import importlib.util
     import sys
-    spec = importlib.util.spec_from_file_location("extra", PACKAGE.parents[1] / "tools" / "extra.py")
-    tool = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tool)
+    tool = load_tool("extra")
     names = ("dev", "docs", "test", "render")
     with_toml = [tool.extra(name) for name in names]
     monkeypatch.setitem(sys.modules, "tomllib", None)

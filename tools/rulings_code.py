@@ -15,6 +15,9 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "victorus"
 OUT = ROOT / "docs" / "rulings-code.md"
 RULINGS = range(1, 41)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from rulings_index import ruling_sections  # noqa: E402  (a script beside this one)
+
 #: The files searched, in the order they are listed (the rules' implementations first).
 SOURCES = ("_core.pyx", "_engine.pxd", "engine/*.pxi", "_vector.pyx", "_mcts.pyx",
            "_reference.py", "_reference_game.py", "geometry.py", "constants.py", "variants.py",
@@ -44,16 +47,12 @@ def citations() -> dict[int, list[str]]:
 
 
 def text() -> str:
-    lines = ["# Rulings in the code", "",
-             "Written by `python tools/rulings_code.py` from the rulings cited in the code's",
-             "comments and docstrings; the suite checks it is current. For each ruling, the",
-             "functions (or `(module)` for module-level code) that carry it, file by file;",
-             "the tests of each ruling are listed in `tests/RULINGS.md`.", ""]
-    for n, places in citations().items():
-        lines.append(f"## R{n}")
-        lines += [f"- {p}" for p in places] or ["- (no code cites it by number)"]
-        lines.append("")
-    return "\n".join(lines)
+    header = ["# Rulings in the code", "",
+              "Written by `python tools/rulings_code.py` from the rulings cited in the code's",
+              "comments and docstrings; the suite checks it is current. For each ruling, the",
+              "functions (or `(module)` for module-level code) that carry it, file by file;",
+              "the tests of each ruling are listed in `tests/RULINGS.md`.", ""]
+    return ruling_sections(header, citations(), "no code cites it by number")
 
 
 if __name__ == "__main__":

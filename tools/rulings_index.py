@@ -28,16 +28,23 @@ def citations() -> dict[int, list[str]]:
     return found
 
 
-def text() -> str:
-    lines = ["# Rulings and their tests", "",
-             "Written by `python tools/rulings_index.py` from the tests' names and docstrings;",
-             "the suite checks it is current. Perft (R40) and the mid-game perft positions",
-             "exercise every ruling at once (`test_perft.py`).", ""]
-    for n, tests in citations().items():
+def ruling_sections(header: list[str], found: dict[int, list[str]], empty: str) -> str:
+    """A page of ``header`` lines, then a section per ruling listing what cites it."""
+    lines = list(header)
+    for n, items in found.items():
         lines.append(f"## R{n}")
-        lines += [f"- `{t}`" for t in tests] or ["- (no test cites it by number)"]
+        lines += [f"- {item}" for item in items] or [f"- ({empty})"]
         lines.append("")
     return "\n".join(lines)
+
+
+def text() -> str:
+    header = ["# Rulings and their tests", "",
+              "Written by `python tools/rulings_index.py` from the tests' names and docstrings;",
+              "the suite checks it is current. Perft (R40) and the mid-game perft positions",
+              "exercise every ruling at once (`test_perft.py`).", ""]
+    found = {n: [f"`{t}`" for t in tests] for n, tests in citations().items()}
+    return ruling_sections(header, found, "no test cites it by number")
 
 
 if __name__ == "__main__":
