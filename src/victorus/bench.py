@@ -436,7 +436,8 @@ def _mcts_rate(agent_class, games, iterations: int, rollout: int, threads: int =
 def search_rows(quick: bool = False, progress: bool | None = None) -> list[Row]:
     """MCTS in C against the Python example at equal rollout lengths, root parallelism,
     and hashed perft: each against its baseline measured in the same run."""
-    from .agents import MCTSAgent, PythonMCTSAgent, _decisive
+    from .agents import MCTSAgent, PythonMCTSAgent
+    from .search import decisive as _decisive
     iterations = 30 if quick else 200
     rows: list[Row] = []
     with Progress(5, "bench: search", progress) as bar:
