@@ -32,6 +32,8 @@ cdef extern from "Python.h":
 # never expanded again: its exact value is backed up.
 
 cdef enum:
+    C_HEURISTIC = 0                  # the evaluators in C (PuctTree.run)
+    C_UNIFORM = 1
     FLAG_TERMINAL = 1
     FLAG_QUEUED = 2                  # a leaf of the batch being evaluated
 
@@ -420,16 +422,17 @@ cdef class PuctTree:
             self.root_prior[i] = ((1 - self.noise_fraction) * self.nodes[self.nodes[0].first_child + i].prior
                                   + self.noise_fraction * self.root_prior[i] / total)
 
-    cdef void heuristic_batch(self, int k) noexcept nogil:
-        """The C evaluator: uniform priors and the material value (squashed R37 points per
-        team, as the UCT's rollouts end)."""
+    cdef void c_batch(self, int k, int kind) noexcept nogil:
+        """The C evaluators, uniform priors: ``kind`` C_HEURISTIC values a leaf by its
+        material (squashed R37 points per team, as the UCT's rollouts end), C_UNIFORM by 0."""
         cdef int j, a
         cdef float v[NUM_SEATS]
         cdef double value[NUM_SEATS]
         for j in range(k):
-            mcts_value(&self.leaf_states[j], &self.rules.c, v)
+            if kind == C_HEURISTIC:
+                mcts_value(&self.leaf_states[j], &self.rules.c, v)
             for a in range(NUM_SEATS):
-                value[a] = v[a]
+                value[a] = v[a] if kind == C_HEURISTIC else 0.0
             self.expand_leaf(j, NULL, value)
 
     cdef int fill_batch(self, int k) except -1:
@@ -509,10 +512,10 @@ cdef class PuctTree:
             double noise_fraction, uint64_t seed, StopToken stop=None):
         """Search: ``iterations`` more backups (< 0: no limit) and/or ``seconds`` (0: no
         limit), or until the root is proven or ``stop`` is set. ``evaluator`` None: the C
-        heuristic. Root noise (``noise_fraction`` > 0) is drawn anew for this search.
+        heuristic; 'uniform': uniform priors and values of 0, in C. Root noise (``noise_fraction`` > 0) is drawn anew for this search.
         Returns the iterations run."""
         cdef int64_t done = 0
-        cdef int want, k
+        cdef int want, k, kind
         cdef double deadline = now_seconds() + seconds if seconds > 0 else 0
         cdef const int* cancel = stop_flag(stop)
         self.rng = mix64(seed)
@@ -529,9 +532,10 @@ cdef class PuctTree:
                 k = self.gather(want, &done)
             if k == 0:
                 continue
-            if evaluator is None:
+            if evaluator is None or isinstance(evaluator, str):
+                kind = C_UNIFORM if evaluator == "uniform" else C_HEURISTIC
                 with nogil:
-                    self.heuristic_batch(k)
+                    self.c_batch(k, kind)
             else:
                 self.evaluate_batch(k, evaluator)
             done += k
@@ -636,3 +640,24 @@ cdef class PuctTree:
 
 cdef bint same_state(const StateC* a, const StateC* b) noexcept nogil:
     return memcmp(a, b, sizeof(StateC)) == 0
+
+
+def verify_tree(PuctTree tree):
+    """Check the tree's invariants (for tests and debugging): no virtual loss or queued
+    leaf left between searches, children linked to their parent, and an expanded
+    unproven node's visits one more than its children's (its own evaluation)."""
+    cdef int32_t i, j, total
+    cdef PNode* node
+    for i in range(tree.nnodes):
+        node = &tree.nodes[i]
+        if node.pending or node.flags & FLAG_QUEUED:
+            raise ValueError(f"node {i}: virtual loss left ({node.pending})")
+        if node.first_child < 0:
+            continue
+        total = 0
+        for j in range(node.first_child, node.first_child + node.nchildren):
+            if tree.nodes[j].parent != i:
+                raise ValueError(f"node {j}: parent {tree.nodes[j].parent}, expected {i}")
+            total += tree.nodes[j].visits
+        if node.visits != total + 1 and not (node.proof >= 0 and node.visits > total):
+            raise ValueError(f"node {i}: {node.visits} visits, its children {total}")

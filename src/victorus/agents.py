@@ -2,8 +2,9 @@
 
 An agent has a ``name`` and ``choose(game) -> Action`` (a legal action of the
 army to act). ``make_agent("mcts:200", seed=1)`` builds one from a spec:
-``random``, ``greedy``, ``mcts[:budget][@threads]`` (UCT in C) and ``mcts-py[:budget]``
-(the same UCT in Python, an example of the public API).
+``random``, ``greedy``, ``mcts[:budget][@threads]`` (UCT in C), ``mcts-py[:budget]``
+(the same UCT in Python, an example of the public API) and ``puct[:budget]`` (PUCT in C
+with the built-in heuristic evaluator, :mod:`victorus.puct`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from .constants import NUM_SEATS
 from .errors import ConfigError
 from .game import Game, play_random
 from .notation import piece_from_code
+from .puct import PUCTAgent
 from .search import (
     SearchResult,
     budget_name,
@@ -224,10 +226,11 @@ class PythonMCTSAgent:
 
 
 #: The agent specs make_agent accepts, for help texts and error messages.
-AGENT_SPECS = ("'random', 'greedy', 'mcts[:BUDGET][@THREADS]', 'mcts-py[:BUDGET]' "
+AGENT_SPECS = ("'random', 'greedy', 'mcts[:BUDGET][@THREADS]', 'mcts-py[:BUDGET]', "
+               "'puct[:BUDGET]' "
                "(BUDGET: iterations like 500, or seconds like 0.5s)")
 
-_MCTS_KINDS = {"mcts": MCTSAgent, "mcts-py": PythonMCTSAgent}
+_MCTS_KINDS = {"mcts": MCTSAgent, "mcts-py": PythonMCTSAgent, "puct": PUCTAgent}
 
 
 

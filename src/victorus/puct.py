@@ -30,11 +30,14 @@ from .search import SearchResult, budget_name, check_budget, decisive
 
 OBSERVATIONS = ("uint8", "float32", "none")
 ID_FRAMES = ("absolute", "observer")
+#: The evaluators in C: None (the heuristic: uniform priors, the material value) and
+#: 'uniform' (uniform priors, values of 0: driven by finished games alone).
+C_EVALUATORS = (None, "uniform")
 
 
 def uniform_evaluator(batch):
-    """Uniform priors and a value of 0 for every leaf: search driven by the results of
-    finished games alone (and a baseline for an evaluator's cost)."""
+    """Uniform priors and a value of 0 for every leaf, in Python: the same search as
+    ``evaluator='uniform'`` in C (the difference is the cost of the Python boundary)."""
     return None, [0.0] * batch.size
 
 
@@ -45,7 +48,7 @@ def _check_number(name: str, value, low: float, high: float = math.inf) -> float
 
 
 class PUCTAgent:
-    """PUCT with an evaluator (``None``: the built-in C heuristic, no Python per leaf).
+    """PUCT with an evaluator: a callable, or one of C_EVALUATORS (no Python per leaf).
 
     Budget per decision: ``iterations`` (deterministic for a seed and ``batch_size``),
     ``seconds``, or both. An iteration is one backup: a leaf evaluated, or a finished
@@ -64,9 +67,9 @@ class PUCTAgent:
                  observation: str = "uint8", id_frame: str = "absolute",
                  reuse_tree: bool = True, max_nodes: int = 2_000_000, seed=None):
         check_budget(iterations, seconds, 1)
-        if evaluator is not None and not callable(evaluator):
-            raise ConfigError(f"evaluator must be a callable(batch) -> (priors, values) or None, "
-                              f"got {evaluator!r}")
+        if evaluator not in C_EVALUATORS and not callable(evaluator):
+            raise ConfigError(f"evaluator must be a callable(batch) -> (priors, values), "
+                              f"or one of {C_EVALUATORS} (in C), got {evaluator!r}")
         check_int("batch_size", batch_size, 1, 4096)
         check_int("max_nodes", max_nodes, 2, 2**31 - 1)
         if observation not in OBSERVATIONS or id_frame not in ID_FRAMES:
@@ -135,6 +138,13 @@ class PUCTAgent:
         if self.temperature > 0 and sum(result.visits):
             return self.rng.choices(range(len(result.visits)), result.policy(self.temperature))[0]
         return max(range(len(result.visits)), key=lambda i: (result.visits[i], result.values[i], -i))
+
+    def verify(self) -> None:
+        """Check the kept tree's invariants (ValueError if one fails): for tests and
+        debugging."""
+        with self._lock:
+            if self._tree is not None:
+                _puct.verify_tree(self._tree)
 
     def choose(self, game: Game):
         actions = game.legal_actions()
