@@ -8,10 +8,9 @@ import numpy as np
 import pytest
 
 import victorus
+from puct_reference import search as reference_search
 from victorus.errors import ConfigError
 from victorus.puct import PUCTAgent, uniform_evaluator
-
-from puct_reference import search as reference_search
 
 
 def leaf_evaluation(game):

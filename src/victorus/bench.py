@@ -11,8 +11,8 @@ with the garbage collector on.
 from __future__ import annotations
 
 import array
-import random
 import math
+import random
 import time
 import tracemalloc
 from dataclasses import dataclass
