@@ -7,7 +7,7 @@ time. A client of the engine (victorus._engine), built as a module of its own.""
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcmp, memcpy, memset
 from libc.stdlib cimport malloc, realloc, free
-from libc.math cimport log, sqrt, pow, cos, isnan, INFINITY
+from libc.math cimport log, sqrt, pow, cos, INFINITY
 
 from victorus._core cimport (
     NUM_SEATS, RESULT_NONE, NUM_PLANES, KEY_MASK, WORD_STOP, action_id, code_origin, code_target)
@@ -439,7 +439,7 @@ cdef class PuctTree:
         """Observations, legal ids, counts and movers of the ``k`` leaves into the batch's
         buffers; returns the widest row."""
         cdef int j, i, n, width = 0, seat, cells = self.rules.c.t.ncells
-        cdef int32_t code, origin, target
+        cdef int32_t code
         cdef int32_t[:, ::1] ids = self.ids_buffer
         cdef int32_t[::1] num = self.num_buffer
         cdef int8_t[::1] seats = self.seat_buffer
@@ -512,7 +512,8 @@ cdef class PuctTree:
             double noise_fraction, uint64_t seed, StopToken stop=None):
         """Search: ``iterations`` more backups (< 0: no limit) and/or ``seconds`` (0: no
         limit), or until the root is proven or ``stop`` is set. ``evaluator`` None: the C
-        heuristic; 'uniform': uniform priors and values of 0, in C. Root noise (``noise_fraction`` > 0) is drawn anew for this search.
+        heuristic; 'uniform': uniform priors and values of 0, in C. Root noise
+        (``noise_fraction`` > 0) is drawn anew for this search.
         Returns the iterations run."""
         cdef int64_t done = 0
         cdef int want, k, kind
