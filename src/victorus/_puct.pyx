@@ -10,7 +10,8 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.math cimport log, sqrt, pow, cos, INFINITY
 
 from victorus._core cimport (
-    NUM_SEATS, RESULT_NONE, NUM_PLANES, KEY_MASK, WORD_STOP, action_id, code_origin, code_target)
+    NUM_SEATS, RESULT_NONE, NUM_PLANES, KEY_MASK, WORD_STOP, action_id, code_origin, code_target,
+    kind_points)
 from victorus._engine cimport (
     StateC, RulesC, Engine, Rules, StopToken, MAX_ACTIONS, gen_actions, apply_action, team_returns,
     stop_flag, splitmix64, mix64, atomic_load, RELAXED, observation_uint8, observation_float32)
@@ -149,6 +150,7 @@ cdef class PuctTree:
     cdef double* root_prior          # the root's priors with Dirichlet noise, NULL: none
     cdef uint64_t rng
     cdef int batch_size, obs_kind    # obs_kind 0: none, 1: uint8, 2: float32
+    cdef int rollout_actions         # the C heuristic's rollouts
     cdef bint observer_ids
     cdef StateC* leaf_states
     cdef int32_t* leaf_node
@@ -166,7 +168,8 @@ cdef class PuctTree:
         self.leaf_n = NULL
 
     def __init__(self, Engine engine, int batch_size, int max_nodes, double c_puct,
-                 double fpu_reduction, str observation, bint observer_ids, game_factory):
+                 double fpu_reduction, str observation, bint observer_ids, game_factory,
+                 int rollout_actions=10):
         """A tree rooted at ``engine``'s position. ``observation``: 'uint8', 'float32' or
         'none' (what the evaluator's batch carries)."""
         if batch_size < 1 or max_nodes < 2:
@@ -175,6 +178,7 @@ cdef class PuctTree:
         self.batch_size, self.max_nodes = batch_size, max_nodes
         self.c_puct, self.fpu_reduction = c_puct, fpu_reduction
         self.observer_ids = observer_ids
+        self.rollout_actions = rollout_actions
         self.obs_kind = {"none": 0, "uint8": 1, "float32": 2}[observation]
         self.leaf_states = <StateC*>malloc(batch_size * sizeof(StateC))
         self.leaf_node = <int32_t*>malloc(batch_size * sizeof(int32_t))
@@ -423,17 +427,42 @@ cdef class PuctTree:
                                   + self.noise_fraction * self.root_prior[i] / total)
 
     cdef void c_batch(self, int k, int kind) noexcept nogil:
-        """The C evaluators, uniform priors: ``kind`` C_HEURISTIC values a leaf by its
-        material (squashed R37 points per team, as the UCT's rollouts end), C_UNIFORM by 0."""
-        cdef int j, a
+        """The C evaluators. C_UNIFORM: uniform priors and values of 0. C_HEURISTIC:
+        priors 1 + the R37 points an action captures, and the value of a short random
+        rollout (``rollout_actions``) scored as the UCT scores its rollouts (a finished
+        game's returns, else squashed material per team)."""
+        cdef int j, a, i, n, target, played
         cdef float v[NUM_SEATS]
         cdef double value[NUM_SEATS]
+        cdef double priors[MAX_ACTIONS]
+        cdef int32_t* actions
+        cdef int32_t rollout[MAX_ACTIONS]
+        cdef StateC* s
+        cdef StateC sim
         for j in range(k):
-            if kind == C_HEURISTIC:
-                mcts_value(&self.leaf_states[j], &self.rules.c, v)
+            if kind == C_UNIFORM:
+                for a in range(NUM_SEATS):
+                    value[a] = 0.0
+                self.expand_leaf(j, NULL, value)
+                continue
+            s = &self.leaf_states[j]
+            actions = self.leaf_actions + <Py_ssize_t>j * MAX_ACTIONS
+            for i in range(self.leaf_n[j]):
+                priors[i] = 1.0
+                if actions[i] < WORD_STOP:
+                    target = code_target(actions[i])
+                    if s.cells[target].army >= 0:
+                        priors[i] += kind_points(s.cells[target].kind, s.cells[target].royal)
+            memcpy(&sim, s, sizeof(StateC))
+            played = 0
+            while sim.result == RESULT_NONE and played < self.rollout_actions:
+                n = gen_actions(&sim, &self.rules.c, rollout)
+                apply_action(&sim, &self.rules.c, rollout[splitmix64(&self.rng) % <uint64_t>n])
+                played += 1
+            mcts_value(&sim, &self.rules.c, v)
             for a in range(NUM_SEATS):
-                value[a] = v[a] if kind == C_HEURISTIC else 0.0
-            self.expand_leaf(j, NULL, value)
+                value[a] = v[a]
+            self.expand_leaf(j, priors, value)
 
     cdef int fill_batch(self, int k) except -1:
         """Observations, legal ids, counts and movers of the ``k`` leaves into the batch's

@@ -65,13 +65,15 @@ class PUCTAgent:
                  fpu_reduction: float = 0.0, dirichlet_alpha: float = 0.3,
                  noise_fraction: float = 0.0, temperature: float = 0.0,
                  observation: str = "uint8", id_frame: str = "absolute",
-                 reuse_tree: bool = True, max_nodes: int = 2_000_000, seed=None):
+                 reuse_tree: bool = True, max_nodes: int = 2_000_000,
+                 rollout_actions: int = 10, seed=None):
         check_budget(iterations, seconds, 1)
         if evaluator not in C_EVALUATORS and not callable(evaluator):
             raise ConfigError(f"evaluator must be a callable(batch) -> (priors, values), "
                               f"or one of {C_EVALUATORS} (in C), got {evaluator!r}")
         check_int("batch_size", batch_size, 1, 4096)
         check_int("max_nodes", max_nodes, 2, 2**31 - 1)
+        check_int("rollout_actions", rollout_actions, 0, 2**31 - 1)
         if observation not in OBSERVATIONS or id_frame not in ID_FRAMES:
             raise ConfigError(f"observation must be one of {OBSERVATIONS} and id_frame one of "
                               f"{ID_FRAMES}, got {observation!r} and {id_frame!r}")
@@ -84,6 +86,7 @@ class PUCTAgent:
         self.iterations, self.seconds, self.evaluator = iterations, seconds, evaluator
         self.batch_size, self.max_nodes, self.reuse_tree = batch_size, max_nodes, reuse_tree
         self.observation, self.id_frame = observation, id_frame
+        self.rollout_actions = rollout_actions
         self.rng = random.Random(seed)
         self._lock = threading.Lock()
         self._tree = None
@@ -102,7 +105,8 @@ class PUCTAgent:
             board, config = game.board, game.config
             tree = _puct.PuctTree(engine, self.batch_size, self.max_nodes, self.c_puct,
                                   self.fpu_reduction, self.observation, self.id_frame == "observer",
-                                  lambda e: Game._from_engine(board, config, e))
+                                  lambda e: Game._from_engine(board, config, e),
+                                  self.rollout_actions)
         self._tree, self._root_ply = tree, game.ply
         return tree
 
