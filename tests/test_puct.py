@@ -9,6 +9,7 @@ import pytest
 
 import victorus
 from puct_reference import search as reference_search
+from victorus.agents import make_agent
 from victorus.errors import ConfigError
 from victorus.puct import PUCTAgent, uniform_evaluator
 
@@ -244,3 +245,14 @@ def test_one_agent_searched_from_two_threads_stays_whole():
         t.join()
     assert errors == []
     agent.verify()
+
+
+def test_puct_specs():
+    agent = make_agent("puct:50", seed=3)
+    assert isinstance(agent, PUCTAgent) and agent.name == "puct:50"
+    assert make_agent("puct:0.01s").seconds == 0.01
+    game = midgame()
+    assert agent.choose(game) in game.legal_actions()
+    for bad in ("puct:x", "puct:5@2", "puct:0"):
+        with pytest.raises(ConfigError):
+            make_agent(bad)
