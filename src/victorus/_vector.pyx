@@ -93,8 +93,8 @@ cdef void vec_outputs(VecC* v, int i) noexcept nogil:
             v.masks[i * actions + frame_id(v, s.turn.to_move, action_id(legal[k], n))] = 1
     if v.ids != NULL:
         for k in range(v.nlegal[i]):
-            v.ids[<Py_ssize_t>i * MAX_ACTIONS + k] = frame_id(v, s.turn.to_move,
-                                                               action_id(legal[k], n))
+            v.ids[<Py_ssize_t>i * MAX_ACTIONS + k] = frame_id(
+                v, s.turn.to_move, action_id(legal[k], n))
 
 
 cdef inline int frame_id(const VecC* v, int seat, int ident) noexcept nogil:
@@ -447,8 +447,8 @@ cdef class VectorEngine:
         for i in range(self.v.n):
             if self.v.reset_next[i]:
                 continue
-            k = find_legal(&self.v, i, absolute_id(&self.v, self.v.states[i].turn.to_move,
-                                                    actions[i]))
+            k = find_legal(&self.v, i, absolute_id(
+                &self.v, self.v.states[i].turn.to_move, actions[i]))
             if k < 0:
                 return i
             self.v.chosen[i] = k

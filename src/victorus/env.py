@@ -5,9 +5,9 @@ Agents are ``"seat_<n>"`` for the present seats (R33). Observations are dicts
 "legal_ids": int32 [MAX_LEGAL_ACTIONS], "legal_count": int32 []}`` from the agent's
 own point of view (victorus.tensors): the first ``legal_count`` entries of
 ``legal_ids`` are the legal ids (in legal_actions() order, -1 after them), so a
-policy need not scan the mask. Actions are the fixed ids of docs/adapters.md. Rewards come at the end only: +1 for every seat of the
-winning team, -1 for the others, 0 for all in a draw. A game stopped by
-``max_actions`` (R36) is truncated.
+policy need not scan the mask. Actions are the fixed ids of docs/adapters.md.
+Rewards come at the end only: +1 for every seat of the winning team, -1 for the
+others, 0 for all in a draw. A game stopped by ``max_actions`` (R36) is truncated.
 """
 
 from __future__ import annotations

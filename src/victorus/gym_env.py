@@ -76,6 +76,9 @@ class LearnerEnv(gymnasium.Env):
                   if config.teams[s] != config.teams[seat]}
         self.games = VectorGames(1, board, players, variant, observations=observations,
                                  max_actions=max_actions, id_frame=id_frame, opponents=others)
+        planes = self.games.observations
+        assert planes is not None                       # observations are float32 or uint8
+        self._planes = planes
         cells = len(self.games.board)
         low, high = (-np.inf, np.inf) if observations == "float32" else (0, 255)
         self.observation_space = spaces.Box(low, high, (len(PLANES), cells),
@@ -91,7 +94,7 @@ class LearnerEnv(gymnasium.Env):
         else:
             self.games.set_game(0, self._start)        # the opponents' random stream goes on
         self._over = False
-        return self.games.observations[0].copy(), self._info()
+        return self._planes[0].copy(), self._info()
 
     def step(self, action):
         if self._over:
@@ -102,12 +105,12 @@ class LearnerEnv(gymnasium.Env):
             if self.illegal_actions == "raise":
                 games.step([ident])                    # raises, naming the action
             self._over = True
-            return (games.observations[0].copy(), -1.0, True, False,
+            return (self._planes[0].copy(), -1.0, True, False,
                     {**self._info(), "illegal_action": True})
         games.step(np.array([ident], dtype=np.int32))
         terminated, truncated = bool(games.terminated[0]), bool(games.truncated[0])
         self._over = terminated or truncated
-        return (games.observations[0].copy(), float(games.rewards[0, self.seat]), terminated,
+        return (self._planes[0].copy(), float(games.rewards[0, self.seat]), terminated,
                 truncated, self._info())
 
     def action_masks(self):
