@@ -11,6 +11,7 @@ with the garbage collector on.
 from __future__ import annotations
 
 import array
+import math
 import random
 import time
 import tracemalloc
@@ -433,10 +434,49 @@ def _mcts_rate(agent_class, games, iterations: int, rollout: int, threads: int =
     return iterations * len(games) / (time.perf_counter() - start)
 
 
+def _puct_rows(games, iterations: int, batch: int = 64) -> list[Row]:
+    """PUCT with a Python evaluator (uniform priors, value 0; uint8 observations) against
+    the C MCTS with its default rollouts; and the Python boundary's cost per batch: the
+    time outside the evaluator beyond the same search with the evaluator in C (the same
+    tree), best of three."""
+    from .agents import MCTSAgent
+    from .puct import PUCTAgent, uniform_evaluator
+    inside = [0.0]
+
+    def timed(leaves):
+        start = time.perf_counter()
+        answer = uniform_evaluator(leaves)
+        inside[0] += time.perf_counter() - start
+        return answer
+
+    def seconds(evaluator) -> float:
+        agent = PUCTAgent(iterations, evaluator=evaluator, batch_size=batch, reuse_tree=False,
+                          seed=1)
+        inside[0] = 0.0
+        start = time.perf_counter()
+        for game in games:
+            agent.search(game)
+        return time.perf_counter() - start - inside[0]
+
+    python, in_c, overall = math.inf, math.inf, math.inf
+    for _ in range(3):
+        in_c = min(in_c, seconds("uniform"))
+        outside = seconds(timed)
+        python, overall = min(python, outside), min(overall, outside + inside[0])
+    batches = len(games) * math.ceil(iterations / batch)
+    return [Row(f"PUCT in C, Python evaluator, batches of {batch}, compact 2p", "iterations/s",
+                iterations * len(games) / overall, _mcts_rate(MCTSAgent, games, iterations, 10),
+                against="MCTS in C"),
+            Row(f"PUCT's Python boundary per batch of {batch} (uint8 observations)", "us",
+                1e6 * (python - in_c) / batches, 1e6 * in_c / batches,
+                higher_is_better=False, against="the batch's tree work")]
+
+
 def search_rows(quick: bool = False, progress: bool | None = None) -> list[Row]:
     """MCTS in C against the Python example at equal rollout lengths, root parallelism,
     and hashed perft: each against its baseline measured in the same run."""
-    from .agents import MCTSAgent, PythonMCTSAgent, _decisive
+    from .agents import MCTSAgent, PythonMCTSAgent
+    from .search import decisive as _decisive
     iterations = 30 if quick else 200
     rows: list[Row] = []
     with Progress(5, "bench: search", progress) as bar:
@@ -454,6 +494,8 @@ def search_rows(quick: bool = False, progress: bool | None = None) -> list[Row]:
                                 _mcts_rate(PythonMCTSAgent, games, iterations, rollout),
                                 against="Python MCTS"))
             bar.advance()
+            if board == "compact":
+                rows += _puct_rows(games, 20 * iterations)
         games = [Game("compact", players=2)]
         runs = [(_mcts_rate(MCTSAgent, games, 20 * iterations, 10),        # in turns, 3 times
                  _mcts_rate(MCTSAgent, games, 20 * iterations, 10, threads=2)) for _ in range(3)]
