@@ -24,6 +24,17 @@ def test_registered_ids_pass_gymnasiums_env_checker(env_id):
     check_env(uint8.unwrapped)
 
 
+def test_import_victorus_registers_the_ids_only_after_gymnasium():
+    """``import victorus`` leaves gymnasium alone (it costs several times victorus's own
+    import); after ``import gymnasium`` it registers the ids."""
+    import subprocess
+    import sys
+    checks = ["import sys, victorus; assert 'gymnasium' not in sys.modules",
+              "import gymnasium, victorus; gymnasium.make('victorus/Compact2p-v0').reset(seed=0)"]
+    for code in checks:
+        subprocess.run([sys.executable, "-c", code], check=True)
+
+
 def play(env, seed, steps=400):
     """Random legal actions from the mask; the trajectory of (to_move, reward, done)."""
     rng = np.random.default_rng(seed)
