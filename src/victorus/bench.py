@@ -401,6 +401,10 @@ def _adapter_rows(t: float, quick: bool, bar) -> list[Row]:
                     against="itself"))
     rows.append(Row("PettingZoo AEC, observation + mask each step", "steps/s",
                     _pettingzoo_rate(t), c_rate, against="C playout"))
+    rows.append(Row("PettingZoo AEC, actions drawn from the legal ids", "steps/s",
+                    _pettingzoo_rate(t, legal_ids=True), c_rate, against="C playout"))
+    rows.append(Row("single-agent gymnasium env, 6 players, 5 random opponents in C",
+                    "steps/s", _learner_rate(t), c_rate, against="C playout"))
     bar.advance()
     for case, kwargs in (("vector, 64 games, no observations, 1 thread",
                           dict(observations=None, legal=None)),
@@ -540,14 +544,14 @@ def pettingzoo_episode(env, max_steps: int = 3000, legal_ids: bool = False) -> i
     return steps
 
 
-def _pettingzoo_rate(seconds: float) -> float:
+def _pettingzoo_rate(seconds: float, legal_ids: bool = False) -> float:
     """AEC steps per second, standard 6 players, fresh games (pettingzoo_episode)."""
     try:
         from .env import aec_env
     except ImportError:
         return 0.0
     env = aec_env()
-    rate, _ = _rate(lambda: pettingzoo_episode(env), seconds)
+    rate, _ = _rate(lambda: pettingzoo_episode(env, legal_ids=legal_ids), seconds)
     return rate
 
 
@@ -563,6 +567,18 @@ def learner_episode(env, seed: int = 0) -> int:
         over = terminated or truncated
         steps += 1
     return steps
+
+
+def _learner_rate(seconds: float) -> float:
+    """Single-agent env steps per second, standard 6 players against random opponents."""
+    try:
+        from .gym_env import LearnerEnv
+    except ImportError:
+        return 0.0
+    env = LearnerEnv("standard", 6, opponent="random")
+    seeds = iter(range(10**9))
+    rate, _ = _rate(lambda: learner_episode(env, next(seeds)), seconds)
+    return rate
 
 
 def _vector_rate(n: int, threads: int, seconds: float, **kwargs) -> float:
