@@ -1,7 +1,9 @@
 # cython: language_level=3
 # The C hook of an agent that plays inside the vector games' native step (victorus._vector):
 # a plain function pointer and a parameter block, so that any C agent (random, greedy, a
-# search) plugs in without the GIL.
+# search) plugs in without the GIL. To add one: its ChooseFn (and parameter block, kept
+# alive by the VectorEngine, set in VecC.agent_params), an AGENT_* number in _vector.pyx
+# and its name in victorus.vector.AGENTS.
 
 from libc.stdint cimport int32_t, uint64_t
 
