@@ -178,6 +178,27 @@ def test_opponents_play_only_their_seats_and_count_towards_the_cap():
     assert moves.max() < cap                     # the agents' actions reached the cap first
 
 
+def test_opponents_open_the_game_and_end_it_and_autoreset_plays_their_opening_again():
+    """The learner is blue's team: red's opening runs inside reset() and inside the
+    autoreset; a game greedy ends on its own move reports the loss at that step (R33)."""
+    games = VectorGames(8, "compact", players=2, variant="quick6", seed=1,
+                        opponents={"team:0": "greedy"})
+    assert set(games.to_move) <= set(BLUE)
+    ended = 0
+    restarting = np.zeros(8, bool)
+    for _ in range(300):
+        games.step(games.sample())
+        live = ~(games.terminated | games.truncated)
+        assert set(games.to_move[live]) <= set(BLUE)
+        assert set(games.to_move[restarting]) <= set(BLUE) and not games.rewards[restarting].any()
+        for i in np.flatnonzero(games.terminated):
+            game = games.game(int(i))
+            assert list(games.rewards[i]) == list(game.returns())
+            ended += 1
+        restarting = games.terminated | games.truncated
+    assert ended >= 8
+
+
 def test_opponents_do_not_depend_on_threads():
     kwargs = dict(board="compact", players=3, seed=7, max_actions=300,
                   opponents={"team:1": "greedy", "team:2": "random"})
