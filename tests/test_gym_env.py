@@ -26,11 +26,13 @@ def test_registered_ids_pass_gymnasiums_env_checker(env_id):
 
 def test_import_victorus_registers_the_ids_only_after_gymnasium():
     """``import victorus`` leaves gymnasium alone (it costs several times victorus's own
-    import); after ``import gymnasium`` it registers the ids."""
+    import); after ``import gymnasium`` it registers the ids; gymnasium's ``module:id``
+    form registers them from any state."""
     import subprocess
     import sys
     checks = ["import sys, victorus; assert 'gymnasium' not in sys.modules",
-              "import gymnasium, victorus; gymnasium.make('victorus/Compact2p-v0').reset(seed=0)"]
+              "import gymnasium, victorus; gymnasium.make('victorus/Compact2p-v0').reset(seed=0)",
+              "import gymnasium; gymnasium.make('victorus.gym_env:victorus/Compact2p-v0')"]
     for code in checks:
         subprocess.run([sys.executable, "-c", code], check=True)
 
