@@ -14,12 +14,11 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from . import _engine, _mcts
+from . import _engine, _greedy, _mcts
 from .checks import check_int
 from .constants import NUM_SEATS
 from .errors import ConfigError
 from .game import Game, play_random
-from .notation import piece_from_code
 from .puct import PUCTAgent
 from .search import (
     SearchResult,
@@ -42,42 +41,23 @@ class RandomAgent:
 
 
 class GreedyAgent:
-    """Prefers captures by piece value and avoids leaving pieces en prise.
+    """Prefers captures by piece value and avoids leaving pieces en prise (R37 points).
 
-    Each legal action is played on a copy and scored: the value it captures,
-    minus the most valuable own piece the next army to act could then capture.
-    Ties are broken at random.
+    Each legal action is played on a copy and scored: the value it captures (+100 for a
+    win at once), minus the most valuable piece the next army to act could then capture
+    when it is of another team. Ties are broken at random. Runs in C
+    (``victorus._greedy``), the very agent that plays ``opponents={seat: "greedy"}``
+    inside :class:`victorus.vector.VectorGames`; ``rng_state`` is its 64-bit random state
+    (one draw per decision).
     """
 
     def __init__(self, seed=None):
         self.name = "greedy"
-        self.rng = random.Random(seed)
+        self.rng_state = random.Random(seed).getrandbits(64)
 
     def choose(self, game: Game):
-        me = game.to_move
-        team = game.config.teams[me]
-        best, best_score = [], -math.inf
-        for action in game.legal_actions():
-            trial = game.copy(history=False)
-            before = trial.piece_at(game.board.labels[action.target]) if action.is_leg else None
-            gained = 0
-            if action.capture and before is not None:
-                gained = _value_of_code(before)
-            trial.play(action)
-            score = gained + (100 if trial.is_over and me in (trial.winners or ()) else 0)
-            if not trial.is_over and game.config.teams[trial.to_move] != team:
-                score -= max((_value_of_code(trial.piece_at(trial.board.labels[a.target]))
-                              for a in trial.legal_actions() if a.capture), default=0)
-            if score > best_score:
-                best, best_score = [action], score
-            elif score == best_score:
-                best.append(action)
-        return self.rng.choice(best)
-
-
-def _value_of_code(code: str | None) -> int:
-    """R37 points of a piece given by its '<seat><piece>' code (R39); 0 for no piece."""
-    return 0 if code is None else piece_from_code(int(code[0]), code[1:]).points
+        index, self.rng_state = _greedy.choose(game._engine, self.rng_state)
+        return game.legal_actions()[index]
 
 
 class MCTSAgent:

@@ -401,6 +401,10 @@ def _adapter_rows(t: float, quick: bool, bar) -> list[Row]:
                     against="itself"))
     rows.append(Row("PettingZoo AEC, observation + mask each step", "steps/s",
                     _pettingzoo_rate(t), c_rate, against="C playout"))
+    rows.append(Row("PettingZoo AEC, actions drawn from the legal ids", "steps/s",
+                    _pettingzoo_rate(t, legal_ids=True), c_rate, against="C playout"))
+    rows.append(Row("single-agent gymnasium env, 6 players, 5 random opponents in C",
+                    "steps/s", _learner_rate(t), c_rate, against="C playout"))
     bar.advance()
     for case, kwargs in (("vector, 64 games, no observations, 1 thread",
                           dict(observations=None, legal=None)),
@@ -519,28 +523,61 @@ def search_rows(quick: bool = False, progress: bool | None = None) -> list[Row]:
     return rows
 
 
-def pettingzoo_episode(env, max_steps: int = 3000) -> int:
+def pettingzoo_episode(env, max_steps: int = 3000, legal_ids: bool = False) -> int:
     """One fresh AEC game: observation and mask at every step, actions drawn as PettingZoo
-    documents it (``action_space(agent).sample(mask)``); the steps taken."""
+    documents it (``action_space(agent).sample(mask)``), or with ``legal_ids`` uniformly
+    from the observation's legal ids; the steps taken."""
     env.reset(seed=0)
+    rng = random.Random(0)
     for agent in env.possible_agents:
         env.action_space(agent).seed(0)
     steps = 0
     for agent in env.agent_iter(max_iter=max_steps):
         obs, _, done, truncated, _ = env.last()
-        env.step(None if done or truncated else env.action_space(agent).sample(obs["action_mask"]))
+        if done or truncated:
+            env.step(None)
+        elif legal_ids:
+            env.step(int(obs["legal_ids"][rng.randrange(int(obs["legal_count"]))]))
+        else:
+            env.step(env.action_space(agent).sample(obs["action_mask"]))
         steps += 1
     return steps
 
 
-def _pettingzoo_rate(seconds: float) -> float:
+def _pettingzoo_rate(seconds: float, legal_ids: bool = False) -> float:
     """AEC steps per second, standard 6 players, fresh games (pettingzoo_episode)."""
     try:
         from .env import aec_env
     except ImportError:
         return 0.0
     env = aec_env()
-    rate, _ = _rate(lambda: pettingzoo_episode(env), seconds)
+    rate, _ = _rate(lambda: pettingzoo_episode(env, legal_ids=legal_ids), seconds)
+    return rate
+
+
+def learner_episode(env, seed: int = 0) -> int:
+    """One game of a single-agent env (victorus.gym_env) with uniformly random legal
+    actions read from ``info["action_mask"]``; the learner's steps taken."""
+    rng = random.Random(seed)
+    _, info = env.reset(seed=seed)
+    steps, over = 0, False
+    while not over:
+        legal = info["action_mask"].nonzero()[0]
+        _, _, terminated, truncated, info = env.step(int(legal[rng.randrange(len(legal))]))
+        over = terminated or truncated
+        steps += 1
+    return steps
+
+
+def _learner_rate(seconds: float) -> float:
+    """Single-agent env steps per second, standard 6 players against random opponents."""
+    try:
+        from .gym_env import LearnerEnv
+    except ImportError:
+        return 0.0
+    env = LearnerEnv("standard", 6, opponent="random")
+    seeds = iter(range(10**9))
+    rate, _ = _rate(lambda: learner_episode(env, next(seeds)), seconds)
     return rate
 
 
