@@ -1,4 +1,4 @@
-"""Train a PUCT evaluator AlphaZero's way: self-play, a small network, evaluation.
+r"""Train a PUCT evaluator AlphaZero's way: self-play, a small network, evaluation.
 
 Each iteration
 1. plays ``--games`` self-play games with :class:`victorus.puct.PUCTAgent` guided by the
@@ -29,7 +29,8 @@ through the game's history, while ``VectorGames.game(i)`` is a copy without hist
 the C stepping it offers is negligible next to the searches. Actors run in this process,
 in ``--workers`` processes, or on Ray with ``--backend ray`` (``pip install ray``).
 
-    python examples/train_evaluator.py --minutes 15 --curve curve.json --save net.npz
+    python examples/train_evaluator.py --minutes 15 --games 48 --workers 2 --eval-games 12 \
+        --curve curve.json --save net.npz
     python examples/train_evaluator.py --quick          # a small run in under a minute
 """
 
@@ -639,6 +640,12 @@ def parse(argv: list[str]):
                  "buffer", "eval_games", "max_actions"):
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
+    for option in ("curve", "save"):
+        path = getattr(args, option)
+        if path and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+            parser.error(f"--{option} {path}: its folder does not exist")
+    if args.load and not os.path.isfile(args.load):
+        parser.error(f"--load {args.load}: no such file")
     args.setup = Setup(args.board, args.players, args.variant, args.simulations,
                        max_actions=args.max_actions, eval_seconds=args.eval_seconds)
     args.setup.new_game()                     # a bad board, player count or variant fails here

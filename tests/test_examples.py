@@ -135,7 +135,8 @@ def test_ray_is_asked_for_by_name_when_absent(example, monkeypatch):
 
 
 @pytest.mark.parametrize("argv", [["--games", "0"], ["--backend", "dask"],
-                                  ["--variant", "quick0"]])
+                                  ["--variant", "quick0"], ["--save", "/nonexistent/net.npz"],
+                                  ["--load", "/nonexistent/net.npz"]])
 def test_bad_settings_are_refused(example, argv):
     with pytest.raises((SystemExit, ConfigError)):
         example.parse(argv)
