@@ -602,7 +602,8 @@ def parse(argv: list[str]):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add = parser.add_argument
     add("--quick", action="store_true", help="a small run in under a minute")
-    add("--iterations", type=int, default=1000, help="at most this many iterations")
+    add("--iterations", type=int, default=1000,
+        help="at most this many iterations (0: evaluate the --load network only)")
     add("--minutes", type=float, default=60.0,
         help="stop after the iteration that passes this much wall time")
     add("--games", type=int, default=32, help="self-play games per iteration")
@@ -636,7 +637,9 @@ def parse(argv: list[str]):
         for name, value in QUICK.items():
             if name not in given:
                 setattr(args, name, value)
-    for name in ("iterations", "games", "parallel", "simulations", "hidden", "steps", "batch",
+    if args.iterations < 0:
+        parser.error(f"--iterations must be at least 0 (0: evaluate only), got {args.iterations}")
+    for name in ("games", "parallel", "simulations", "hidden", "steps", "batch",
                  "buffer", "eval_games", "max_actions"):
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")

@@ -136,7 +136,7 @@ def test_ray_is_asked_for_by_name_when_absent(example, monkeypatch):
 
 @pytest.mark.parametrize("argv", [["--games", "0"], ["--backend", "dask"],
                                   ["--variant", "quick0"], ["--save", "/nonexistent/net.npz"],
-                                  ["--load", "/nonexistent/net.npz"]])
+                                  ["--load", "/nonexistent/net.npz"], ["--iterations", "-1"]])
 def test_bad_settings_are_refused(example, argv):
     with pytest.raises((SystemExit, ConfigError)):
         example.parse(argv)
