@@ -523,14 +523,16 @@ def point_line(point: dict) -> str:
 
 
 def curve_table(points: list) -> str:
-    """The curve as a Markdown table: training minutes and win rates."""
+    """The curve as a Markdown table: training and wall minutes, games, win rates."""
     names = list(points[0]["evaluation"]) if points else []
-    lines = ["| minutes | games | " + " | ".join(f"vs {n} (95% CI)" for n in names) + " |",
-             "|---:|---:|" + "---|" * len(names)]
+    lines = ["| training min | wall min | self-play games | "
+             + " | ".join(f"vs {n} [95% CI]" for n in names) + " |",
+             "|---:|---:|---:|" + "---|" * len(names)]
     for p in points:
         cells = [f"{r['win_rate']:.2f} [{r['wilson_95'][0]:.2f}, {r['wilson_95'][1]:.2f}]"
                  for r in p["evaluation"].values()]
-        lines.append(f"| {p['minutes']:.1f} | {p['games']} | " + " | ".join(cells) + " |")
+        lines.append(f"| {p['minutes']:.1f} | {p['wall_minutes']:.1f} | {p['games']} | "
+                     + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 

@@ -50,7 +50,8 @@ def test_a_quick_run_writes_its_curve_and_lowers_its_losses(example, tmp_path, c
         before = loss["policy_before"] + loss["value_before"]
         assert loss["policy_after"] + loss["value_after"] < before
     printed = capsys.readouterr().out
-    assert printed.count("iteration ") == 3 and "| minutes | games | vs greedy" in printed
+    assert printed.count("iteration ") == 3
+    assert "| training min | wall min | self-play games | vs greedy" in printed
     net = example.Network.load(str(checkpoint))
     assert net.hidden == 16 and net.steps == 24
 
