@@ -447,26 +447,21 @@ class Actors:
             self.pool = ProcessPoolExecutor(workers)
 
     def map(self, function, calls: list, bar: Progress | None = None, weight=lambda r: 1) -> list:
-        """``function(*call)`` for every call, results in call order."""
+        """``function(*call)`` for every call, results in call order; ``bar`` advances by
+        ``weight(result)`` as each one comes."""
         if self.ray is not None:
             task = self.ray.remote(function)
-            futures = [task.remote(*call) for call in calls]
-            results = []
-            for future in futures:
-                results.append(self.ray.get(future))
-                bar and bar.advance(weight(results[-1]))
-            return results
-        if self.pool is None:
-            results = []
-            for call in calls:
-                results.append(function(*call))
-                bar and bar.advance(weight(results[-1]))
-            return results
-        futures = [self.pool.submit(function, *call) for call in calls]
+            pending, get = [task.remote(*call) for call in calls], self.ray.get
+        elif self.pool is not None:
+            pending = [self.pool.submit(function, *call) for call in calls]
+            get = lambda future: future.result()       # noqa: E731
+        else:
+            pending, get = calls, lambda call: function(*call)
         results = []
-        for future in futures:
-            results.append(future.result())
-            bar and bar.advance(weight(results[-1]))
+        for item in pending:
+            results.append(get(item))
+            if bar is not None:
+                bar.advance(weight(results[-1]))
         return results
 
     def close(self) -> None:
@@ -542,7 +537,7 @@ def write_curve(path: str | None, run: dict) -> None:
 
 
 def iterate(args, net, setup, actors, buffer, rng, clock) -> dict:
-    """One iteration: self-play, training, evaluation; its point of the curve."""
+    """Self-play and training (the evaluation follows in run): the point's figures."""
     seed = args.seed * 10_007 + clock["iteration"]
     started = time.perf_counter()
     samples, actions = selfplay_round(actors, net, setup, args.games, args.parallel, seed,
