@@ -256,3 +256,27 @@ def test_puct_specs():
     for bad in ("puct:x", "puct:5@2", "puct:0"):
         with pytest.raises(ConfigError):
             make_agent(bad)
+
+
+def test_positions_searched_together_share_batches_and_match_alone():
+    games = [midgame(seed=s) for s in (5, 6, 7)] + [midgame(players=3, seed=8)]
+    sizes = []
+
+    def counting(batch):
+        sizes.append(batch.size)
+        return batch_evaluator(batch)
+
+    agent = PUCTAgent(100, evaluator=counting, batch_size=4, seed=0)
+    together = agent.search_many(games)
+    assert max(sizes) > 4                                 # leaves of several trees at once
+    alone = [c_search(game, 100, 4) for game in games]
+    assert [r.visits for r in together] == [r.visits for r in alone]
+    agent.verify()
+    for game, result in zip(games, together):
+        game.play(result.action)
+    again = agent.search_many(games)                      # each tree kept for its game
+    assert all(sum(r.visits) >= 100 for r in again)
+    with pytest.raises(ConfigError, match="one board"):
+        agent.search_many([games[0], midgame("standard", 4)])
+    with pytest.raises(ConfigError, match="list of one or more"):
+        agent.search_many([])

@@ -119,23 +119,28 @@ cdef tuple parse_evaluation(result, int k, int width):
 
 
 cdef class LeafBatch:
-    """The leaves a PUCT search asks its evaluator about, ``size`` of them: what an
-    evaluator reads. ``observations`` [size, planes, cells] in each leaf's mover's frame
-    (uint8 or float32 as the search was asked; None if it was not), ``legal_ids``
-    [size, width] the legal action ids in legal_actions() order, padded with -1
-    (absolute ids, or in the mover's frame with ``id_frame="observer"``), ``num_legal``
-    [size], ``seats`` [size] the army to act. :meth:`game` gives a leaf as a Game."""
+    """The leaves a PUCT search asks its evaluator about, ``size`` of them (from one tree,
+    or from several searched together): what an evaluator reads. ``observations``
+    [size, planes, cells] in each leaf's mover's frame (uint8 or float32 as the search
+    was asked; None if it was not), ``legal_ids`` [size, width] the legal action ids in
+    legal_actions() order, padded with -1 (absolute ids, or in the mover's frame with
+    ``id_frame="observer"``), ``num_legal`` [size], ``seats`` [size] the army to act.
+    :meth:`game` gives a leaf as a Game."""
 
     cdef readonly int size
     cdef readonly object observations, legal_ids, num_legal, seats
-    cdef object _tree, _game_factory
+    cdef list _trees                 # the trees whose leaves these are, in row order
 
     def game(self, int i):
         """Leaf ``i`` as a new :class:`victorus.Game` (no history), for evaluators written
         over the public API."""
+        cdef PuctTree tree
         if not 0 <= i < self.size:
             raise IndexError(f"leaf index must be in 0..{self.size - 1}, got {i}")
-        return self._game_factory((<PuctTree>self._tree).leaf_engine(i))
+        for tree in self._trees:
+            if i < tree.k:
+                return tree.game_factory(tree.leaf_engine(i))
+            i -= tree.k
 
 
 cdef class PuctTree:
@@ -151,13 +156,14 @@ cdef class PuctTree:
     cdef uint64_t rng
     cdef int batch_size, obs_kind    # obs_kind 0: none, 1: uint8, 2: float32
     cdef int rollout_actions         # the C heuristic's rollouts
+    cdef int64_t done                # iterations of the search under way
+    cdef int k                       # leaves gathered, waiting for their evaluation
     cdef bint observer_ids
     cdef StateC* leaf_states
     cdef int32_t* leaf_node
     cdef int32_t* leaf_actions       # batch_size rows of MAX_ACTIONS
     cdef int32_t* leaf_n
-    cdef object obs_buffer, ids_buffer, num_buffer, seat_buffer
-    cdef LeafBatch batch
+    cdef object obs_buffer, ids_buffer, num_buffer, seat_buffer, game_factory
 
     def __cinit__(self):
         self.nodes = NULL
@@ -194,9 +200,7 @@ cdef class PuctTree:
         self.ids_buffer = np.full((batch_size, MAX_ACTIONS), -1, dtype=np.int32)
         self.num_buffer = np.zeros(batch_size, dtype=np.int32)
         self.seat_buffer = np.zeros(batch_size, dtype=np.int8)
-        self.batch = LeafBatch.__new__(LeafBatch)
-        self.batch._tree = self
-        self.batch._game_factory = game_factory
+        self.game_factory = game_factory
         self.reset(engine)
 
     def __dealloc__(self):
@@ -464,10 +468,10 @@ cdef class PuctTree:
                 value[a] = v[a]
             self.expand_leaf(j, priors, value)
 
-    cdef int fill_batch(self, int k) except -1:
-        """Observations, legal ids, counts and movers of the ``k`` leaves into the batch's
-        buffers; returns the widest row."""
-        cdef int j, i, n, width = 0, seat, cells = self.rules.c.t.ncells
+    cdef int fill_batch(self, int k, int width) except -1:
+        """Observations, legal ids (padded with -1 to ``width``), counts and movers of the
+        ``k`` leaves into the tree's buffers."""
+        cdef int j, i, n, seat, cells = self.rules.c.t.ncells
         cdef int32_t code
         cdef int32_t[:, ::1] ids = self.ids_buffer
         cdef int32_t[::1] num = self.num_buffer
@@ -479,8 +483,6 @@ cdef class PuctTree:
             obs8 = self.obs_buffer
         elif self.obs_kind == 2:
             obs32 = self.obs_buffer
-        for j in range(k):
-            width = max(width, self.leaf_n[j])
         with nogil:
             for j in range(k):
                 seat = self.leaf_states[j].turn.to_move
@@ -499,33 +501,39 @@ cdef class PuctTree:
                     observation_uint8(&self.leaf_states[j], &self.rules.c, seat, &obs8[j, 0, 0])
                 elif self.obs_kind == 2:
                     observation_float32(&self.leaf_states[j], &self.rules.c, seat, &obs32[j, 0, 0])
+        return 0
+
+    cdef void begin(self, double noise_alpha, double noise_fraction, uint64_t seed) noexcept:
+        """A new search: its random state, and root noise drawn anew if asked for."""
+        self.rng = mix64(seed)
+        self.done = 0
+        self.noise_alpha, self.noise_fraction = noise_alpha, noise_fraction
+        free(self.root_prior)
+        self.root_prior = NULL
+        if noise_fraction > 0 and self.nodes[0].first_child >= 0:
+            self.add_root_noise()
+
+    cdef int leaves_wanted(self, int64_t iterations) noexcept:
+        """How many leaves the next batch may gather: 0 when the search is done."""
+        if self.nodes[0].proof >= 0 or (iterations >= 0 and self.done >= iterations):
+            return 0
+        return self.batch_size if iterations < 0 else <int>min(self.batch_size,
+                                                                iterations - self.done)
+
+    cdef int widest(self) noexcept:
+        cdef int j, width = 0
+        for j in range(self.k):
+            width = max(width, self.leaf_n[j])
         return width
 
-    cdef int evaluate_batch(self, int k, evaluator) except -1:
-        """Ask ``evaluator`` about the ``k`` gathered leaves and expand them; on any error
-        the batch's virtual loss is released first, so the tree stays as it was."""
-        cdef int j, a, width, seat
-        cdef double[:, ::1] priors
-        cdef double[:, ::1] values
-        cdef double[::1] mover_values
+    cdef void expand_rows(self, const double* priors, Py_ssize_t stride, const double* values,
+                          const double* mover_values) noexcept nogil:
+        """Expand the batch's leaves with the evaluator's rows (``priors`` NULL: uniform;
+        per seat ``values`` [k, 6] or ``mover_values`` [k] for the army to act)."""
+        cdef int j, a, seat, teams = count_teams(&self.rules.c)
         cdef double value[NUM_SEATS]
-        cdef int teams
-        try:
-            width = self.fill_batch(k)
-            batch = self.batch
-            batch.size = k
-            batch.observations = None if self.obs_kind == 0 else self.obs_buffer[:k]
-            batch.legal_ids = self.ids_buffer[:k, :width]
-            batch.num_legal = self.num_buffer[:k]
-            batch.seats = self.seat_buffer[:k]
-            result = evaluator(batch)
-            priors, values, mover_values = parse_evaluation(result, k, width)
-        except BaseException:
-            self.release_batch(k)
-            raise
-        teams = count_teams(&self.rules.c)
-        for j in range(k):
-            if values is None:
+        for j in range(self.k):
+            if values == NULL:
                 seat = self.leaf_states[j].turn.to_move
                 for a in range(NUM_SEATS):
                     value[a] = (0.0 if not (self.rules.c.present >> a) & 1
@@ -533,44 +541,14 @@ cdef class PuctTree:
                                 else -mover_values[j] / (teams - 1))
             else:
                 for a in range(NUM_SEATS):
-                    value[a] = values[j, a]
-            self.expand_leaf(j, &priors[j, 0] if priors is not None else NULL, value)
-        return 0
+                    value[a] = values[j * NUM_SEATS + a]
+            self.expand_leaf(j, priors + j * stride if priors != NULL else NULL, value)
 
     def run(self, evaluator, int64_t iterations, double seconds, double noise_alpha,
             double noise_fraction, uint64_t seed, StopToken stop=None):
-        """Search: ``iterations`` more backups (< 0: no limit) and/or ``seconds`` (0: no
-        limit), or until the root is proven or ``stop`` is set. ``evaluator`` None: the C
-        heuristic; 'uniform': uniform priors and values of 0, in C. Root noise
-        (``noise_fraction`` > 0) is drawn anew for this search.
-        Returns the iterations run."""
-        cdef int64_t done = 0
-        cdef int want, k, kind
-        cdef double deadline = now_seconds() + seconds if seconds > 0 else 0
-        cdef const int* cancel = stop_flag(stop)
-        self.rng = mix64(seed)
-        self.noise_alpha, self.noise_fraction = noise_alpha, noise_fraction
-        free(self.root_prior)
-        self.root_prior = NULL
-        if noise_fraction > 0 and self.nodes[0].first_child >= 0:
-            self.add_root_noise()
-        while (iterations < 0 or done < iterations) and self.nodes[0].proof < 0:
-            if atomic_load(cancel, RELAXED) or (deadline > 0 and now_seconds() >= deadline):
-                break
-            want = self.batch_size if iterations < 0 else <int>min(self.batch_size, iterations - done)
-            with nogil:
-                k = self.gather(want, &done)
-            if k == 0:
-                continue
-            if evaluator is None or isinstance(evaluator, str):
-                kind = C_UNIFORM if evaluator == "uniform" else C_HEURISTIC
-                with nogil:
-                    self.c_batch(k, kind)
-            else:
-                self.evaluate_batch(k, evaluator)
-            done += k
-            check_signals()
-        return done
+        """This tree searched alone: run_trees([self], ...); the iterations run."""
+        return run_trees([self], evaluator, iterations, seconds, noise_alpha, noise_fraction,
+                         [seed], stop)[0]
 
     def root_children(self):
         """Per legal action of the root (gen_actions order): (visits, mean value for the
@@ -691,3 +669,96 @@ def verify_tree(PuctTree tree):
             total += tree.nodes[j].visits
         if node.visits != total + 1 and not (node.proof >= 0 and node.visits > total):
             raise ValueError(f"node {i}: {node.visits} visits, its children {total}")
+
+
+cdef int evaluate_group(list trees, evaluator) except -1:
+    """One call of ``evaluator`` for the leaves gathered by ``trees`` (rows in tree
+    order), then each tree expanded with its rows. On any error every tree's virtual
+    loss is released first, so the trees stay as they were."""
+    cdef PuctTree tree
+    cdef int width = 0, size = 0, row = 0
+    cdef double[:, ::1] priors
+    cdef double[:, ::1] values
+    cdef double[::1] mover_values
+    cdef LeafBatch batch
+    try:
+        for tree in trees:
+            width = max(width, tree.widest())
+            size += tree.k
+        for tree in trees:
+            tree.fill_batch(tree.k, width)
+        batch = LeafBatch.__new__(LeafBatch)
+        batch._trees = trees
+        batch.size = size
+        parts = [[], [], [], []]
+        for tree in trees:
+            parts[0].append(tree.obs_buffer[:tree.k] if tree.obs_kind else None)
+            parts[1].append(tree.ids_buffer[:tree.k, :width])
+            parts[2].append(tree.num_buffer[:tree.k])
+            parts[3].append(tree.seat_buffer[:tree.k])
+        batch.observations = join(parts[0]) if (<PuctTree>trees[0]).obs_kind else None
+        batch.legal_ids, batch.num_legal, batch.seats = join(parts[1]), join(parts[2]), join(parts[3])
+        priors, values, mover_values = parse_evaluation(evaluator(batch), size, width)
+    except BaseException:
+        for tree in trees:
+            tree.release_batch(tree.k)
+            tree.k = 0
+        raise
+    for tree in trees:
+        tree.expand_rows(&priors[row, 0] if priors is not None else NULL, width,
+                         &values[row, 0] if values is not None else NULL,
+                         &mover_values[row] if mover_values is not None else NULL)
+        row += tree.k
+    return 0
+
+
+cdef bint searching(list trees, int64_t iterations):
+    cdef PuctTree tree
+    for tree in trees:
+        if tree.leaves_wanted(iterations):
+            return True
+    return False
+
+
+cdef object join(list arrays):
+    return arrays[0] if len(arrays) == 1 else np.concatenate(arrays)
+
+
+def run_trees(list trees, evaluator, int64_t iterations, double seconds, double noise_alpha,
+              double noise_fraction, seeds, StopToken stop=None):
+    """Search several trees together (their leaves share each evaluator call): each
+    ``iterations`` more backups (< 0: no limit) and/or ``seconds`` (0: no limit) in all,
+    until its root is proven, or until ``stop`` is set. ``evaluator`` None: the C
+    heuristic; 'uniform': uniform priors and values of 0, in C; else a callable.
+    Returns the iterations each tree ran."""
+    cdef PuctTree tree
+    cdef double deadline = now_seconds() + seconds if seconds > 0 else 0
+    cdef const int* cancel = stop_flag(stop)
+    cdef int want, kind = C_UNIFORM if evaluator == "uniform" else C_HEURISTIC
+    cdef bint in_c = evaluator is None or isinstance(evaluator, str)
+    for tree, seed in zip(trees, seeds):
+        tree.begin(noise_alpha, noise_fraction, seed)
+    while not atomic_load(cancel, RELAXED) and not (deadline > 0 and now_seconds() >= deadline):
+        gathered = []
+        for tree in trees:
+            want = tree.leaves_wanted(iterations)
+            if want:
+                with nogil:
+                    tree.k = tree.gather(want, &tree.done)
+                if tree.k:
+                    gathered.append(tree)
+        if not gathered:
+            if not searching(trees, iterations):
+                break
+            continue
+        if in_c:
+            for tree in gathered:
+                with nogil:
+                    tree.c_batch(tree.k, kind)
+        else:
+            evaluate_group(gathered, evaluator)
+        for tree in gathered:
+            tree.done += tree.k
+            tree.k = 0
+        check_signals()
+    return [tree.done for tree in trees]

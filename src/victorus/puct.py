@@ -89,16 +89,15 @@ class PUCTAgent:
         self.rollout_actions = rollout_actions
         self.rng = random.Random(seed)
         self._lock = threading.Lock()
-        self._tree = None
-        self._root_ply = 0
+        self._trees: list = []                   # per position searched: (tree, its ply)
 
-    def _tree_for(self, game: Game):
-        """The kept tree advanced to ``game``'s position, or a new one."""
+    def _tree_for(self, game: Game, slot: int):
+        """Slot ``slot``'s kept tree advanced to ``game``'s position, or a new one."""
         engine = game._engine
-        tree = self._tree
+        tree, root_ply = self._trees[slot] if slot < len(self._trees) else (None, 0)
         if tree is not None and self.reuse_tree and tree.rules is engine.rules \
-                and game.ply >= self._root_ply:
-            tree.advance(engine, engine.history_keys()[self._root_ply:])
+                and game.ply >= root_ply:
+            tree.advance(engine, engine.history_keys()[root_ply:])
         elif tree is not None and tree.rules is engine.rules:
             tree.reset(engine)
         else:
@@ -107,7 +106,9 @@ class PUCTAgent:
                                   self.fpu_reduction, self.observation, self.id_frame == "observer",
                                   lambda e: Game._from_engine(board, config, e),
                                   self.rollout_actions)
-        self._tree, self._root_ply = tree, game.ply
+        if slot == len(self._trees):
+            self._trees.append((tree, game.ply))
+        self._trees[slot] = (tree, game.ply)
         return tree
 
     def search(self, game: Game, stop=None) -> SearchResult:
@@ -115,19 +116,38 @@ class PUCTAgent:
 
         ``stop`` (a :class:`victorus.StopToken`) set from another thread ends the search
         early, as its budget would."""
+        return self.search_many([game], stop)[0]
+
+    def search_many(self, games, stop=None) -> list[SearchResult]:
+        """Search several positions together, each with its own tree and budget: every
+        call of the evaluator holds leaves of all of them (one forward pass for many
+        self-play games). Trees are kept per position in the list (tree reuse when the
+        same list of games is searched again after their moves)."""
         if stop is not None and not isinstance(stop, _engine.StopToken):
             raise ConfigError(f"stop must be a victorus.StopToken or None, got {stop!r}")
-        actions = game.legal_actions()
-        if not actions:
-            raise ConfigError("the game is over: there is nothing to search")
+        games = list(games)
+        if not games or not all(isinstance(game, Game) for game in games):
+            raise ConfigError(f"give a list of one or more victorus.Game, got {games!r}")
+        if len({game.board.name for game in games}) > 1:
+            raise ConfigError("games searched together must be on one board (their "
+                              "observations share a batch)")
+        legal = [game.legal_actions() for game in games]
+        if not all(legal):
+            raise ConfigError("a game is over: there is nothing to search")
         with self._lock:
-            tree = self._tree_for(game)
-            done = tree.run(self.evaluator, -1 if self.iterations is None else self.iterations,
-                            self.seconds or 0.0, self.dirichlet_alpha, self.noise_fraction,
-                            self.rng.getrandbits(64), stop)
-            children, proven, nodes = tree.root_children(), tree.proven_child, tree.nodes_used
+            del self._trees[len(games):]
+            trees = [self._tree_for(game, slot) for slot, game in enumerate(games)]
+            done = _puct.run_trees(trees, self.evaluator,
+                                   -1 if self.iterations is None else self.iterations,
+                                   self.seconds or 0.0, self.dirichlet_alpha,
+                                   self.noise_fraction,
+                                   [self.rng.getrandbits(64) for _ in trees], stop)
+            found = [(tree.root_children(), tree.proven_child, tree.nodes_used) for tree in trees]
             if not self.reuse_tree:
-                self._tree = None
+                self._trees.clear()
+        return [self._result(actions, n, *seen) for actions, n, seen in zip(legal, done, found)]
+
+    def _result(self, actions, done: int, children, proven: int, nodes: int) -> SearchResult:
         if not children:                         # stopped before the root was evaluated
             children = [(0, 0.0, 1.0 / len(actions), None)] * len(actions)
         visits = tuple(c[0] for c in children)
@@ -147,8 +167,8 @@ class PUCTAgent:
         """Check the kept tree's invariants (ValueError if one fails): for tests and
         debugging."""
         with self._lock:
-            if self._tree is not None:
-                _puct.verify_tree(self._tree)
+            for tree, _ in self._trees:
+                _puct.verify_tree(tree)
 
     def choose(self, game: Game):
         actions = game.legal_actions()
