@@ -517,8 +517,9 @@ cdef class PuctTree:
         """How many leaves the next batch may gather: 0 when the search is done."""
         if self.nodes[0].proof >= 0 or (iterations >= 0 and self.done >= iterations):
             return 0
-        return self.batch_size if iterations < 0 else <int>min(self.batch_size,
-                                                                iterations - self.done)
+        if iterations < 0:
+            return self.batch_size
+        return <int>min(self.batch_size, iterations - self.done)
 
     cdef int widest(self) noexcept:
         cdef int j, width = 0
