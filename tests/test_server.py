@@ -96,7 +96,8 @@ def test_a_legal_action_is_played_and_logged(server):
     status, data = call(server, "/api/play", {"action": "g6-g10"})
     assert (status, data["ok"]) == (200, True), data
     after = state(server)
-    assert after["log"] == [{"turn": "1.0", "seat": 0, "actions": ["g6-g10"], "forfeit": False}]
+    assert after["log"] == [{"turn": "1.0", "seat": 0, "actions": ["g6-g10"], "forfeit": False,
+                            "events": []}]
     assert after["version"] > before["version"] and after["to_move"] == 1
     assert after["can_undo"] and after["message"] == "red plays g6-g10"
 
@@ -207,7 +208,8 @@ def test_a_turn_not_started_in_time_is_forfeited():
     now.advance(0.25)
     assert table.tick()
     s = table.state()
-    assert s["log"] == [{"turn": "1.0", "seat": 0, "actions": ["pass"], "forfeit": True}]
+    assert s["log"] == [{"turn": "1.0", "seat": 0, "actions": ["pass"], "forfeit": True,
+                         "events": []}]
     assert "red did not start the turn within 0.5 s and forfeits it (pass)" in s["message"]
     assert s["to_move"] == 1 and s["clock"] == 0.5    # blue's time starts now
     text = table.record_text()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 
-from . import record
+from . import narration, record
 from .constants import KING, PIECE_LETTERS, PIECE_NAMES, QUEEN
 from .errors import VictorusError
 from .geometry import SEAT_NAMES
@@ -145,8 +145,9 @@ def legal(game) -> dict:
 
 
 # -- the last turns, in words --------------------------------------------------------------
-def _before(game, count: int) -> list:
-    """(action, mover, victim) of the last ``count`` actions, oldest first."""
+def _before(game, count: int, owner) -> list:
+    """(action, mover, victim, events) of the last ``count`` actions, oldest first
+    (events: :func:`victorus.narration.turn_events`)."""
     trial = game.copy()
     before = []
     for action in reversed(game.history(last=count)):
@@ -157,15 +158,21 @@ def _before(game, count: int) -> list:
         else:
             before.append((action, None, None))
     before.reverse()
-    return before
+    events = narration.turn_events(trial, [b[0] for b in before], owner)
+    return [(*b, e) for b, e in zip(before, events)]
+
+
+def _owner(person_seats):
+    return lambda army: "your" if army in person_seats else f"{SEAT_NAMES[army]}'s"
 
 
 def _turn_words(game, turn, moves, person_seats) -> dict:
-    """One turn in words, with its legs' cells; ``moves``: its (action, mover, victim)."""
-    def owner(army):
-        return "your" if army in person_seats else f"{SEAT_NAMES[army]}'s"
-    parts, cells = [], []
-    for action, mover, victim in moves:
+    """One turn in words, with its legs' cells and its events (R24, R25, R28-R31);
+    ``moves``: its (action, mover, victim, events)."""
+    owner = _owner(person_seats)
+    parts, cells, events = [], [], []
+    for action, mover, victim, told in moves:
+        events += told
         if mover is None:
             continue                         # stop, end, pass: the turn's words say it
         cells += [game.board.labels[action.origin], game.board.labels[action.target]]
@@ -176,18 +183,19 @@ def _turn_words(game, turn, moves, person_seats) -> dict:
     who = "you" if turn.seat in person_seats else SEAT_NAMES[turn.seat]
     words = ", ".join(parts) if parts else (
         "forfeited the turn on time" if turn.forfeit else "passed")
-    return {"seat": turn.seat, "text": f"{who}: {words}", "cells": cells}
+    return {"seat": turn.seat, "text": f"{who}: {words}", "cells": cells, "events": events}
 
 
 def summary(game, person_seats, turns: int = SUMMARY_TURNS, lines=None) -> list:
-    """The last ``turns`` turns in words, newest last: who moved what where, and what
-    each capture took ("black's Hospitaller g2xh1 took your King"); the cells of the
-    newest turn's legs, for a mark on the board. ``lines``: ``game``'s turn lines if
-    already made (record.turn_lines replays the whole game)."""
+    """The last ``turns`` turns in words, newest last: who moved what where, what each
+    capture took ("black's Hospitaller g2xh1 took your King") and the events that
+    followed (a rescue, a promotion, an elimination: :mod:`victorus.narration`); the
+    cells of each turn's legs, for a mark on the board. ``lines``: ``game``'s turn lines
+    if already made (record.turn_lines replays the whole game)."""
     if not game.ply:
         return []
     lines = (record.turn_lines(game) if lines is None else lines)[-turns:]
-    before = _before(game, sum(len(t.actions) for t in lines))
+    before = _before(game, sum(len(t.actions) for t in lines), _owner(person_seats))
     out, k = [], 0
     for turn in lines:
         out.append(_turn_words(game, turn, before[k:k + len(turn.actions)], person_seats))
@@ -195,10 +203,24 @@ def summary(game, person_seats, turns: int = SUMMARY_TURNS, lines=None) -> list:
     return out
 
 
+def outcome(game, person_seats) -> dict:
+    """The end in words (a banner: :func:`victorus.narration.result_words`) and, for a
+    person whose army is out while the game goes on, that they watch now."""
+    return {"result": narration.result_words(game, tuple(person_seats)),
+            "watching": narration.watching_words(game, tuple(person_seats))}
+
+
 # -- the log -------------------------------------------------------------------------------
-def log_entries(turns) -> list[dict]:
-    return [{"turn": f"{t.round}.{t.seat}", "seat": t.seat, "actions": list(t.actions),
-             "forfeit": t.forfeit} for t in turns]
+def log_entries(turns, events: list, first: int) -> list[dict]:
+    """The log's entries of ``turns`` (record.TurnLine), the first starting at action
+    ``first``; ``events``: per action of the game, its events in words (R24-R31)."""
+    entries = []
+    for t in turns:
+        told = [e for action in events[first:first + len(t.actions)] for e in action]
+        first += len(t.actions)
+        entries.append({"turn": f"{t.round}.{t.seat}", "seat": t.seat,
+                        "actions": list(t.actions), "forfeit": t.forfeit, "events": told})
+    return entries
 
 
 def log_fields(entries: list, log_key: str, held: tuple[str, int] | None) -> dict:

@@ -22,6 +22,7 @@ from .checks import check_int
 from .errors import VictorusError
 from .game import DEFAULT_MAX_ACTIONS, Game, play_random, replay_action
 from .geometry import SEAT_NAMES
+from .narration import Narration
 from .page_state import RequestError
 from .session import PERSON, Session
 from .simulate import game_seed
@@ -60,6 +61,7 @@ class Watch:
     ends: list           # the number of actions played by the end of each turn
     clock: bool          # the record has a time limit: a pass may be a forfeit
     agents: tuple        # who played each seat, as the record says ('-' if it does not)
+    events: list         # per action of final, its events in words (victorus.narration)
 
     def turns_shown(self, last: int = page_state.SUMMARY_TURNS) -> list:
         """The last ``last`` turns of the position shown (action ``index``), the newest
@@ -94,6 +96,7 @@ class Table:
         self._log_count, self._log_ply = 0, 0
         self._log_source: object = None      # the game or watch the log was made of
         self._lines: tuple[str, record.TurnLines] | None = None  # (log_key, its turns)
+        self._narration: tuple[str, Narration] | None = None    # (log_key, its events)
         self._entries: tuple[str, list] = ("", [])                # (log_key, the log sent)
         self._shown: dict = {}                   # the states of this version, by choices
         self.seed = seed
@@ -207,9 +210,10 @@ class Table:
             final, text, title = self._simulated(simulate)
         header = record.parse(text)
         turns = record.turn_lines(final)
+        events = Narration(final, record.starting_game(final)).update()
         watch = Watch(final, record.starting_game(final), 0, final.history(), text, title,
                       turns, list(itertools.accumulate(len(t.actions) for t in turns)),
-                      header.clock, header.agents or ("-",) * 6)
+                      header.clock, header.agents or ("-",) * 6, events)
         with self.lock:
             self.watch = watch
             self._changed(f"watching the {title}: {len(watch.actions)} actions")
@@ -352,7 +356,8 @@ class Table:
             state["watch"] = {"index": watch.index, "length": len(watch.actions),
                               "title": watch.title}
             state["summary"] = page_state.summary(game, set(), lines=watch.turns_shown())
-            lines = watch.turns
+            state.update(page_state.outcome(game, ()))
+            lines, events = watch.turns, watch.events
         else:
             lines = self._turn_lines()
             state["can_undo"] = browsed is None and self.session.can_undo()
@@ -360,7 +365,10 @@ class Table:
             state["summary"] = page_state.summary(game, people,
                                                   lines=lines if browsed is None else None)
             state["browse"] = browsed[1] if browsed else None
-        state.update(page_state.log_fields(self._log_entries(lines), self.log_key, None))
+            state.update(page_state.outcome(game, people))
+            events = self._events()
+        state.update(page_state.log_fields(self._log_entries(lines, events), self.log_key,
+                                           None))
         return state
 
     def _for_page(self, full: dict, held: set[str] | None, log) -> dict:
@@ -379,15 +387,25 @@ class Table:
             self._lines = (self.log_key, record.TurnLines(self.game))
         return self._lines[1].update()
 
-    def _log_entries(self, lines) -> list:
-        """The log's entries of ``lines``, made once each: only the last turn (which may
-        have grown) and the new ones are made again while the log's key is the same."""
+    def _events(self) -> list:
+        """Per action of the game, its events in words, each action narrated once (anew
+        when the log's key changes, as :meth:`_turn_lines`)."""
+        if self._narration is None or self._narration[0] != self.log_key:
+            self._narration = (self.log_key,
+                               Narration(self.game, record.starting_game(self.game)))
+        return self._narration[1].update()
+
+    def _log_entries(self, lines, events) -> list:
+        """The log's entries of ``lines`` (``events``: per action, its events), made once
+        each: only the last turn (which may have grown) and the new ones are made again
+        while the log's key is the same."""
         if self._entries[0] != self.log_key:
             self._entries = (self.log_key, [])
         entries = self._entries[1]
         start = max(0, len(entries) - 1)
         del entries[start:]
-        entries += page_state.log_entries(lines[start:])
+        first = sum(len(t.actions) for t in lines[:start])
+        entries += page_state.log_entries(lines[start:], events, first)
         return entries
 
     def _clock(self):

@@ -1,0 +1,212 @@
+"""The game's events in words, for the page: what each action did beyond moving a piece.
+
+Every event is found by comparing the position before an action with the one after it
+(``game.view()``): a capture, the rescue exchange (R31), the capturer frozen (R24), a
+promotion at the turn's end (R25), a King or Queen completing a lap around the centre
+(R29), an army eliminated (R30), the centre reached (R28); and the game's result in a
+player's words (R28, R32, R37, R26). Nothing here changes a game: each function reads
+copies or views.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .constants import KING, PIECE_NAMES, QUEEN, ROYALS
+from .geometry import SEAT_NAMES
+
+#: How an army is named in a sentence ("blue's", or "your" for the person's army).
+Owner = Callable[[int], str]
+
+
+def army_owner(army: int) -> str:
+    """The plain possessive of an army: "blue's"."""
+    return f"{SEAT_NAMES[army]}'s"
+
+
+def _royal_cells(view) -> dict[tuple[int, int], int]:
+    """(army, kind) -> cell of every King and Queen on the board."""
+    return {(view.army[c], view.kind[c]): c for c in range(len(view.army))
+            if view.army[c] >= 0 and view.kind[c] in ROYALS}
+
+
+def _previous(before, action, cell: int) -> int | None:
+    """The cell of ``before`` whose piece is on ``cell`` after ``action`` (None: a piece
+    that was not on the board, or an empty cell)."""
+    if action.is_leg and cell == action.target:
+        return action.origin
+    if action.is_leg and cell == action.origin:
+        return None
+    return cell
+
+
+def action_events(board, before, after, action, owner: Owner = army_owner) -> list[str]:
+    """The events of ``action`` (R24, R25, R29, R30, R31) read from the views ``before``
+    and ``after`` it, in words; the capture itself is told with the leg."""
+    labels, events = board.labels, []
+    victim = None
+    if action.is_leg and before.army[action.target] >= 0:
+        victim = (before.army[action.target], before.kind[action.target])
+    royals_before, royals_after = _royal_cells(before), _royal_cells(after)
+    back = [key for key in royals_after if key not in royals_before and key != victim]
+    if back and victim in royals_after:                          # R31 rescue exchange
+        for army, kind in back:
+            events.append(f"rescue: {owner(army)} {PIECE_NAMES[kind]} was exchanged for "
+                          f"{owner(victim[0])} {PIECE_NAMES[victim[1]]}; both went home "
+                          f"({labels[royals_after[(army, kind)]]} and "
+                          f"{labels[royals_after[victim]]})")
+    for cell in range(len(after.army)):
+        army = after.army[cell]
+        if army < 0:
+            continue
+        name = f"{owner(army)} {PIECE_NAMES[after.kind[cell]]}"
+        was = _previous(before, action, cell)
+        same = was is not None and before.army[was] == army and before.kind[was] == after.kind[cell]
+        if after.royal[cell] and same and not before.royal[was]:
+            events.append(f"{name} on {labels[cell]} was promoted to a royal knight")
+        if after.frozen[cell] and not (same and before.frozen[was]):
+            events.append(f"{name} on {labels[cell]} is frozen for the rest of the turn")
+        if same and after.kind[cell] in ROYALS and after.laps[cell] != before.laps[was]:
+            events.append(_lap_words(name, after.laps[cell], before.laps[was]))
+    for army in range(len(after.states)):
+        if before.states[army] == "active" and after.states[army] == "eliminated":
+            events.append(f"{SEAT_NAMES[army]} is out")
+    return events
+
+
+def _lap_words(name: str, laps: int, was: int) -> str:
+    """R29: the laps ``k`` of a King or Queen changed (by one, crossing the ray opposite
+    its seat): forward, a lap completed (at 1 it may enter the centre, R28)."""
+    if laps > was:
+        return f"{name} completed lap {laps} around the centre" + (
+            " and may enter it" if laps == 1 else "")
+    return f"{name} went back over its start line (laps {laps})"
+
+
+def _may_tell(game, action, turn_captured: bool) -> bool:
+    """Whether ``action`` can have an event (a capture, a King or Queen moving, or the end
+    of a turn that captured): the other actions need no views."""
+    if not action.is_leg:
+        return turn_captured
+    if action.capture:
+        return True
+    cell = game.board.labels[action.origin]
+    piece = game.piece_at(cell)
+    return turn_captured or (piece is not None and piece[1] in "KQ")
+
+
+def _step(replay, action, captured: bool, owner: Owner) -> list[str]:
+    """Play ``action`` on ``replay`` (a forfeit when it is a ``pass`` at a turn's start
+    while other actions were legal) and return its events; ``captured``: the turn
+    captured before it."""
+    if replay.phase == "start" and action.text == "pass" and \
+            action not in replay.legal_actions():
+        replay.forfeit()
+        return []
+    if not _may_tell(replay, action, captured):
+        replay.play(action)
+        return []
+    before = replay.view()
+    replay.play(action)
+    events = action_events(replay.board, before, replay.view(), action, owner)
+    if replay.is_over and replay.result_reason == "centre" and action.is_leg:
+        events.append(f"{owner(before.army[action.origin])} "
+                      f"{PIECE_NAMES[before.kind[action.origin]]} reached the centre")
+    return events
+
+
+def turn_events(game, actions, owner: Owner = army_owner) -> list[list[str]]:
+    """Per action of ``actions`` (played from ``game``'s position; ``game`` is left as
+    it was): its events."""
+    trial = game.copy(history=False)
+    out, captured = [], False
+    for action in actions:
+        if trial.phase == "start":
+            captured = False
+        out.append(_step(trial, action, captured, owner))
+        captured = captured or (action.is_leg and action.capture)
+    return out
+
+
+class Narration:
+    """The events of every action of a game that grows (as
+    :class:`victorus.record.TurnLines`): :meth:`update` narrates the actions played
+    since, each once. ``events[i]``: the events of action ``i`` (plain army names)."""
+
+    def __init__(self, game, start):
+        """``start``: a new game at the position ``game``'s history starts from."""
+        self.game, self._replay = game, start
+        self.events: list[list[str]] = []
+        self._captured = False
+
+    def update(self) -> list[list[str]]:
+        for action in self.game.history(last=self.game.ply - self._replay.ply):
+            if self._replay.phase == "start":
+                self._captured = False
+            self.events.append(_step(self._replay, action, self._captured, army_owner))
+            self._captured = self._captured or (action.is_leg and action.capture)
+        return self.events
+
+
+# -- the result ----------------------------------------------------------------------------
+def _winning_move(game) -> str | None:
+    """The piece that entered the centre (R28): "blue's King", from the last action."""
+    last = game.history(last=1)
+    if not last or not last[0].is_leg:
+        return None
+    trial = game.copy()
+    trial.undo()
+    code = trial.piece_at(game.board.labels[last[0].origin])
+    if code is None or code[1] not in "KQ":
+        return None
+    return f"{army_owner(int(code[0]))} {PIECE_NAMES[KING if code[1] == 'K' else QUEEN]}"
+
+
+def _names(seats) -> str:
+    names = [SEAT_NAMES[s] for s in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def result_words(game, person_seats=()) -> dict | None:
+    """The end of ``game`` in a player's words: ``title`` (who won and why: "blue's King
+    reached the centre"), ``detail`` and, when people play, ``yours`` ("your team won",
+    "you lost", "a draw"). None while the game goes on."""
+    if not game.is_over:
+        return None
+    winners, reason = tuple(game.winners or ()), game.result_reason
+    if reason == "centre":
+        mover = _winning_move(game) or "a King or Queen"
+        why = f"{mover} reached the centre"
+    elif reason == "elimination":
+        why = "every other army is out"
+    elif reason == "round-limit":
+        why = "the round limit was reached: the most points win"
+    else:
+        why = "no army could move for a whole round"
+    title = f"{_names(winners)} won: {why}" if winners else f"a draw: {why}"
+    out = {"title": title, "reason": reason, "winners": list(winners), "yours": None}
+    people = [s for s in person_seats if s in game.config.present]
+    if people:
+        team = len(winners) > 1 and any(s in winners for s in people)
+        if not winners:
+            out["yours"] = "a draw"
+        elif any(s in winners for s in people):
+            out["yours"] = "your team won" if team else "you won"
+        else:
+            out["yours"] = "your team lost" if len(winners) > 1 else "you lost"
+    return out
+
+
+def watching_words(game, person_seats) -> str | None:
+    """After the person's army is eliminated (R30) in a game going on: they watch now."""
+    if game.is_over:
+        return None
+    view = game.view()
+    people = [s for s in person_seats if s in game.config.present]
+    if people and all(view.states[s] == "eliminated" for s in people):
+        return f"{_names(people)} {'is' if len(people) == 1 else 'are'} out: you are watching now"
+    return None
+
+
+__all__ = ["Narration", "action_events", "army_owner", "result_words", "turn_events",
+           "watching_words"]
