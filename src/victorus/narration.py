@@ -80,7 +80,7 @@ def _lap_words(name: str, laps: int, was: int) -> str:
     if laps > was:
         return f"{name} completed lap {laps} around the centre" + (
             " and may enter it" if laps == 1 else "")
-    return f"{name} went back over its start line (laps {laps})"
+    return f"{name} unwound a lap around the centre (laps now {laps})"
 
 
 def _may_tell(game, action, turn_captured: bool) -> bool:
@@ -162,9 +162,12 @@ def _winning_move(game) -> str | None:
     return f"{army_owner(int(code[0]))} {PIECE_NAMES[KING if code[1] == 'K' else QUEEN]}"
 
 
-def _names(seats) -> str:
-    names = [SEAT_NAMES[s] for s in seats]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+def names(seats) -> str:
+    """Armies in words: "red", "red and blue", "red, black and purple"."""
+    words = [SEAT_NAMES[s] for s in seats]
+    if not words:
+        return ""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def result_words(game, person_seats=()) -> dict | None:
@@ -183,7 +186,7 @@ def result_words(game, person_seats=()) -> dict | None:
         why = "the round limit was reached: the most points win"
     else:
         why = "no army could move for a whole round"
-    title = f"{_names(winners)} won: {why}" if winners else f"a draw: {why}"
+    title = f"{names(winners)} won: {why}" if winners else f"a draw: {why}"
     out = {"title": title, "reason": reason, "winners": list(winners), "yours": None}
     people = [s for s in person_seats if s in game.config.present]
     if people:
@@ -204,9 +207,9 @@ def watching_words(game, person_seats) -> str | None:
     view = game.view()
     people = [s for s in person_seats if s in game.config.present]
     if people and all(view.states[s] == "eliminated" for s in people):
-        return f"{_names(people)} {'is' if len(people) == 1 else 'are'} out: you are watching now"
+        return f"{names(people)} {'is' if len(people) == 1 else 'are'} out: you are watching now"
     return None
 
 
-__all__ = ["Narration", "action_events", "army_owner", "result_words", "turn_events",
+__all__ = ["Narration", "action_events", "army_owner", "names", "result_words", "turn_events",
            "watching_words"]

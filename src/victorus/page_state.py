@@ -12,7 +12,8 @@ from . import narration, record
 from .constants import KING, PIECE_LETTERS, PIECE_NAMES, QUEEN
 from .errors import VictorusError
 from .geometry import SEAT_NAMES
-from .render import SEAT_COLORS, render_layers, render_svg
+from .render import ARMY_MARK_NAMES, ARMY_MARKS, SEAT_COLORS, render_layers, render_svg
+from .variants import PRESENT_SEATS
 
 #: Board frames a page may say it holds (one per view: six seats, with and without labels).
 MAX_FRAMES_HELD = 12
@@ -69,6 +70,7 @@ def game_fields(game, bottom: int) -> dict:
     running = game.phase == "start" and not game.is_over
     return {
         "board": game.board.name, "variant": game.config.variant_string(),
+        "variant_plain": game.config.variant_string(players=False),
         "players": game.config.players, "present": list(game.config.present),
         "to_move": game.to_move, "to_move_name": SEAT_NAMES[game.to_move],
         "phase": game.phase, "round": game.round, "over": game.is_over,
@@ -210,6 +212,22 @@ def outcome(game, person_seats) -> dict:
             "watching": narration.watching_words(game, tuple(person_seats))}
 
 
+def resigned_fields(game, seat: int, person_seats) -> dict:
+    """A game that ``seat`` resigned: over, the other teams' present seats win."""
+    teams = game.config.teams
+    winners = [s for s in game.config.present if teams[s] != teams[seat]]
+    names = narration.names(winners) or "nobody"
+    yours = None
+    if person_seats:
+        won = any(s in winners for s in person_seats)
+        yours = ("your team won" if won else "your team lost") if len(winners) > 1 or \
+            len(person_seats) > 1 else ("you won" if won else "you lost")
+    return {"over": True, "winners": winners, "reason": "resignation", "watching": None,
+            "legal": None, "person_to_act": False, "can_undo": False,
+            "result": {"title": f"{names} won: {SEAT_NAMES[seat]} resigned",
+                       "reason": "resignation", "winners": winners, "yours": yours}}
+
+
 # -- the log -------------------------------------------------------------------------------
 def log_entries(turns, events: list, first: int) -> list[dict]:
     """The log's entries of ``turns`` (record.TurnLine), the first starting at action
@@ -234,7 +252,10 @@ def log_fields(entries: list, log_key: str, held: tuple[str, int] | None) -> dic
 
 
 def meta() -> dict:
-    """What the page needs besides the game: seat names and colours, the agents offered
-    on the page, and how many board frames it may hold."""
+    """What the page needs besides the game: seat names, colours and marks (the pieces'
+    army marks, SVG paths), the seats present for each number of players (R33), the
+    agents offered on the page, and how many board frames it may hold."""
     return {"seat_names": list(SEAT_NAMES), "seat_colors": list(SEAT_COLORS),
+            "army_marks": list(ARMY_MARKS), "army_mark_names": list(ARMY_MARK_NAMES),
+            "present_seats": {n: list(seats) for n, seats in PRESENT_SEATS.items()},
             "agents": list(PAGE_AGENTS), "frames_held": MAX_FRAMES_HELD}

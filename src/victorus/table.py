@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from . import page_state, record
+from .analysis import Analysis
 from .checks import check_int
 from .errors import VictorusError
 from .game import DEFAULT_MAX_ACTIONS, Game, play_random, replay_action
@@ -99,6 +100,9 @@ class Table:
         self._narration: tuple[str, Narration] | None = None    # (log_key, its events)
         self._entries: tuple[str, list] = ("", [])                # (log_key, the log sent)
         self._shown: dict = {}                   # the states of this version, by choices
+        self.number = 0                          # games started on this table (new_game)
+        self.resigned: int | None = None         # the seat that resigned the game played
+        self.analysis = Analysis()
         self.seed = seed
         self.now = now                       # the time source of the clock and agent delays
         self.new_game(board, players, variant, seats, time_limit, agent_delay)
@@ -158,7 +162,8 @@ class Table:
         _check_page_seats(session)
         with self.lock:
             self.session, self.agent_delay = session, delay
-            self.watch = None
+            self.watch, self.resigned = None, None
+            self.number += 1
             self._changed("new game")
 
     def set_seats(self, seats):
@@ -177,10 +182,7 @@ class Table:
         if not isinstance(text, str):
             raise RequestError(f"'action' must be a string in R38 notation, got {text!r}")
         with self.lock:
-            self._require_play()
-            if self.game.is_over:
-                raise RequestError(f"the game is over ({self.game.result_reason}); start a "
-                                   f"new game")
+            self._require_going_on()
             seat = self.game.to_move
             if self.controllers[seat] != PERSON:
                 raise RequestError(f"{SEAT_NAMES[seat]} (seat {seat}) is played by the "
@@ -188,10 +190,27 @@ class Table:
             self.game.play(text)                  # IllegalActionError/NotationError: unchanged
             self._changed(f"{SEAT_NAMES[seat]} plays {text}")
 
+    def resign(self, seat):
+        """A person gives up the game played for their army ``seat`` (and its team): the
+        game ends there, the other teams win; the record keeps the actions played."""
+        with self.lock:
+            self._require_going_on()
+            game = self.game
+            check_int("'seat'", seat, 0, 5, RequestError)
+            if seat not in game.config.present or self.controllers[seat] != PERSON:
+                people = [SEAT_NAMES[s] for s in game.config.present
+                          if self.controllers[s] == PERSON] or ["nobody"]
+                raise RequestError(f"only a person's army resigns; a person plays "
+                                   f"{', '.join(people)}, got seat {seat!r}")
+            self.resigned = seat
+            self._changed(f"{SEAT_NAMES[seat]} resigned")
+
     def undo(self):
         """Take back actions until a person's last action is undone."""
         with self.lock:
             self._require_play()
+            if self.resigned is not None:
+                raise RequestError("the game was resigned; start a new game")
             try:
                 self.session.undo()
             except VictorusError as exc:
@@ -238,7 +257,7 @@ class Table:
     def tick(self):
         """One step of the worker: forfeit a late turn, or let an agent act."""
         with self.lock:
-            if self.watch is not None or self.game.is_over:
+            if self.watch is not None or self.game.is_over or self.resigned is not None:
                 return False
             seat = self.game.to_move
             if self.clock.expired(self.game):
@@ -343,7 +362,8 @@ class Table:
         watch = self.watch
         game = browsed[0] if browsed else (watch.game if watch else self.game)
         bottom = game.to_move if seat_view is None else seat_view
-        people_turn = watch is None and browsed is None and self.session.person_to_act()
+        people_turn = (watch is None and browsed is None and self.resigned is None
+                       and self.session.person_to_act())
         state = {"version": self.version, "instance": self.instance,
                  "mode": "watch" if watch else "play", **page_state.game_fields(game, bottom),
                  "message": self.message, "person_to_act": people_turn,
@@ -365,7 +385,11 @@ class Table:
             state["summary"] = page_state.summary(game, people,
                                                   lines=lines if browsed is None else None)
             state["browse"] = browsed[1] if browsed else None
+            state["clock_seat"] = self.game.to_move      # the live game's, even when browsing
+            state["game"] = self.number
             state.update(page_state.outcome(game, people))
+            if self.resigned is not None and browsed is None:
+                state.update(page_state.resigned_fields(game, self.resigned, people))
             events = self._events()
         state.update(page_state.log_fields(self._log_entries(lines, events), self.log_key,
                                            None))
@@ -409,8 +433,9 @@ class Table:
         return entries
 
     def _clock(self):
-        """Seconds left to start the turn, or None (no clock, turn started, watching)."""
-        if self.watch is not None:
+        """Seconds left to start the turn, or None (no clock, turn started, watching,
+        resigned)."""
+        if self.watch is not None or self.resigned is not None:
             return None
         left = self.clock.remaining(self.game)
         return None if left is None else round(left, 1)
@@ -418,6 +443,25 @@ class Table:
     def _require_play(self):
         if self.watch is not None:
             raise RequestError("this is a watched game; start a new game to play")
+
+    def _require_going_on(self):
+        self._require_play()
+        if self.resigned is not None:
+            raise RequestError(f"the game is over ({SEAT_NAMES[self.resigned]} resigned); "
+                               f"start a new game")
+        if self.game.is_over:
+            raise RequestError(f"the game is over ({self.game.result_reason}); start a "
+                               f"new game")
+
+    def analyse(self) -> dict:
+        """Start the analysis of the position shown (:mod:`victorus.analysis`), in a
+        thread of its own; its state so far."""
+        with self.lock:
+            shown = self.watch.game if self.watch is not None else self.game
+            version = self.version
+            if self.resigned is not None:
+                raise RequestError("the game was resigned: there is nothing to analyse")
+            return self.analysis.start(shown, version)
 
     # -- checks of a change's arguments ----------------------------------------------------
     @staticmethod
