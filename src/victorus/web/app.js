@@ -505,7 +505,6 @@ function fitBoard() {
   document.documentElement.style.setProperty("--board-top", `${top}px`);
 }
 window.addEventListener("resize", fitBoard);
-$("more").addEventListener("toggle", fitBoard);
 fitBoard();
 
 // The seats' names in the selects, and the agents offered, as the server says.

@@ -107,8 +107,7 @@ function describeCells() {
     let title = cell.querySelector("title");
     if (!title) { title = document.createElementNS(SVG_NS, "title"); cell.appendChild(title); }
     if (title.textContent !== words) title.textContent = words;
-    cell.tabIndex = label === cursor ? 0 : -1;
-    cell.classList.toggle("cursor", label === cursor);
+    cell.tabIndex = label === cursor ? 0 : -1;       // (its ring: CSS .cell:focus-visible)
   }
 }
 
@@ -154,7 +153,8 @@ function focusCursor() {
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
 $("board").addEventListener("keydown", (event) => {
-  if (!S || !event.target.closest(".cell")) return;
+  // (A past position or a watched game: the arrows step through the game instead.)
+  if (!S || !event.target.closest(".cell") || S.mode !== "play" || S.browse) return;
   if (event.key in ARROWS) {
     event.preventDefault();
     event.stopPropagation();                   // (the page's arrows browse the log)
@@ -174,12 +174,6 @@ $("board").addEventListener("focusin", (event) => {
   const cell = event.target.closest(".cell");
   if (cell && cell.dataset.cell !== cursor) { cursor = cell.dataset.cell; describeCells(); }
 });
-
-// A click (or Enter) puts the keyboard's cell there too.
-$("board").addEventListener("click", (event) => {
-  const cell = event.target.closest(".cell");
-  if (cell) cursor = cell.dataset.cell;
-}, true);
 
 // Tab reaches the board: the keyboard's cell starts on a piece that can move (or the
 // first cell); Shift+Tab from a cell leaves the board.
