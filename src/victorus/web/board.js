@@ -131,16 +131,18 @@ function cellCentres() {
   return centres;
 }
 
-// The nearest cell in an arrow's direction (on screen: the board may be turned).
+// The nearest cell in an arrow's direction on screen (the board may be turned): within
+// 60 degrees of it, the nearer the better, the straighter the better among equals (up
+// and down follow a column; left and right step to the next column).
 function cellToward(from, dx, dy) {
   const centres = cellCentres();
   const [x0, y0] = centres.get(from);
   let best = null, bestScore = Infinity;
   for (const [label, [x, y]] of centres) {
     const along = (x - x0) * dx + (y - y0) * dy, across = Math.abs((x - x0) * dy - (y - y0) * dx);
-    if (along <= 1 || across > along * 1.2) continue;
-    const score = along + 2 * across;
-    if (score < bestScore) { bestScore = score; best = label; }
+    if (along <= 1 || across > along * 1.74) continue;
+    const score = Math.hypot(along, across) * (1 + 0.1 * Math.atan2(across, along));
+    if (score < bestScore - 0.01) { bestScore = score; best = label; }
   }
   return best;
 }
@@ -181,7 +183,7 @@ $("board").addEventListener("focus", (event) => {
   if ($("board").contains(event.relatedTarget)) return;
   const first = $("board").querySelector(".cell.origin") || $("board").querySelector(".cell");
   if (!cursor && first) cursor = first.dataset.cell;
-  focusCursor();
+  setTimeout(focusCursor);               // (a focus moved inside a focus event is lost)
 });
 
 // The rotating board draws a new frame each turn: the keyboard stays on its cell.
@@ -229,7 +231,7 @@ function listen() {
       const last = logTurns[logTurns.length - 1];
       beep(last && last.actions.length && last.actions[last.actions.length - 1].includes("x") ? "capture" : "move");
     }
-    if (now.turn && !heard.turn) beep("turn");
+    if (now.turn && (!heard.turn || now.actions > heard.actions)) beep("turn");
   }
   heard = now;
 }
@@ -309,7 +311,8 @@ let analysis = null;
 $("analyse").addEventListener("click", async () => {
   $("analysis").textContent = "analysing...";
   try {
-    let state = await api("/api/analyse", {});
+    await api("/api/analyse", {});
+    let state = await api("/api/analysis");
     while (state.status === "running") {
       await pause(250);
       state = await api("/api/analysis");
