@@ -503,6 +503,7 @@ def test_a_restarted_server_is_followed(page, server):
     old.set_seats(old.controllers)                 # answers the request waiting at the old one
     page.wait_for_function(f"() => S.instance === '{server.table.instance}'")
     assert page.evaluate("() => [S.board, S.players, S.version]") == ["standard", 3, 1]
+    assert page.inner_text("#notice") == "the server restarted: your game was lost"
     assert page.eval_on_selector_all("#log .act", "els => els.length") == 0
 
 

@@ -8,13 +8,15 @@ import json
 
 import pytest
 
+import test_browser
 import victorus
 from helpers import position, serving
-from test_browser import ARTIFACTS, BOX, TIMEOUT_MS, browser, new_game, screenshot  # noqa: F401
+from test_browser import ARTIFACTS, BOX, TIMEOUT_MS, new_game, screenshot
 from victorus.analysis import Analysis
 from victorus.server import PERSON, Table
 
 pytestmark = pytest.mark.browser
+browser = test_browser.browser          # the same Chromium fixture (skipped without one)
 
 RESCUE = position({"i6": "0Tw", "i10": "1Q", "f17": "1K", "i20": "2Tb"}, armies={1: "a,0,0K"})
 ELIMINATION = position({"i6": "0Tw", "i10": "1Q", "c6": "1Tb", "i20": "2Tb"},
