@@ -64,7 +64,7 @@ def test_page_and_assets_are_served(server):
     status, data = call(server, "/nope")
     assert status == 404 and "no page '/nope'" in data["error"]
     status, data = call(server, "/api/nope", {})
-    assert status == 404 and "accepted: /api/new" in data["error"]
+    assert status == 404 and "accepted: /api/analyse, /api/new, /api/play" in data["error"]
 
 
 def test_state_describes_the_game_and_its_legal_legs(server):
