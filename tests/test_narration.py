@@ -4,7 +4,7 @@ before and after an action, in hand-built positions (R24, R25, R28-R32)."""
 import victorus
 from helpers import position
 from victorus import page_state, record
-from victorus.narration import Narration, result_words, turn_events, watching_words
+from victorus.narration import Narration, cells, result_words, turn_events, watching_words
 
 UNGATED = "a,3,"          # an army whose knights made 3 captures (R19)
 RESCUE = position({"i6": "0Tw", "i10": "1Q", "f17": "1K", "i20": "2Tb"}, armies={1: "a,0,0K"})
@@ -98,3 +98,11 @@ def test_the_narration_of_a_growing_game_is_that_of_its_whole_history():
     whole = turn_events(record.starting_game(game), game.history())
     assert grown == whole and len(whole) == game.ply
     assert any(whole)                      # a random game has captures and frozen pieces
+
+
+def test_the_cells_events_are_read_from_are_the_view_s():
+    game = victorus.Game("compact", players=3)
+    victorus.game.play_random(game, seed=5, max_actions=200)
+    view, read = game.view(), cells(game)
+    for name in ("army", "kind", "royal", "laps", "frozen", "states"):
+        assert getattr(read, name) == getattr(view, name), name

@@ -10,13 +10,42 @@ copies or views.
 
 from __future__ import annotations
 
+import re
+from array import array
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from .constants import KING, PIECE_NAMES, QUEEN, ROYALS
 from .geometry import SEAT_NAMES
+from .view import ARMY_STATE_NAMES
 
 #: How an army is named in a sentence ("blue's", or "your" for the person's army).
 Owner = Callable[[int], str]
+
+
+@dataclass(frozen=True)
+class Cells:
+    """What an event is read from, cell by cell as in :class:`victorus.view.PositionView`
+    (``army``, ``kind``, ``royal``, ``laps``, ``frozen``) and the army ``states``: a view
+    without the held pieces, which cost most of a view's time and tell no event."""
+
+    army: array
+    kind: array
+    royal: array
+    laps: array
+    frozen: array
+    states: tuple[str, ...]
+
+
+def cells(game) -> Cells:
+    """The :class:`Cells` of ``game``'s position (as ``game.view()`` reads them)."""
+    engine = game._engine
+    n = len(game.board)
+    army, kind, edge, royal, tally, frozen = (array("b", bytes(n)) for _ in range(6))
+    laps = array("i", bytes(4 * n))
+    engine.cells_into(army, kind, edge, royal, tally, laps, frozen)
+    return Cells(army, kind, royal, laps, frozen,
+                 tuple(ARMY_STATE_NAMES[state] for state, _ in engine.armies()))
 
 
 def army_owner(army: int) -> str:
@@ -24,10 +53,24 @@ def army_owner(army: int) -> str:
     return f"{SEAT_NAMES[army]}'s"
 
 
+#: A byte of a cell's kind that is a King or a Queen (the kinds read as bytes: fast).
+_ROYAL_KIND = re.compile(b"[" + bytes(sorted(ROYALS)) + b"]")
+_NONZERO = re.compile(b"[^\x00]")
+
+
 def _royal_cells(view) -> dict[tuple[int, int], int]:
     """(army, kind) -> cell of every King and Queen on the board."""
-    return {(view.army[c], view.kind[c]): c for c in range(len(view.army))
-            if view.army[c] >= 0 and view.kind[c] in ROYALS}
+    return {(view.army[c], view.kind[c]): c
+            for c in (m.start() for m in _ROYAL_KIND.finditer(bytes(view.kind)))}
+
+
+def _telling_cells(view) -> list[int]:
+    """The cells whose piece may have an event: a King, a Queen, a royal knight or a
+    frozen piece (the others' moves are told with their legs)."""
+    found = {m.start() for m in _ROYAL_KIND.finditer(bytes(view.kind))}
+    for flags in (view.royal, view.frozen):
+        found.update(m.start() for m in _NONZERO.finditer(bytes(flags)))
+    return sorted(found)
 
 
 def _previous(before, action, cell: int) -> int | None:
@@ -41,8 +84,9 @@ def _previous(before, action, cell: int) -> int | None:
 
 
 def action_events(board, before, after, action, owner: Owner = army_owner) -> list[str]:
-    """The events of ``action`` (R24, R25, R29, R30, R31) read from the views ``before``
-    and ``after`` it, in words; the capture itself is told with the leg."""
+    """The events of ``action`` (R24, R25, R29, R30, R31) read from the positions
+    ``before`` and ``after`` it (:func:`cells` or ``game.view()``), in words; the capture
+    itself is told with the leg."""
     labels, events = board.labels, []
     victim = None
     if action.is_leg and before.army[action.target] >= 0:
@@ -55,10 +99,8 @@ def action_events(board, before, after, action, owner: Owner = army_owner) -> li
                           f"{owner(victim[0])} {PIECE_NAMES[victim[1]]}; both went home "
                           f"({labels[royals_after[(army, kind)]]} and "
                           f"{labels[royals_after[victim]]})")
-    for cell in range(len(after.army)):
+    for cell in _telling_cells(after):
         army = after.army[cell]
-        if army < 0:
-            continue
         name = f"{owner(army)} {PIECE_NAMES[after.kind[cell]]}"
         was = _previous(before, action, cell)
         same = was is not None and before.army[was] == army and before.kind[was] == after.kind[cell]
@@ -106,9 +148,9 @@ def _step(replay, action, captured: bool, owner: Owner) -> list[str]:
     if not _may_tell(replay, action, captured):
         replay.play(action)
         return []
-    before = replay.view()
+    before = cells(replay)
     replay.play(action)
-    events = action_events(replay.board, before, replay.view(), action, owner)
+    events = action_events(replay.board, before, cells(replay), action, owner)
     if replay.is_over and replay.result_reason == "centre" and action.is_leg:
         events.append(f"{owner(before.army[action.origin])} "
                       f"{PIECE_NAMES[before.kind[action.origin]]} reached the centre")
