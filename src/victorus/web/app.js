@@ -251,7 +251,7 @@ function drawArmies() {
     } else {
       who.textContent = present ? S.seats[a.seat] : "absent";
     }
-    cell(a.state);
+    cell(a.state === "eliminated" ? "out" : a.state).title = a.state;
     drawHolds(cell(""), a.held);
     cell(String(a.points));
     cell(String(a.knight_captures));
@@ -403,7 +403,9 @@ $("new-game").addEventListener("submit", (event) => {
   if (limit !== "") body.time_limit = Number(limit);
   const delay = $("new-agent-delay").value.trim();
   if (delay !== "") body.agent_delay = Number(delay);
-  send("/api/new", body);
+  send("/api/new", body).then((ok) => {   // (on a phone the form is below the board)
+    if (ok && $("board").getBoundingClientRect().top < 0) $("board").scrollIntoView();
+  });
 });
 
 $("watch-simulation").addEventListener("submit", (event) => {
