@@ -59,7 +59,7 @@ def state(srv, query=""):
 def test_page_and_assets_are_served(server):
     status, page = call(server, "/")
     assert status == 200 and "<title>VICTORUS</title>" in page and "/app.js" in page
-    for path in ("/app.js", "/style.css"):
+    for path in ("/app.js", "/board.js", "/style.css"):
         assert call(server, path)[0] == 200
     status, data = call(server, "/nope")
     assert status == 404 and "no page '/nope'" in data["error"]
@@ -319,12 +319,12 @@ JSON_VALUES = st.recursive(
         max_size=4),
     max_leaves=12)
 FIELDS = ["action", "board", "players", "variant", "seats", "time_limit", "agent_delay",
-          "record", "simulate", "index", "extra"]
+          "record", "simulate", "index", "seat", "extra"]
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(path=st.sampled_from(["/api/new", "/api/play", "/api/undo", "/api/seats", "/api/watch",
-                             "/api/step"]),
+                             "/api/step", "/api/resign"]),
        body=st.dictionaries(st.sampled_from(FIELDS), JSON_VALUES, max_size=4))
 def test_fuzzed_requests_get_an_answer_and_a_refusal_changes_nothing(server, path, body):
     server.table.new_game("compact", 2, seats=[PERSON] * 6, agent_delay=0)   # nothing moves
