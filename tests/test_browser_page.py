@@ -342,3 +342,12 @@ def test_the_analysis_comes_beside_the_game(opened, still):
     assert page.inner_text("#analysis").startswith("red: ")
     assert page.query_selector("#board .analysis-arrow") is not None
     screenshot(page, "serve-analysis.png")
+
+
+def test_on_a_phone_the_board_comes_into_view_after_new_game(opened, live):
+    page = opened(live, 390, 844)                      # the form is below the board there
+    page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+    assert page.eval_on_selector("#board svg", BOX)[3] < 0           # the board above
+    page.click("#new-button")
+    page.wait_for_function("() => { const r = document.querySelector('#board svg')"
+                           ".getBoundingClientRect(); return r.top > -2 && r.top < innerHeight; }")
