@@ -246,7 +246,7 @@ def test_the_king_that_conquers_the_centre_is_drawn_there():
     assert game.is_over and game.piece_at("i14") is None
     svg = render_svg(game, interactive=True)
     assert 'data-cell="i14" data-army="0"' in svg and svg.count("<title>") == 2
-    assert "<title>red King</title>" in svg
+    assert "<title>red King (circle)</title>" in svg
     assert len(game.history()) == 1
 
 

@@ -124,7 +124,8 @@ def test_a_whole_game_against_an_agent_played_by_clicks(page, server):
     assert game.is_over and clicks >= 2
     assert page.is_disabled("#undo")                 # nothing to take back after the end
     assert status.startswith(f"Game over ({game.result_reason})")
-    turns = page.eval_on_selector_all("#log li", "els => els.map(e => e.textContent)")
+    turns = page.eval_on_selector_all("#log li", "els => els.map(e => [...e.querySelectorAll("
+                                      "'.turn-id, .act')].map(x => x.textContent).join(' '))")
     assert [t.split() for t in turns] == [str(t).split() for t in record.turn_lines(game)]
     assert any(t.startswith("1.0") for t in turns) and any(t.startswith("2.0") for t in turns)
     screenshot(page, "serve-game-over.png", full_page=True)
@@ -233,8 +234,12 @@ def test_a_person_at_an_absent_seat_is_refused(page, server):
     page.select_option("#new-board", "standard")
     page.select_option("#new-players", "4")          # black and orange sit out (R33)
     page.fill("#new-variant", "standard")
-    page.select_option("#new-you", "2")
-    page.click("#new-button")
+    offered = page.eval_on_selector_all("#new-you option:not([disabled])",
+                                        "els => els.map(e => e.textContent)")
+    assert offered == ["red", "blue", "green", "purple", "nobody"]   # only the seats present
+    page.eval_on_selector("#new-you", "e => { [...e.options].find(o => o.value === '2')"
+                                      ".disabled = false; e.value = '2'; }")
+    page.click("#new-button")                        # (forced: the server refuses it too)
     page.wait_for_function("() => document.querySelector('#error').textContent !== ''")
     assert page.inner_text("#error") == ("black (seat 2) is not in this game; a person can "
                                          "play red, blue, green, purple")
@@ -337,7 +342,7 @@ def test_the_other_armies_turns_are_told_in_words_and_marked(page, server):
     page.click('.cell[data-cell="g10"]')
     page.wait_for_function("() => S.person_to_act && S.round === 2 || S.over")
     expected = [line["text"] for line in server.table.state()["summary"]]
-    shown = page.eval_on_selector_all("#summary li", "els => els.map(e => e.textContent)")
+    shown = page.eval_on_selector_all("#summary li .words", "els => els.map(e => e.textContent)")
     assert shown == expected and len(shown) == 6
     assert shown[0].startswith("you: Templar g6-g10")
     assert shown[1].startswith("blue: ")                  # the agents' turns, in order
@@ -391,7 +396,7 @@ def test_coordinates_on_demand_and_a_legend(page, server):
     page.wait_for_selector(label)
     shown = page.eval_on_selector_all(label, "els => els.map(e => e.textContent)")
     assert sorted(shown) == sorted(server.table.game.board.labels)
-    page.click("#legend summary")
+    assert page.get_attribute("#legend", "open") is not None   # open on the first visit
     legend = page.inner_text("#legend")
     assert "T Templar, U Teutonic, B Byzantine, X Excalibur, H Hospitaller, K King, Q Queen" \
         in legend and "royal knight" in legend and "frozen" in legend
@@ -498,6 +503,7 @@ def test_a_restarted_server_is_followed(page, server):
     old.set_seats(old.controllers)                 # answers the request waiting at the old one
     page.wait_for_function(f"() => S.instance === '{server.table.instance}'")
     assert page.evaluate("() => [S.board, S.players, S.version]") == ["standard", 3, 1]
+    assert page.inner_text("#notice") == "the server restarted: your game was lost"
     assert page.eval_on_selector_all("#log .act", "els => els.length") == 0
 
 

@@ -59,12 +59,12 @@ def state(srv, query=""):
 def test_page_and_assets_are_served(server):
     status, page = call(server, "/")
     assert status == 200 and "<title>VICTORUS</title>" in page and "/app.js" in page
-    for path in ("/app.js", "/style.css"):
+    for path in ("/app.js", "/board.js", "/style.css"):
         assert call(server, path)[0] == 200
     status, data = call(server, "/nope")
     assert status == 404 and "no page '/nope'" in data["error"]
     status, data = call(server, "/api/nope", {})
-    assert status == 404 and "accepted: /api/new" in data["error"]
+    assert status == 404 and "accepted: /api/analyse, /api/new, /api/play" in data["error"]
 
 
 def test_state_describes_the_game_and_its_legal_legs(server):
@@ -96,7 +96,8 @@ def test_a_legal_action_is_played_and_logged(server):
     status, data = call(server, "/api/play", {"action": "g6-g10"})
     assert (status, data["ok"]) == (200, True), data
     after = state(server)
-    assert after["log"] == [{"turn": "1.0", "seat": 0, "actions": ["g6-g10"], "forfeit": False}]
+    assert after["log"] == [{"turn": "1.0", "seat": 0, "actions": ["g6-g10"], "forfeit": False,
+                            "events": []}]
     assert after["version"] > before["version"] and after["to_move"] == 1
     assert after["can_undo"] and after["message"] == "red plays g6-g10"
 
@@ -207,7 +208,8 @@ def test_a_turn_not_started_in_time_is_forfeited():
     now.advance(0.25)
     assert table.tick()
     s = table.state()
-    assert s["log"] == [{"turn": "1.0", "seat": 0, "actions": ["pass"], "forfeit": True}]
+    assert s["log"] == [{"turn": "1.0", "seat": 0, "actions": ["pass"], "forfeit": True,
+                         "events": []}]
     assert "red did not start the turn within 0.5 s and forfeits it (pass)" in s["message"]
     assert s["to_move"] == 1 and s["clock"] == 0.5    # blue's time starts now
     text = table.record_text()
@@ -317,12 +319,12 @@ JSON_VALUES = st.recursive(
         max_size=4),
     max_leaves=12)
 FIELDS = ["action", "board", "players", "variant", "seats", "time_limit", "agent_delay",
-          "record", "simulate", "index", "extra"]
+          "record", "simulate", "index", "seat", "extra"]
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(path=st.sampled_from(["/api/new", "/api/play", "/api/undo", "/api/seats", "/api/watch",
-                             "/api/step"]),
+                             "/api/step", "/api/resign"]),
        body=st.dictionaries(st.sampled_from(FIELDS), JSON_VALUES, max_size=4))
 def test_fuzzed_requests_get_an_answer_and_a_refusal_changes_nothing(server, path, body):
     server.table.new_game("compact", 2, seats=[PERSON] * 6, agent_delay=0)   # nothing moves

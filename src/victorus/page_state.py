@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import hashlib
 
-from . import record
+from . import narration, record
 from .constants import KING, PIECE_LETTERS, PIECE_NAMES, QUEEN
 from .errors import VictorusError
 from .geometry import SEAT_NAMES
-from .render import SEAT_COLORS, render_layers, render_svg
+from .render import ARMY_MARK_NAMES, ARMY_MARKS, SEAT_COLORS, render_layers, render_svg
+from .variants import PRESENT_SEATS
 
 #: Board frames a page may say it holds (one per view: six seats, with and without labels).
 MAX_FRAMES_HELD = 12
@@ -69,6 +70,7 @@ def game_fields(game, bottom: int) -> dict:
     running = game.phase == "start" and not game.is_over
     return {
         "board": game.board.name, "variant": game.config.variant_string(),
+        "variant_plain": game.config.variant_string(players=False),
         "players": game.config.players, "present": list(game.config.present),
         "to_move": game.to_move, "to_move_name": SEAT_NAMES[game.to_move],
         "phase": game.phase, "round": game.round, "over": game.is_over,
@@ -145,8 +147,9 @@ def legal(game) -> dict:
 
 
 # -- the last turns, in words --------------------------------------------------------------
-def _before(game, count: int) -> list:
-    """(action, mover, victim) of the last ``count`` actions, oldest first."""
+def _before(game, count: int, owner) -> list:
+    """(action, mover, victim, events) of the last ``count`` actions, oldest first
+    (events: :func:`victorus.narration.turn_events`)."""
     trial = game.copy()
     before = []
     for action in reversed(game.history(last=count)):
@@ -157,15 +160,21 @@ def _before(game, count: int) -> list:
         else:
             before.append((action, None, None))
     before.reverse()
-    return before
+    events = narration.turn_events(trial, [b[0] for b in before], owner)
+    return [(*b, e) for b, e in zip(before, events)]
+
+
+def _owner(person_seats):
+    return lambda army: "your" if army in person_seats else f"{SEAT_NAMES[army]}'s"
 
 
 def _turn_words(game, turn, moves, person_seats) -> dict:
-    """One turn in words, with its legs' cells; ``moves``: its (action, mover, victim)."""
-    def owner(army):
-        return "your" if army in person_seats else f"{SEAT_NAMES[army]}'s"
-    parts, cells = [], []
-    for action, mover, victim in moves:
+    """One turn in words, with its legs' cells and its events (R24, R25, R28-R31);
+    ``moves``: its (action, mover, victim, events)."""
+    owner = _owner(person_seats)
+    parts, cells, events = [], [], []
+    for action, mover, victim, told in moves:
+        events += told
         if mover is None:
             continue                         # stop, end, pass: the turn's words say it
         cells += [game.board.labels[action.origin], game.board.labels[action.target]]
@@ -176,18 +185,19 @@ def _turn_words(game, turn, moves, person_seats) -> dict:
     who = "you" if turn.seat in person_seats else SEAT_NAMES[turn.seat]
     words = ", ".join(parts) if parts else (
         "forfeited the turn on time" if turn.forfeit else "passed")
-    return {"seat": turn.seat, "text": f"{who}: {words}", "cells": cells}
+    return {"seat": turn.seat, "text": f"{who}: {words}", "cells": cells, "events": events}
 
 
 def summary(game, person_seats, turns: int = SUMMARY_TURNS, lines=None) -> list:
-    """The last ``turns`` turns in words, newest last: who moved what where, and what
-    each capture took ("black's Hospitaller g2xh1 took your King"); the cells of the
-    newest turn's legs, for a mark on the board. ``lines``: ``game``'s turn lines if
-    already made (record.turn_lines replays the whole game)."""
+    """The last ``turns`` turns in words, newest last: who moved what where, what each
+    capture took ("black's Hospitaller g2xh1 took your King") and the events that
+    followed (a rescue, a promotion, an elimination: :mod:`victorus.narration`); the
+    cells of each turn's legs, for a mark on the board. ``lines``: ``game``'s turn lines
+    if already made (record.turn_lines replays the whole game)."""
     if not game.ply:
         return []
     lines = (record.turn_lines(game) if lines is None else lines)[-turns:]
-    before = _before(game, sum(len(t.actions) for t in lines))
+    before = _before(game, sum(len(t.actions) for t in lines), _owner(person_seats))
     out, k = [], 0
     for turn in lines:
         out.append(_turn_words(game, turn, before[k:k + len(turn.actions)], person_seats))
@@ -195,10 +205,40 @@ def summary(game, person_seats, turns: int = SUMMARY_TURNS, lines=None) -> list:
     return out
 
 
+def outcome(game, person_seats) -> dict:
+    """The end in words (a banner: :func:`victorus.narration.result_words`) and, for a
+    person whose army is out while the game goes on, that they watch now."""
+    return {"result": narration.result_words(game, tuple(person_seats)),
+            "watching": narration.watching_words(game, tuple(person_seats))}
+
+
+def resigned_fields(game, seat: int, person_seats) -> dict:
+    """A game that ``seat`` resigned: over, the other teams' present seats win."""
+    teams = game.config.teams
+    winners = [s for s in game.config.present if teams[s] != teams[seat]]
+    names = narration.names(winners) or "nobody"
+    yours = None
+    if person_seats:
+        won = any(s in winners for s in person_seats)
+        yours = ("your team won" if won else "your team lost") if len(winners) > 1 or \
+            len(person_seats) > 1 else ("you won" if won else "you lost")
+    return {"over": True, "winners": winners, "reason": "resignation", "watching": None,
+            "legal": None, "person_to_act": False, "can_undo": False,
+            "result": {"title": f"{names} won: {SEAT_NAMES[seat]} resigned",
+                       "reason": "resignation", "winners": winners, "yours": yours}}
+
+
 # -- the log -------------------------------------------------------------------------------
-def log_entries(turns) -> list[dict]:
-    return [{"turn": f"{t.round}.{t.seat}", "seat": t.seat, "actions": list(t.actions),
-             "forfeit": t.forfeit} for t in turns]
+def log_entries(turns, events: list, first: int) -> list[dict]:
+    """The log's entries of ``turns`` (record.TurnLine), the first starting at action
+    ``first``; ``events``: per action of the game, its events in words (R24-R31)."""
+    entries = []
+    for t in turns:
+        told = [e for action in events[first:first + len(t.actions)] for e in action]
+        first += len(t.actions)
+        entries.append({"turn": f"{t.round}.{t.seat}", "seat": t.seat,
+                        "actions": list(t.actions), "forfeit": t.forfeit, "events": told})
+    return entries
 
 
 def log_fields(entries: list, log_key: str, held: tuple[str, int] | None) -> dict:
@@ -212,7 +252,10 @@ def log_fields(entries: list, log_key: str, held: tuple[str, int] | None) -> dic
 
 
 def meta() -> dict:
-    """What the page needs besides the game: seat names and colours, the agents offered
-    on the page, and how many board frames it may hold."""
+    """What the page needs besides the game: seat names, colours and marks (the pieces'
+    army marks, SVG paths), the seats present for each number of players (R33), the
+    agents offered on the page, and how many board frames it may hold."""
     return {"seat_names": list(SEAT_NAMES), "seat_colors": list(SEAT_COLORS),
+            "army_marks": list(ARMY_MARKS), "army_mark_names": list(ARMY_MARK_NAMES),
+            "present_seats": {n: list(seats) for n, seats in PRESENT_SEATS.items()},
             "agents": list(PAGE_AGENTS), "frames_held": MAX_FRAMES_HELD}

@@ -24,6 +24,16 @@ SEAT_COLORS = ("#d62728", "#1f77b4", "#222222", "#2ca02c", "#9467bd", "#ff7f0e")
 CELL_FILL = {0: "#ffffff", GREY: "#b8b8b8", CENTRE: "#ffd700"}
 HIGHLIGHT = "#00b7ff"
 LAST_MOVE = "#ffbf00"
+#: Each army's mark, drawn on every shield beside its color so that armies are told apart
+#: without color: an SVG path in a box from -1 to 1 (circle, square, triangle, diamond,
+#: cross, triangle down, by seat).
+ARMY_MARKS = ("M-0.9,0A0.9,0.9 0 1,0 0.9,0A0.9,0.9 0 1,0 -0.9,0Z",
+              "M-0.8,-0.8H0.8V0.8H-0.8Z",
+              "M0,-1L0.95,0.75H-0.95Z",
+              "M0,-1L1,0L0,1L-1,0Z",
+              "M-0.35,-1H0.35V-0.35H1V0.35H0.35V1H-0.35V0.35H-1V-0.35H-0.35Z",
+              "M0,1L0.95,-0.75H-0.95Z")
+ARMY_MARK_NAMES = ("circle", "square", "triangle", "diamond", "cross", "triangle down")
 
 
 def show_in_notebooks(*classes) -> None:
@@ -225,19 +235,42 @@ def _shield_shape(army, kind, rim, royal, frozen, size) -> str:
                      f'stroke-dasharray="{size / 3:.1f} {size / 3:.1f}"/>')
     else:
         parts.append(f'<path d="{path}" fill="{fill}" stroke="{rim}" stroke-width="{size / 7:.1f}"/>')
+    badge = size * 0.24                    # the army's mark, black on white (no color needed)
+    parts.append(f'<g class="army-mark" data-mark="{ARMY_MARK_NAMES[army]}" '
+                 f'transform="translate({w * 0.42:.1f},{h * 0.36:.1f})">'
+                 f'<circle r="{badge:.1f}" fill="#ffffff" stroke="#000000" '
+                 f'stroke-width="{size / 22:.2f}"/><path d="{ARMY_MARKS[army]}" fill="#000000" '
+                 f'transform="scale({badge * 0.62:.2f})"/></g>')
+    # The person's own army (and allies) are marked by the page: a bar under the shield.
+    parts.append(f'<rect class="own-mark" display="none" x="{-w * 0.4:.1f}" '
+                 f'y="{bottom + size * 0.04:.1f}" width="{w * 0.8:.1f}" height="{size * 0.14:.1f}" '
+                 f'fill="#000000" stroke="#ffffff" stroke-width="{size / 30:.2f}"/>')
     text = "#ffffff" if army in (0, 1, 2, 4) else "#000000"
     parts.append(f'<text y="{size * 0.18:.1f}" font-size="{size * 0.6:.1f}" '
                  f'font-weight="bold" text-anchor="middle" fill="{text}">'
                  f'{escape(PIECE_LETTERS[kind])}</text>')
     if royal:
-        parts.append(f'<text x="{w * 0.38:.1f}" y="{top + size * 0.3:.1f}" '
-                     f'font-size="{size * 0.6:.1f}" text-anchor="middle" fill="#ffd700" '
-                     f'stroke="#000" stroke-width="0.3">&#9804;</text>')  # the lion mark (Leo)
+        parts.append(f'<text class="royal-mark" x="{w * 0.4:.1f}" y="{top + size * 0.32:.1f}" '
+                     f'font-size="{size * 0.75:.1f}" text-anchor="middle" fill="#ffd700" '
+                     f'stroke="#000" stroke-width="{size / 30:.2f}">&#9804;</text>')  # Leo
     if frozen:
-        parts.append(f'<circle cx="{-w * 0.38:.1f}" cy="{top + size * 0.15:.1f}" '
-                     f'r="{size * 0.14:.1f}" fill="#00e5ff" stroke="#000" stroke-width="0.4"/>')
-    title = f"<title>{SEAT_NAMES[army]} {PIECE_NAMES[kind]}{' (royal)' if royal else ''}</title>"
-    return title + "".join(parts)
+        parts.append(f'<circle class="frozen-mark" cx="{-w * 0.4:.1f}" cy="{top + size * 0.12:.1f}" '
+                     f'r="{size * 0.2:.1f}" fill="#00e5ff" stroke="#000" '
+                     f'stroke-width="{size / 22:.2f}"/>')
+    return f"<title>{escape(piece_words(army, kind, rim, royal, frozen))}</title>" + "".join(parts)
+
+
+def piece_words(army: int, kind: int, rim: str, royal: bool, frozen: bool) -> str:
+    """A piece for a screen reader or a tooltip: army (and its mark), kind, edge (R10),
+    royal (R16, R25), frozen (R24): "red Templar (circle), white edge, royal, frozen"."""
+    words = [f"{SEAT_NAMES[army]} {PIECE_NAMES[kind]} ({ARMY_MARK_NAMES[army]})"]
+    if kind not in (KING, QUEEN):
+        words.append(f"{'white' if rim == '#ffffff' else 'black'} edge")
+    if royal:
+        words.append("royal")
+    if frozen:
+        words.append("frozen")
+    return ", ".join(words)
 
 
 def _shield(piece, label, x, y, size, frozen=False) -> str:

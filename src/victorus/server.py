@@ -12,6 +12,10 @@ with :func:`victorus.render.render_layers` and talks JSON to this server:
 * ``POST /api/new`` a new game (board, players, variant, seats, clock);
 * ``POST /api/play`` one action in R38 notation by the person to act;
 * ``POST /api/undo`` back to the last action of a person;
+* ``POST /api/resign`` a person's army (``seat``) gives up the game played;
+* ``POST /api/analyse`` starts the analysis of the position shown (one at a time, in a
+  thread of its own), ``GET /api/analysis`` its state: the best move and the chances of
+  the army to act's team (:mod:`victorus.analysis`);
 * ``POST /api/seats`` who plays each seat: ``person`` or an agent spec;
 * ``POST /api/watch`` a game record, or a seeded simulation, to step through;
 * ``POST /api/step`` the watched game at action ``index``;
@@ -80,6 +84,7 @@ REQUEST_TIMEOUT, REQUEST_DEADLINE = 10.0, 30.0
 MAX_URI = 8192
 STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
           "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+          "/board.js": ("board.js", "text/javascript; charset=utf-8"),
           "/style.css": ("style.css", "text/css; charset=utf-8")}
 METHODS = ("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD", "TRACE", "CONNECT")
 
@@ -285,7 +290,7 @@ class Guard:
                                HTTPStatus.NOT_IMPLEMENTED)
         if method not in ("GET", "POST"):
             raise RequestError(f"method {method} is not served; accepted: GET (the page, "
-                               f"/api/state, /api/record, /api/meta) and POST (the API calls)",
+                               f"/api/state, /api/record, /api/meta, /api/analysis) and POST (the API calls)",
                                HTTPStatus.METHOD_NOT_ALLOWED)
         if len(scope["raw_path"]) + len(scope["query_string"]) > MAX_URI:
             raise RequestError(f"URI too long: at most {MAX_URI} bytes",
@@ -337,6 +342,8 @@ def _posts(server: Server) -> dict:
                                                   b.get("time_limit"), b.get("agent_delay", 0.3))),
         "/api/play": _post(("action",), (), lambda t, b: t.play(b["action"])),
         "/api/undo": _post((), (), lambda t, b: t.undo()),
+        "/api/resign": _post(("seat",), (), lambda t, b: t.resign(b["seat"])),
+        "/api/analyse": _post((), (), lambda t, b: t.analyse()),
         "/api/seats": _post(("seats",), (), lambda t, b: t.set_seats(b["seats"])),
         "/api/watch": _post((), ("record", "simulate"),
                             lambda t, b: t.start_watch(b.get("record"), b.get("simulate"))),
@@ -374,6 +381,9 @@ def _app(server: Server) -> Starlette:
     async def meta(request):
         return _json(page_state.meta())
 
+    async def analysis(request):
+        return _json(server.table.analysis.state())
+
     posts = _posts(server)
 
     async def socket_route(ws: WebSocket):
@@ -399,6 +409,7 @@ def _app(server: Server) -> Starlette:
     routes += [Route("/api/state", state, methods=["GET"]),
                Route("/api/record", record_text, methods=["GET"]),
                Route("/api/meta", meta, methods=["GET"]),
+               Route("/api/analysis", analysis, methods=["GET"]),
                WebSocketRoute("/api/socket", socket_route)]
     routes += [Route(path, endpoint, methods=["POST"]) for path, endpoint in posts.items()]
     return Starlette(routes=routes,

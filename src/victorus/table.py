@@ -18,10 +18,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from . import page_state, record
+from .analysis import Analysis
 from .checks import check_int
 from .errors import VictorusError
 from .game import DEFAULT_MAX_ACTIONS, Game, play_random, replay_action
 from .geometry import SEAT_NAMES
+from .narration import Narration
 from .page_state import RequestError
 from .session import PERSON, Session
 from .simulate import game_seed
@@ -60,6 +62,7 @@ class Watch:
     ends: list           # the number of actions played by the end of each turn
     clock: bool          # the record has a time limit: a pass may be a forfeit
     agents: tuple        # who played each seat, as the record says ('-' if it does not)
+    events: list         # per action of final, its events in words (victorus.narration)
 
     def turns_shown(self, last: int = page_state.SUMMARY_TURNS) -> list:
         """The last ``last`` turns of the position shown (action ``index``), the newest
@@ -94,8 +97,12 @@ class Table:
         self._log_count, self._log_ply = 0, 0
         self._log_source: object = None      # the game or watch the log was made of
         self._lines: tuple[str, record.TurnLines] | None = None  # (log_key, its turns)
+        self._narration: tuple[str, Narration] | None = None    # (log_key, its events)
         self._entries: tuple[str, list] = ("", [])                # (log_key, the log sent)
         self._shown: dict = {}                   # the states of this version, by choices
+        self.number = 0                          # games started on this table (new_game)
+        self.resigned: int | None = None         # the seat that resigned the game played
+        self.analysis = Analysis()
         self.seed = seed
         self.now = now                       # the time source of the clock and agent delays
         self.new_game(board, players, variant, seats, time_limit, agent_delay)
@@ -155,7 +162,8 @@ class Table:
         _check_page_seats(session)
         with self.lock:
             self.session, self.agent_delay = session, delay
-            self.watch = None
+            self.watch, self.resigned = None, None
+            self.number += 1
             self._changed("new game")
 
     def set_seats(self, seats):
@@ -174,10 +182,7 @@ class Table:
         if not isinstance(text, str):
             raise RequestError(f"'action' must be a string in R38 notation, got {text!r}")
         with self.lock:
-            self._require_play()
-            if self.game.is_over:
-                raise RequestError(f"the game is over ({self.game.result_reason}); start a "
-                                   f"new game")
+            self._require_going_on()
             seat = self.game.to_move
             if self.controllers[seat] != PERSON:
                 raise RequestError(f"{SEAT_NAMES[seat]} (seat {seat}) is played by the "
@@ -185,10 +190,27 @@ class Table:
             self.game.play(text)                  # IllegalActionError/NotationError: unchanged
             self._changed(f"{SEAT_NAMES[seat]} plays {text}")
 
+    def resign(self, seat):
+        """A person gives up the game played for their army ``seat`` (and its team): the
+        game ends there, the other teams win; the record keeps the actions played."""
+        with self.lock:
+            self._require_going_on()
+            game = self.game
+            check_int("'seat'", seat, 0, 5, RequestError)
+            if seat not in game.config.present or self.controllers[seat] != PERSON:
+                people = [SEAT_NAMES[s] for s in game.config.present
+                          if self.controllers[s] == PERSON] or ["nobody"]
+                raise RequestError(f"only a person's army resigns; a person plays "
+                                   f"{', '.join(people)}, got seat {seat!r}")
+            self.resigned = seat
+            self._changed(f"{SEAT_NAMES[seat]} resigned")
+
     def undo(self):
         """Take back actions until a person's last action is undone."""
         with self.lock:
             self._require_play()
+            if self.resigned is not None:
+                raise RequestError("the game was resigned; start a new game")
             try:
                 self.session.undo()
             except VictorusError as exc:
@@ -207,9 +229,10 @@ class Table:
             final, text, title = self._simulated(simulate)
         header = record.parse(text)
         turns = record.turn_lines(final)
+        events = Narration(final, record.starting_game(final)).update()
         watch = Watch(final, record.starting_game(final), 0, final.history(), text, title,
                       turns, list(itertools.accumulate(len(t.actions) for t in turns)),
-                      header.clock, header.agents or ("-",) * 6)
+                      header.clock, header.agents or ("-",) * 6, events)
         with self.lock:
             self.watch = watch
             self._changed(f"watching the {title}: {len(watch.actions)} actions")
@@ -234,7 +257,7 @@ class Table:
     def tick(self):
         """One step of the worker: forfeit a late turn, or let an agent act."""
         with self.lock:
-            if self.watch is not None or self.game.is_over:
+            if self.watch is not None or self.game.is_over or self.resigned is not None:
                 return False
             seat = self.game.to_move
             if self.clock.expired(self.game):
@@ -339,7 +362,8 @@ class Table:
         watch = self.watch
         game = browsed[0] if browsed else (watch.game if watch else self.game)
         bottom = game.to_move if seat_view is None else seat_view
-        people_turn = watch is None and browsed is None and self.session.person_to_act()
+        people_turn = (watch is None and browsed is None and self.resigned is None
+                       and self.session.person_to_act())
         state = {"version": self.version, "instance": self.instance,
                  "mode": "watch" if watch else "play", **page_state.game_fields(game, bottom),
                  "message": self.message, "person_to_act": people_turn,
@@ -352,7 +376,8 @@ class Table:
             state["watch"] = {"index": watch.index, "length": len(watch.actions),
                               "title": watch.title}
             state["summary"] = page_state.summary(game, set(), lines=watch.turns_shown())
-            lines = watch.turns
+            state.update(page_state.outcome(game, ()))
+            lines, events = watch.turns, watch.events
         else:
             lines = self._turn_lines()
             state["can_undo"] = browsed is None and self.session.can_undo()
@@ -360,7 +385,14 @@ class Table:
             state["summary"] = page_state.summary(game, people,
                                                   lines=lines if browsed is None else None)
             state["browse"] = browsed[1] if browsed else None
-        state.update(page_state.log_fields(self._log_entries(lines), self.log_key, None))
+            state["clock_seat"] = self.game.to_move      # the live game's, even when browsing
+            state["game"] = self.number
+            state.update(page_state.outcome(game, people))
+            if self.resigned is not None and browsed is None:
+                state.update(page_state.resigned_fields(game, self.resigned, people))
+            events = self._events()
+        state.update(page_state.log_fields(self._log_entries(lines, events), self.log_key,
+                                           None))
         return state
 
     def _for_page(self, full: dict, held: set[str] | None, log) -> dict:
@@ -379,20 +411,31 @@ class Table:
             self._lines = (self.log_key, record.TurnLines(self.game))
         return self._lines[1].update()
 
-    def _log_entries(self, lines) -> list:
-        """The log's entries of ``lines``, made once each: only the last turn (which may
-        have grown) and the new ones are made again while the log's key is the same."""
+    def _events(self) -> list:
+        """Per action of the game, its events in words, each action narrated once (anew
+        when the log's key changes, as :meth:`_turn_lines`)."""
+        if self._narration is None or self._narration[0] != self.log_key:
+            self._narration = (self.log_key,
+                               Narration(self.game, record.starting_game(self.game)))
+        return self._narration[1].update()
+
+    def _log_entries(self, lines, events) -> list:
+        """The log's entries of ``lines`` (``events``: per action, its events), made once
+        each: only the last turn (which may have grown) and the new ones are made again
+        while the log's key is the same."""
         if self._entries[0] != self.log_key:
             self._entries = (self.log_key, [])
         entries = self._entries[1]
         start = max(0, len(entries) - 1)
         del entries[start:]
-        entries += page_state.log_entries(lines[start:])
+        first = sum(len(t.actions) for t in lines[:start])
+        entries += page_state.log_entries(lines[start:], events, first)
         return entries
 
     def _clock(self):
-        """Seconds left to start the turn, or None (no clock, turn started, watching)."""
-        if self.watch is not None:
+        """Seconds left to start the turn, or None (no clock, turn started, watching,
+        resigned)."""
+        if self.watch is not None or self.resigned is not None:
             return None
         left = self.clock.remaining(self.game)
         return None if left is None else round(left, 1)
@@ -400,6 +443,25 @@ class Table:
     def _require_play(self):
         if self.watch is not None:
             raise RequestError("this is a watched game; start a new game to play")
+
+    def _require_going_on(self):
+        self._require_play()
+        if self.resigned is not None:
+            raise RequestError(f"the game is over ({SEAT_NAMES[self.resigned]} resigned); "
+                               f"start a new game")
+        if self.game.is_over:
+            raise RequestError(f"the game is over ({self.game.result_reason}); start a "
+                               f"new game")
+
+    def analyse(self) -> dict:
+        """Start the analysis of the position shown (:mod:`victorus.analysis`), in a
+        thread of its own; its state so far."""
+        with self.lock:
+            shown = self.watch.game if self.watch is not None else self.game
+            version = self.version
+            if self.resigned is not None:
+                raise RequestError("the game was resigned: there is nothing to analyse")
+            return self.analysis.start(shown, version)
 
     # -- checks of a change's arguments ----------------------------------------------------
     @staticmethod

@@ -4,8 +4,10 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-// From the server (/api/meta): the seats' names, the agents offered, the frames held.
-let SEAT_NAMES = [], CONTROLLERS = ["person"], FRAMES_HELD = 1;
+// From the server (/api/meta): the seats' names, colours and marks, the seats present per
+// number of players, the agents offered, the frames held.
+let SEAT_NAMES = [], SEAT_COLORS = [], MARKS = [], MARK_NAMES = [], PRESENT = {};
+let CONTROLLERS = ["person"], FRAMES_HELD = 1;
 let S = null;            // the last full state from the server
 let selected = null;     // the cell label of the piece picked to move
 let playing = null;      // the watch mode's playback run (null when paused)
@@ -25,6 +27,7 @@ async function send(path, body) {
   try {
     const answer = await api(path, body);
     $("error").textContent = "";
+    if (path === "/api/new" || path === "/api/watch") restartedNotice = false;
     const wasBrowsing = browsing !== null;
     browsing = null;                     // an action, an undo, a new game: the live game
     // The change comes with the request waiting at the server (follow); a past position
@@ -86,6 +89,8 @@ async function refresh(full, wait = 0) {
   // Versions only grow (on one server): a slow answer must not undo a newer state (and
   // the piece picked).
   const restarted = S !== null && state.instance !== S.instance;
+  // A game played here is gone with the server that held it.
+  if (restarted && S.mode === "play" && logTurns.length) restartedNotice = true;
   if (S && !restarted &&
       (state.version < S.version || (state.version === S.version && shown === choices))) {
     return true;
@@ -107,9 +112,11 @@ async function refresh(full, wait = 0) {
   $("board").querySelector(".position").innerHTML = state.position;
   updateLog(state);
   draw();
+  listen();
   resolveReached(restarted);
   return true;
 }
+let restartedNotice = false;
 
 function legs() { return S && S.legal ? S.legal.legs : []; }
 
@@ -134,8 +141,13 @@ function draw() {
     cell.classList.toggle("target", targets.has(label));
     cell.classList.toggle("capture", captures.has(label));
   }
+  describeCells();
+  markOwnPieces();
+  drawAnalysis();
   $("legend-pieces").textContent = Object.entries(S.pieces).map(([l, n]) => `${l} ${n}`).join(", ");
   drawStatus();
+  drawOutcome();
+  syncForm();
   drawSummary(summary);
   drawArmies();
   drawLog();
@@ -166,9 +178,15 @@ function drawStatus() {
   }
   $("status").textContent = text;
   $("message").textContent = S.message || "";
+  $("message").title = S.message || "";
   const words = S.legal ? S.legal.words : [];
   for (const word of ["stop", "end", "pass"]) $(word).disabled = !words.includes(word);
   $("undo").disabled = !S.can_undo;
+  $("resign").disabled = !(S.mode === "play" && !S.over && !S.browse && personSeats().length);
+  $("typed-move").disabled = !S.person_to_act;
+  const typed = $("typed-moves");
+  typed.innerHTML = "";
+  for (const text of [...legs().map((l) => l[2]), ...words]) typed.appendChild(new Option(text));
   $("play-controls").hidden = S.mode !== "play";
   $("live").hidden = !S.browse;
   $("watch-controls").hidden = S.mode !== "watch";
@@ -181,16 +199,27 @@ function drawStatus() {
   }
 }
 
-// The last turns in words (the other armies' in play), the newest last and marked on the board.
+// The last turns in words, with what they did (a rescue, a promotion, an army out), the
+// newest last and marked on the board; the list keeps its height and scrolls to the newest.
 function drawSummary(summary) {
   const list = $("summary");
   list.innerHTML = "";
   for (const turn of summary) {
     const li = document.createElement("li");
-    li.textContent = turn.text;
     li.className = `seat-${turn.seat}`;
+    const words = document.createElement("span");
+    words.className = "words";
+    words.textContent = turn.text;
+    li.appendChild(words);
+    for (const event of turn.events || []) {
+      const line = document.createElement("span");
+      line.className = "event";
+      line.textContent = event;
+      li.appendChild(line);
+    }
     list.appendChild(li);
   }
+  list.scrollTop = list.scrollHeight;
 }
 
 function drawArmies() {
@@ -204,10 +233,8 @@ function drawArmies() {
     row.classList.toggle("absent", !present);
     const cell = (text) => { const td = document.createElement("td"); td.textContent = text; row.appendChild(td); return td; };
     const name = cell(a.team ? `${a.name} (team ${a.team})` : a.name);
-    const swatch = document.createElement("span");
-    swatch.className = "swatch";
-    swatch.style.background = a.color;
-    name.prepend(swatch);
+    name.prepend(swatchOf(a.seat));
+    name.title = `${a.name}: its pieces carry the ${MARK_NAMES[a.seat]} mark`;
     const who = cell("");
     if (present && S.mode === "play") {
       const select = document.createElement("select");
@@ -224,8 +251,8 @@ function drawArmies() {
     } else {
       who.textContent = present ? S.seats[a.seat] : "absent";
     }
-    cell(a.state);
-    cell(a.held.join(" ") || "-").className = "held";
+    cell(a.state === "eliminated" ? "out" : a.state).title = a.state;
+    drawHolds(cell(""), a.held);
     cell(String(a.points));
     cell(String(a.knight_captures));
     const card = [...a.promotion];
@@ -268,6 +295,12 @@ function updateLog(state) {
       note.textContent = "(forfeited on time)";
       li.appendChild(note);
     }
+    for (const event of turn.events || []) {
+      const line = document.createElement("span");
+      line.className = "event";
+      line.textContent = event;
+      li.appendChild(line);
+    }
     log.appendChild(li);
   }
 }
@@ -302,10 +335,20 @@ function showClock(clock) {
   tickClock();
 }
 
+// The clock is the live game's, even while a past position is shown; under a quarter of
+// the time limit (or five seconds) it turns red, and warns once with a sound.
+let lowWarned = null;
 function tickClock() {
-  if (clockLeft === null || !S || S.over) { $("clock").textContent = ""; return; }
+  const clock = $("clock");
+  if (clockLeft === null || !S || S.over) { clock.textContent = ""; clock.classList.remove("low"); return; }
   const left = Math.max(0, clockLeft - (performance.now() - clockAt) / 1000);
-  $("clock").textContent = `${S.to_move_name} has ${left.toFixed(1)} s to start the turn`;
+  const seat = S.clock_seat === undefined ? S.to_move : S.clock_seat;
+  const who = personSeats().includes(seat) ? "you have" : `${SEAT_NAMES[seat]} has`;
+  clock.textContent = `${who} ${left.toFixed(1)} s to start the turn`;
+  const low = left <= Math.min(5, 0.25 * (S.time_limit || 20));
+  clock.classList.toggle("low", low);
+  const turn = `${S.game}:${logTurns.length}`;
+  if (low && personSeats().includes(seat) && lowWarned !== turn) { lowWarned = turn; beep("low"); }
 }
 
 // -- clicks on the board -------------------------------------------------------------
@@ -324,7 +367,7 @@ $("board").addEventListener("click", (event) => {
   if (selected === null || label === selected) {
     if (label === selected) { selected = null; draw(); return; }
     if (origins.has(label)) { selected = label; $("error").textContent = ""; draw(); return; }
-    $("error").textContent = `no legal leg starts on ${label}; the pieces that can move are shaded`;
+    $("error").textContent = `no legal leg starts on ${label}; the pieces that can move have a blue ring`;
     return;
   }
   const leg = legs().find((l) => l[0] === selected && l[1] === label);
@@ -349,6 +392,8 @@ $("coordinates").addEventListener("change", () => refresh(true));
 
 $("new-game").addEventListener("submit", (event) => {
   event.preventDefault();
+  if (S && S.mode === "play" && !S.over && logTurns.length &&
+      !confirm("A game is on: start a new game and leave this one?")) return;
   const you = $("new-you").value;
   const agent = $("new-agent").value;
   const players = Number($("new-players").value);
@@ -358,7 +403,9 @@ $("new-game").addEventListener("submit", (event) => {
   if (limit !== "") body.time_limit = Number(limit);
   const delay = $("new-agent-delay").value.trim();
   if (delay !== "") body.agent_delay = Number(delay);
-  send("/api/new", body);
+  send("/api/new", body).then((ok) => {   // (on a phone the form is below the board)
+    if (ok && $("board").getBoundingClientRect().top < 0) $("board").scrollIntoView();
+  });
 });
 
 $("watch-simulation").addEventListener("submit", (event) => {
@@ -454,9 +501,9 @@ document.addEventListener("keydown", (event) => {
   if (event.key in moves) { event.preventDefault(); stepTo(moves[event.key]); }
 });
 
-// The board's top (below the header, which wraps on narrow windows) bounds its height.
+// The header's height (it wraps on narrow windows) bounds the board's and the panel's.
 function fitBoard() {
-  const top = $("board").getBoundingClientRect().top + window.scrollY;
+  const top = document.querySelector("main").getBoundingClientRect().top + window.scrollY;
   document.documentElement.style.setProperty("--board-top", `${top}px`);
 }
 window.addEventListener("resize", fitBoard);
@@ -466,6 +513,10 @@ fitBoard();
 async function loadMeta() {
   const meta = await api("/api/meta");
   SEAT_NAMES = meta.seat_names;
+  SEAT_COLORS = meta.seat_colors;
+  MARKS = meta.army_marks;
+  MARK_NAMES = meta.army_mark_names;
+  PRESENT = meta.present_seats;
   CONTROLLERS = ["person", ...meta.agents];
   FRAMES_HELD = meta.frames_held;
   SEAT_NAMES.forEach((name, seat) => {
@@ -473,6 +524,8 @@ async function loadMeta() {
     $("view").add(new Option(name, String(seat), seat === 0, seat === 0), seat);
   });
   for (const agent of meta.agents) $("new-agent").add(new Option(agent, agent));
+  drawMarkLegend();
+  offerPresentSeats();
   fitBoard();                            // the header may have grown
 }
 
@@ -534,4 +587,5 @@ async function follow() {
   if (!(await openSocket())) poll();
 }
 setInterval(tickClock, 100);
-follow();
+// (board.js, loaded after this script, draws the marks, plays by keyboard and sound.)
+document.addEventListener("DOMContentLoaded", follow);

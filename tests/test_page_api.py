@@ -1,0 +1,125 @@
+"""victorus serve's API for the page's comforts: the narration and the result in the
+state, resigning, the analysis on request; every bad request a clear 4xx."""
+
+import json
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+import victorus
+from helpers import position, serving
+from victorus import page_state
+from victorus.analysis import Analysis
+from victorus.server import PERSON, Table
+
+RESCUE = position({"i6": "0Tw", "i10": "1Q", "f17": "1K", "i20": "2Tb"}, armies={1: "a,0,0K"})
+
+
+@pytest.fixture
+def server():
+    with serving(Table("compact", 2, seats=[PERSON] * 6, agent_delay=0), worker=False) as srv:
+        yield srv
+
+
+def call(srv, path, body=None):
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(srv.url.rstrip("/") + path, data=data,
+                                     method="GET" if data is None else "POST")
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+def scripted(table, vpn, seats=(PERSON,) * 6):
+    table.set_seats(list(seats))
+    table.session.replace_game(victorus.Game.from_vpn(vpn))
+    table.set_seats(list(seats))                 # (a new version: the log starts anew)
+
+
+def test_the_state_tells_the_events_in_the_summary_and_the_log_r24_r25_r31():
+    table = Table("standard", 6, seats=[PERSON] * 6, agent_delay=0)
+    scripted(table, RESCUE)
+    table.play("i6xi10")
+    table.play("end")
+    state = table.state()
+    rescue = ("rescue: your King was exchanged for your Queen; both went home (h1 and d3)")
+    assert state["summary"][-1]["events"][0] == rescue             # every army is a person's
+    assert state["log"][0]["events"][0] == ("rescue: red's King was exchanged for blue's "
+                                            "Queen; both went home (h1 and d3)")
+    assert "red's Templar on i10 was promoted to a royal knight" in state["log"][0]["events"]
+    assert state["result"] is None and state["watching"] is None
+
+
+def test_a_watched_game_is_narrated_and_ends_with_its_result():
+    table = Table("compact", 2)
+    table.start_watch(simulate={"seed": 0, "index": 3, "board": "compact", "players": 2})
+    length = len(table.watch.actions)
+    assert any(entry["events"] for entry in table.state()["log"])
+    table.step(length)
+    result = table.state()["result"]
+    assert result["reason"] == "centre" and result["title"].endswith("reached the centre")
+    assert result["yours"] is None                      # nobody plays a watched game
+
+
+def test_resigning_ends_the_game_for_the_other_teams(server):
+    table = server.table                     # compact, 2 players: teams of 3 (R33)
+    table.set_seats([PERSON] + ["greedy"] * 5)
+    status, data = call(server, "/api/resign", {"seat": 0})
+    assert (status, data["ok"]) == (200, True)
+    state = table.state()
+    assert state["over"] and state["reason"] == "resignation"
+    assert state["winners"] == [1, 3, 5] and state["result"]["yours"] == "your team lost"
+    assert state["result"]["title"] == "blue, green and orange won: red resigned"
+    assert not state["person_to_act"] and state["clock"] is None
+    assert table.tick() is False                             # the agents stop
+    status, data = call(server, "/api/play", {"action": "g6-g10"})
+    assert status == 400 and data["error"] == ("the game is over (red resigned); start a "
+                                               "new game")
+    table.new_game("compact", 2, seats=[PERSON] * 6)
+    assert not table.state()["over"]
+
+
+@pytest.mark.parametrize("body, error", [
+    ({}, "missing ['seat']; accepted fields: seat"),
+    ({"seat": "0"}, "'seat' must be an integer from 0 to 5, got '0'"),
+    ({"seat": 9}, "'seat' must be an integer from 0 to 5, got 9"),
+    ({"seat": 1, "x": 1}, "unknown fields ['x']; accepted fields: seat"),
+])
+def test_a_bad_resignation_is_refused_and_changes_nothing(server, body, error):
+    before = server.table.version
+    status, data = call(server, "/api/resign", body)
+    assert status == 400 and error in data["error"]
+    assert server.table.version == before
+
+
+def test_only_a_person_s_army_resigns(server):
+    server.table.set_seats([PERSON] + ["greedy"] * 5)
+    status, data = call(server, "/api/resign", {"seat": 1})
+    assert status == 400 and data["error"] == ("only a person's army resigns; a person plays "
+                                               "red, got seat 1")
+
+
+def test_the_analysis_runs_beside_the_game_and_tells_the_best_move(server):
+    server.table.analysis = Analysis(seconds=0.2, seed=1)
+    status, first = call(server, "/api/analyse", {})
+    assert status == 200 and first["ok"]
+    deadline = time.monotonic() + 60
+    while (state := call(server, "/api/analysis")[1])["status"] == "running":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    legal = {a.text for a in server.table.game.legal_actions()}
+    assert state["status"] == "done" and state["best"] in legal
+    assert 0 <= state["chance"] <= 1 and state["team"] == ["red", "black", "purple"]
+    assert state["version"] == server.table.version and len(state["cells"]) == 2
+    status, data = call(server, "/api/analyse", {"depth": 3})
+    assert status == 400 and "unknown fields ['depth']" in data["error"]
+
+
+def test_the_page_learns_the_marks_and_the_seats_present():
+    meta = page_state.meta()
+    assert len(set(meta["army_marks"])) == 6 and len(meta["army_mark_names"]) == 6
+    assert meta["present_seats"][4] == [0, 1, 3, 4]
