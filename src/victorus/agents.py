@@ -20,6 +20,7 @@ from .constants import NUM_SEATS
 from .errors import ConfigError
 from .game import Game, play_random
 from .notation import piece_from_code
+from .search_agents import alphabeta_from_budget
 
 
 class RandomAgent:
@@ -265,10 +266,11 @@ class PythonMCTSAgent:
 
 
 #: The agent specs make_agent accepts, for help texts and error messages.
-AGENT_SPECS = ("'random', 'greedy', 'mcts[:BUDGET][@THREADS]', 'mcts-py[:BUDGET]' "
-               "(BUDGET: iterations like 500, or seconds like 0.5s)")
+AGENT_SPECS = ("'random', 'greedy', 'mcts[:BUDGET][@THREADS]', 'mcts-py[:BUDGET]', "
+               "'alphabeta[:BUDGET]' (BUDGET: iterations (alphabeta: nodes) like 500, or seconds "
+               "like 0.5s)")
 
-_MCTS_KINDS = {"mcts": MCTSAgent, "mcts-py": PythonMCTSAgent}
+_MCTS_KINDS = {"mcts": MCTSAgent, "mcts-py": PythonMCTSAgent, "alphabeta": alphabeta_from_budget}
 
 
 _BUDGET = re.compile(r"(?:(?P<iterations>[0-9]+)|(?P<seconds>[0-9]+(?:\.[0-9]*)?|\.[0-9]+)s)"
