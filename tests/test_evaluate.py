@@ -9,8 +9,15 @@ import pytest
 import victorus
 from helpers import position
 from victorus.errors import ConfigError
-from victorus.evaluation import (DEFAULT_WEIGHTS, TERMS, VALUE_BOUND, evaluate, reference_evaluate,
-                                 reference_terms, terms)
+from victorus.evaluation import (
+    DEFAULT_WEIGHTS,
+    TERMS,
+    VALUE_BOUND,
+    evaluate,
+    reference_evaluate,
+    reference_terms,
+    terms,
+)
 
 UNGATED = "a,3,"          # an army whose knights made 3 captures (R19)
 

@@ -270,7 +270,7 @@ AGENT_SPECS = ("'random', 'greedy', 'mcts[:BUDGET][@THREADS]', 'mcts-py[:BUDGET]
                "'alphabeta[:BUDGET]' (BUDGET: iterations (alphabeta: nodes) like 500, or seconds "
                "like 0.5s)")
 
-_MCTS_KINDS = {"mcts": MCTSAgent, "mcts-py": PythonMCTSAgent, "alphabeta": alphabeta_from_budget}
+_MCTS_KINDS: dict = {"mcts": MCTSAgent, "mcts-py": PythonMCTSAgent, "alphabeta": alphabeta_from_budget}
 
 
 _BUDGET = re.compile(r"(?:(?P<iterations>[0-9]+)|(?P<seconds>[0-9]+(?:\.[0-9]*)?|\.[0-9]+)s)"

@@ -72,7 +72,7 @@ def reference_terms(game: Game) -> dict[str, tuple[float, ...]]:
             out["progress"][teams[army]] = max(out["progress"][teams[army]], progress)
     taken = [view.pieces()[cell] for cell in _capture_targets(game)]
     out["captures"][teams[game.to_move]] = max((p.points for p in taken if p), default=0) / 10
-    attacked = set()
+    attacked: set[int] = set()
     for seat in present:
         if view.states[seat] != "active":
             continue
