@@ -45,8 +45,8 @@ cdef void default_weights(EvalWeights* w) noexcept nogil:
     """The weights tuned by self-play (docs/agents.md, "The heuristic evaluation")."""
     w.material = 0.5
     w.danger = 0.3
-    w.progress = 0.5
-    w.captures = 0.2
+    w.progress = 1.0
+    w.captures = 0.4
     w.mobility = 0.0
 
 
@@ -221,4 +221,4 @@ def default_weight_values():
     """The default weights as a dict of TERMS names."""
     cdef EvalWeights w
     default_weights(&w)
-    return {name: (&w.material)[t] for t, name in enumerate(TERMS)}
+    return {name: round((&w.material)[t], 6) for t, name in enumerate(TERMS)}
