@@ -34,7 +34,7 @@ cdef extern from "Python.h":
 
 #: The deepest search, in actions.
 MAX_DEPTH = 64
-#: The transposition table's size bounds (log2 of its entries, 16 bytes each).
+#: The transposition table's size bounds (log2 of its entries, 24 bytes each).
 MIN_TABLE_BITS, MAX_TABLE_BITS = 8, 26
 cdef enum:
     MAX_PLY = 64

@@ -36,7 +36,7 @@ class AlphaBetaAgent:
     to act against all others together, R33). Depth counts actions (a turn is several
     actions). Iterative deepening to ``depth`` actions, stopped by the budget: ``nodes``
     (deterministic for a seed) and/or ``seconds`` (wall time); depth 1 always completes.
-    A transposition table of ``2**table_bits`` entries (16 bytes each) keyed by the
+    A transposition table of ``2**table_bits`` entries (24 bytes each) keyed by the
     position key; the table's action first, then captures by the points they take. The
     seed orders quiet actions (and so breaks ties between equal actions). ``weights``:
     the evaluation's (:data:`victorus.evaluation.TERMS` names; missing ones default).
@@ -44,7 +44,7 @@ class AlphaBetaAgent:
     """
 
     def __init__(self, nodes: int | None = None, seed=None, *, seconds: float | None = None,
-                 depth: int = MAX_DEPTH, table_bits: int = 18, weights: dict | None = None):
+                 depth: int = MAX_DEPTH, table_bits: int = 16, weights: dict | None = None):
         if nodes is None and seconds is None:
             raise ConfigError("give an alpha-beta budget: nodes, seconds or both")
         if nodes is not None:
