@@ -8,7 +8,7 @@ import threading
 import pytest
 
 import victorus
-from helpers import position
+from helpers import load_tool, position
 from victorus import _alphabeta
 from victorus.agents import make_agent
 from victorus.errors import ConfigError
@@ -135,3 +135,13 @@ def test_a_stop_token_ends_the_search():
     token.stop()
     worker.join(60)
     assert not worker.is_alive() and results[0].depth >= 1
+
+
+def test_paired_match_plays_each_opening_twice_with_colours_swapped():
+    match = load_tool("match")
+    result = match.match(lambda s: make_agent("alphabeta:300", seed=s),
+                         lambda s: make_agent("random", seed=s), 2, seed=1, max_actions=400,
+                         progress=False)
+    assert result.games == 4 and result.wins + result.losses + result.draws + result.unfinished == 4
+    low, high = result.interval()
+    assert 0 <= low <= result.wins / 4 <= high <= 1
