@@ -15,21 +15,17 @@ import argparse
 import math
 import random
 import sys
-from dataclasses import dataclass
 
 import victorus
 from victorus.agents import make_agent
 from victorus.progress import Progress
 
 
-@dataclass
 class MatchResult:
     """Games of the first agent: wins, losses, draws and unfinished games."""
 
-    wins: int = 0
-    losses: int = 0
-    draws: int = 0
-    unfinished: int = 0
+    def __init__(self) -> None:
+        self.wins = self.losses = self.draws = self.unfinished = 0
 
     @property
     def games(self) -> int:
