@@ -145,3 +145,14 @@ def test_paired_match_plays_each_opening_twice_with_colours_swapped():
     assert result.games == 4 and result.wins + result.losses + result.draws + result.unfinished == 4
     low, high = result.interval()
     assert 0 <= low <= result.wins / 4 <= high <= 1
+
+
+@pytest.mark.parametrize("board,players", [("standard", 6), ("compact", 3), ("standard", 4)])
+def test_the_agent_plays_every_player_count_r33(board, players):
+    game = victorus.Game(board, players=players)
+    agent = AlphaBetaAgent(400, seed=2)
+    for _ in range(30):
+        if game.is_over:
+            break
+        game.play(agent.choose(game))
+    assert game.ply == 30 or game.is_over
