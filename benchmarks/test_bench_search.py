@@ -7,6 +7,7 @@ import pytest
 
 import victorus
 from victorus.agents import MCTSAgent, PythonMCTSAgent
+from victorus.search_agents import AlphaBetaAgent
 
 
 @pytest.mark.parametrize("rollout", [200, 10, 0])
@@ -31,3 +32,36 @@ def test_perft_hashed(benchmark, midgame, hash_mb):
     games = [victorus.Game(), victorus.Game.from_vpn(midgame[0])]
     benchmark.extra_info["leaves"] = benchmark.pedantic(
         lambda: sum(victorus.perft(g, 5, hash_mb=hash_mb) for g in games), rounds=3)
+
+
+def _positions():
+    """The compact 2-player start and positions along random games."""
+    games = [victorus.Game("compact", players=2)]
+    for seed in range(4):
+        game = victorus.Game("compact", players=2)
+        victorus.play_random(game, seed, 40 * (seed + 1))
+        if not game.is_over:
+            games.append(game)
+    return games
+
+
+def test_alphabeta_nodes(benchmark):
+    """Alpha-beta in C with the default evaluation: nodes / mean time is its rate; divide
+    by test_play_undo_on_the_same_positions's for the ratio to play()+undo()."""
+    games = _positions()
+    agent = AlphaBetaAgent(20_000, seed=1)
+    nodes = benchmark.pedantic(lambda: sum(agent.search(g).nodes for g in games), rounds=3)
+    benchmark.extra_info["nodes"] = nodes
+
+
+def test_play_undo_on_the_same_positions(benchmark):
+    """play() + undo() of each position's first legal action, 1,000 times a position."""
+    pairs = [(g, g.legal_actions()[0]) for g in _positions()]
+
+    def run():
+        for game, action in pairs:
+            for _ in range(1000):
+                game.play(action)
+                game.undo()
+        return 1000 * len(pairs)
+    benchmark.extra_info["play_undo"] = benchmark.pedantic(run, rounds=3)

@@ -113,6 +113,7 @@ cdef class Engine:
 cdef const int* stop_flag(StopToken stop) noexcept
 cdef int gen_actions(const StateC* s, const RulesC* r, int32_t* out) noexcept nogil
 cdef void apply_action(StateC* s, const RulesC* r, int32_t code) noexcept nogil
+cdef uint64_t position_key(const StateC* s, const RulesC* r, uint64_t salt) noexcept nogil
 cdef void team_returns(const StateC* s, const RulesC* r, float* out) noexcept nogil
 cdef void material_points(const StateC* s, const RulesC* r, int* board, int* held) noexcept nogil
 cdef void observation_float32(const StateC* s, const RulesC* r, int seat, float* out) noexcept nogil

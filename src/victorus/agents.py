@@ -27,6 +27,7 @@ from .search import (
     decisive,
     parse_budget,
 )
+from .search_agents import alphabeta_from_budget
 
 
 class RandomAgent:
@@ -207,10 +208,11 @@ class PythonMCTSAgent:
 
 #: The agent specs make_agent accepts, for help texts and error messages.
 AGENT_SPECS = ("'random', 'greedy', 'mcts[:BUDGET][@THREADS]', 'mcts-py[:BUDGET]', "
-               "'puct[:BUDGET]' "
-               "(BUDGET: iterations like 500, or seconds like 0.5s)")
+               "'puct[:BUDGET]', 'alphabeta[:BUDGET]' (BUDGET: iterations (alphabeta: nodes) like "
+               "500, or seconds like 0.5s)")
 
-_MCTS_KINDS = {"mcts": MCTSAgent, "mcts-py": PythonMCTSAgent, "puct": PUCTAgent}
+_MCTS_KINDS: dict = {"mcts": MCTSAgent, "mcts-py": PythonMCTSAgent, "puct": PUCTAgent,
+                     "alphabeta": alphabeta_from_budget}
 
 
 

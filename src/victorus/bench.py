@@ -476,13 +476,29 @@ def _puct_rows(games, iterations: int, batch: int = 64) -> list[Row]:
                 higher_is_better=False, against="the batch's tree work")]
 
 
+def _alphabeta_row(games, nodes: int) -> Row:
+    """Alpha-beta nodes per second (the default evaluation, ``nodes`` a decision) over
+    ``games``, against play()+undo() per second on the same positions."""
+    from .search_agents import AlphaBetaAgent
+    agent = AlphaBetaAgent(nodes, seed=1)
+    searched, start = 0, time.perf_counter()
+    for game in games:
+        searched += agent.search(game).nodes
+    rate = searched / (time.perf_counter() - start)
+    play_undo = 1e6 / _per_position(games, _play_undo, 0.5)
+    return Row("alpha-beta in C, compact 2p, nodes", "nodes/s", rate, play_undo,
+               against="play+undo")
+
+
 def search_rows(quick: bool = False, progress: bool | None = None) -> list[Row]:
     """MCTS in C against the Python example at equal rollout lengths, root parallelism,
-    and hashed perft: each against its baseline measured in the same run."""
+    alpha-beta against play()+undo(), and hashed perft: each against its baseline
+    measured in the same run."""
     from .agents import MCTSAgent, PythonMCTSAgent
     from .search import decisive as _decisive
     iterations = 30 if quick else 200
     rows: list[Row] = []
+    games_of_compact: list = []
     with Progress(5, "bench: search", progress) as bar:
         for board, players in (("compact", 2), ("standard", 6)):
             games = [Game(board, players=players)]
@@ -491,6 +507,8 @@ def search_rows(quick: bool = False, progress: bool | None = None) -> list[Row]:
                 play_random(game, seed, 40 * (seed + 1))
                 if not game.is_over and _decisive(game, game.legal_actions()) is None:
                     games.append(game)
+            if board == "compact":
+                games_of_compact = games
             for rollout in (200, 10, 0):             # 10: the agents' default
                 rows.append(Row(f"MCTS in C, {board} {players}p, rollouts of {rollout}",
                                 "iterations/s",
@@ -500,6 +518,7 @@ def search_rows(quick: bool = False, progress: bool | None = None) -> list[Row]:
             bar.advance()
             if board == "compact":
                 rows += _puct_rows(games, 20 * iterations)
+        rows.append(_alphabeta_row(games_of_compact, 20_000 if quick else 100_000))
         games = [Game("compact", players=2)]
         runs = [(_mcts_rate(MCTSAgent, games, 20 * iterations, 10),        # in turns, 3 times
                  _mcts_rate(MCTSAgent, games, 20 * iterations, 10, threads=2)) for _ in range(3)]

@@ -1,0 +1,260 @@
+# cython: language_level=3, cdivision=True
+"""Alpha-beta search in C (:class:`victorus.search_agents.AlphaBetaAgent`): a client of the
+engine (victorus._engine) and of the heuristic evaluation (victorus._evaluate).
+
+Values are those of the team of the army to act at the root (R33), read from the
+evaluation at the leaves: a node whose army to act is of that team takes the most, any
+other node the least. With two teams the evaluation is zero-sum (one team's value is the
+other's negated), so this is negamax on the team value; with three or more teams it is
+the paranoid search (every other team plays against the root's). Depth counts actions
+(R15): a turn is several actions, and an army may act many plies in a row. Iterative
+deepening from depth 1 until the depth, node or time budget ends (a deeper iteration cut
+short is dropped; depth 1 always completes); a transposition table keyed by the engine's
+position key keeps the best action and a bound of each searched node (a bound cuts only
+at the depth it was searched at, so a search to depth d gives the depth-d minimax value
+exactly); actions are tried with the table's action first, then captures by the R37
+points of the piece taken, then the quiet actions in an order drawn from the seed. A
+win found ``k`` actions deep is worth ``1 - k / 1000``, so the nearest win is taken.
+"""
+
+from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint64_t
+from libc.string cimport memcpy
+from libc.stdlib cimport calloc, malloc, free, qsort
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from victorus._core cimport NUM_SEATS, RESULT_NONE, WORD_STOP, CAPTURE_FLAG, code_target, kind_points
+from victorus._engine cimport (StateC, RulesC, Engine, StopToken, MAX_ACTIONS, gen_actions,
+                               apply_action, team_returns, position_key, stop_flag, mix64,
+                               atomic_load, RELAXED)
+from victorus._evaluate cimport EvalWeights, evaluate, read_weights
+
+
+cdef extern from "Python.h":
+    int check_signals "PyErr_CheckSignals"() noexcept   # leaves a raised exception pending
+
+#: The deepest search, in actions.
+MAX_DEPTH = 64
+#: The transposition table's size bounds (log2 of its entries, 24 bytes each).
+MIN_TABLE_BITS, MAX_TABLE_BITS = 8, 26
+cdef enum:
+    MAX_PLY = 64
+
+cdef float WIN_DECAY = 0.001          # a win k actions deep is worth 1 - k * WIN_DECAY
+cdef float INFINITE = 1e30
+
+cdef enum:
+    BOUND_NONE = 0
+    BOUND_EXACT = 1
+    BOUND_LOWER = 2
+    BOUND_UPPER = 3
+
+ctypedef struct TableEntry:
+    uint64_t key
+    float value
+    int32_t code                     # the best action found, -1: none
+    int16_t depth
+    uint8_t bound
+
+ctypedef struct Search:
+    const RulesC* r
+    EvalWeights weights
+    int root_team, root_seat
+    TableEntry* table
+    uint64_t table_mask
+    uint64_t seed
+    int64_t nodes
+    int64_t max_nodes                # < 0: no limit
+    double deadline                  # CLOCK_MONOTONIC seconds; 0: none
+    const int* cancel                # the caller's StopToken
+    bint budgeted                    # the budget applies (not during depth 1)
+    bint aborted
+    int error                        # 2: a signal's exception is pending
+    StateC* states                   # one per ply
+    int32_t* actions                 # MAX_ACTIONS per ply
+    uint64_t* order                  # MAX_ACTIONS per ply: sort keys, the index in the low bits
+
+
+cdef inline double now_seconds() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef int descending(const void* a, const void* b) noexcept nogil:
+    cdef uint64_t x = (<const uint64_t*>a)[0], y = (<const uint64_t*>b)[0]
+    return -1 if x > y else 1 if x < y else 0
+
+
+cdef void order_actions(Search* t, const StateC* s, const int32_t* actions, int n,
+                        int32_t best, uint64_t* order) noexcept nogil:
+    """Sort keys, best first: the table's action, captures by the points taken, then
+    quiet actions in a seeded pseudo-random order; the action's index in the low 12 bits."""
+    cdef int i, target
+    cdef uint64_t key
+    for i in range(n):
+        key = (mix64(t.seed ^ <uint64_t>actions[i]) >> 24) << 12        # 40 random bits
+        if actions[i] == best:
+            key |= <uint64_t>3 << 60
+        elif actions[i] < WORD_STOP and actions[i] & CAPTURE_FLAG:
+            target = code_target(actions[i])
+            key |= (<uint64_t>2 << 60) | (<uint64_t>kind_points(s.cells[target].kind,
+                                                                s.cells[target].royal) << 52)
+        order[i] = key | <uint64_t>i
+    qsort(order, n, sizeof(uint64_t), descending)
+
+
+cdef bint out_of_budget(Search* t) noexcept nogil:
+    """True when the search must stop: the caller's token, a node or time budget (past
+    depth 1), or Ctrl-C."""
+    if atomic_load(t.cancel, RELAXED):
+        return True
+    if t.nodes & 4095 == 0:
+        with gil:
+            if check_signals() < 0:
+                t.error = 2
+                return True
+    if not t.budgeted:
+        return False
+    if t.max_nodes >= 0 and t.nodes > t.max_nodes:
+        return True
+    return t.deadline > 0 and t.nodes & 255 == 0 and now_seconds() >= t.deadline
+
+
+cdef float leaf_value(Search* t, const StateC* s, int ply) noexcept nogil:
+    """The root team's value of a leaf: a finished game's return (nearer wins first),
+    else the evaluation."""
+    cdef float out[NUM_SEATS]
+    if s.result != RESULT_NONE:
+        team_returns(s, t.r, out)
+        return out[t.root_seat] * (1 - ply * WIN_DECAY)
+    evaluate(s, t.r, &t.weights, out)
+    return out[t.root_seat]
+
+
+cdef float search(Search* t, int ply, int depth, float alpha, float beta) noexcept nogil:
+    """The root team's minimax value of ``t.states[ply]`` searched ``depth`` actions deep
+    (alpha-beta, fail-soft); 0 once the search is aborted."""
+    cdef StateC* s = &t.states[ply]
+    cdef int32_t* actions = &t.actions[ply * MAX_ACTIONS]
+    cdef uint64_t* order = &t.order[ply * MAX_ACTIONS]
+    cdef TableEntry* entry
+    cdef uint64_t key
+    cdef int32_t best_code = -1, tried = -1
+    cdef float best, value, alpha0 = alpha, beta0 = beta
+    cdef int n, i
+    cdef bint maximise
+    t.nodes += 1
+    if out_of_budget(t):
+        t.aborted = True
+        return 0
+    if depth == 0 or s.result != RESULT_NONE:
+        return leaf_value(t, s, ply)
+    key = position_key(s, t.r, 0)
+    entry = &t.table[key & t.table_mask]
+    if entry.bound != BOUND_NONE and entry.key == key:
+        tried = entry.code
+        if entry.depth == depth:
+            if entry.bound == BOUND_EXACT:
+                return entry.value
+            if entry.bound == BOUND_LOWER and entry.value > alpha:
+                alpha = entry.value
+            elif entry.bound == BOUND_UPPER and entry.value < beta:
+                beta = entry.value
+            if alpha >= beta:
+                return entry.value
+    n = gen_actions(s, t.r, actions)
+    order_actions(t, s, actions, n, tried, order)
+    maximise = t.r.team[s.turn.to_move] == t.root_team
+    best = -INFINITE if maximise else INFINITE
+    for i in range(n):
+        memcpy(&t.states[ply + 1], s, sizeof(StateC))
+        apply_action(&t.states[ply + 1], t.r, actions[order[i] & 4095])
+        value = search(t, ply + 1, depth - 1, alpha, beta)
+        if t.aborted:
+            return 0
+        if maximise and value > best:
+            best = value
+            best_code = actions[order[i] & 4095]
+            alpha = max(alpha, value)
+        elif not maximise and value < best:
+            best = value
+            best_code = actions[order[i] & 4095]
+            beta = min(beta, value)
+        if alpha >= beta:
+            break
+    entry.key = key
+    entry.value = best
+    entry.code = best_code
+    entry.depth = depth
+    entry.bound = (BOUND_LOWER if best >= beta0 else BOUND_UPPER if best <= alpha0
+                   else BOUND_EXACT)
+    return best
+
+
+cdef int reraise() except -1:
+    return -1                        # the exception check_signals left pending goes on
+
+
+def alphabeta(Engine engine, int depth, int64_t max_nodes, double seconds, uint64_t seed,
+              int table_bits, weights=None, StopToken stop=None):
+    """Search from ``engine``'s state (at least one legal action) by iterative deepening
+    to ``depth`` actions, ``max_nodes`` nodes (< 0: no limit) and/or ``seconds`` (0: no
+    limit); ``weights`` as in :func:`victorus._evaluate.evaluate_engine`. Returns (the best
+    action's index in gen_actions order, its value for the root team, the depth of the
+    last complete iteration, nodes searched). Reads a copy of the state; ``stop`` (a
+    StopToken) ends it early, as the budget would."""
+    cdef int32_t root_actions[MAX_ACTIONS]
+    cdef int n = gen_actions(&engine.s, &engine.rules.c, root_actions)
+    if n == 0 or not 1 <= depth <= MAX_PLY or not MIN_TABLE_BITS <= table_bits <= MAX_TABLE_BITS:
+        raise ValueError(f"alphabeta needs a legal action, 1 <= depth <= {MAX_PLY} and "
+                         f"{MIN_TABLE_BITS} <= table_bits <= {MAX_TABLE_BITS}")
+    cdef Search t
+    read_weights(weights, &t.weights)
+    t.r = &engine.rules.c
+    t.root_seat = engine.s.turn.to_move
+    t.root_team = t.r.team[t.root_seat]
+    t.table_mask = (<uint64_t>1 << table_bits) - 1
+    t.seed = mix64(seed)
+    t.nodes = 0
+    t.max_nodes = max_nodes
+    t.deadline = now_seconds() + seconds if seconds > 0 else 0
+    t.cancel = stop_flag(stop)
+    t.aborted = False
+    t.error = 0
+    t.table = <TableEntry*>calloc(<size_t>1 << table_bits, sizeof(TableEntry))
+    t.states = <StateC*>malloc((depth + 1) * sizeof(StateC))
+    t.actions = <int32_t*>malloc(depth * MAX_ACTIONS * sizeof(int32_t))
+    t.order = <uint64_t*>malloc(depth * MAX_ACTIONS * sizeof(uint64_t))
+    cdef int reached = 0, d, i, best_index = 0
+    cdef int32_t best_code = -1
+    cdef float value = 0, found
+    cdef uint64_t key
+    try:
+        if t.table == NULL or t.states == NULL or t.actions == NULL or t.order == NULL:
+            raise MemoryError("no memory left for the alpha-beta search")
+        memcpy(&t.states[0], &engine.s, sizeof(StateC))
+        key = position_key(&t.states[0], t.r, 0)
+        with nogil:
+            for d in range(1, depth + 1):
+                t.budgeted = d > 1
+                found = search(&t, 0, d, -INFINITE, INFINITE)
+                if t.aborted:
+                    break
+                value = found
+                reached = d
+                best_code = t.table[key & t.table_mask].code     # the root's entry, just made
+                if t.max_nodes >= 0 and t.nodes >= t.max_nodes:
+                    break
+                if t.deadline > 0 and now_seconds() >= t.deadline:
+                    break
+        if t.error == 2:
+            reraise()
+        for i in range(n):
+            if root_actions[i] == best_code:
+                best_index = i
+    finally:
+        free(t.table)
+        free(t.states)
+        free(t.actions)
+        free(t.order)
+    return best_index, value, reached, t.nodes
