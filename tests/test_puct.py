@@ -280,3 +280,28 @@ def test_positions_searched_together_share_batches_and_match_alone():
         agent.search_many([games[0], midgame("standard", 4)])
     with pytest.raises(ConfigError, match="list of one or more"):
         agent.search_many([])
+
+
+def test_rollouts_cut_short_are_scored_by_the_evaluation():
+    """rollout_actions=0 and evaluated: a leaf's value is the heuristic evaluation's
+    (victorus.evaluation), for the UCT and for PUCT's C heuristic alike (R33 teams)."""
+    from victorus.agents import MCTSAgent
+    from victorus.evaluation import evaluate
+    for players in (2, 3):
+        game = next(g for g in (midgame(players=players, seed=s) for s in range(21, 60))
+                    if len(g.legal_actions()) > 3)
+        actions = game.legal_actions()
+        expected = []
+        for action in actions:
+            child = game.copy()
+            child.play(action)
+            expected.append(evaluate(child)[game.to_move])
+        uct = MCTSAgent(len(actions), rollout_actions=0, evaluated=True, seed=0).search(game)
+        assert uct.visits == (1,) * len(actions)
+        assert uct.values == pytest.approx(expected, abs=1e-6)
+        puct = PUCTAgent(2, rollout_actions=0, evaluated=True, seed=0).search(game)
+        visited = [i for i, n in enumerate(puct.visits) if n]
+        assert len(visited) == 1
+        assert puct.values[visited[0]] == pytest.approx(expected[visited[0]], abs=1e-6)
+        material = MCTSAgent(len(actions), rollout_actions=0, seed=0).search(game)
+        assert material.values != uct.values

@@ -13,6 +13,7 @@ from victorus._engine cimport (
     StateC, RulesC, Engine, StopToken, MAX_ACTIONS, MAX_ACTION_WORDS, gen_actions, apply_action,
     team_returns, material_points, stop_flag, splitmix64, mix64, atomic_load, atomic_store,
     SEQ_CST, RELAXED)
+from victorus._evaluate cimport EvalWeights, default_weights, evaluate
 from victorus._threads cimport MAX_THREADS, pthread_t, pthread_create, pthread_join
 
 #: Threads an MCTS search may use.
@@ -48,6 +49,7 @@ ctypedef struct MctsTree:
     int64_t iterations               # this tree's budget; < 0: until the deadline
     double deadline                  # CLOCK_MONOTONIC seconds; 0: none
     int32_t rollout_actions
+    const EvalWeights* weights       # rollouts end scored by the evaluation; NULL: material
     double c                         # UCT exploration constant
     uint64_t rng
     int32_t max_nodes                # the tree stops growing here (rollouts go on)
@@ -194,7 +196,10 @@ cdef void mcts_iteration(MctsTree* t, StateC* s, int32_t* actions) noexcept nogi
         n = gen_actions(s, t.r, actions)
         apply_action(s, t.r, actions[splitmix64(&t.rng) % <uint64_t>n])
         played += 1
-    mcts_value(s, t.r, value)
+    if t.weights != NULL:
+        evaluate(s, t.r, t.weights, value)
+    else:
+        mcts_value(s, t.r, value)
     while at >= 0:
         t.nodes[at].visits += 1
         for a in range(NUM_SEATS):
@@ -238,13 +243,14 @@ cdef int reraise() except -1:
 
 
 def mcts(Engine engine, int64_t iterations, double seconds, int threads, uint64_t seed,
-         int rollout_actions, double c, int max_nodes, StopToken stop=None):
+         int rollout_actions, double c, int max_nodes, StopToken stop=None, bint evaluated=False):
     """Search from ``engine``'s state (at least two legal actions): ``iterations`` in all
     (split over the threads; < 0: no limit) and/or ``seconds`` (0: no limit). Returns
     (visits per legal action in gen_actions order, summed value per legal action for the
     army to act, iterations run, nodes made). The search reads a copy of the state, so
     play() on ``engine`` from another thread cannot tear it; ``stop`` (a StopToken) ends
-    it early, as the budget would."""
+    it early, as the budget would. ``evaluated``: a rollout's end is scored by the
+    heuristic evaluation (victorus._evaluate, default weights) instead of material."""
     cdef int32_t actions[MAX_ACTIONS]
     cdef int n = gen_actions(&engine.s, &engine.rules.c, actions)
     if n == 0 or not 1 <= threads <= MAX_THREADS or max_nodes < 1 or rollout_actions < 0:
@@ -260,6 +266,8 @@ def mcts(Engine engine, int64_t iterations, double seconds, int threads, uint64_
     cdef uint8_t* stop_block = <uint8_t*>calloc(256, 1)
     cdef int* halt = <int*>(stop_block + 128)
     cdef const int* cancel = stop_flag(stop)
+    cdef EvalWeights weights
+    default_weights(&weights)
     cdef StateC* root = <StateC*>malloc(sizeof(StateC))
     if trees == NULL or stop_block == NULL or root == NULL:
         free(trees)
@@ -274,6 +282,7 @@ def mcts(Engine engine, int64_t iterations, double seconds, int threads, uint64_
                                iterations // threads + (i < iterations % threads))
         trees[i].deadline = deadline
         trees[i].rollout_actions = rollout_actions
+        trees[i].weights = &weights if evaluated else NULL
         trees[i].c = c
         trees[i].rng = mix64(seed + <uint64_t>(i + 1) * <uint64_t>0x9E3779B97F4A7C15)
         trees[i].max_nodes = max_nodes

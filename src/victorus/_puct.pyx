@@ -16,6 +16,7 @@ from victorus._engine cimport (
     StateC, RulesC, Engine, Rules, StopToken, MAX_ACTIONS, gen_actions, apply_action, team_returns,
     stop_flag, splitmix64, mix64, atomic_load, RELAXED, observation_uint8, observation_float32)
 from victorus._mcts cimport mcts_value, now_seconds
+from victorus._evaluate cimport EvalWeights, default_weights, evaluate
 
 import numpy as np
 
@@ -156,6 +157,8 @@ cdef class PuctTree:
     cdef uint64_t rng
     cdef int batch_size, obs_kind    # obs_kind 0: none, 1: uint8, 2: float32
     cdef int rollout_actions         # the C heuristic's rollouts
+    cdef bint evaluated              # the C heuristic scores them by the evaluation
+    cdef EvalWeights weights
     cdef int64_t done                # iterations of the search under way
     cdef int k                       # leaves gathered, waiting for their evaluation
     cdef bint observer_ids
@@ -175,7 +178,7 @@ cdef class PuctTree:
 
     def __init__(self, Engine engine, int batch_size, int max_nodes, double c_puct,
                  double fpu_reduction, str observation, bint observer_ids, game_factory,
-                 int rollout_actions=10):
+                 int rollout_actions=10, bint evaluated=False):
         """A tree rooted at ``engine``'s position. ``observation``: 'uint8', 'float32' or
         'none' (what the evaluator's batch carries)."""
         if batch_size < 1 or max_nodes < 2:
@@ -185,6 +188,8 @@ cdef class PuctTree:
         self.c_puct, self.fpu_reduction = c_puct, fpu_reduction
         self.observer_ids = observer_ids
         self.rollout_actions = rollout_actions
+        self.evaluated = evaluated
+        default_weights(&self.weights)
         self.obs_kind = {"none": 0, "uint8": 1, "float32": 2}[observation]
         self.leaf_states = <StateC*>malloc(batch_size * sizeof(StateC))
         self.leaf_node = <int32_t*>malloc(batch_size * sizeof(int32_t))
@@ -463,7 +468,10 @@ cdef class PuctTree:
                 n = gen_actions(&sim, &self.rules.c, rollout)
                 apply_action(&sim, &self.rules.c, rollout[splitmix64(&self.rng) % <uint64_t>n])
                 played += 1
-            mcts_value(&sim, &self.rules.c, v)
+            if self.evaluated:
+                evaluate(&sim, &self.rules.c, &self.weights, v)
+            else:
+                mcts_value(&sim, &self.rules.c, v)
             for a in range(NUM_SEATS):
                 value[a] = v[a]
             self.expand_leaf(j, priors, value)

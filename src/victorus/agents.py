@@ -69,8 +69,9 @@ class MCTSAgent:
     best for its own seat, so it plays for 2-6 armies and teams (R33: team mates share
     their returns). Rollouts are uniformly random actions, at most ``rollout_actions``;
     an unfinished rollout is scored by R37 material (on the board and held, per team)
-    squashed into (-0.5, 0.5), so that a real win (+1) counts for more. An action that
-    wins at once is taken without search.
+    squashed into (-0.5, 0.5), so that a real win (+1) counts for more; with
+    ``evaluated`` it is scored by the heuristic evaluation (:mod:`victorus.evaluation`)
+    instead. An action that wins at once is taken without search.
 
     Budget per decision: ``iterations`` (deterministic for a seed and ``threads``),
     ``seconds`` (wall time), or both (whichever ends first). ``threads`` > 1 grows one
@@ -80,7 +81,7 @@ class MCTSAgent:
 
     def __init__(self, iterations: int | None = 1000, rollout_actions: int = 10,
                  c: float = 1.4, seed=None, *, seconds: float | None = None,
-                 threads: int = 1, max_nodes: int = 1_000_000):
+                 threads: int = 1, max_nodes: int = 1_000_000, evaluated: bool = False):
         check_budget(iterations, seconds, threads)
         for name, value, low in (("rollout_actions", rollout_actions, 0),
                                  ("max_nodes", max_nodes, 1)):
@@ -90,6 +91,7 @@ class MCTSAgent:
         self.name = budget_name("mcts", iterations, seconds, threads)
         self.iterations, self.seconds, self.threads = iterations, seconds, threads
         self.rollout_actions, self.c, self.max_nodes = rollout_actions, float(c), max_nodes
+        self.evaluated = bool(evaluated)
         self.rng = random.Random(seed)
 
     def search(self, game: Game, stop=None) -> SearchResult:
@@ -108,7 +110,7 @@ class MCTSAgent:
         visits, values, done, nodes = _mcts.mcts(
             game._engine, -1 if self.iterations is None else self.iterations,
             self.seconds or 0.0, self.threads, self.rng.getrandbits(64), self.rollout_actions,
-            self.c, self.max_nodes, stop)
+            self.c, self.max_nodes, stop, self.evaluated)
         best = max(range(len(actions)), key=lambda i: (visits[i], -i))
         return SearchResult(actions[best], tuple(actions), tuple(visits),
                             tuple(v / n if n else 0.0 for v, n in zip(values, visits)),
