@@ -305,3 +305,17 @@ def test_rollouts_cut_short_are_scored_by_the_evaluation():
         assert puct.values[visited[0]] == pytest.approx(expected[visited[0]], abs=1e-6)
         material = MCTSAgent(len(actions), rollout_actions=0, seed=0).search(game)
         assert material.values != uct.values
+
+
+def test_best_is_the_tuned_puct_at_a_budget():
+    from victorus.agents import BEST_SETTINGS
+    from victorus.page_state import PAGE_AGENTS
+    best = make_agent("best:0.01s", seed=1)
+    assert best.name == "best:0.01s" and best.seconds == 0.01
+    assert (best.c_puct, best.rollout_actions, best.evaluated) == tuple(BEST_SETTINGS.values())
+    assert make_agent("best").seconds == 0.1 and make_agent("best:300").iterations == 300
+    game = midgame()
+    assert make_agent("best:200", seed=2).choose(game) == make_agent("best:200", seed=2).choose(game)
+    assert any(spec.startswith("best") for spec in PAGE_AGENTS)
+    with pytest.raises(ConfigError, match="bad search budget"):
+        make_agent("best:fast")

@@ -3,8 +3,9 @@
 An agent has a ``name`` and ``choose(game) -> Action`` (a legal action of the
 army to act). ``make_agent("mcts:200", seed=1)`` builds one from a spec:
 ``random``, ``greedy``, ``mcts[:budget][@threads]`` (UCT in C), ``mcts-py[:budget]``
-(the same UCT in Python, an example of the public API) and ``puct[:budget]`` (PUCT in C
-with the built-in heuristic evaluator, :mod:`victorus.puct`).
+(the same UCT in Python, an example of the public API), ``puct[:budget]`` (PUCT in C
+with the built-in heuristic evaluator, :mod:`victorus.puct`), ``alphabeta[:budget]``
+(:mod:`victorus.search_agents`) and ``best[:budget]``, the strongest of them.
 """
 
 from __future__ import annotations
@@ -210,11 +211,27 @@ class PythonMCTSAgent:
 
 #: The agent specs make_agent accepts, for help texts and error messages.
 AGENT_SPECS = ("'random', 'greedy', 'mcts[:BUDGET][@THREADS]', 'mcts-py[:BUDGET]', "
-               "'puct[:BUDGET]', 'alphabeta[:BUDGET]' (BUDGET: iterations (alphabeta: nodes) like "
-               "500, or seconds like 0.5s)")
+               "'puct[:BUDGET]', 'alphabeta[:BUDGET]', 'best[:BUDGET]' (the strongest) "
+               "(BUDGET: iterations (alphabeta: nodes) like 500, or seconds like 0.5s)")
+
+#: best's settings: measured by matches at 0.05 s a move (docs/agents.md, the ladder).
+BEST_SETTINGS = {"c_puct": 0.35, "rollout_actions": 10, "evaluated": True}
+
+
+def best_agent(seed=None, iterations: int | None = None, seconds: float | None = None):
+    """``best:<budget>``: the strongest built-in agent at a budget, as an engine has one
+    strongest setting (no budget: 0.1 s a decision). Today PUCT with the C heuristic:
+    priors from captures, leaves valued by rollouts of 10 actions scored by the heuristic
+    evaluation, c_puct 0.35 (BEST_SETTINGS); docs/agents.md gives the matches."""
+    if iterations is None and seconds is None:
+        seconds = 0.1
+    agent = PUCTAgent(iterations, seconds=seconds, seed=seed, **BEST_SETTINGS)
+    agent.name = budget_name("best", iterations, seconds, 1)
+    return agent
+
 
 _MCTS_KINDS: dict = {"mcts": MCTSAgent, "mcts-py": PythonMCTSAgent, "puct": PUCTAgent,
-                     "alphabeta": alphabeta_from_budget}
+                     "alphabeta": alphabeta_from_budget, "best": best_agent}
 
 
 

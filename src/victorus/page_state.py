@@ -18,7 +18,7 @@ from .variants import PRESENT_SEATS
 #: Board frames a page may say it holds (one per view: six seats, with and without labels).
 MAX_FRAMES_HELD = 12
 #: The agents the page offers for a seat (any agent spec is accepted through the API).
-PAGE_AGENTS = ("greedy", "random", "mcts:0.2s", "mcts:1s")
+PAGE_AGENTS = ("greedy", "random", "mcts:0.2s", "mcts:1s", "best:0.2s", "best:1s")
 #: Turns told in words (the summary) and marked on the board.
 SUMMARY_TURNS = 6
 
