@@ -215,7 +215,7 @@ AGENT_SPECS = ("'random', 'greedy', 'mcts[:BUDGET][@THREADS]', 'mcts-py[:BUDGET]
                "(BUDGET: iterations (alphabeta: nodes) like 500, or seconds like 0.5s)")
 
 #: best's settings: measured by matches at 0.05 s a move (docs/agents.md, the ladder).
-BEST_SETTINGS = {"c_puct": 0.35, "rollout_actions": 10, "evaluated": True}
+BEST_SETTINGS: dict = {"c_puct": 0.35, "rollout_actions": 10, "evaluated": True}
 
 
 def best_agent(seed=None, iterations: int | None = None, seconds: float | None = None):
