@@ -7,7 +7,7 @@ time. A client of the engine (victorus._engine), built as a module of its own.""
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcmp, memcpy, memset
 from libc.stdlib cimport malloc, realloc, free
-from libc.math cimport log, sqrt, pow, cos, INFINITY
+from libc.math cimport exp, log, sqrt, pow, cos, INFINITY
 
 from victorus._core cimport (
     NUM_SEATS, RESULT_NONE, NUM_PLANES, KEY_MASK, WORD_STOP, action_id, code_origin, code_target,
@@ -36,6 +36,7 @@ cdef extern from "Python.h":
 cdef enum:
     C_HEURISTIC = 0                  # the evaluators in C (PuctTree.run)
     C_UNIFORM = 1
+    PRIOR_SHARPNESS = 4              # evaluated priors: exp(4 x value), value in (-1, 1)
     FLAG_TERMINAL = 1
     FLAG_QUEUED = 2                  # a leaf of the batch being evaluated
 
@@ -158,6 +159,7 @@ cdef class PuctTree:
     cdef int batch_size, obs_kind    # obs_kind 0: none, 1: uint8, 2: float32
     cdef int rollout_actions         # the C heuristic's rollouts
     cdef bint evaluated              # the C heuristic scores them by the evaluation
+    cdef bint evaluated_priors       # and takes its priors from it
     cdef EvalWeights weights
     cdef int64_t done                # iterations of the search under way
     cdef int k                       # leaves gathered, waiting for their evaluation
@@ -178,7 +180,7 @@ cdef class PuctTree:
 
     def __init__(self, Engine engine, int batch_size, int max_nodes, double c_puct,
                  double fpu_reduction, str observation, bint observer_ids, game_factory,
-                 int rollout_actions=10, bint evaluated=False):
+                 int rollout_actions=10, bint evaluated=False, bint evaluated_priors=False):
         """A tree rooted at ``engine``'s position. ``observation``: 'uint8', 'float32' or
         'none' (what the evaluator's batch carries)."""
         if batch_size < 1 or max_nodes < 2:
@@ -188,7 +190,7 @@ cdef class PuctTree:
         self.c_puct, self.fpu_reduction = c_puct, fpu_reduction
         self.observer_ids = observer_ids
         self.rollout_actions = rollout_actions
-        self.evaluated = evaluated
+        self.evaluated, self.evaluated_priors = evaluated, evaluated_priors
         default_weights(&self.weights)
         self.obs_kind = {"none": 0, "uint8": 1, "float32": 2}[observation]
         self.leaf_states = <StateC*>malloc(batch_size * sizeof(StateC))
@@ -437,44 +439,61 @@ cdef class PuctTree:
 
     cdef void c_batch(self, int k, int kind) noexcept nogil:
         """The C evaluators. C_UNIFORM: uniform priors and values of 0. C_HEURISTIC:
-        priors 1 + the R37 points an action captures, and the value of a short random
-        rollout (``rollout_actions``) scored as the UCT scores its rollouts (a finished
-        game's returns, else squashed material per team)."""
-        cdef int j, a, i, n, target, played
-        cdef float v[NUM_SEATS]
+        heuristic_priors and heuristic_value."""
+        cdef int j, a
         cdef double value[NUM_SEATS]
         cdef double priors[MAX_ACTIONS]
-        cdef int32_t* actions
-        cdef int32_t rollout[MAX_ACTIONS]
-        cdef StateC* s
-        cdef StateC sim
         for j in range(k):
             if kind == C_UNIFORM:
                 for a in range(NUM_SEATS):
                     value[a] = 0.0
                 self.expand_leaf(j, NULL, value)
                 continue
-            s = &self.leaf_states[j]
-            actions = self.leaf_actions + <Py_ssize_t>j * MAX_ACTIONS
-            for i in range(self.leaf_n[j]):
-                priors[i] = 1.0
-                if actions[i] < WORD_STOP:
-                    target = code_target(actions[i])
-                    if s.cells[target].army >= 0:
-                        priors[i] += kind_points(s.cells[target].kind, s.cells[target].royal)
-            memcpy(&sim, s, sizeof(StateC))
-            played = 0
-            while sim.result == RESULT_NONE and played < self.rollout_actions:
-                n = gen_actions(&sim, &self.rules.c, rollout)
-                apply_action(&sim, &self.rules.c, rollout[splitmix64(&self.rng) % <uint64_t>n])
-                played += 1
-            if self.evaluated:
-                evaluate(&sim, &self.rules.c, &self.weights, v)
-            else:
-                mcts_value(&sim, &self.rules.c, v)
-            for a in range(NUM_SEATS):
-                value[a] = v[a]
+            self.heuristic_priors(j, priors)
+            self.heuristic_value(j, value)
             self.expand_leaf(j, priors, value)
+
+    cdef void heuristic_priors(self, int j, double* priors) noexcept nogil:
+        """Leaf ``j``'s priors: 1 + the R37 points an action captures; with
+        ``evaluated_priors``, exp(PRIOR_SHARPNESS x the evaluation after the action for the
+        army to act) instead."""
+        cdef const StateC* s = &self.leaf_states[j]
+        cdef const int32_t* actions = self.leaf_actions + <Py_ssize_t>j * MAX_ACTIONS
+        cdef int i, target, seat = s.turn.to_move
+        cdef float v[NUM_SEATS]
+        cdef StateC child
+        for i in range(self.leaf_n[j]):
+            if self.evaluated_priors:
+                memcpy(&child, s, sizeof(StateC))
+                apply_action(&child, &self.rules.c, actions[i])
+                evaluate(&child, &self.rules.c, &self.weights, v)
+                priors[i] = exp(PRIOR_SHARPNESS * v[seat])
+                continue
+            priors[i] = 1.0
+            if actions[i] < WORD_STOP:
+                target = code_target(actions[i])
+                if s.cells[target].army >= 0:
+                    priors[i] += kind_points(s.cells[target].kind, s.cells[target].royal)
+
+    cdef void heuristic_value(self, int j, double* value) noexcept nogil:
+        """Leaf ``j``'s value per seat: a random rollout of ``rollout_actions`` from it,
+        scored by the heuristic evaluation (``evaluated``) or as the UCT scores its
+        rollouts (a finished game's returns, else squashed material per team)."""
+        cdef int a, n, played = 0
+        cdef float v[NUM_SEATS]
+        cdef int32_t rollout[MAX_ACTIONS]
+        cdef StateC sim
+        memcpy(&sim, &self.leaf_states[j], sizeof(StateC))
+        while sim.result == RESULT_NONE and played < self.rollout_actions:
+            n = gen_actions(&sim, &self.rules.c, rollout)
+            apply_action(&sim, &self.rules.c, rollout[splitmix64(&self.rng) % <uint64_t>n])
+            played += 1
+        if self.evaluated:
+            evaluate(&sim, &self.rules.c, &self.weights, v)
+        else:
+            mcts_value(&sim, &self.rules.c, v)
+        for a in range(NUM_SEATS):
+            value[a] = v[a]
 
     cdef int fill_batch(self, int k, int width) except -1:
         """Observations, legal ids (padded with -1 to ``width``), counts and movers of the

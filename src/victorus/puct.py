@@ -66,7 +66,8 @@ class PUCTAgent:
                  noise_fraction: float = 0.0, temperature: float = 0.0,
                  observation: str = "uint8", id_frame: str = "absolute",
                  reuse_tree: bool = True, max_nodes: int = 2_000_000,
-                 rollout_actions: int = 10, evaluated: bool = False, seed=None):
+                 rollout_actions: int = 10, evaluated: bool = False,
+                 evaluated_priors: bool = False, seed=None):
         check_budget(iterations, seconds, 1)
         if evaluator not in C_EVALUATORS and not callable(evaluator):
             raise ConfigError(f"evaluator must be a callable(batch) -> (priors, values), "
@@ -87,6 +88,7 @@ class PUCTAgent:
         self.batch_size, self.max_nodes, self.reuse_tree = batch_size, max_nodes, reuse_tree
         self.observation, self.id_frame = observation, id_frame
         self.rollout_actions, self.evaluated = rollout_actions, bool(evaluated)
+        self.evaluated_priors = bool(evaluated_priors)
         self.rng = random.Random(seed)
         self._lock = threading.Lock()
         self._trees: list = []                   # per position searched: (tree, its ply)
@@ -105,7 +107,7 @@ class PUCTAgent:
             tree = _puct.PuctTree(engine, self.batch_size, self.max_nodes, self.c_puct,
                                   self.fpu_reduction, self.observation, self.id_frame == "observer",
                                   lambda e: Game._from_engine(board, config, e),
-                                  self.rollout_actions, self.evaluated)
+                                  self.rollout_actions, self.evaluated, self.evaluated_priors)
         if slot == len(self._trees):
             self._trees.append((tree, game.ply))
         self._trees[slot] = (tree, game.ply)
