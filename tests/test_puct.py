@@ -319,3 +319,19 @@ def test_best_is_the_tuned_puct_at_a_budget():
     assert any(spec.startswith("best") for spec in PAGE_AGENTS)
     with pytest.raises(ConfigError, match="bad search budget"):
         make_agent("best:fast")
+
+
+def test_evaluated_priors_follow_the_evaluation_of_each_action():
+    import math
+
+    from victorus.evaluation import evaluate
+    game = next(g for g in (midgame(seed=s) for s in range(30, 60)) if len(g.legal_actions()) > 3)
+    weights = []
+    for action in game.legal_actions():
+        child = game.copy()
+        child.play(action)
+        weights.append(math.exp(4 * evaluate(child)[game.to_move]))
+    result = PUCTAgent(1, evaluated=True, evaluated_priors=True, seed=0).search(game)
+    assert result.priors == pytest.approx([w / sum(weights) for w in weights], rel=1e-5)
+    captures = PUCTAgent(1, seed=0).search(game).priors
+    assert captures != result.priors
