@@ -100,15 +100,14 @@ cdef inline void gen_leg(const Tables* t, const BB* total, const BB* friends, ui
             nxt = st.to
             if nxt < 0:
                 break
-            if reads != NULL:
-                bb_add(reads, nxt)
-                if st.spoke and st.flank0 >= 0 and st.flank1 >= 0:
-                    bb_add(reads, st.flank0)
-                    bb_add(reads, st.flank1)
             if st.kmask:
                 walls = st.kmask & live
                 if walls & (walls - 1):              # R8: two live kingdoms touched
                     break
+            if reads != NULL:                        # the flanks' occupancy is read next
+                if st.spoke and st.flank0 >= 0 and st.flank1 >= 0:
+                    bb_add(reads, st.flank0)
+                    bb_add(reads, st.flank1)
             if (st.spoke and st.flank0 >= 0 and st.flank1 >= 0       # R12: spoke between
                     and bb_has(&blockers, st.flank0) and bb_has(&blockers, st.flank1)):  # blockers
                 break
@@ -120,6 +119,8 @@ cdef inline void gen_leg(const Tables* t, const BB* total, const BB* friends, ui
                     if spec.first_only:
                         return
                 break
+            if reads != NULL:                        # and this cell's
+                bb_add(reads, nxt)
             if bb_has(total, nxt):
                 if (spec.capture and not bb_has(friends, nxt)
                         and (spec.colors >> t.color[nxt]) & 1):
