@@ -645,16 +645,18 @@ cdef class PerftSplit:
         cdef int i
         cdef uint64_t hits = 0
         cdef bint hashed = self.table is not None
+        cdef StateC s
         with nogil:
             while not atomic_load(flag, RELAXED):
                 i = atomic_fetch_add(&self.next_index, 1, SEQ_CST)
                 if i >= self.n:
                     break
+                memcpy(&s, &self.states[i], sizeof(StateC))      # on this thread's stack
                 if not hashed:
-                    self.counts[i] = perft_c(&self.states[i], &self.rules.c, self.depth, flag)
+                    self.counts[i] = perft_c(&s, &self.rules.c, self.depth, flag)
                 else:
-                    self.counts[i] = perft_hashed(&self.states[i], &self.rules.c, self.depth,
-                                                  self.table, &hits, flag)
+                    self.counts[i] = perft_hashed(&s, &self.rules.c, self.depth, self.table,
+                                                  &hits, flag)
                 if atomic_sub_fetch(&self.left[self.group[i]], 1, SEQ_CST) == 0:
                     atomic_fetch_add(&self.finished_groups, 1, SEQ_CST)
         return hits
