@@ -132,6 +132,7 @@ def test_pettingzoo_render_test_and_seed_test():
     {"board": "standard", "players": 6, "max_actions": 120},
     {"board": "compact", "players": 3, "variant": "quick8"},
     {"board": "compact", "players": 6, "variant": "allied", "max_actions": 150},
+    {"board": "compact", "players": 2, "max_actions": 200, "observation": "small"},
 ])
 def test_openspiel_random_simulation(params):
     import pyspiel
@@ -272,3 +273,40 @@ def test_games_pickle_and_deepcopy():
     twin = copy.deepcopy(game)
     twin.undo()
     assert len(twin.history()) == len(game.history()) - 1
+
+
+def test_openspiel_small_observation_keeps_every_plane():
+    """observation="small" (6 values a cell, the whole-position planes once) decodes back
+    to the planes exactly, for every player, along a random game (R33 teams)."""
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.observation import make_observation
+
+    from victorus.constants import PLANES
+    from victorus.openspiel import SMALL_GLOBALS, SMALL_ROWS
+    game = pyspiel.load_game("victorus", {"board": "compact", "players": 2, "observation": "small"})
+    planes = make_observation(pyspiel.load_game("victorus", {"board": "compact", "players": 2}))
+    small = make_observation(game)
+    state, rng = game.new_initial_state(), np.random.default_rng(5)
+    for _ in range(300):
+        if state.is_terminal():
+            break
+        for player in range(2):
+            planes.set_from(state, player)
+            small.set_from(state, player)
+            full = planes.dict["observation"]
+            for r, row in enumerate(SMALL_ROWS.values()):
+                decoded = np.zeros_like(full[0])
+                for plane, weight in row.items():
+                    decoded += weight * full[PLANES.index(plane)]
+                assert np.array_equal(small.dict["cells"][r], decoded)
+                if r != list(SMALL_ROWS).index("flags") and len(row) > 1:   # a code: one set
+                    assert full[[PLANES.index(p) for p in row]].sum(axis=0).max() <= 1
+            assert np.array_equal(small.dict["globals"],
+                                  full[[PLANES.index(p) for p in SMALL_GLOBALS], 0])
+            assert (full[[PLANES.index(p) for p in SMALL_GLOBALS]]
+                    == full[[PLANES.index(p) for p in SMALL_GLOBALS], :1]).all()
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert len(state.observation_tensor(0)) == 6 * 127 + len(SMALL_GLOBALS)
+    with pytest.raises(ValueError, match="observation must be one of"):
+        pyspiel.load_game("victorus", {"observation": "tiny"})

@@ -31,8 +31,9 @@ def test_adapters_doc_examples_run(tmp_path, monkeypatch, capsys):
     """docs/adapters.md: every Python block runs as written (vector games, gymnasium,
     OpenSpiel's Observation API...)."""
     monkeypatch.chdir(tmp_path)
-    namespace = run_doc_blocks("adapters.md", 6)
+    namespace = run_doc_blocks("adapters.md", 7)
     assert namespace["observation"].tensor.shape == (88 * 127,)
+    assert namespace["small"].tensor.shape == (6 * 127 + 30,)
     assert namespace["games"].rewards.shape == (64, 6)
 
 

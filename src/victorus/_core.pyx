@@ -11,7 +11,7 @@ the team of every army and the set of live kingdoms, updated incrementally.
 from cpython cimport array
 import array
 
-from libc.stdint cimport uint32_t, uint64_t
+from libc.stdint cimport uint64_t
 from libc.string cimport memset
 
 
@@ -87,136 +87,6 @@ cdef int _checked(value, int lo, int hi, str what) except? -2:
     if not lo <= v <= hi:
         raise ValueError(f"{what} {v} out of range {lo}..{hi}")
     return v
-
-
-cdef void gen_leg(const Tables* t, const BB* total, const BB* friends, uint8_t live,
-                  int start, const LegSpec* spec, BB* quiet, BB* captures) noexcept nogil:
-    """Destinations of one leg from ``start`` (R12): slides, walls, spokes, R19, R20, R28."""
-    cdef int d, cur, nxt
-    cdef uint8_t walls, k_start, k_dest
-    cdef uint32_t dirs = spec.dirs
-    cdef const Step* st
-    cdef int centre = t.centre
-    cdef BB blockers = total[0]                      # R12: pieces and the centre block flanks
-    bb_add(&blockers, centre)
-    if spec.gate >= 0 and t.kingdom[start] != spec.gate:    # R19: gated outside its kingdom
-        return
-    k_start = t.kingdom[start] if in_live_kingdom(t, live, start) else NO_KINGDOM
-    while dirs:
-        d = lowest_bit(dirs)
-        dirs &= dirs - 1
-        cur = start
-        while True:
-            st = &t.steps[cur][d]
-            nxt = st.to
-            if nxt < 0:
-                break
-            if st.kmask:
-                walls = st.kmask & live
-                if walls & (walls - 1):              # R8: two live kingdoms touched
-                    break
-            if (st.spoke and st.flank0 >= 0 and st.flank1 >= 0       # R12: spoke between
-                    and bb_has(&blockers, st.flank0) and bb_has(&blockers, st.flank1)):  # blockers
-                break
-            if spec.gate >= 0 and t.kingdom[nxt] != spec.gate:   # R19
-                break
-            if nxt == centre:                        # R28: only the portal entry
-                if spec.entry and cur == t.portal[spec.army] and d == t.up_dir[spec.army]:
-                    bb_add(quiet, nxt)
-                    if spec.first_only:
-                        return
-                break
-            if bb_has(total, nxt):
-                if (spec.capture and not bb_has(friends, nxt)
-                        and (spec.colors >> t.color[nxt]) & 1):
-                    k_dest = t.kingdom[nxt] if in_live_kingdom(t, live, nxt) else NO_KINGDOM
-                    if ((k_start == NO_KINGDOM or k_dest == NO_KINGDOM or k_start == k_dest)
-                            and not (spec.nocap_kingdom >= 0 and k_dest == spec.nocap_kingdom)):
-                        bb_add(captures, nxt)        # R20
-                        if spec.first_only:
-                            return
-                break
-            if (spec.colors >> t.color[nxt]) & 1:
-                bb_add(quiet, nxt)
-                if spec.first_only:
-                    return
-            if spec.single:
-                break
-            cur = nxt
-
-
-cdef void make_spec(LegSpec* spec, int army, uint16_t dirs, uint8_t colors, bint capture,
-                    bint single, int gate, bint entry, int nocap, bint first_only) noexcept nogil:
-    spec.dirs = dirs
-    spec.colors = colors
-    spec.capture = capture
-    spec.single = single
-    spec.gate = gate
-    spec.army = army
-    spec.entry = entry
-    spec.nocap_kingdom = nocap
-    spec.first_only = first_only
-
-
-cdef void team_friends(const BB* occ, const uint8_t* team, int army, BB* out) noexcept nogil:
-    """Cells of ``army``'s team (R33): they block but are never captured."""
-    cdef int a
-    bb_clear(out)
-    for a in range(NUM_SEATS):
-        if team[a] == team[army]:
-            bb_or(out, &occ[a])
-
-
-cdef void strategic_steps(const Tables* t, const BB* total, const BB* friends, uint8_t live,
-                          int cell, int army, uint8_t colors, const BB* normal_quiet,
-                          BB* out) noexcept nogil:
-    """R13: one edge step to an empty cell of the piece's color, never a capture; a step
-    that ``normal_quiet`` (the piece's normal leg) already reaches is that normal leg."""
-    cdef LegSpec spec
-    cdef BB caps
-    # Only ring neighbours share the piece's color (R5): no other edge step can stop.
-    make_spec(&spec, army, t.ring[cell], colors, False, True, -1, False, -1, False)
-    bb_clear(out)
-    bb_clear(&caps)
-    gen_leg(t, total, friends, live, cell, &spec, out, &caps)
-    out.w[0] &= ~normal_quiet.w[0]
-    out.w[1] &= ~normal_quiet.w[1]
-    out.w[2] &= ~normal_quiet.w[2]
-
-
-cdef void pivot_leg(const Tables* t, const BB* total, const BB* friends, uint8_t live, int cell,
-                    int army, uint8_t colors, int nocap, BB* quiet, BB* captures) noexcept nogil:
-    """R14: one edge step to a same-colored neighbour, quiet or capture (R37(c): none
-    inside ``nocap``'s kingdom)."""
-    cdef LegSpec spec
-    make_spec(&spec, army, t.ring[cell], colors, True, True, -1, False, nocap, False)
-    bb_clear(quiet)
-    bb_clear(captures)
-    gen_leg(t, total, friends, live, cell, &spec, quiet, captures)
-
-
-cdef void travel_leg(const Tables* t, const BB* total, const BB* friends, uint8_t live, int cell,
-                     int army, uint8_t colors, BB* out) noexcept nogil:
-    """R14, R16: spoke slides to empty cells of the color from which a pivot exists."""
-    cdef LegSpec spec
-    cdef BB ends, caps, pq, pc
-    cdef int word, p
-    cdef uint64_t x
-    make_spec(&spec, army, SPOKE_MASK, colors, False, False, -1, False, -1, False)
-    bb_clear(&ends)
-    bb_clear(&caps)
-    gen_leg(t, total, friends, live, cell, &spec, &ends, &caps)
-    bb_clear(out)
-    # The start cell is never edge-adjacent to a travel destination, so the
-    # piece still standing there cannot change any pivot.
-    for word in range(3):
-        x = ends.w[word]
-        while x:
-            p = word * 64 + lowest_bit(x)
-            x &= x - 1
-            pivot_leg(t, total, friends, live, p, army, colors, -1, &pq, &pc)
-            if not (bb_empty(&pq) and bb_empty(&pc)):
-                bb_add(out, p)
 
 
 cdef class Position:
@@ -317,7 +187,8 @@ cdef class Position:
         self._friends(spec.army, &friends)
         bb_clear(quiet)
         bb_clear(captures)
-        gen_leg(&self.tables.t, &self.total, &friends, self.live_mask, cell, spec, quiet, captures)
+        gen_leg(&self.tables.t, &self.total, &friends, self.live_mask, cell, spec, quiet, captures,
+                NULL)
 
     cdef int _spec(self, LegSpec* spec, int cell, int army, int dirs, int colors, bint capture,
                    bint single, int gate, bint entry, int nocap_kingdom) except -1:
@@ -382,7 +253,7 @@ cdef class Position:
         self._leg(cell, &spec, &normal_quiet, &captures)
         self._friends(army, &friends)
         strategic_steps(&self.tables.t, &self.total, &friends, self.live_mask, cell, army,
-                        colors, &normal_quiet, &steps)
+                        colors, &normal_quiet, &steps, NULL)
         return bb_cells(&steps)
 
     def pivot(self, int cell, int army, int colors, int nocap_kingdom=-1):
@@ -392,7 +263,7 @@ cdef class Position:
         self._spec(&spec, cell, army, EDGE_MASK, colors, True, True, -1, False, nocap_kingdom)
         self._friends(army, &friends)
         pivot_leg(&self.tables.t, &self.total, &friends, self.live_mask, cell, army, colors,
-                  nocap_kingdom, &quiet, &captures)
+                  nocap_kingdom, &quiet, &captures, NULL)
         return bb_cells(&quiet), bb_cells(&captures)
 
     def travel(self, int cell, int army, int colors):
@@ -402,5 +273,5 @@ cdef class Position:
         self._spec(&spec, cell, army, SPOKE_MASK, colors, False, False, -1, False, -1)
         self._friends(army, &friends)
         travel_leg(&self.tables.t, &self.total, &friends, self.live_mask, cell, army, colors,
-                   &result)
+                   &result, NULL)
         return bb_cells(&result)

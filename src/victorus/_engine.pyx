@@ -3,7 +3,8 @@
 
 The same rules as the pure-Python :mod:`victorus._reference_game` (R13-R37),
 on a fixed-size C state (about 3 KB). Search in C copies it to make a move
-(copy-make); the undo history keeps, per action, only the words of the state the
+(copy-make); perft makes and unmakes quiet actions on one copy and counts its last ply
+without writing it; the undo history keeps, per action, only the words of the state the
 action changed (about 120 bytes), shared between copies. All legal actions of a
 state come out of one call as integer codes; perft runs entirely here.
 :class:`victorus.Game` is the Python face of :class:`Engine`; inputs are validated
@@ -31,7 +32,7 @@ from cpython.buffer cimport (PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABL
                              PyBUF_C_CONTIGUOUS, PyBUF_FORMAT)
 
 from victorus._core cimport (
-    BB, LegSpec, BoardTables, gen_leg, bb_has, bb_add, bb_del, bb_clear, bb_or,
+    BB, LegSpec, BoardTables, gen_leg, bb_has, bb_add, bb_del, bb_clear, bb_or, popcount64, bb_count,
     bb_empty, lowest_bit, make_spec, team_friends, strategic_steps, pivot_leg, travel_leg,
     kind_points, MAX_LAPS, MAX_CELLS, NUM_SEATS, NUM_KINDS, NO_KINGDOM, MAX_HELD, GATE_CAPTURES,
     KING, QUEEN, HOSPITALLER, NO_EDGE, COLOR_GREY, NUM_PLANES, PLANE_ARMY0_T, PLANE_BLACK_EDGED,

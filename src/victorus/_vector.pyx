@@ -184,27 +184,35 @@ cdef void vec_step_one(VecC* v, int i) noexcept nogil:
 
 
 cdef void vec_run(VecC* v) noexcept nogil:
-    """Take games a few at a time until none is left (every thread, the caller's too)."""
-    cdef int lo, i
+    """Take games a few at a time until none is left (every thread, the caller's too);
+    ``busy`` counts the games not yet done: whoever finishes the last wakes the caller."""
+    cdef int lo, i, hi
     while True:
         lo = atomic_fetch_add(&v.next, CHUNK, SEQ_CST)
         if lo >= v.n:
             return
-        for i in range(lo, min(lo + CHUNK, v.n)):
+        hi = min(lo + CHUNK, v.n)
+        for i in range(lo, hi):
             if v.task == TASK_RESET:
                 vec_reset_one(v, i)
                 vec_outputs(v, i)
             else:
                 vec_step_one(v, i)
+        if atomic_sub_fetch(&v.busy, hi - lo, SEQ_CST) == 0:
+            pthread_mutex_lock(&v.lock)          # the caller may be asleep: wake it
+            pthread_cond_signal(&v.done_cv)
+            pthread_mutex_unlock(&v.lock)
 
 
 cdef void* vec_worker(void* arg) noexcept nogil:
-    """A pool thread: spin a little, then sleep, until the next task; run it; report."""
+    """A pool thread: spin briefly, then sleep, until the next task; take its games while
+    any is left. A thread that wakes late (another process had its core) finds none and
+    holds nothing up: the caller waits for games, never for threads."""
     cdef VecC* v = <VecC*>arg
     cdef int seen = 0, spin
     while True:
         spin = 0
-        while atomic_load(&v.generation, SEQ_CST) == seen and spin < SPIN:
+        while atomic_load(&v.generation, SEQ_CST) == seen and spin < SPIN // 10:
             spin += 1
         pthread_mutex_lock(&v.lock)
         while atomic_load(&v.generation, SEQ_CST) == seen and not v.stop:
@@ -215,31 +223,27 @@ cdef void* vec_worker(void* arg) noexcept nogil:
         seen = atomic_load(&v.generation, SEQ_CST)
         pthread_mutex_unlock(&v.lock)
         vec_run(v)
-        if atomic_sub_fetch(&v.busy, 1, SEQ_CST) == 0:
-            pthread_mutex_lock(&v.lock)          # the caller may be asleep: wake it
-            pthread_cond_signal(&v.done_cv)
-            pthread_mutex_unlock(&v.lock)
 
 
 cdef void vec_dispatch(VecC* v, int task) noexcept nogil:
-    """Run ``task`` on every game, shared out over the threads (this one included)."""
+    """Run ``task`` on every game, shared out over the threads (this one included); return
+    once every game is done, whichever threads did them."""
     cdef int spin = 0
     v.task = task
+    atomic_store(&v.busy, v.n, SEQ_CST)
     atomic_store(&v.next, 0, SEQ_CST)
     if v.threads > 1:
-        atomic_store(&v.busy, v.threads - 1, SEQ_CST)
         pthread_mutex_lock(&v.lock)
         atomic_fetch_add(&v.generation, 1, SEQ_CST)
         pthread_cond_broadcast(&v.start_cv)
         pthread_mutex_unlock(&v.lock)
     vec_run(v)
-    if v.threads > 1:
-        while atomic_load(&v.busy, SEQ_CST) and spin < SPIN:
-            spin += 1
-        pthread_mutex_lock(&v.lock)
-        while atomic_load(&v.busy, SEQ_CST):
-            pthread_cond_wait(&v.done_cv, &v.lock)
-        pthread_mutex_unlock(&v.lock)
+    while atomic_load(&v.busy, SEQ_CST) and spin < SPIN // 10:
+        spin += 1
+    pthread_mutex_lock(&v.lock)
+    while atomic_load(&v.busy, SEQ_CST):
+        pthread_cond_wait(&v.done_cv, &v.lock)
+    pthread_mutex_unlock(&v.lock)
 
 
 # -- send() / recv(): a step on a thread of its own while the caller computes -------------

@@ -6,6 +6,12 @@ figures are set against the slow, obviously-correct Python implementation
 (the Python API loop, observations, masks, environments) against the C playout or
 ``play()`` + ``undo()``. Workloads are what users run: many fresh games from the start,
 with the garbage collector on.
+
+The engine against its limits: perft is also set against a naive C first-leg generator
+(:class:`victorus._probe.FirstLegProbe`: a byte per cell, the core's step tables, slides
+and strategic steps only) over positions a few random actions from the standard start,
+where perft's last ply counts; and 2 threads against 1 while another process keeps a
+core busy.
 """
 
 from __future__ import annotations
@@ -13,11 +19,14 @@ from __future__ import annotations
 import array
 import math
 import random
+import subprocess
+import sys
 import time
 import tracemalloc
 from dataclasses import dataclass
 
 from ._core import Position
+from ._probe import FirstLegProbe
 from ._reference import ReferencePosition
 from ._reference_game import ReferenceGame, reference_perft
 from .constants import KING, PLANES, QUEEN, num_action_ids
@@ -199,6 +208,7 @@ def run(quick: bool = False, progress: bool | None = None) -> list[Row]:
         rows += _state_rows(quick, t, corpus, bar)
     rows += learning_rows(quick, progress)
     rows += search_rows(quick, progress)
+    rows += limit_rows(quick, progress)
     return rows
 
 
@@ -542,6 +552,102 @@ def search_rows(quick: bool = False, progress: bool | None = None) -> list[Row]:
     return rows
 
 
+# -- the limits -------------------------------------------------------------------------
+
+#: The perft depth of the rows (the standard 6-player start), and the quick run's.
+DEPTH, QUICK_DEPTH = 5, 4
+
+
+def probe_positions(count: int = 2000, plies: int = 4, seed: int = 1) -> FirstLegProbe:
+    """The probe over ``count`` positions, each ``plies`` random actions from the standard
+    start (plies 4: the positions whose actions perft 5 counts)."""
+    rng = random.Random(seed)
+    engines: list = []
+    while len(engines) < count:
+        game = Game()
+        for _ in range(plies):
+            game.play(rng.choice(game.legal_actions()))
+        engines.append(game._engine)
+    return FirstLegProbe(engines)
+
+
+def perft_rate(depth: int, threads: int = 1) -> float:
+    """Leaves per second of perft from the standard start."""
+    start = time.perf_counter()
+    leaves = perft(Game(), depth, threads=threads)
+    return leaves / (time.perf_counter() - start)
+
+
+def _median(values: list[float]) -> float:
+    values = sorted(values)
+    return values[len(values) // 2]
+
+
+def probe_rows(quick: bool = False, rounds: int = 3) -> list[Row]:
+    """perft on 1 and 2 threads against the probe's legs/s, taken in turns (medians)."""
+    depth = QUICK_DEPTH if quick else DEPTH
+    probe = probe_positions(200 if quick else 2000)
+    seconds = 0.03 if quick else 0.2
+    runs = [(_rate(lambda: probe.run(4), seconds)[0], perft_rate(depth), perft_rate(depth, 2))
+            for _ in range(rounds)]
+    legs, one, two = (_median([run[k] for run in runs]) for k in range(3))
+    return [Row("first-leg probe (naive C: byte board, slides, strategic steps)", "legs/s",
+                legs, None, against="-"),
+            Row(f"perft {depth}, standard start, 1 thread", "leaves/s", one, legs,
+                against="first-leg probe"),
+            Row(f"perft {depth}, standard start, 2 threads", "leaves/s", two, legs,
+                against="first-leg probe")]
+
+
+def busy_process() -> subprocess.Popen:
+    """Another process keeping one core busy (a Python loop), until killed."""
+    return subprocess.Popen([sys.executable, "-c", "while 1: pass"])
+
+
+def _pairs(measure, runs: int) -> list[tuple[float, float]]:
+    """(1 thread, 2 threads) rates of ``measure(threads)``, taken in turns ``runs`` times."""
+    return [(measure(1), measure(2)) for _ in range(runs)]
+
+
+def _pair_rows(case: str, unit: str, pairs: list[tuple[float, float]]) -> list[Row]:
+    one = _median([p[0] for p in pairs])
+    two = _median([p[1] for p in pairs])
+    worst = min(p[1] / p[0] for p in pairs)
+    lost = sum(p[1] < p[0] for p in pairs)
+    return [Row(f"{case}, 2 threads, one core busy elsewhere ({len(pairs)} runs)", unit, two,
+                one, against="1 thread"),
+            Row("  the slowest of those runs, 2 threads / 1", "x", worst, None, against="-"),
+            Row("  runs where 2 threads were slower than 1", "runs", lost, None, against="-")]
+
+
+def under_load_rows(quick: bool = False, runs: int | None = None) -> list[Row]:
+    """2 threads against 1 with a busy process beside them: perft and vector stepping."""
+    runs = runs or (3 if quick else 10)
+    depth = QUICK_DEPTH if quick else DEPTH
+    seconds = 0.03 if quick else 0.15
+    busy = busy_process()
+    try:
+        time.sleep(0.05)                             # the loop is running
+        perft_pairs = _pairs(lambda threads: perft_rate(depth, threads), runs)
+        vector_pairs = _pairs(lambda threads: _vector_rate(
+            256, threads, seconds, observations=None, legal=None), runs)
+    finally:
+        busy.kill()
+        busy.wait()
+    return (_pair_rows(f"perft {depth}, standard start", "leaves/s", perft_pairs)
+            + _pair_rows("vector, 256 games, stepping only", "actions/s", vector_pairs))
+
+
+def limit_rows(quick: bool = False, progress: bool | None = None) -> list[Row]:
+    """The probe rows and the under-load rows."""
+    with Progress(2, "bench: limits", progress) as bar:
+        rows = probe_rows(quick)
+        bar.advance()
+        rows += under_load_rows(quick)
+        bar.advance()
+    return rows
+
+
 def pettingzoo_episode(env, max_steps: int = 3000, legal_ids: bool = False) -> int:
     """One fresh AEC game: observation and mask at every step, actions drawn as PettingZoo
     documents it (``action_space(agent).sample(mask)``), or with ``legal_ids`` uniformly
@@ -630,20 +736,26 @@ def _openspiel_rows(seconds: float, c_rate: float, quick: bool) -> list[Row]:
         pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
         rows.append(Row("OpenSpiel random_sim_test, one compact 2-player game", "s",
                         time.perf_counter() - start, None, against="-"))
-    env = rl_environment.Environment(game)
     rng = random.Random(0)
 
-    def episode():
-        step = env.reset()
-        steps = 0
-        while not step.last() and steps < 2000:
-            player = step.observations["current_player"]
-            step = env.step([rng.choice(step.observations["legal_actions"][player])])
-            steps += 1
-        return steps
-    rate, _ = _rate(episode, seconds)
-    return rows + [Row("OpenSpiel rl_environment, compact 2 players", "steps/s", rate, c_rate,
-                       against="C playout")]
+    def episodes(env):
+        def episode():
+            step = env.reset()
+            steps = 0
+            while not step.last() and steps < 2000:
+                player = step.observations["current_player"]
+                step = env.step([rng.choice(step.observations["legal_actions"][player])])
+                steps += 1
+            return steps
+        return episode
+    small = pyspiel.load_game("victorus", {"board": "compact", "players": 2,
+                                           "observation": "small"})
+    planes_rate, _ = _rate(episodes(rl_environment.Environment(game)), seconds)
+    small_rate, _ = _rate(episodes(rl_environment.Environment(small)), seconds)
+    return rows + [Row("OpenSpiel rl_environment, compact 2 players", "steps/s", planes_rate,
+                       c_rate, against="C playout"),
+                   Row("  the same, observation='small'", "steps/s", small_rate, planes_rate,
+                       against="planes")]
 
 
 def format_table(rows: list[Row]) -> str:

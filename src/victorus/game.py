@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from . import tensors
-from ._engine import Engine, PerftTable, Rules, StopToken
+from ._engine import Engine, PerftSplit, PerftTable, Rules, StopToken
 from .checks import check_int, check_seat
 from .constants import (
     ACTION_SLOTS,
@@ -437,10 +437,12 @@ def perft(game: Game, depth: int, threads: int = 1, progress=None, hash_mb: int 
           stop: StopToken | None = None) -> int:
     """R40: the number of action sequences of length ``depth`` from the game's state.
 
-    From depth 4, the root's actions are counted as separate tasks on ``threads``
-    threads (the C perft runs without the GIL); ``progress()`` is called as each is
-    done. Ctrl-C in the calling thread, or an exception raised by ``progress``, stops
-    this count (and no other) within 0.1 s and goes on; ``stop.stop()`` on a
+    From depth 4, the root's actions are counted as separate tasks (the C perft runs
+    without the GIL); on more than one thread, the positions two plies down are shared
+    out one at a time, so that a thread held up by another process leaves the rest to
+    the others. ``progress()`` is called as each root action is done. Ctrl-C in the
+    calling thread, or an exception raised by ``progress``, stops this count (and no
+    other) within 0.1 s and goes on; ``stop.stop()`` on a
     :class:`StopToken` from another thread makes it raise :class:`Cancelled`.
     ``hash_mb`` > 0 keeps the counts of subtrees in a transposition table of that many
     MiB, shared by the threads (keyed by ``Game.key()``; see docs/performance.md for
@@ -466,6 +468,8 @@ def _perft(game: Game, depth: int, threads: int = 1, progress=None,
         return (game._engine.perft(depth), 0) if table is None else \
             game._engine.perft_hashed(depth, table)
     children = game._engine.children()
+    if threads > 1:
+        return _perft_split(children, depth, threads, progress, table, stop)
     tasks = ([(child.perft, depth - 1) for child in children] if table is None else
              [(child.perft_hashed, depth - 1, table) for child in children])
     results = run_interruptibly(tasks, threads, progress, stop)
@@ -474,15 +478,35 @@ def _perft(game: Game, depth: int, threads: int = 1, progress=None,
     return sum(count for count, _ in results), sum(hits for _, hits in results)
 
 
+def _perft_split(children, depth: int, threads: int, progress, table,
+                 stop: StopToken | None) -> tuple[int, int]:
+    """perft from depth 4 on several threads: the positions two plies down, grouped by
+    root action, taken one at a time by every thread (PerftSplit)."""
+    split = PerftSplit([child.children() for child in children], depth - 2, table)
+    reported = 0
+
+    def tick():
+        nonlocal reported
+        done = split.groups_done()
+        for _ in range(done - reported):
+            if progress is not None:
+                progress()
+        reported = done
+    hits = run_interruptibly([(split.run,)] * threads, threads, None, stop, tick)
+    tick()
+    return split.total(), sum(hits)
+
+
 def run_interruptibly(tasks, threads: int = 1, progress=None,
-                      stop: StopToken | None = None) -> list:
+                      stop: StopToken | None = None, tick=None) -> list:
     """Results of long C calls ``(call, *args)`` (they release the GIL) run on ``threads``
     worker threads, each given ``stop=`` this run's :class:`StopToken` (``stop``, or a
     new one), so that Ctrl-C reaches this thread at once. Any exception here (Ctrl-C, or
     one raised by ``progress()``, which is called as each task is done) sets the token:
     the calls return early, the tasks not started are dropped and the exception goes on.
     The token is this run's alone: stopping it never stops another run. A token set
-    from elsewhere ends the run with :class:`Cancelled`."""
+    from elsewhere ends the run with :class:`Cancelled`. ``tick()``, if given, is called
+    every 0.05 s while the tasks run (progress that the tasks do not report)."""
     token = StopToken() if stop is None else stop
     pool = ThreadPoolExecutor(max(1, min(threads, len(tasks))))
     try:
@@ -494,6 +518,8 @@ def run_interruptibly(tasks, threads: int = 1, progress=None,
                     results.append(future.result(timeout=0.05))
                     break
                 except FuturesTimeout:
+                    if tick is not None:
+                        tick()
                     continue
             if token.stopped:
                 raise Cancelled("stopped by its StopToken before the end")

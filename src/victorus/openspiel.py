@@ -6,8 +6,10 @@ Importing this module registers the game ``"victorus"`` with pyspiel::
     game = pyspiel.load_game("victorus", {"board": "compact", "players": 2})
 
 Parameters: ``board`` ("standard" or "compact"), ``players`` (2-6), ``variant``
-("standard", "allied", "quick<rounds>", "+"-joined) and ``max_actions`` (R36
-cap; a capped game ends with 0 for everybody). An OpenSpiel player is a team
+("standard", "allied", "quick<rounds>", "+"-joined), ``max_actions`` (R36
+cap; a capped game ends with 0 for everybody) and ``observation`` ("planes", the
+default, or "small": the same information in 6 values per cell and 30 for the whole
+position, 14 times fewer numbers, see :data:`SMALL_ROWS`). An OpenSpiel player is a team
 (R33), numbered by its lowest seat: with 2 players, player 0 moves seats 0, 2
 and 4. Actions are the fixed ids of docs/adapters.md, observations the planes
 of the acting team's lowest seat (victorus.tensors). Returns: +1 for the
@@ -19,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
-from .constants import OBSERVATION_VERSION
+from .constants import NUM_SEATS, OBSERVATION_VERSION, PIECE_LETTERS
 from .game import DEFAULT_MAX_ACTIONS, Game
 from .tensors import PLANES, num_actions
 from .variants import Config
@@ -28,7 +30,28 @@ from .variants import Config
 #: program that asks for another version is told at once instead of training on planes
 #: it does not expect.
 _DEFAULTS = {"board": "standard", "players": 6, "variant": "standard",
-             "max_actions": DEFAULT_MAX_ACTIONS, "observation_version": OBSERVATION_VERSION}
+             "max_actions": DEFAULT_MAX_ACTIONS, "observation_version": OBSERVATION_VERSION,
+             "observation": "planes"}
+OBSERVATIONS = ("planes", "small")
+
+#: The "small" observation's rows per cell, each a weighted sum of planes (at most one of
+#: a row's planes is set in a cell, so the sum is a code): the piece (0 empty, else
+#: 1 + 7 * relative army + kind, kinds in PIECE_LETTERS order), flags (black-edged 1,
+#: royal 2, frozen 4, self-eligible 8, moving 16), the tally, the laps, the cell's colour
+#: (white 1, grey 2, centre 3) and its live kingdom (0 none, else 1 + relative army).
+#: Then the planes that are the same in every cell (phase onwards), once each.
+SMALL_ROWS = {
+    "piece": {f"army{a}_{p}": 1 + 7 * a + k for a in range(NUM_SEATS)
+              for k, p in enumerate(PIECE_LETTERS)},
+    "flags": {"black_edged": 1, "royal": 2, "frozen": 4, "self_eligible": 8, "moving": 16},
+    "tally": {"tally": 1},
+    "laps": {"laps": 1},
+    "colour": {"cell_white": 1, "cell_grey": 2, "cell_centre": 3},
+    "kingdom": {f"kingdom{a}": 1 + a for a in range(NUM_SEATS)},
+}
+SMALL_GLOBALS = PLANES[PLANES.index("phase_start"):]
+_SMALL_WEIGHTS = np.array([[row.get(plane, 0) for plane in PLANES] for row in SMALL_ROWS.values()],
+                          np.float32)
 _GAME_TYPE = pyspiel.GameType(
     short_name="victorus",
     long_name="VICTORUS",
@@ -62,6 +85,10 @@ class VictorusSpielGame(pyspiel.Game):
         if int(params["observation_version"]) != OBSERVATION_VERSION:
             raise ValueError(f"observation_version {params['observation_version']} was asked for; "
                              f"this victorus writes version {OBSERVATION_VERSION} (docs/adapters.md)")
+        if params["observation"] not in OBSERVATIONS:
+            raise ValueError(f"observation must be one of {OBSERVATIONS}, "
+                             f"got {params['observation']!r}")
+        self.observation = params["observation"]
         self._options = {"board": params["board"], "players": int(params["players"]),
                          "variant": params["variant"]}
         self.max_actions = int(params["max_actions"])
@@ -83,6 +110,8 @@ class VictorusSpielGame(pyspiel.Game):
         return VictorusSpielState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
+        if self.observation == "small":
+            return SmallObserver(self, params)
         return VictorusObserver(self, params)
 
 
@@ -159,6 +188,27 @@ class VictorusObserver:
     def string_from(self, state, player):
         from .render import text_board
         return f"player {player}\n" + text_board(state.game)
+
+
+class SmallObserver(VictorusObserver):
+    """The "small" observation (game parameter ``observation="small"``): SMALL_ROWS per
+    cell and SMALL_GLOBALS once, computed from the planes; nothing of them is lost."""
+
+    def __init__(self, game: VictorusSpielGame, params):
+        if params:
+            raise ValueError(f"observation parameters are not supported, got {params}")
+        rows, cells = len(SMALL_ROWS), game.cells
+        self.planes = np.zeros((len(PLANES), cells), np.float32)
+        self.tensor = np.zeros(rows * cells + len(SMALL_GLOBALS), np.float32)
+        self.cells = np.reshape(self.tensor[:rows * cells], (rows, cells))
+        self.globals = self.tensor[rows * cells:]
+        self.dict = {"cells": self.cells, "globals": self.globals}
+        self.planes_globals = self.planes[-len(SMALL_GLOBALS):, 0]     # a view
+
+    def set_from(self, state, player):
+        state.game._engine.observation_into(self.planes, state.teams[player][0])   # in C
+        np.matmul(_SMALL_WEIGHTS, self.planes, out=self.cells)
+        self.globals[:] = self.planes_globals
 
 
 pyspiel.register_game(_GAME_TYPE, VictorusSpielGame)

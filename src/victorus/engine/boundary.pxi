@@ -593,6 +593,87 @@ cdef class Engine:
         return tuple(self.s.captured[i] for i in range(NUM_KINDS))
 
 
+cdef class PerftSplit:
+    """perft (R40) below many positions, shared out among threads: every thread calling
+    :meth:`run` takes the next position not yet taken until none is left, so a thread
+    that another process holds up leaves the rest to the others (perft's threads split
+    the tree two plies down: hundreds of small parts). Positions come in groups (a root
+    action's children); :meth:`groups_done` counts the groups whose parts are all
+    counted."""
+    cdef Rules rules
+    cdef StateC* states
+    cdef uint64_t* counts
+    cdef int* group                      # each position's group
+    cdef int* left                       # per group: positions not yet counted
+    cdef int n, ngroups, depth, next_index, finished_groups
+    cdef PerftTable table                # None: plain perft
+
+    def __init__(self, groups, int depth, PerftTable table=None):
+        cdef list engines = [e for members in groups for e in members]
+        self.n = len(engines)
+        self.ngroups = len(groups)
+        self.depth = depth
+        self.table = table
+        self.states = <StateC*>malloc(max(1, self.n) * sizeof(StateC))
+        self.counts = <uint64_t*>calloc(max(1, self.n), sizeof(uint64_t))
+        self.group = <int*>malloc(max(1, self.n) * sizeof(int))
+        self.left = <int*>malloc(max(1, self.ngroups) * sizeof(int))
+        if not (self.states and self.counts and self.group and self.left):
+            raise MemoryError("no memory for perft's parts")
+        cdef int i = 0, g
+        cdef Engine e
+        for g, members in enumerate(groups):
+            self.left[g] = len(members)
+            if not members:
+                self.finished_groups += 1
+            for e in members:
+                self.rules = e.rules
+                memcpy(&self.states[i], &e.s, sizeof(StateC))
+                self.group[i] = g
+                i += 1
+
+    def __dealloc__(self):
+        free(self.states)
+        free(self.counts)
+        free(self.group)
+        free(self.left)
+
+    def run(self, StopToken stop=None):
+        """Count parts until none is left or ``stop`` is set (then the total is partial);
+        the table hits of this thread's parts."""
+        cdef const int* flag = stop_flag(stop)
+        cdef int i
+        cdef uint64_t hits = 0
+        cdef bint hashed = self.table is not None
+        cdef StateC s
+        with nogil:
+            while not atomic_load(flag, RELAXED):
+                i = atomic_fetch_add(&self.next_index, 1, SEQ_CST)
+                if i >= self.n:
+                    break
+                memcpy(&s, &self.states[i], sizeof(StateC))      # on this thread's stack
+                if not hashed:
+                    self.counts[i] = perft_c(&s, &self.rules.c, self.depth, flag)
+                else:
+                    self.counts[i] = perft_hashed(&s, &self.rules.c, self.depth, self.table,
+                                                  &hits, flag)
+                if atomic_sub_fetch(&self.left[self.group[i]], 1, SEQ_CST) == 0:
+                    atomic_fetch_add(&self.finished_groups, 1, SEQ_CST)
+        return hits
+
+    def groups_done(self):
+        """Groups whose parts are all counted."""
+        return atomic_load(&self.finished_groups, SEQ_CST)
+
+    def total(self):
+        """The sum of the parts' counts."""
+        cdef uint64_t t = 0
+        cdef int i
+        for i in range(self.n):
+            t += self.counts[i]
+        return t
+
+
 cdef class GameCore:
     """The part of ``victorus.Game`` that search loops call after every action, as C
     methods (no Python frame per call): ``legal_actions``, ``play`` of the Actions it

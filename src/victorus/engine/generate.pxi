@@ -1,6 +1,8 @@
 # Part of the C engine, included by src/victorus/_engine.pyx (which lists the order).
 # Generating every legal action of a state as integer codes (legs from the
-# core's tables, second legs, bonus moves, the R16 look-ahead) and the plain perft (R40).
+# core's tables, second legs, bonus moves, the R16 look-ahead), counting them, and perft
+# (R40). A ``reads`` argument, unless NULL, gains the cells whose occupancy a leg looked at
+# (gen_leg): perft's last ply reuses a piece's count while those cells stay the same.
 
 cdef inline void friends_of(const StateC* s, const RulesC* r, int army, BB* out) noexcept nogil:
     team_friends(s.occ, r.team, army, out)
@@ -8,35 +10,35 @@ cdef inline void friends_of(const StateC* s, const RulesC* r, int army, BB* out)
 
 cdef inline void leg(const StateC* s, const RulesC* r, int cell, int army, uint16_t dirs,
                      uint8_t colors, bint capture, bint single, int gate, bint entry, int nocap,
-                     BB* quiet, BB* captures) noexcept nogil:
+                     BB* quiet, BB* captures, BB* reads) noexcept nogil:
     cdef LegSpec spec
     cdef BB friends
     make_spec(&spec, army, dirs, colors, capture, single, gate, entry, nocap, False)
     friends_of(s, r, army, &friends)
     bb_clear(quiet)
     bb_clear(captures)
-    gen_leg(r.t, &s.total, &friends, s.live, cell, &spec, quiet, captures)
+    gen_leg(r.t, &s.total, &friends, s.live, cell, &spec, quiet, captures, reads)
 
 
 cdef inline void strategic(const StateC* s, const RulesC* r, int cell, int army, uint8_t colors,
-                           const BB* normal_quiet, BB* out) noexcept nogil:
+                           const BB* normal_quiet, BB* out, BB* reads) noexcept nogil:
     cdef BB friends
     friends_of(s, r, army, &friends)
-    strategic_steps(r.t, &s.total, &friends, s.live, cell, army, colors, normal_quiet, out)
+    strategic_steps(r.t, &s.total, &friends, s.live, cell, army, colors, normal_quiet, out, reads)
 
 
 cdef inline void pivot(const StateC* s, const RulesC* r, int cell, int army, uint8_t colors,
-                       int nocap, BB* quiet, BB* captures) noexcept nogil:
+                       int nocap, BB* quiet, BB* captures, BB* reads) noexcept nogil:
     cdef BB friends
     friends_of(s, r, army, &friends)
-    pivot_leg(r.t, &s.total, &friends, s.live, cell, army, colors, nocap, quiet, captures)
+    pivot_leg(r.t, &s.total, &friends, s.live, cell, army, colors, nocap, quiet, captures, reads)
 
 
 cdef inline void travel(const StateC* s, const RulesC* r, int cell, int army, uint8_t colors,
-                        BB* out) noexcept nogil:
+                        BB* out, BB* reads) noexcept nogil:
     cdef BB friends
     friends_of(s, r, army, &friends)
-    travel_leg(r.t, &s.total, &friends, s.live, cell, army, colors, out)
+    travel_leg(r.t, &s.total, &friends, s.live, cell, army, colors, out, reads)
 
 
 cdef inline int gate_of(const StateC* s, int army) noexcept nogil:
@@ -45,38 +47,52 @@ cdef inline int gate_of(const StateC* s, int army) noexcept nogil:
 
 
 cdef inline void royal_leg(const StateC* s, const RulesC* r, int cell, uint8_t colors, int nocap,
-                           BB* quiet, BB* captures) noexcept nogil:
+                           BB* quiet, BB* captures, BB* reads) noexcept nogil:
     """One King/Queen leg: R18 colors given, R19 gating, R28 entry after a full lap."""
     cdef const PieceC* p = &s.cells[cell]
     leg(s, r, cell, p.army, r.dirs[p.army][p.kind], colors, True, False, gate_of(s, p.army),
-        p.laps >= 1, nocap, quiet, captures)
+        p.laps >= 1, nocap, quiet, captures, reads)
 
 
 # -- generating actions ------------------------------------------------------------
+# Each piece's legs come out as target sets (Targets); gen_actions writes them as codes
+# and count_actions (perft's last ply) only counts them, with popcounts: one walk of the
+# rules serves both, so they cannot disagree.
 
-cdef inline int emit(int32_t* out, int n, int origin, const BB* quiet, const BB* captures,
-                     int quiet_type, const BB* extra, int extra_type) noexcept nogil:
-    """Append legs from ``origin`` in target order (quiet, capture and extra are disjoint)."""
+ctypedef struct Targets:
+    BB quiet                         # quiet destinations, legs of type quiet_type
+    BB captures                      # captures, legs of type quiet_type
+    BB extra                         # more quiet destinations, of type extra_type (R13)
+    int quiet_type
+    int extra_type
+
+
+cdef inline int emit(int32_t* out, int n, int origin, const Targets* t) noexcept nogil:
+    """Append the legs of ``t`` from ``origin`` in target order (quiet, captures and extra
+    are disjoint), or only count them when ``out`` is NULL."""
     cdef int word, target
     cdef uint64_t x
+    if out == NULL:
+        for word in range(3):
+            n += popcount64(t.quiet.w[word] | t.captures.w[word] | t.extra.w[word])
+        return n
     for word in range(3):
-        x = quiet.w[word] | captures.w[word]
-        if extra != NULL:
-            x |= extra.w[word]
+        x = t.quiet.w[word] | t.captures.w[word] | t.extra.w[word]
         while x:
             target = word * 64 + lowest_bit(x)
             x &= x - 1
-            if (captures.w[word] >> (target & 63)) & 1:
-                out[n] = origin | (target << TARGET_SHIFT) | CAPTURE_FLAG | (quiet_type << LEG_TYPE_SHIFT)
-            elif extra != NULL and (extra.w[word] >> (target & 63)) & 1:
-                out[n] = origin | (target << TARGET_SHIFT) | (extra_type << LEG_TYPE_SHIFT)
+            if (t.captures.w[word] >> (target & 63)) & 1:
+                out[n] = origin | (target << TARGET_SHIFT) | CAPTURE_FLAG | (t.quiet_type << LEG_TYPE_SHIFT)
+            elif (t.extra.w[word] >> (target & 63)) & 1:
+                out[n] = origin | (target << TARGET_SHIFT) | (t.extra_type << LEG_TYPE_SHIFT)
             else:
-                out[n] = origin | (target << TARGET_SHIFT) | (quiet_type << LEG_TYPE_SHIFT)
+                out[n] = origin | (target << TARGET_SHIFT) | (t.quiet_type << LEG_TYPE_SHIFT)
             n += 1
     return n
 
 
-cdef bint royal_leg1_ok(const StateC* s, const RulesC* r, int origin, int target) noexcept nogil:
+cdef bint royal_leg1_ok(const StateC* s, const RulesC* r, int origin, int target,
+                        BB* reads) noexcept nogil:
     """R16 look-ahead: after this King/Queen leg 1 (all consequences), is there a leg 2?"""
     cdef StateC after
     cdef BB q, c, total, friends
@@ -94,97 +110,131 @@ cdef bint royal_leg1_ok(const StateC* s, const RulesC* r, int origin, int target
                   False, gate_of(s, p.army), laps_after(r, p, origin, target) >= 1, -1, True)
         bb_clear(&q)
         bb_clear(&c)
-        gen_leg(r.t, &total, &friends, s.live, target, &spec, &q, &c)
+        gen_leg(r.t, &total, &friends, s.live, target, &spec, &q, &c, reads)
         return not (bb_empty(&q) and bb_empty(&c))
+    if reads != NULL:              # a capture's consequences (R31) may look anywhere
+        reads.w[0] = reads.w[1] = reads.w[2] = ~(<uint64_t>0)
     memcpy(&after, s, sizeof(StateC))
     apply_leg(&after, r, origin, target, LEG_NORMAL)
     if after.result or after.turn.phase != PHASE_MOVE:                   # ends the game or move
         return True
-    royal_leg(&after, r, target, color_bit(r.t.color[target]), -1, &q, &c)
+    royal_leg(&after, r, target, color_bit(r.t.color[target]), -1, &q, &c, NULL)
     return not (bb_empty(&q) and bb_empty(&c))
 
 
-cdef int first_legs(const StateC* s, const RulesC* r, int cell, int32_t* out, int n) noexcept nogil:
+cdef inline void targets_start(Targets* t, int quiet_type) noexcept nogil:
+    """No extra destinations (only first legs of strategic kinds have them)."""
+    bb_clear(&t.extra)
+    t.quiet_type = quiet_type
+    t.extra_type = LEG_STRATEGIC
+
+
+cdef void first_legs(const StateC* s, const RulesC* r, int cell, Targets* t,
+                     BB* reads) noexcept nogil:
     """First legs of a full move (R13, R14, R16, R18)."""
     cdef const PieceC* p = &s.cells[cell]
-    cdef BB q, c, extra, ok_q, ok_c
+    cdef BB* q = &t.quiet
+    cdef BB* c = &t.captures
+    cdef BB lq, lc
     cdef int army = p.army, word, target
     cdef uint8_t colors
     cdef uint64_t x
     if p.kind == HOSPITALLER:
-        travel(s, r, cell, army, color_bit(p.edge), &q)
-        bb_clear(&c)
-        return emit(out, n, cell, &q, &c, LEG_TRAVEL, NULL, 0)
+        targets_start(t, LEG_TRAVEL)
+        travel(s, r, cell, army, color_bit(p.edge), q, reads)
+        bb_clear(c)
+        return
+    targets_start(t, LEG_NORMAL)
     if kind_in(p.kind, ROYAL_KINDS):
         colors = 3 - color_bit(r.t.color[cell])                    # R18: opposite color
-        royal_leg(s, r, cell, colors, -1, &q, &c)
-        bb_clear(&ok_q)
-        bb_clear(&ok_c)
+        royal_leg(s, r, cell, colors, -1, &lq, &lc, reads)
+        bb_clear(q)
+        bb_clear(c)
         for word in range(3):
-            x = q.w[word] | c.w[word]
+            x = lq.w[word] | lc.w[word]
             while x:
                 target = word * 64 + lowest_bit(x)
                 x &= x - 1
-                if royal_leg1_ok(s, r, cell, target):
-                    if bb_has(&c, target):
-                        bb_add(&ok_c, target)
+                if royal_leg1_ok(s, r, cell, target, reads):
+                    if bb_has(&lc, target):
+                        bb_add(c, target)
                     else:
-                        bb_add(&ok_q, target)
-        return emit(out, n, cell, &ok_q, &ok_c, LEG_NORMAL, NULL, 0)
+                        bb_add(q, target)
+        return
     colors = color_bit(p.edge)
-    leg(s, r, cell, army, r.dirs[army][p.kind], colors, True, False, -1, False, -1, &q, &c)
+    leg(s, r, cell, army, r.dirs[army][p.kind], colors, True, False, -1, False, -1, q, c, reads)
     if kind_in(p.kind, STRATEGIC_KINDS):                             # R13
-        strategic(s, r, cell, army, colors, &q, &extra)
-        return emit(out, n, cell, &q, &c, LEG_NORMAL, &extra, LEG_STRATEGIC)
-    return emit(out, n, cell, &q, &c, LEG_NORMAL, NULL, 0)
+        strategic(s, r, cell, army, colors, q, &t.extra, reads)
 
 
-cdef int continuations(const StateC* s, const RulesC* r, int cell, int32_t* out, int n) noexcept nogil:
+cdef void continuations(const StateC* s, const RulesC* r, int cell, Targets* t) noexcept nogil:
     """The next leg of a move in progress (R14, R16-R18)."""
     cdef const PieceC* p = &s.cells[cell]
-    cdef BB q, c
+    cdef BB* q = &t.quiet
+    cdef BB* c = &t.captures
     if p.kind == HOSPITALLER:
-        pivot(s, r, cell, p.army, color_bit(p.edge), -1, &q, &c)
-        return emit(out, n, cell, &q, &c, LEG_PIVOT, NULL, 0)
+        targets_start(t, LEG_PIVOT)
+        pivot(s, r, cell, p.army, color_bit(p.edge), -1, q, c, NULL)
+        return
+    targets_start(t, LEG_NORMAL)
     if kind_in(p.kind, ROYAL_KINDS):
-        royal_leg(s, r, cell, color_bit(r.t.color[cell]), -1, &q, &c)
+        royal_leg(s, r, cell, color_bit(r.t.color[cell]), -1, q, c, NULL)
     else:                                                            # royal knight, R17
         leg(s, r, cell, p.army, r.dirs[p.army][p.kind], color_bit(p.edge), True, False, -1,
-            False, -1, &q, &c)
-        bb_del(&q, s.turn.move_start)
-        bb_del(&c, s.turn.move_start)     # a rescue (R31) may have put a royal there
-    return emit(out, n, cell, &q, &c, LEG_NORMAL, NULL, 0)
+            False, -1, q, c, NULL)
+        bb_del(q, s.turn.move_start)
+        bb_del(c, s.turn.move_start)      # a rescue (R31) may have put a royal there
 
 
-cdef int self_bonus_legs(const StateC* s, const RulesC* r, int cell, int32_t* out, int n) noexcept nogil:
+cdef void self_bonus_legs(const StateC* s, const RulesC* r, int cell, Targets* t) noexcept nogil:
     """R23, R37(b): the self-eligible piece's single bonus leg."""
     cdef const PieceC* p = &s.cells[cell]
-    cdef BB q, c, extra
+    cdef BB* q = &t.quiet
+    cdef BB* c = &t.captures
+    cdef BB extra
     cdef uint8_t colors
+    targets_start(t, LEG_SELF)
     if p.kind == HOSPITALLER:
-        pivot(s, r, cell, p.army, color_bit(p.edge), s.turn.nocap, &q, &c)
+        pivot(s, r, cell, p.army, color_bit(p.edge), s.turn.nocap, q, c, NULL)
     elif kind_in(p.kind, ROYAL_KINDS):
-        royal_leg(s, r, cell, color_bit(s.turn.self_color), s.turn.nocap, &q, &c)
+        royal_leg(s, r, cell, color_bit(s.turn.self_color), s.turn.nocap, q, c, NULL)
     else:
         colors = color_bit(p.edge)
         leg(s, r, cell, p.army, r.dirs[p.army][p.kind], colors, True, False, -1, False,
-            s.turn.nocap, &q, &c)
+            s.turn.nocap, q, c, NULL)
         if not p.royal and kind_in(p.kind, STRATEGIC_KINDS):         # R37(b)
-            strategic(s, r, cell, p.army, colors, &q, &extra)
-            bb_or(&q, &extra)
-    return emit(out, n, cell, &q, &c, LEG_SELF, NULL, 0)
+            strategic(s, r, cell, p.army, colors, q, &extra, NULL)
+            bb_or(q, &extra)
 
 
-cdef int gen_actions(const StateC* s, const RulesC* r, int32_t* out) noexcept nogil:
-    """Every legal action, legs in (origin, target) order, then the word (R15, R26)."""
+cdef inline int add_word(const StateC* s, int32_t* out, int n) noexcept nogil:
+    """After ``n`` legs of a turn's start or bonus: the end word in a bonus (R15), the pass
+    when there is no leg (R26); written unless ``out`` is NULL. The new count."""
+    if s.turn.phase == PHASE_BONUS:
+        if out != NULL:
+            out[n] = WORD_END
+        n += 1
+    elif n == 0:
+        if out != NULL:
+            out[n] = WORD_PASS
+        n += 1
+    return n
+
+
+cdef int actions_of(const StateC* s, const RulesC* r, int32_t* out) noexcept nogil:
+    """Every legal action, legs in (origin, target) order, then the word (R15, R26); with
+    ``out`` NULL, only their number."""
     if s.result:
         return 0
     cdef int n = 0, word, cell
     cdef uint64_t x
+    cdef Targets t
     if s.turn.phase == PHASE_MOVE:
-        n = continuations(s, r, s.turn.mover, out, n)
-        if s.cells[s.turn.mover].royal:
-            out[n] = WORD_STOP                                       # R16 royal knight
+        continuations(s, r, s.turn.mover, &t)
+        n = emit(out, n, s.turn.mover, &t)
+        if s.cells[s.turn.mover].royal:                              # R16 royal knight
+            if out != NULL:
+                out[n] = WORD_STOP
             n += 1
         return n
     for word in range(3):
@@ -193,33 +243,186 @@ cdef int gen_actions(const StateC* s, const RulesC* r, int32_t* out) noexcept no
             cell = word * 64 + lowest_bit(x)
             x &= x - 1
             if cell == s.turn.self_cell:
-                n = self_bonus_legs(s, r, cell, out, n)
+                self_bonus_legs(s, r, cell, &t)
             else:
-                n = first_legs(s, r, cell, out, n)
-    if s.turn.phase == PHASE_BONUS:
-        out[n] = WORD_END
-        n += 1
-    elif n == 0:
-        out[n] = WORD_PASS
-        n += 1
-    return n
+                first_legs(s, r, cell, &t, NULL)
+            n = emit(out, n, cell, &t)
+    return add_word(s, out, n)
+
+
+cdef int gen_actions(const StateC* s, const RulesC* r, int32_t* out) noexcept nogil:
+    """Every legal action as codes in ``out`` (actions_of); their number."""
+    return actions_of(s, r, out)
+
+
+cdef inline int count_actions(const StateC* s, const RulesC* r) noexcept nogil:
+    """The number of legal actions, none written (perft's bulk count of its last ply)."""
+    return actions_of(s, r, NULL)
+
+
+# -- perft -----------------------------------------------------------------------------
+# Make and unmake: most actions (quiet legs, words) change only the two cells of the leg,
+# the mover's occupancy, the frozen set, the turn and the result; perft saves those, plays
+# the action on its one working copy and puts them back. Any other action (a capture and
+# its consequences, the centre, a promotion at the turn's end) is played on the copy and
+# the copy then taken afresh from the parent.
+
+ctypedef struct QuietUndo:
+    PieceC origin
+    PieceC target
+    BB occ
+    BB total
+    BB frozen
+    TurnC turn
+    int32_t result
+    uint8_t winners
+
+
+cdef inline bint promotion_due(const StateC* s) noexcept nogil:
+    """Whether ending this turn would promote a piece (R25: a tally of 2 or more)."""
+    cdef int word
+    cdef uint64_t x
+    cdef const PieceC* p
+    for word in range(3):
+        x = s.occ[s.turn.to_move].w[word]
+        while x:
+            p = &s.cells[word * 64 + lowest_bit(x)]
+            x &= x - 1
+            if p.tally >= 2:
+                return True
+    return False
+
+
+cdef inline bint quiet_action(const StateC* s, const RulesC* r, int32_t code) noexcept nogil:
+    """A word, or a leg onto an empty cell other than the centre (QuietUndo restores it)."""
+    cdef int target = code_target(code)
+    return code >= WORD_STOP or (s.cells[target].army < 0 and target != r.t.centre)
+
+
+cdef inline void quiet_save(const StateC* s, int32_t code, QuietUndo* u) noexcept nogil:
+    cdef int origin = code_origin(code), target = code_target(code)
+    u.origin = s.cells[origin]
+    u.target = s.cells[target]
+    u.occ = s.occ[s.turn.to_move]
+    u.total = s.total
+    u.frozen = s.frozen
+    u.turn = s.turn
+    u.result = s.result
+    u.winners = s.winners
+
+
+cdef inline void quiet_restore(StateC* s, int32_t code, const QuietUndo* u) noexcept nogil:
+    cdef int origin = code_origin(code), target = code_target(code)
+    s.cells[origin] = u.origin
+    s.cells[target] = u.target
+    s.turn = u.turn
+    s.occ[s.turn.to_move] = u.occ
+    s.total = u.total
+    s.frozen = u.frozen
+    s.result = u.result
+    s.winners = u.winners
+
+
+# -- the last ply ------------------------------------------------------------------------
+# perft's children of a node two plies above its leaves mostly start the next army's turn
+# after a quiet leg or a word of the army before it: they differ only in where that
+# army's piece stands. The next army's count is kept per piece with the cells the piece's
+# legs looked at; a sibling takes a piece's legs again only where its board differs there.
+
+cdef enum:
+    MAX_ARMY_PIECES = 16             # an army starts with 12; more (a set-up position): no reuse
+
+ctypedef struct TurnStartCounts:
+    int army                         # whose counts these are; -1: none yet
+    int npieces
+    BB occ[NUM_SEATS]                # the board they were taken on
+    int16_t cell[MAX_ARMY_PIECES]
+    int32_t count[MAX_ARMY_PIECES]   # first legs (R13-R18)
+    BB reads[MAX_ARMY_PIECES]        # the cells whose occupancy those legs looked at
+
+
+cdef int turn_start_count(const StateC* s, const RulesC* r, TurnStartCounts* ref) noexcept nogil:
+    """count_actions of a state at the start of a turn (nothing frozen, no self-eligible
+    piece, the game going on) that differs from ``ref``'s state, if ``ref`` has this army's
+    counts, only in where other armies' pieces stand (a sibling in perft after a quiet leg
+    or a word)."""
+    cdef Targets t
+    cdef BB diff
+    cdef int army = s.turn.to_move, n = 0, j, word, a
+    cdef uint64_t x
+    if ref.army != army or memcmp(&ref.occ[army], &s.occ[army], sizeof(BB)):
+        ref.army = -1
+        if bb_count(&s.occ[army]) > MAX_ARMY_PIECES:
+            return count_actions(s, r)
+        ref.npieces = 0
+        memcpy(ref.occ, s.occ, sizeof(ref.occ))
+        for word in range(3):
+            x = s.occ[army].w[word]
+            while x:
+                j = ref.npieces
+                ref.npieces += 1
+                ref.cell[j] = word * 64 + lowest_bit(x)
+                x &= x - 1
+                bb_clear(&ref.reads[j])
+                first_legs(s, r, ref.cell[j], &t, &ref.reads[j])
+                ref.count[j] = emit(NULL, 0, ref.cell[j], &t)
+                n += ref.count[j]
+        ref.army = army
+        return add_word(s, NULL, n)
+    for word in range(3):
+        x = 0
+        for a in range(NUM_SEATS):
+            x |= s.occ[a].w[word] ^ ref.occ[a].w[word]
+        diff.w[word] = x
+    for j in range(ref.npieces):
+        if ((diff.w[0] & ref.reads[j].w[0]) | (diff.w[1] & ref.reads[j].w[1])
+                | (diff.w[2] & ref.reads[j].w[2])):
+            first_legs(s, r, ref.cell[j], &t, NULL)
+            n += emit(NULL, 0, ref.cell[j], &t)
+        else:
+            n += ref.count[j]
+    return add_word(s, NULL, n)
+
+
+cdef inline uint64_t last_ply_count(const StateC* child, const RulesC* r, bint quiet,
+                                    int parent_army, TurnStartCounts* ref) noexcept nogil:
+    """count_actions of a child one ply above perft's leaves, reusing its siblings' counts
+    (turn_start_count) where the child starts the next army's turn after a quiet action."""
+    if (quiet and child.turn.phase == PHASE_START and not child.result
+            and child.turn.to_move != parent_army):
+        return turn_start_count(child, r, ref)
+    return count_actions(child, r)
 
 
 cdef uint64_t perft_c(const StateC* s, const RulesC* r, int depth, const int* stop) noexcept nogil:
-    """R40 with copy-make; the last ply only counts. Returns early (a partial count the
-    caller discards) once ``*stop`` is set."""
+    """R40 by make and unmake; the last ply is counted in bulk (count_actions). Returns
+    early (a partial count the caller discards) once ``*stop`` is set."""
     if depth == 0:
         return 1
+    if depth == 1:
+        return count_actions(s, r)
     cdef int32_t actions[MAX_ACTIONS]
     cdef int n = gen_actions(s, r, actions), i
-    if depth == 1:
-        return n
     cdef uint64_t total = 0
     cdef StateC child
+    cdef QuietUndo undo
+    cdef TurnStartCounts ref
+    cdef bint undoable = not promotion_due(s), quiet
+    ref.army = -1
+    memcpy(&child, s, sizeof(StateC))
     for i in range(n):
         if atomic_load(stop, RELAXED):
             return total
-        memcpy(&child, s, sizeof(StateC))
+        quiet = undoable and quiet_action(s, r, actions[i])
+        if quiet:
+            quiet_save(&child, actions[i], &undo)
         apply_action(&child, r, actions[i])
-        total += perft_c(&child, r, depth - 1, stop)
+        if depth == 2:
+            total += last_ply_count(&child, r, quiet, s.turn.to_move, &ref)
+        else:
+            total += perft_c(&child, r, depth - 1, stop)
+        if quiet:
+            quiet_restore(&child, actions[i], &undo)
+        else:
+            memcpy(&child, s, sizeof(StateC))
     return total

@@ -117,12 +117,26 @@ cdef uint64_t perft_hashed(const StateC* s, const RulesC* r, int depth, PerftTab
     cdef int n = gen_actions(s, r, actions), i
     cdef uint64_t total = 0
     cdef StateC child
-    for i in range(n):
+    cdef QuietUndo undo
+    cdef TurnStartCounts ref
+    cdef bint undoable = not promotion_due(s), quiet
+    ref.army = -1
+    memcpy(&child, s, sizeof(StateC))
+    for i in range(n):                   # make and unmake, and the last ply, as perft_c
         if atomic_load(stop, RELAXED):
             return total                 # not stored: the caller discards it
-        memcpy(&child, s, sizeof(StateC))
+        quiet = undoable and quiet_action(s, r, actions[i])
+        if quiet:
+            quiet_save(&child, actions[i], &undo)
         apply_action(&child, r, actions[i])
-        total += perft_hashed(&child, r, depth - 1, table, hits, stop)
+        if depth == 2:
+            total += last_ply_count(&child, r, quiet, s.turn.to_move, &ref)
+        else:
+            total += perft_hashed(&child, r, depth - 1, table, hits, stop)
+        if quiet:
+            quiet_restore(&child, actions[i], &undo)
+        else:
+            memcpy(&child, s, sizeof(StateC))
     if atomic_load(stop, RELAXED):
         return total                     # a child was cut short: partial, not stored
     data = (total << 8) | <uint64_t>depth
