@@ -449,9 +449,10 @@ def _mcts_rate(agent_class, games, iterations: int, rollout: int, threads: int =
 
 
 def _puct_rows(games, iterations: int, batch: int = 64) -> list[Row]:
-    """PUCT with a Python evaluator (uniform priors, value 0; uint8 observations) against
-    the C MCTS with its default rollouts; and the Python boundary's cost per batch: the
-    time outside the evaluator beyond the same search with the evaluator in C (the same
+    """PUCT with a Python evaluator (uniform priors, value 0) against the C MCTS with its
+    default rollouts; and the Python boundary's cost per batch (the leaves' ids, the
+    call, the checks of the answer, without and with uint8 observations): the time
+    outside the evaluator beyond the same search with the evaluator in C (the same
     tree), best of three."""
     from .agents import MCTSAgent
     from .puct import PUCTAgent, uniform_evaluator
@@ -463,27 +464,30 @@ def _puct_rows(games, iterations: int, batch: int = 64) -> list[Row]:
         inside[0] += time.perf_counter() - start
         return answer
 
-    def seconds(evaluator) -> float:
+    def seconds(evaluator, observation: str) -> float:
         agent = PUCTAgent(iterations, evaluator=evaluator, batch_size=batch, reuse_tree=False,
-                          seed=1)
+                          observation=observation, seed=1)
         inside[0] = 0.0
         start = time.perf_counter()
         for game in games:
             agent.search(game)
         return time.perf_counter() - start - inside[0]
 
-    python, in_c, overall = math.inf, math.inf, math.inf
-    for _ in range(3):
-        in_c = min(in_c, seconds("uniform"))
-        outside = seconds(timed)
-        python, overall = min(python, outside), min(overall, outside + inside[0])
     batches = len(games) * math.ceil(iterations / batch)
+    rows, overall = [], math.inf
+    for observation in ("none", "uint8"):
+        python = in_c = math.inf
+        for _ in range(3):
+            in_c = min(in_c, seconds("uniform", observation))
+            outside = seconds(timed, observation)
+            python, overall = min(python, outside), min(overall, outside + inside[0])
+        what = "no observations" if observation == "none" else "uint8 observations"
+        rows.append(Row(f"PUCT's Python boundary per batch of {batch} ({what})", "us",
+                        1e6 * (python - in_c) / batches, 1e6 * in_c / batches,
+                        higher_is_better=False, against="the batch's tree work"))
     return [Row(f"PUCT in C, Python evaluator, batches of {batch}, compact 2p", "iterations/s",
                 iterations * len(games) / overall, _mcts_rate(MCTSAgent, games, iterations, 10),
-                against="MCTS in C"),
-            Row(f"PUCT's Python boundary per batch of {batch} (uint8 observations)", "us",
-                1e6 * (python - in_c) / batches, 1e6 * in_c / batches,
-                higher_is_better=False, against="the batch's tree work")]
+                against="MCTS in C")] + rows
 
 
 def _alphabeta_row(games, nodes: int) -> Row:
