@@ -63,7 +63,9 @@ def prove_up(node):
         if not proven:
             return
         best = max(proven, key=lambda c: c.exact(parent.seat))    # first of equals
-        if best.exact(parent.seat) >= 1.0 or len(proven) == len(parent.children):
+        ties = [c for c in proven if c.exact(parent.seat) == best.exact(parent.seat)]
+        agree = all(c.exact(a) == best.exact(a) for c in ties for a in range(6))
+        if best.exact(parent.seat) >= 1.0 or (len(proven) == len(parent.children) and agree):
             parent.proof = best
             node = parent
         else:

@@ -335,3 +335,61 @@ def test_evaluated_priors_follow_the_evaluation_of_each_action():
     assert result.priors == pytest.approx([w / sum(weights) for w in weights], rel=1e-5)
     captures = PUCTAgent(1, seed=0).search(game).priors
     assert captures != result.priors
+
+
+def test_an_evaluator_may_not_search_with_its_own_agent_nor_keep_its_batch():
+    game = midgame()
+    kept = []
+
+    def reentrant(batch):
+        kept.append(batch)
+        agent.search(batch.game(0))
+        return uniform_evaluator(batch)
+
+    agent = PUCTAgent(20, evaluator=reentrant, batch_size=2, seed=0)
+    with pytest.raises(RuntimeError, match="its own evaluator"):
+        agent.search(game)
+    with pytest.raises(RuntimeError, match="only during the evaluator's call"):
+        kept[0].game(0)
+    agent.verify()
+    assert PUCTAgent(20, evaluator=uniform_evaluator, seed=0).search(game).iterations == 20
+
+
+def test_read_only_answers_are_accepted_and_overflowing_priors_refused():
+    game = midgame()
+
+    def frozen(batch):
+        priors, values = np.ones(batch.legal_ids.shape), np.zeros(batch.size)
+        priors.setflags(write=False)
+        values.setflags(write=False)
+        return priors, values
+
+    assert PUCTAgent(30, evaluator=frozen, batch_size=4, seed=0).search(game).iterations == 30
+    huge = PUCTAgent(30, evaluator=lambda b: (np.full(b.legal_ids.shape, 1e308), np.zeros(b.size)),
+                     batch_size=4, seed=0)
+    with pytest.raises(ValueError, match="finite sums"):
+        huge.search(game)
+    with pytest.raises(ConfigError, match="max_nodes"):
+        PUCTAgent(10, max_nodes=100)
+
+
+def test_a_mover_value_is_shared_out_to_the_other_teams():
+    """(leaves,) values are the army to act's team's; each other team gets -v/(teams-1)
+    (R33: team mates share)."""
+    game = midgame(players=3, seed=9)
+
+    def per_mover(batch):
+        return None, np.full(batch.size, 0.6)
+
+    def per_seat(batch):
+        values = np.zeros((batch.size, 6))
+        for i in range(batch.size):
+            leaf = batch.game(i)
+            teams = leaf.config.teams
+            for s in leaf.config.present:
+                values[i, s] = 0.6 if teams[s] == teams[leaf.to_move] else -0.3
+        return None, values
+
+    a = PUCTAgent(200, evaluator=per_mover, batch_size=4, seed=0).search(game)
+    b = PUCTAgent(200, evaluator=per_seat, batch_size=4, seed=0).search(game)
+    assert a.visits == b.visits and a.values == pytest.approx(b.values)

@@ -20,6 +20,9 @@ from victorus._evaluate cimport EvalWeights, default_weights, evaluate
 
 import numpy as np
 
+#: The most legal actions a position can have (a node's children).
+MAX_LEGAL_ACTIONS = MAX_ACTIONS
+
 
 cdef extern from "Python.h":
     int check_signals "PyErr_CheckSignals"() except -1
@@ -107,11 +110,13 @@ cdef tuple parse_evaluation(result, int k, int width):
         raise ValueError(f"{accepted}; got {type(result).__name__}")
     priors, values = result
     if priors is not None:
-        priors = np.ascontiguousarray(priors, dtype=np.float64)
-        if priors.shape != (k, width) or not np.isfinite(priors).all() or (priors < 0).any():
-            raise ValueError(f"{accepted}; priors must be non-negative, shape ({k}, {width}), "
-                             f"got shape {priors.shape}")
-    values = np.ascontiguousarray(values, dtype=np.float64)
+        priors = np.require(priors, np.float64, ("C_CONTIGUOUS", "WRITEABLE"))
+        with np.errstate(over="ignore"):
+            sums = priors.sum(axis=1) if priors.ndim == 2 else None
+        if priors.shape != (k, width) or (priors < 0).any() or not np.isfinite(sums).all():
+            raise ValueError(f"{accepted}; priors must be non-negative with finite sums, "
+                             f"shape ({k}, {width}), got shape {priors.shape}")
+    values = np.require(values, np.float64, ("C_CONTIGUOUS", "WRITEABLE"))
     if values.shape not in ((k, NUM_SEATS), (k,)) or not np.isfinite(values).all() \
             or np.abs(values).max(initial=0) > 1:
         raise ValueError(f"{accepted}; got values of shape {values.shape}")
@@ -127,7 +132,8 @@ cdef class LeafBatch:
     was asked; None if it was not), ``legal_ids`` [size, width] the legal action ids in
     legal_actions() order, padded with -1 (absolute ids, or in the mover's frame with
     ``id_frame="observer"``), ``num_legal`` [size], ``seats`` [size] the army to act.
-    :meth:`game` gives a leaf as a Game."""
+    :meth:`game` gives a leaf as a Game. A batch is valid only during the evaluator's
+    call: its arrays are views of buffers the next batch reuses, so copy what you keep."""
 
     cdef readonly int size
     cdef readonly object observations, legal_ids, num_legal, seats
@@ -137,6 +143,9 @@ cdef class LeafBatch:
         """Leaf ``i`` as a new :class:`victorus.Game` (no history), for evaluators written
         over the public API."""
         cdef PuctTree tree
+        if self._trees is None:
+            raise RuntimeError("a LeafBatch is valid only during the evaluator's call: copy "
+                               "what you keep")
         if not 0 <= i < self.size:
             raise IndexError(f"leaf index must be in 0..{self.size - 1}, got {i}")
         for tree in self._trees:
@@ -334,11 +343,27 @@ cdef class PuctTree:
                 v = exact_value(self.nodes, child, seat)
                 if v > best_v:
                     best, best_v = child, v
-            if best_v >= 1.0 or (all_proven and best >= 0):
+            if best_v >= 1.0 or (all_proven and best >= 0 and self.ties_agree(parent, best)):
                 self.nodes[parent].proof = best
                 at = parent
             else:
                 return
+
+    cdef bint ties_agree(self, int32_t parent, int32_t best) noexcept nogil:
+        """Whether every child as good as ``best`` for the army to act at ``parent`` has
+        the same value for every seat: with three teams or more, children equal for the
+        mover may decide between the others, and then the node is not proven."""
+        cdef int seat = self.nodes[parent].seat, i, a
+        cdef int32_t child
+        cdef double v = exact_value(self.nodes, best, seat)
+        for i in range(self.nodes[parent].nchildren):
+            child = self.nodes[parent].first_child + i
+            if child == best or exact_value(self.nodes, child, seat) != v:
+                continue
+            for a in range(NUM_SEATS):
+                if exact_value(self.nodes, child, a) != exact_value(self.nodes, best, a):
+                    return False
+        return True
 
     cdef int gather(self, int want, int64_t* done) noexcept nogil:
         """Walk from the root up to ``want`` times: a finished or proven position is
@@ -435,7 +460,8 @@ cdef class PuctTree:
             total += self.root_prior[i]
         for i in range(n):
             self.root_prior[i] = ((1 - self.noise_fraction) * self.nodes[self.nodes[0].first_child + i].prior
-                                  + self.noise_fraction * self.root_prior[i] / total)
+                                  + self.noise_fraction * (self.root_prior[i] / total if total > 0
+                                                           else 1.0 / n))
 
     cdef void c_batch(self, int k, int kind) noexcept nogil:
         """The C evaluators. C_UNIFORM: uniform priors and values of 0. C_HEURISTIC:
@@ -726,7 +752,11 @@ cdef int evaluate_group(list trees, evaluator) except -1:
             parts[3].append(tree.seat_buffer[:tree.k])
         batch.observations = join(parts[0]) if (<PuctTree>trees[0]).obs_kind else None
         batch.legal_ids, batch.num_legal, batch.seats = join(parts[1]), join(parts[2]), join(parts[3])
-        priors, values, mover_values = parse_evaluation(evaluator(batch), size, width)
+        try:
+            answer = evaluator(batch)
+        finally:
+            batch._trees = None                  # its buffers are the next batch's
+        priors, values, mover_values = parse_evaluation(answer, size, width)
     except BaseException:
         for tree in trees:
             tree.release_batch(tree.k)

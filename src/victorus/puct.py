@@ -29,9 +29,12 @@ from .game import Game
 from .search import SearchResult, budget_name, check_budget, decisive
 
 OBSERVATIONS = ("uint8", "float32", "none")
+#: The smallest tree: room for the root and all its children in any position.
+MIN_NODES = 1 + _puct.MAX_LEGAL_ACTIONS
 ID_FRAMES = ("absolute", "observer")
-#: The evaluators in C: None (the heuristic: uniform priors, the material value) and
-#: 'uniform' (uniform priors, values of 0: driven by finished games alone).
+#: The evaluators in C: None (the heuristic: priors from the points an action captures,
+#: values from a short random rollout) and 'uniform' (uniform priors, values of 0:
+#: driven by finished games alone).
 C_EVALUATORS = (None, "uniform")
 
 
@@ -56,7 +59,8 @@ class PUCTAgent:
     an unvisited child's Q is its parent's minus ``fpu_reduction``. The chosen action
     is a proven win if there is one, else the most visited (``temperature`` 0) or a
     draw from the visit counts raised to 1/temperature. The tree is kept between calls
-    (``reuse_tree``) and grows to at most ``max_nodes`` nodes (88 bytes each).
+    (``reuse_tree``) and grows to at most ``max_nodes`` nodes (88 bytes each, per
+    position searched; once full, leaves are evaluated without growing it).
     Calls on one agent are serialised by a lock of its own.
     """
 
@@ -73,14 +77,14 @@ class PUCTAgent:
             raise ConfigError(f"evaluator must be a callable(batch) -> (priors, values), "
                               f"or one of {C_EVALUATORS} (in C), got {evaluator!r}")
         check_int("batch_size", batch_size, 1, 4096)
-        check_int("max_nodes", max_nodes, 2, 2**31 - 1)
+        check_int("max_nodes", max_nodes, MIN_NODES, 2**31 - 1)
         check_int("rollout_actions", rollout_actions, 0, 2**31 - 1)
         if observation not in OBSERVATIONS or id_frame not in ID_FRAMES:
             raise ConfigError(f"observation must be one of {OBSERVATIONS} and id_frame one of "
                               f"{ID_FRAMES}, got {observation!r} and {id_frame!r}")
         self.c_puct = _check_number("c_puct", c_puct, 0.0)
         self.fpu_reduction = _check_number("fpu_reduction", fpu_reduction, 0.0, 2.0)
-        self.dirichlet_alpha = _check_number("dirichlet_alpha", dirichlet_alpha, 1e-3, 100.0)
+        self.dirichlet_alpha = _check_number("dirichlet_alpha", dirichlet_alpha, 0.01, 100.0)
         self.noise_fraction = _check_number("noise_fraction", noise_fraction, 0.0, 1.0)
         self.temperature = _check_number("temperature", temperature, 0.0, 100.0)
         self.name = budget_name("puct", iterations, seconds, 1)
@@ -92,6 +96,7 @@ class PUCTAgent:
         self.rng = random.Random(seed)
         self._lock = threading.Lock()
         self._trees: list = []                   # per position searched: (tree, its ply)
+        self._searching: int | None = None       # the thread searching, while it does
 
     def _tree_for(self, game: Game, slot: int):
         """Slot ``slot``'s kept tree advanced to ``game``'s position, or a new one."""
@@ -136,17 +141,26 @@ class PUCTAgent:
         legal = [game.legal_actions() for game in games]
         if not all(legal):
             raise ConfigError("a game is over: there is nothing to search")
+        if self._searching == threading.get_ident():
+            raise RuntimeError("PUCTAgent.search called from its own evaluator: use another "
+                               "agent for a search inside an evaluation")
         with self._lock:
-            del self._trees[len(games):]
-            trees = [self._tree_for(game, slot) for slot, game in enumerate(games)]
-            done = _puct.run_trees(trees, self.evaluator,
-                                   -1 if self.iterations is None else self.iterations,
-                                   self.seconds or 0.0, self.dirichlet_alpha,
-                                   self.noise_fraction,
-                                   [self.rng.getrandbits(64) for _ in trees], stop)
-            found = [(tree.root_children(), tree.proven_child, tree.nodes_used) for tree in trees]
-            if not self.reuse_tree:
-                self._trees.clear()
+            self._searching = threading.get_ident()
+            try:
+                return self._search_locked(games, legal, stop)
+            finally:
+                self._searching = None
+
+    def _search_locked(self, games, legal, stop) -> list[SearchResult]:
+        del self._trees[len(games):]
+        trees = [self._tree_for(game, slot) for slot, game in enumerate(games)]
+        done = _puct.run_trees(trees, self.evaluator,
+                               -1 if self.iterations is None else self.iterations,
+                               self.seconds or 0.0, self.dirichlet_alpha, self.noise_fraction,
+                               [self.rng.getrandbits(64) for _ in trees], stop)
+        found = [(tree.root_children(), tree.proven_child, tree.nodes_used) for tree in trees]
+        if not self.reuse_tree:
+            self._trees.clear()
         return [self._result(actions, n, *seen) for actions, n, seen in zip(legal, done, found)]
 
     def _result(self, actions, done: int, children, proven: int, nodes: int) -> SearchResult:
