@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+import threading
 
 import numpy as np
 import pytest
@@ -31,6 +32,21 @@ class FirstLegal:
     def choose(self, game):
         self.moves += 1
         return game.legal_actions()[0]
+
+
+class Locked(FirstLegal):
+    """An agent object that cannot be copied (it holds a lock)."""
+
+    def __init__(self):
+        super().__init__()
+        self.lock = threading.Lock()
+
+
+class Passer(FirstLegal):
+    """Plays 'pass' whether it is legal or not."""
+
+    def choose(self, game):
+        return "pass"
 
 
 class Recorder:
@@ -99,6 +115,11 @@ def test_same_results_on_one_or_two_worker_processes():
     assert one == two and one.games == 6
 
 
+def test_an_error_in_a_worker_process_reaches_the_caller():
+    with pytest.raises(victorus.IllegalActionError):
+        tournament([Passer(), "random"], games=2, workers=2)
+
+
 def test_one_versus_the_rest_reports_the_share_of_the_wins():
     result = tournament(["greedy", "random"], games=3, players=3, lineup="one-vs-rest", seed=4)
     assert [game.lineup for game in result.outcomes] == [(0, 1, 1), (1, 0, 1), (1, 1, 0)]
@@ -129,11 +150,19 @@ def test_three_team_tournament():
     ({"players": 3, "lineup": "round-robin"}, "two-team games"),
     ({"agents": ["random", "greedy", "random"], "lineup": "one-vs-rest"}, "two agents"),
     ({"agents": ["random", lambda seed: RandomAgent(seed)], "workers": 2}, "cannot be sent"),
+    ({"agents": ["random", Locked()]}, "cannot be copied for each game"),
 ])
 def test_bad_input_is_a_clear_config_error(kwargs, message):
     kwargs = {"agents": ["random", "greedy"], "games": 2, **kwargs}
     with pytest.raises(victorus.ConfigError, match=message):
         tournament(**kwargs)
+
+
+@pytest.mark.ray
+def test_ray_backend_matches_local():
+    agents = ["greedy", "random", "mcts:10"]
+    assert (tournament(agents, games=2, openings=2, seed=4, backend="ray", workers=2)
+            == tournament(agents, games=2, openings=2, seed=4))
 
 
 def test_ray_backend_missing_is_a_clear_error(monkeypatch):

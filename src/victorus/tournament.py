@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 import multiprocessing
 import pickle
-from concurrent.futures import ProcessPoolExecutor, as_completed
+import signal
 from dataclasses import dataclass
 
 from .agents import AGENT_SPECS, LADDER_SPECS, make_agent
@@ -214,6 +214,11 @@ def _entrant(item) -> _Entrant:
         make_agent(item)                                    # a bad spec fails here
         return _Entrant(item, spec=item)
     if _is_agent(item):
+        try:
+            copy.deepcopy(item)
+        except (TypeError, copy.Error, pickle.PicklingError) as exc:
+            raise ConfigError(f"agent {item.name!r} cannot be copied for each game ({exc}): "
+                              f"give a factory seed -> agent instead") from None
         return _Entrant(str(item.name), agent=item)
     if callable(item):
         return _Entrant(str(_checked_agent(item(0), f"the factory {item!r}").name), factory=item)
@@ -281,7 +286,7 @@ def _opening(job: _Job, start: Game, number: int | None) -> Game:
                       f"the game: give fewer opening plies")
 
 
-def play_games(job: _Job, plans) -> list[GameOutcome]:
+def _play_games(job: _Job, plans) -> list[GameOutcome]:
     """Play the planned games (in this process, a worker process or a Ray task)."""
     start = Game(job.board, players=job.players, variant=job.variant)
     teams = sorted(set(start.config.teams[s] for s in start.config.present))
@@ -413,29 +418,36 @@ def _chunks(plans, workers: int) -> list[list[_Plan]]:
     return [plans[i:i + size] for i in range(0, len(plans), size)]
 
 
+def _play_chunk(task) -> list[GameOutcome]:
+    return _play_games(*task)
+
+
+def _leave_interrupts_to_parent() -> None:
+    """In a worker process: Ctrl-C is the parent's to handle (it stops the workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _run_local(job: _Job, plans, workers: int, progress) -> list[GameOutcome]:
     """The games in this process, or on ``workers`` processes started afresh ('spawn':
-    safe beside threads)."""
+    safe beside threads), chunks of games handed out as the workers finish them."""
     outcomes: list[GameOutcome] = []
     with Progress(len(plans), "games", progress) as bar:
         if workers == 1:
             for plan in plans:
-                outcomes.extend(play_games(job, [plan]))
+                outcomes.extend(_play_games(job, [plan]))
                 bar.advance()
             return outcomes
         chunks = _chunks(plans, workers)
-        with ProcessPoolExecutor(min(workers, len(chunks)),
-                                 mp_context=multiprocessing.get_context("spawn")) as pool:
-            futures = [pool.submit(play_games, job, chunk) for chunk in chunks]
-            try:
-                for future in as_completed(futures):
-                    part = future.result()
-                    outcomes.extend(part)
-                    bar.advance(len(part))
-            except BaseException:
-                for future in futures:
-                    future.cancel()
-                raise
+        pool = multiprocessing.get_context("spawn").Pool(min(workers, len(chunks)),
+                                                          initializer=_leave_interrupts_to_parent)
+        try:
+            for part in pool.imap_unordered(_play_chunk, [(job, chunk) for chunk in chunks]):
+                outcomes.extend(part)
+                bar.advance(len(part))
+            pool.close()
+        finally:
+            pool.terminate()             # Ctrl-C or an error here stops every worker at once
+            pool.join()
     return outcomes
 
 
@@ -450,7 +462,7 @@ def _run_ray(job: _Job, plans, workers: int, progress, address) -> list[GameOutc
         ray.init(address=address, num_cpus=None if address else workers,
                  include_dashboard=False, log_to_driver=False)
     try:
-        task = ray.remote(play_games)
+        task = ray.remote(_play_games)
         shared = ray.put(job)
         pending = [task.remote(shared, chunk) for chunk in _chunks(plans, workers)]
         outcomes: list[GameOutcome] = []
