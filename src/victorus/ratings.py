@@ -77,7 +77,7 @@ def bradley_terry(agents, scores, anchor: str | None = None, prior: float = 1.0,
     index = {name: i for i, name in enumerate(agents)}
     if len(index) != len(agents) or len(agents) < 2:
         raise ConfigError(f"ratings need two or more distinct agents, got {agents!r}")
-    anchor = anchor if anchor is not None else ("random" if "random" in index else agents[0])
+    anchor = default_anchor(agents) if anchor is None else anchor
     if anchor not in index:
         raise ConfigError(f"the anchor {anchor!r} is not one of the agents {agents!r}")
     if isinstance(prior, bool) or not isinstance(prior, (int, float)) or not 0 <= prior < math.inf:
@@ -106,6 +106,11 @@ def bradley_terry(agents, scores, anchor: str | None = None, prior: float = 1.0,
                               (centre - half) * ELO_PER_NATURAL_UNIT,
                               (centre + half) * ELO_PER_NATURAL_UNIT, counts[i]))
     return tuple(sorted(ratings, key=lambda r: -r.rating))
+
+
+def default_anchor(agents) -> str:
+    """The agent rated 0 unless told otherwise: ``random`` if it plays, else the first."""
+    return "random" if "random" in agents else agents[0]
 
 
 def _check_connected(agents, games) -> None:

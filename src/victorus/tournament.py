@@ -22,7 +22,7 @@ from .checks import check_int
 from .errors import ConfigError, MissingDependencyError
 from .game import MAX_ACTION_CAP, Game, play_random
 from .progress import Progress
-from .ratings import PairScore, Rating, bradley_terry, wilson
+from .ratings import PairScore, Rating, bradley_terry, default_anchor, wilson
 from .simulate import MAX_GAMES, game_seed
 
 #: How the agents take the teams (R33): see :func:`tournament`.
@@ -123,16 +123,9 @@ class TournamentResult:
     def ratings(self, anchor: str | None = None) -> tuple[Rating, ...]:
         """Bradley-Terry ratings, Elo scale, 95% intervals (victorus.ratings), best first;
         ``anchor`` (default ``random`` if it played, else the first agent) is 0. Empty
-        unless two teams played and every agent met the others (directly or not)."""
+        unless two teams played."""
         pairs = self.pairs()
-        if not pairs or len(self.agents) < 2:
-            return ()
-        try:
-            return bradley_terry(self.agents, pairs, anchor)
-        except ConfigError:
-            if anchor is not None:
-                raise
-            return ()                               # agents that never met, even through others
+        return bradley_terry(self.agents, pairs, anchor) if pairs else ()
 
     def as_dict(self) -> dict:
         """The result for ``victorus tournament --json``."""
@@ -167,8 +160,8 @@ class TournamentResult:
                          f"{p.score_a:.3f}" for p in pairs)
         ratings = self.ratings()
         if ratings:
-            anchor = next(r.agent for r in ratings if r.low == r.high == r.rating == 0.0)
-            lines.append(f"ratings (Bradley-Terry, Elo scale, {anchor} = 0, 95% intervals):")
+            lines.append(f"ratings (Bradley-Terry, Elo scale, {default_anchor(self.agents)} = 0, "
+                         f"95% intervals):")
             lines.extend(f"  {r.agent:>{width}}: {r.rating:+7.0f}  [{r.low:+.0f}, {r.high:+.0f}]  "
                          f"{r.games} games" for r in ratings)
         return "\n".join(lines)
