@@ -269,5 +269,5 @@ def test_ladder_specs_and_tool(tmp_path, capsys):
                         "--write", str(doc)]) == 0
     text = doc.read_text()
     assert text.startswith("before\n") and text.endswith("after\n") and "old" not in text
-    assert "| mcts:5 |" in text and "| random | 0 | [0, 0] | 6 |" in text
+    assert "| mcts:5 |" in text and "| greedy | 0 | [0, 0] | 6 |" in text
     assert "python tools/ladder.py --budgets 5 --games 2" in text
