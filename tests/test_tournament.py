@@ -248,6 +248,8 @@ def test_cli_json_output_parses(capsys):
     assert result["games"] == 6 and result["lineup"] == "round-robin"
     assert {a["agent"] for a in result["agents"]} == {"random", "greedy", "mcts:10"}
     assert len(result["pairs"]) == 3 and len(result["ratings"]) == 3
+    pair = result["pairs"][0]
+    assert pair["wilson_95"] == list(wilson(pair["wins_a"] + pair["draws"] / 2, 2))
     assert [g["opening"] for g in result["outcomes"]][:2] == [0, 0]
     assert "95% CI" in captured.err and "ratings" in captured.err
     assert main(["tournament", "2", "greedy", "random", "--seed", "1"]) == 0

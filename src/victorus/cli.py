@@ -147,7 +147,8 @@ def _tournament_parser(commands) -> None:
         description=f"Play GAMES seeded games between AGENTS ({AGENT_SPECS}), rotating "
                     "sides, and print win rates with 95% Wilson intervals. With three or more "
                     "agents in a two-team game: a round robin of GAMES games a pair, with "
-                    "Bradley-Terry ratings on the Elo scale (random = 0) and 95% intervals.")
+                    "Bradley-Terry ratings on the Elo scale (random at 0 if it plays, else the "
+                    "first agent) and 95% intervals.")
     p.add_argument("games", type=_int_in("GAMES", 1, MAX_GAMES), metavar="GAMES",
                    help="games in all, or per pair in a round robin")
     p.add_argument("agents", nargs="+", metavar="AGENT")

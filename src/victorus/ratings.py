@@ -45,6 +45,10 @@ class PairScore:
         """``a``'s share of the points, a draw counting half."""
         return (self.wins_a + self.draws / 2) / self.games if self.games else 0.5
 
+    def interval(self) -> tuple[float, float]:
+        """95% Wilson interval of ``a``'s score (a draw as half a success)."""
+        return wilson(self.wins_a + self.draws / 2, self.games)
+
 
 @dataclass(frozen=True)
 class Rating:

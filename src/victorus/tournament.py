@@ -135,7 +135,8 @@ class TournamentResult:
                             "win_rate": self.win_rate(agent), "wilson_95": list(self.interval(agent))}
                            for agent in self.agents],
                 "pairs": [{"a": p.a, "b": p.b, "wins_a": p.wins_a, "wins_b": p.wins_b,
-                           "draws": p.draws, "score_a": p.score_a} for p in self.pairs()],
+                           "draws": p.draws, "score_a": p.score_a, "wilson_95": list(p.interval())}
+                          for p in self.pairs()],
                 "ratings": [r.as_dict() for r in self.ratings()],
                 "outcomes": [game.as_dict() for game in self.outcomes]}
 
@@ -156,8 +157,8 @@ class TournamentResult:
         pairs = self.pairs()
         if len(pairs) > 1:
             lines.append("pairs (wins-losses-draws, score of the first with a draw as half):")
-            lines.extend(f"  {p.a} vs {p.b}: {p.wins_a}-{p.wins_b}-{p.draws}  score "
-                         f"{p.score_a:.3f}" for p in pairs)
+            lines.extend(f"  {p.a} vs {p.b}: {p.wins_a}-{p.wins_b}-{p.draws}  score {p.score_a:.3f}  "
+                         f"95% CI [{p.interval()[0]:.3f}, {p.interval()[1]:.3f}]" for p in pairs)
         ratings = self.ratings()
         if ratings:
             lines.append(f"ratings (Bradley-Terry, Elo scale, {default_anchor(self.agents)} = 0, "
