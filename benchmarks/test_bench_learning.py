@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import victorus
-from victorus.bench import pettingzoo_episode, position_corpus
+from victorus.bench import learner_episode, pettingzoo_episode, position_corpus
 
 
 @pytest.fixture(scope="module")
@@ -67,18 +67,52 @@ def test_new_game(benchmark):
     benchmark(victorus.Game)
 
 
-def test_pettingzoo_episode(benchmark):
+@pytest.mark.parametrize("legal_ids", [False, True], ids=["sample_mask", "legal_ids"])
+def test_pettingzoo_episode(benchmark, legal_ids):
+    """Actions drawn with action_space.sample(mask), or from the observation's legal ids."""
     from victorus.env import aec_env
     env = aec_env()
-    benchmark.extra_info["steps"] = benchmark.pedantic(pettingzoo_episode, (env, 2000), rounds=3)
+    benchmark.extra_info["steps"] = benchmark.pedantic(pettingzoo_episode, (env, 2000, legal_ids),
+                                                       rounds=3)
 
 
-@pytest.mark.parametrize("observations, threads", [(None, 1), ("float32", 1), ("float32", 2)])
-def test_vector_step(benchmark, observations, threads):
+@pytest.mark.parametrize("board, players, opponent", [("standard", 6, "random"),
+                                                      ("compact", 2, "random"),
+                                                      ("compact", 2, "greedy")])
+def test_single_agent_env_episode(benchmark, board, players, opponent):
+    """victorus.gym_env.LearnerEnv: one game of random legal learner actions (the
+    opponents' actions run in C inside each step); extra_info: the learner's steps."""
+    from victorus.gym_env import LearnerEnv
+    env = LearnerEnv(board, players, opponent=opponent)
+    seeds = iter(range(10**6))
+    steps = []
+    benchmark.pedantic(lambda: steps.append(learner_episode(env, next(seeds))), rounds=5)
+    benchmark.extra_info["steps_per_episode"] = sum(steps) / len(steps)
+
+
+@pytest.mark.parametrize("overlapped", [False, True], ids=["step", "send_recv"])
+def test_vector_step_beside_inference(benchmark, overlapped):
+    """Two batches of 32 games, each inferred (a stand-in for a network's forward pass:
+    a numpy matmul, which releases the GIL) and stepped: send()/recv() steps one batch
+    while the other is inferred (EnvPool's model), step() runs them in turn."""
     from victorus.vector import VectorGames
-    games = VectorGames(64, observations=observations, threads=threads, seed=1)
-    benchmark.extra_info["actions_per_round"] = 64
-    benchmark(lambda: games.step(games.sample()))
+    halves = [VectorGames(32, observations="float32", seed=seed) for seed in (1, 2)]
+    weights = np.ones((88 * 181, 16), np.float32)
+
+    def infer(games):
+        return (games.observations.reshape(32, -1) @ weights).argmax(1)
+
+    def serial():
+        for games in halves:
+            infer(games)
+            games.step(games.sample())
+
+    def overlapping():
+        for games, other in (halves, halves[::-1]):
+            games.send(games.sample().copy())
+            infer(other)
+            games.recv()
+    benchmark(overlapping if overlapped else serial)
 
 
 def test_openspiel_rl_environment_steps(benchmark):

@@ -65,6 +65,26 @@ def test_pettingzoo_truncation_and_observation():
     assert all(env.truncations.values()) and env.game._engine.history_length == 7
 
 
+def test_pettingzoo_legal_ids_beside_the_mask():
+    """The first legal_count entries of legal_ids are the mask's ids in legal_actions()
+    order, -1 after them; an agent not to act has none."""
+    from victorus.env import aec_env
+    env = aec_env(board="compact", players=3, max_actions=60)
+    env.reset()
+    rng = np.random.default_rng(1)
+    for agent in env.agent_iter():
+        obs, _, done, truncated, _ = env.last()
+        count = int(obs["legal_count"])
+        assert env.observation_space(agent).contains(obs)
+        assert np.array_equal(obs["legal_ids"][:count], env.game.legal_action_ids()) or done
+        assert np.array_equal(np.sort(obs["legal_ids"][:count]),
+                              np.flatnonzero(obs["action_mask"]))
+        assert (obs["legal_ids"][count:] == -1).all()
+        other = env.observe(next(a for a in env.possible_agents if a != agent))
+        assert int(other["legal_count"]) == 0 and (other["legal_ids"] == -1).all()
+        env.step(None if done or truncated else int(rng.choice(obs["legal_ids"][:count])))
+
+
 def test_pettingzoo_render_modes_and_errors():
     from victorus.env import aec_env
     env = aec_env(board="compact", render_mode="rgb_array")

@@ -134,8 +134,8 @@ def test_ctrl_c_stops_a_c_mcts_search():
 
 def test_make_agent_errors():
     for spec, message in [("bogus", "unknown agent"), ("mcts:0", "from 1 to"),
-                          ("mcts:x", "bad MCTS budget"), ("random:3", "unknown agent"),
-                          ("mcts-py:5@2", "bad MCTS budget"), ("mcts:1e3s", "bad MCTS budget"),
+                          ("mcts:x", "bad search budget"), ("random:3", "unknown agent"),
+                          ("mcts-py:5@2", "bad search budget"), ("mcts:1e3s", "bad search budget"),
                           ("mcts:0s", "seconds must be"), ("mcts:5@0", "threads must be"),
                           ("mcts:5@65", "threads must be"), (5, "must be a string")]:
         with pytest.raises(victorus.ConfigError, match=message):

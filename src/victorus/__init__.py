@@ -6,6 +6,8 @@
 31
 """
 
+import sys as _sys
+
 from .errors import (
     Cancelled,
     ConfigError,
@@ -30,6 +32,8 @@ else:
     from .render import show_in_notebooks
     from .simulate import SimulatedGame, simulate
     show_in_notebooks(Board, Game)          # Jupyter draws boards and games (victorus.render)
+    if "gymnasium" in _sys.modules:         # register the gymnasium ids (victorus.gym_env)
+        from . import gym_env  # noqa: F401
 
 __all__ = ["Action", "Board", "Cancelled", "ConfigError", "Game", "IllegalActionError",
            "MissingDependencyError", "NotationError", "RecordError", "record",

@@ -7,7 +7,6 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, u
 from libc.string cimport memcpy, memset
 from libc.stdlib cimport calloc, malloc, realloc, free
 from libc.math cimport log, sqrt, tanh
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from victorus._core cimport NUM_SEATS, RESULT_NONE
 from victorus._engine cimport (
@@ -60,12 +59,6 @@ ctypedef struct MctsTree:
     int64_t done                     # iterations run
     int error                        # 1: out of memory, 2: a signal's exception is pending
     uint8_t padding[128]             # no cache line shared with the next thread's tree
-
-
-cdef inline double now_seconds() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
 cdef void mcts_value(const StateC* s, const RulesC* r, float* out) noexcept nogil:

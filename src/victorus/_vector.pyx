@@ -7,8 +7,8 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.string cimport memcpy, memset
 from libc.stdlib cimport malloc, free
 
-from victorus._core cimport (NUM_PLANES, NUM_SEATS, RESULT_NONE, OBS_FLOAT32, OBS_UINT8, action_id,
-                             num_action_ids)
+from victorus._core cimport (MAX_CELLS, NUM_PLANES, NUM_SEATS, RESULT_NONE, OBS_FLOAT32, OBS_UINT8,
+                             action_id, num_action_ids)
 from victorus._engine cimport (
     StateC, RulesC, Engine, Rules, MAX_ACTIONS, gen_actions, apply_action, team_returns,
     observation_float32, observation_uint8, splitmix64, atomic_load, atomic_store,
@@ -18,6 +18,8 @@ from victorus._threads cimport (
     pthread_mutex_init, pthread_mutex_destroy, pthread_mutex_lock, pthread_mutex_unlock,
     pthread_cond_init, pthread_cond_destroy, pthread_cond_wait, pthread_cond_broadcast,
     pthread_cond_signal)
+from victorus._policy cimport ChooseFn, random_choose
+from victorus._greedy cimport greedy_choose
 
 # -- many games stepped at once (victorus.vector) ----------------------------------------
 # The games live in one C array; a step validates every action first (nothing changes if
@@ -29,6 +31,9 @@ cdef enum:
     CHUNK = 4                        # games a thread takes at a time
     TASK_RESET = 0
     TASK_STEP = 1
+    AGENT_NONE = 0                   # the built-in agents (victorus.vector.AGENTS)
+    AGENT_RANDOM = 1
+    AGENT_GREEDY = 2
 
 
 ctypedef struct VecC:
@@ -40,11 +45,19 @@ ctypedef struct VecC:
     int64_t* played                  # actions of each game's current episode
     uint64_t* rng                    # each game's splitmix64 state
     uint8_t* reset_next              # gymnasium next-step autoreset
+    int32_t* chosen                  # [n] index into legal of each game's validated action
     int n, threads, obs_kind, cells
     int64_t max_actions              # truncation cap, <= 0: none
     int task
+    # ids in the observer's frame: legs rotated as the observation is (RulesC.view maps a
+    # cell to its column in a seat's view, unview a column back to its cell)
+    bint observer_frame
+    uint8_t unview[NUM_SEATS][MAX_CELLS]
+    # the seats played inside the step by a C agent (NULL: the caller's seat)
+    ChooseFn agent[NUM_SEATS]
+    const void* agent_params[NUM_SEATS]
+    uint64_t* agent_rng              # [n] each game's random state of its agents
     # the caller's numpy buffers
-    const int32_t* actions           # [n] ids in, or out for TASK_SAMPLE
     int32_t* sampled
     void* obs                        # [n, NUM_PLANES, cells] float32 or uint8, or NULL
     uint8_t* masks                   # [n, N * N + 3] or NULL
@@ -77,10 +90,60 @@ cdef void vec_outputs(VecC* v, int i) noexcept nogil:
     if v.masks != NULL:
         memset(v.masks + i * actions, 0, actions)
         for k in range(v.nlegal[i]):
-            v.masks[i * actions + action_id(legal[k], n)] = 1
+            v.masks[i * actions + frame_id(v, s.turn.to_move, action_id(legal[k], n))] = 1
     if v.ids != NULL:
         for k in range(v.nlegal[i]):
-            v.ids[<Py_ssize_t>i * MAX_ACTIONS + k] = action_id(legal[k], n)
+            v.ids[<Py_ssize_t>i * MAX_ACTIONS + k] = frame_id(
+                v, s.turn.to_move, action_id(legal[k], n))
+
+
+cdef inline int frame_id(const VecC* v, int seat, int ident) noexcept nogil:
+    """An absolute action id as the caller sees it: in ``seat``'s frame when the ids are
+    the observer's (a leg's cells replaced by their columns in the seat's view)."""
+    cdef int n = v.cells
+    if not v.observer_frame or ident >= n * n:
+        return ident
+    return v.r.view[seat][ident // n] * n + v.r.view[seat][ident % n]
+
+
+cdef inline int absolute_id(const VecC* v, int seat, int ident) noexcept nogil:
+    """The inverse of frame_id (ids out of range are left alone: they match nothing)."""
+    cdef int n = v.cells
+    if not v.observer_frame or ident < 0 or ident >= n * n:
+        return ident
+    return v.unview[seat][ident // n] * n + v.unview[seat][ident % n]
+
+
+cdef void play_agents(VecC* v, int i) noexcept nogil:
+    """Let the C agents play game ``i`` until a seat of the caller's is to act, the game
+    is over or the ``max_actions`` cap is reached (their actions count towards it, R36)."""
+    cdef StateC* s = &v.states[i]
+    cdef int32_t* legal = v.legal + <Py_ssize_t>i * MAX_ACTIONS
+    cdef ChooseFn agent
+    cdef int seat, count
+    while s.result == RESULT_NONE and not (v.max_actions > 0 and v.played[i] >= v.max_actions):
+        seat = s.turn.to_move
+        agent = v.agent[seat]
+        if agent == NULL:
+            return
+        count = gen_actions(s, v.r, legal)
+        if count == 0:
+            return
+        apply_action(s, v.r, legal[agent(s, v.r, v.agent_params[seat], &v.agent_rng[i], legal,
+                                         count)])
+        v.played[i] += 1
+
+
+cdef void vec_settle(VecC* v, int i) noexcept nogil:
+    """After the caller's action (or a fresh start): the agents' replies, then the
+    rewards (those of the game's end, if it ended over the agents' actions too) and the
+    end flags."""
+    cdef StateC* s = &v.states[i]
+    play_agents(v, i)
+    team_returns(s, v.r, &v.rewards[i * NUM_SEATS])
+    v.terminated[i] = s.result != RESULT_NONE
+    v.truncated[i] = not v.terminated[i] and v.max_actions > 0 and v.played[i] >= v.max_actions
+    v.reset_next[i] = v.terminated[i] or v.truncated[i]
 
 
 cdef int find_legal(const VecC* v, int i, int ident) noexcept nogil:
@@ -101,14 +164,10 @@ cdef int find_legal(const VecC* v, int i, int ident) noexcept nogil:
 
 
 cdef void vec_reset_one(VecC* v, int i) noexcept nogil:
+    """Game ``i`` back to the start, its agents' opening actions played."""
     memcpy(&v.states[i], &v.start, sizeof(StateC))
     v.played[i] = 0
-    v.reset_next[i] = 0
-    v.terminated[i] = 0
-    v.truncated[i] = 0
-    cdef int a
-    for a in range(NUM_SEATS):
-        v.rewards[i * NUM_SEATS + a] = 0.0
+    vec_settle(v, i)
 
 
 cdef void vec_step_one(VecC* v, int i) noexcept nogil:
@@ -118,12 +177,9 @@ cdef void vec_step_one(VecC* v, int i) noexcept nogil:
         vec_reset_one(v, i)
         vec_outputs(v, i)
         return
-    apply_action(s, v.r, legal[find_legal(v, i, v.actions[i])])     # validated by the caller
+    apply_action(s, v.r, legal[v.chosen[i]])          # validated by the caller
     v.played[i] += 1
-    team_returns(s, v.r, &v.rewards[i * NUM_SEATS])
-    v.terminated[i] = s.result != RESULT_NONE
-    v.truncated[i] = not v.terminated[i] and v.max_actions > 0 and v.played[i] >= v.max_actions
-    v.reset_next[i] = v.terminated[i] or v.truncated[i]
+    vec_settle(v, i)
     vec_outputs(v, i)
 
 
@@ -186,6 +242,80 @@ cdef void vec_dispatch(VecC* v, int task) noexcept nogil:
         pthread_mutex_unlock(&v.lock)
 
 
+# -- send() / recv(): a step on a thread of its own while the caller computes -------------
+# One thread per VectorEngine, started at the first send(), runs the step (vec_dispatch,
+# the pool's threads included) and reports; the caller waits for it in recv().
+
+ctypedef struct AsyncC:
+    VecC* v
+    pthread_t handle
+    pthread_mutex_t lock
+    pthread_cond_t cv
+    bint started, requested, done, stop
+
+
+cdef void* async_main(void* arg) noexcept nogil:
+    cdef AsyncC* a = <AsyncC*>arg
+    while True:
+        pthread_mutex_lock(&a.lock)
+        while not a.requested and not a.stop:
+            pthread_cond_wait(&a.cv, &a.lock)
+        if not a.requested:                      # stopped, nothing left to run
+            pthread_mutex_unlock(&a.lock)
+            return NULL
+        a.requested = False
+        pthread_mutex_unlock(&a.lock)
+        vec_dispatch(a.v, TASK_STEP)
+        pthread_mutex_lock(&a.lock)
+        a.done = True
+        pthread_cond_broadcast(&a.cv)
+        pthread_mutex_unlock(&a.lock)
+
+
+cdef bint async_start(AsyncC* a, VecC* v) noexcept nogil:
+    """Hand the validated step to the step thread (started on first use); False if the
+    thread could not start."""
+    if not a.started:
+        a.v = v
+        pthread_mutex_init(&a.lock, NULL)
+        pthread_cond_init(&a.cv, NULL)
+        if pthread_create(&a.handle, NULL, async_main, a):
+            pthread_mutex_destroy(&a.lock)
+            pthread_cond_destroy(&a.cv)
+            return False
+        a.started = True
+    pthread_mutex_lock(&a.lock)
+    a.done = False
+    a.requested = True
+    pthread_cond_broadcast(&a.cv)
+    pthread_mutex_unlock(&a.lock)
+    return True
+
+
+cdef void async_wait(AsyncC* a) noexcept nogil:
+    """Until the step handed over last has finished."""
+    if not a.started:
+        return
+    pthread_mutex_lock(&a.lock)
+    while a.requested or not a.done:
+        pthread_cond_wait(&a.cv, &a.lock)
+    pthread_mutex_unlock(&a.lock)
+
+
+cdef void async_stop(AsyncC* a) noexcept nogil:
+    """End the step thread (after the step it may be running)."""
+    if not a.started:
+        return
+    pthread_mutex_lock(&a.lock)
+    a.stop = True
+    pthread_cond_broadcast(&a.cv)
+    pthread_mutex_unlock(&a.lock)
+    pthread_join(a.handle, NULL)
+    pthread_mutex_destroy(&a.lock)
+    pthread_cond_destroy(&a.cv)
+    a.started = False
+
+
 cdef class VectorEngine:
     """``n`` games of one configuration stepped together (victorus.vector validates the
     arguments and owns the output buffers)."""
@@ -195,17 +325,31 @@ cdef class VectorEngine:
     cdef bint pool_ready                 # the lock and conditions exist
     cdef readonly Rules rules
     cdef object buffers                  # keeps the numpy outputs alive
+    cdef AsyncC step_thread              # send() / recv()
 
     def __cinit__(self):
         memset(&self.v, 0, sizeof(VecC))
+        memset(&self.step_thread, 0, sizeof(AsyncC))
         self.started = 0
         self.pool_ready = False
 
     def __init__(self, Engine start, int n, int threads, int64_t max_actions, int obs_kind,
-                 buffers):
+                 buffers, bint observer_frame=False, agents=(AGENT_NONE,) * NUM_SEATS):
+        """``agents``: per seat, AGENT_NONE (the caller plays it), AGENT_RANDOM or
+        AGENT_GREEDY (played inside the step)."""
         self.rules = start.rules
         cdef VecC* v = &self.v
+        cdef int seat, cell
         v.r = &self.rules.c
+        v.observer_frame = observer_frame
+        for seat in range(NUM_SEATS):
+            for cell in range(self.rules.c.t.ncells):
+                v.unview[seat][self.rules.c.view[seat][cell]] = cell
+            v.agent[seat] = NULL
+            if agents[seat] == AGENT_RANDOM:
+                v.agent[seat] = random_choose
+            elif agents[seat] == AGENT_GREEDY:
+                v.agent[seat] = greedy_choose
         memcpy(&v.start, &start.s, sizeof(StateC))
         v.n, v.threads, v.max_actions, v.obs_kind = n, threads, max_actions, obs_kind
         v.cells = self.rules.c.t.ncells
@@ -215,8 +359,11 @@ cdef class VectorEngine:
         v.played = <int64_t*>malloc(n * sizeof(int64_t))
         v.rng = <uint64_t*>malloc(n * sizeof(uint64_t))
         v.reset_next = <uint8_t*>malloc(n)
+        v.chosen = <int32_t*>malloc(n * sizeof(int32_t))
+        v.agent_rng = <uint64_t*>malloc(n * sizeof(uint64_t))
         if (v.states == NULL or v.legal == NULL or v.nlegal == NULL or v.played == NULL
-                or v.rng == NULL or v.reset_next == NULL):
+                or v.rng == NULL or v.reset_next == NULL or v.chosen == NULL
+                or v.agent_rng == NULL):
             raise MemoryError(f"no memory for {n} games")
         memset(v.reset_next, 0, n)
         memset(v.nlegal, 0, n * sizeof(int32_t))
@@ -258,6 +405,7 @@ cdef class VectorEngine:
 
     def __dealloc__(self):
         cdef int t
+        async_stop(&self.step_thread)            # it may be stepping: it finishes first
         if self.pool_ready:
             pthread_mutex_lock(&self.v.lock)
             self.v.stop = 1
@@ -274,31 +422,63 @@ cdef class VectorEngine:
         free(self.v.played)
         free(self.v.rng)
         free(self.v.reset_next)
+        free(self.v.chosen)
+        free(self.v.agent_rng)
 
     @property
     def threads(self):
         return self.v.threads
 
     def reset(self, uint64_t seed):
-        """Every game back to the start; game ``i``'s random state from (seed, i)."""
+        """Every game back to the start; game ``i``'s random states (sample(), its agents)
+        from (seed, i)."""
         cdef int i
         for i in range(self.v.n):
             self.v.rng[i] = seed ^ (<uint64_t>i * <uint64_t>0x9E3779B97F4A7C15)
             splitmix64(&self.v.rng[i])
+            self.v.agent_rng[i] = splitmix64(&self.v.rng[i])
         with nogil:
             vec_dispatch(&self.v, TASK_RESET)
+
+    cdef int validate(self, const int32_t[::1] actions):
+        """Find every game's action among its legal ones (into ``chosen``): -1, or the
+        first game whose id is not legal."""
+        cdef int i, k
+        for i in range(self.v.n):
+            if self.v.reset_next[i]:
+                continue
+            k = find_legal(&self.v, i, absolute_id(
+                &self.v, self.v.states[i].turn.to_move, actions[i]))
+            if k < 0:
+                return i
+            self.v.chosen[i] = k
+        return -1
 
     def step(self, const int32_t[::1] actions):
         """Play one action id per game (ignored for a game that ended at the last step: it
         starts again). Returns -1, or the first game whose id is not legal (nothing moved)."""
-        cdef int i
-        for i in range(self.v.n):             # validate first: all or nothing
-            if not self.v.reset_next[i] and find_legal(&self.v, i, actions[i]) < 0:
-                return i
-        self.v.actions = &actions[0]
+        cdef int bad = self.validate(actions)      # all or nothing
+        if bad >= 0:
+            return bad
         with nogil:
             vec_dispatch(&self.v, TASK_STEP)
         return -1
+
+    def send(self, const int32_t[::1] actions):
+        """Start the step of these ids on the step thread and return at once (-1), or
+        return the first game whose id is not legal (nothing started). The caller keeps
+        the outputs untouched until recv()."""
+        cdef int bad = self.validate(actions)
+        if bad >= 0:
+            return bad
+        if not async_start(&self.step_thread, &self.v):
+            raise MemoryError("could not start the step thread")
+        return -1
+
+    def recv(self):
+        """Wait for the step started by send() to finish."""
+        with nogil:
+            async_wait(&self.step_thread)
 
     def sample(self):
         """Uniformly random legal ids into the 'sampled' buffer (each game's own random
@@ -308,17 +488,23 @@ cdef class VectorEngine:
         with nogil:
             for i in range(v.n):
                 k = v.nlegal[i]
-                v.sampled[i] = (-1 if k == 0 or v.reset_next[i] else
-                                action_id(v.legal[<Py_ssize_t>i * MAX_ACTIONS
-                                                  + splitmix64(&v.rng[i]) % <uint64_t>k],
-                                          v.cells))
+                v.sampled[i] = (-1 if k == 0 or v.reset_next[i] else frame_id(
+                    v, v.states[i].turn.to_move,
+                    action_id(v.legal[<Py_ssize_t>i * MAX_ACTIONS + splitmix64(&v.rng[i])
+                                      % <uint64_t>k], v.cells)))
 
     def load(self, int i, Engine e):
         """Game ``i`` becomes a copy of ``e``'s position (the same rules, checked by the
-        caller), as a fresh episode: outputs rewritten, rewards zero."""
-        vec_reset_one(&self.v, i)
+        caller), as a fresh episode (its agents play up to a caller's seat): outputs
+        rewritten."""
         memcpy(&self.v.states[i], &e.s, sizeof(StateC))
+        self.v.played[i] = 0
+        vec_settle(&self.v, i)
         vec_outputs(&self.v, i)
+
+    def agent_rng(self, int i):
+        """The random state game ``i``'s agents draw from next."""
+        return self.v.agent_rng[i]
 
     def engine(self, int i):
         """An Engine holding a copy of game ``i`` (no history)."""

@@ -2,24 +2,31 @@
 
 An agent has a ``name`` and ``choose(game) -> Action`` (a legal action of the
 army to act). ``make_agent("mcts:200", seed=1)`` builds one from a spec:
-``random``, ``greedy``, ``mcts[:budget][@threads]`` (UCT in C) and ``mcts-py[:budget]``
-(the same UCT in Python, an example of the public API).
+``random``, ``greedy``, ``mcts[:budget][@threads]`` (UCT in C), ``mcts-py[:budget]``
+(the same UCT in Python, an example of the public API) and ``puct[:budget]`` (PUCT in C
+with the built-in heuristic evaluator, :mod:`victorus.puct`).
 """
 
 from __future__ import annotations
 
 import math
 import random
-import re
 import time
 from dataclasses import dataclass, field
 
-from . import _engine, _mcts
-from .checks import check_int, parse_int
+from . import _engine, _greedy, _mcts
+from .checks import check_int
 from .constants import NUM_SEATS
 from .errors import ConfigError
 from .game import Game, play_random
-from .notation import piece_from_code
+from .puct import PUCTAgent
+from .search import (
+    SearchResult,
+    budget_name,
+    check_budget,
+    decisive,
+    parse_budget,
+)
 
 
 class RandomAgent:
@@ -34,89 +41,23 @@ class RandomAgent:
 
 
 class GreedyAgent:
-    """Prefers captures by piece value and avoids leaving pieces en prise.
+    """Prefers captures by piece value and avoids leaving pieces en prise (R37 points).
 
-    Each legal action is played on a copy and scored: the value it captures,
-    minus the most valuable own piece the next army to act could then capture.
-    Ties are broken at random.
+    Each legal action is played on a copy and scored: the value it captures (+100 for a
+    win at once), minus the most valuable piece the next army to act could then capture
+    when it is of another team. Ties are broken at random. Runs in C
+    (``victorus._greedy``), the very agent that plays ``opponents={seat: "greedy"}``
+    inside :class:`victorus.vector.VectorGames`; ``rng_state`` is its 64-bit random state
+    (one draw per decision).
     """
 
     def __init__(self, seed=None):
         self.name = "greedy"
-        self.rng = random.Random(seed)
+        self.rng_state = random.Random(seed).getrandbits(64)
 
     def choose(self, game: Game):
-        me = game.to_move
-        team = game.config.teams[me]
-        best, best_score = [], -math.inf
-        for action in game.legal_actions():
-            trial = game.copy(history=False)
-            before = trial.piece_at(game.board.labels[action.target]) if action.is_leg else None
-            gained = 0
-            if action.capture and before is not None:
-                gained = _value_of_code(before)
-            trial.play(action)
-            score = gained + (100 if trial.is_over and me in (trial.winners or ()) else 0)
-            if not trial.is_over and game.config.teams[trial.to_move] != team:
-                score -= max((_value_of_code(trial.piece_at(trial.board.labels[a.target]))
-                              for a in trial.legal_actions() if a.capture), default=0)
-            if score > best_score:
-                best, best_score = [action], score
-            elif score == best_score:
-                best.append(action)
-        return self.rng.choice(best)
-
-
-def _value_of_code(code: str | None) -> int:
-    """R37 points of a piece given by its '<seat><piece>' code (R39); 0 for no piece."""
-    return 0 if code is None else piece_from_code(int(code[0]), code[1:]).points
-
-
-def _check_budget(iterations, seconds, threads) -> None:
-    if iterations is None and seconds is None:
-        raise ConfigError("give an MCTS budget: iterations, seconds or both")
-    if iterations is not None:
-        check_int("iterations", iterations, 1, MAX_ITERATIONS)
-    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
-                                or not 0 < seconds <= MAX_SECONDS):
-        raise ConfigError(f"seconds must be a number in (0, {MAX_SECONDS}], got {seconds!r}")
-    check_int("threads", threads, 1, MAX_THREADS)
-
-
-def _budget_name(kind: str, iterations, seconds, threads: int) -> str:
-    budget = f"{seconds:g}s" if iterations is None else str(iterations)
-    return f"{kind}:{budget}" + (f"@{threads}" if threads > 1 else "")
-
-
-#: Bounds of an MCTS budget: seconds per decision, search threads, iterations (a node's
-#: visits are 32-bit counters in the engine).
-MAX_SECONDS, MAX_THREADS, MAX_ITERATIONS = 3600.0, _mcts.MAX_WORKER_THREADS, 2**31 - 1
-
-
-def _decisive(game: Game, actions):
-    """The only legal action, or one that wins at once; None if there is neither."""
-    if len(actions) == 1:
-        return actions[0]
-    for action in actions:
-        trial = game.copy(history=False)
-        trial.play(action)
-        if trial.is_over and game.to_move in (trial.winners or ()):
-            return action
-    return None
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    """What an MCTS search found: the root's legal ``actions`` (legal_actions() order),
-    the ``visits`` and mean ``values`` (for the army to act) of each, and the chosen
-    ``action`` (most visits, first of equals)."""
-
-    action: object
-    actions: tuple
-    visits: tuple
-    values: tuple
-    iterations: int
-    nodes: int
+        index, self.rng_state = _greedy.choose(game._engine, self.rng_state)
+        return game.legal_actions()[index]
 
 
 class MCTSAgent:
@@ -139,13 +80,13 @@ class MCTSAgent:
     def __init__(self, iterations: int | None = 1000, rollout_actions: int = 10,
                  c: float = 1.4, seed=None, *, seconds: float | None = None,
                  threads: int = 1, max_nodes: int = 1_000_000):
-        _check_budget(iterations, seconds, threads)
+        check_budget(iterations, seconds, threads)
         for name, value, low in (("rollout_actions", rollout_actions, 0),
                                  ("max_nodes", max_nodes, 1)):
             check_int(name, value, low, 2**31 - 1)
         if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 <= c < math.inf:
             raise ConfigError(f"c (UCT exploration) must be a number >= 0, got {c!r}")
-        self.name = _budget_name("mcts", iterations, seconds, threads)
+        self.name = budget_name("mcts", iterations, seconds, threads)
         self.iterations, self.seconds, self.threads = iterations, seconds, threads
         self.rollout_actions, self.c, self.max_nodes = rollout_actions, float(c), max_nodes
         self.rng = random.Random(seed)
@@ -174,7 +115,7 @@ class MCTSAgent:
 
     def choose(self, game: Game):
         actions = game.legal_actions()
-        return _decisive(game, actions) or self.search(game).action
+        return decisive(game, actions) or self.search(game).action
 
 
 @dataclass
@@ -195,8 +136,8 @@ class PythonMCTSAgent:
 
     def __init__(self, iterations: int | None = 200, rollout_actions: int = 10,
                  c: float = 1.4, seed=None, *, seconds: float | None = None):
-        _check_budget(iterations, seconds, 1)
-        self.name = _budget_name("mcts-py", iterations, seconds, 1)
+        check_budget(iterations, seconds, 1)
+        self.name = budget_name("mcts-py", iterations, seconds, 1)
         self.iterations, self.seconds = iterations, seconds
         self.rollout_actions = rollout_actions
         self.c = c
@@ -217,9 +158,9 @@ class PythonMCTSAgent:
 
     def choose(self, game: Game):
         actions = game.legal_actions()
-        decisive = _decisive(game, actions)
-        if decisive is not None:
-            return decisive
+        winning = decisive(game, actions)
+        if winning is not None:
+            return winning
         root = _Node(game.to_move, actions)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
@@ -265,33 +206,13 @@ class PythonMCTSAgent:
 
 
 #: The agent specs make_agent accepts, for help texts and error messages.
-AGENT_SPECS = ("'random', 'greedy', 'mcts[:BUDGET][@THREADS]', 'mcts-py[:BUDGET]' "
+AGENT_SPECS = ("'random', 'greedy', 'mcts[:BUDGET][@THREADS]', 'mcts-py[:BUDGET]', "
+               "'puct[:BUDGET]' "
                "(BUDGET: iterations like 500, or seconds like 0.5s)")
 
-_MCTS_KINDS = {"mcts": MCTSAgent, "mcts-py": PythonMCTSAgent}
+_MCTS_KINDS = {"mcts": MCTSAgent, "mcts-py": PythonMCTSAgent, "puct": PUCTAgent}
 
 
-_BUDGET = re.compile(r"(?:(?P<iterations>[0-9]+)|(?P<seconds>[0-9]+(?:\.[0-9]*)?|\.[0-9]+)s)"
-                     r"(?:@(?P<threads>[0-9]+))?")
-
-
-def _parse_mcts(kind: str, arg: str, spec: str) -> dict:
-    """make_agent's keyword arguments for an MCTS spec's budget (empty: the default)."""
-    match = _BUDGET.fullmatch(arg)
-    if arg and (match is None or (match["threads"] and kind != "mcts")):
-        threads = ", then optionally '@<threads>'" if kind == "mcts" else ""
-        raise ConfigError(f"bad MCTS budget in {spec!r}: '{kind}:<iterations>' or "
-                          f"'{kind}:<seconds>s' with a positive number{threads}")
-    kwargs: dict = {}
-    if match and match["iterations"]:
-        kwargs.update(iterations=parse_int(f"MCTS spec {spec[:40]!r}: iterations", match["iterations"],
-                                           1, MAX_ITERATIONS, canonical=False))
-    elif match:
-        kwargs.update(iterations=None, seconds=float(match["seconds"]))   # (no digit limit)
-    if match and match["threads"]:
-        kwargs.update(threads=parse_int(f"MCTS spec {spec[:40]!r}: threads", match["threads"], 1,
-                                        MAX_THREADS, canonical=False))
-    return kwargs
 
 
 def make_agent(spec: str, seed=None):
@@ -304,7 +225,7 @@ def make_agent(spec: str, seed=None):
     if kind == "greedy" and not arg:
         return GreedyAgent(seed)
     if kind in _MCTS_KINDS:
-        return _MCTS_KINDS[kind](seed=seed, **_parse_mcts(kind, arg, spec))
+        return _MCTS_KINDS[kind](seed=seed, **parse_budget(kind, arg, spec, threads=kind == "mcts"))
     raise ConfigError(f"unknown agent {spec!r}: accepted are {AGENT_SPECS}")
 
 

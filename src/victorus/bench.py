@@ -11,6 +11,7 @@ with the garbage collector on.
 from __future__ import annotations
 
 import array
+import math
 import random
 import time
 import tracemalloc
@@ -400,6 +401,10 @@ def _adapter_rows(t: float, quick: bool, bar) -> list[Row]:
                     against="itself"))
     rows.append(Row("PettingZoo AEC, observation + mask each step", "steps/s",
                     _pettingzoo_rate(t), c_rate, against="C playout"))
+    rows.append(Row("PettingZoo AEC, actions drawn from the legal ids", "steps/s",
+                    _pettingzoo_rate(t, legal_ids=True), c_rate, against="C playout"))
+    rows.append(Row("single-agent gymnasium env, 6 players, 5 random opponents in C",
+                    "steps/s", _learner_rate(t), c_rate, against="C playout"))
     bar.advance()
     for case, kwargs in (("vector, 64 games, no observations, 1 thread",
                           dict(observations=None, legal=None)),
@@ -433,10 +438,49 @@ def _mcts_rate(agent_class, games, iterations: int, rollout: int, threads: int =
     return iterations * len(games) / (time.perf_counter() - start)
 
 
+def _puct_rows(games, iterations: int, batch: int = 64) -> list[Row]:
+    """PUCT with a Python evaluator (uniform priors, value 0; uint8 observations) against
+    the C MCTS with its default rollouts; and the Python boundary's cost per batch: the
+    time outside the evaluator beyond the same search with the evaluator in C (the same
+    tree), best of three."""
+    from .agents import MCTSAgent
+    from .puct import PUCTAgent, uniform_evaluator
+    inside = [0.0]
+
+    def timed(leaves):
+        start = time.perf_counter()
+        answer = uniform_evaluator(leaves)
+        inside[0] += time.perf_counter() - start
+        return answer
+
+    def seconds(evaluator) -> float:
+        agent = PUCTAgent(iterations, evaluator=evaluator, batch_size=batch, reuse_tree=False,
+                          seed=1)
+        inside[0] = 0.0
+        start = time.perf_counter()
+        for game in games:
+            agent.search(game)
+        return time.perf_counter() - start - inside[0]
+
+    python, in_c, overall = math.inf, math.inf, math.inf
+    for _ in range(3):
+        in_c = min(in_c, seconds("uniform"))
+        outside = seconds(timed)
+        python, overall = min(python, outside), min(overall, outside + inside[0])
+    batches = len(games) * math.ceil(iterations / batch)
+    return [Row(f"PUCT in C, Python evaluator, batches of {batch}, compact 2p", "iterations/s",
+                iterations * len(games) / overall, _mcts_rate(MCTSAgent, games, iterations, 10),
+                against="MCTS in C"),
+            Row(f"PUCT's Python boundary per batch of {batch} (uint8 observations)", "us",
+                1e6 * (python - in_c) / batches, 1e6 * in_c / batches,
+                higher_is_better=False, against="the batch's tree work")]
+
+
 def search_rows(quick: bool = False, progress: bool | None = None) -> list[Row]:
     """MCTS in C against the Python example at equal rollout lengths, root parallelism,
     and hashed perft: each against its baseline measured in the same run."""
-    from .agents import MCTSAgent, PythonMCTSAgent, _decisive
+    from .agents import MCTSAgent, PythonMCTSAgent
+    from .search import decisive as _decisive
     iterations = 30 if quick else 200
     rows: list[Row] = []
     with Progress(5, "bench: search", progress) as bar:
@@ -454,6 +498,8 @@ def search_rows(quick: bool = False, progress: bool | None = None) -> list[Row]:
                                 _mcts_rate(PythonMCTSAgent, games, iterations, rollout),
                                 against="Python MCTS"))
             bar.advance()
+            if board == "compact":
+                rows += _puct_rows(games, 20 * iterations)
         games = [Game("compact", players=2)]
         runs = [(_mcts_rate(MCTSAgent, games, 20 * iterations, 10),        # in turns, 3 times
                  _mcts_rate(MCTSAgent, games, 20 * iterations, 10, threads=2)) for _ in range(3)]
@@ -477,28 +523,61 @@ def search_rows(quick: bool = False, progress: bool | None = None) -> list[Row]:
     return rows
 
 
-def pettingzoo_episode(env, max_steps: int = 3000) -> int:
+def pettingzoo_episode(env, max_steps: int = 3000, legal_ids: bool = False) -> int:
     """One fresh AEC game: observation and mask at every step, actions drawn as PettingZoo
-    documents it (``action_space(agent).sample(mask)``); the steps taken."""
+    documents it (``action_space(agent).sample(mask)``), or with ``legal_ids`` uniformly
+    from the observation's legal ids; the steps taken."""
     env.reset(seed=0)
+    rng = random.Random(0)
     for agent in env.possible_agents:
         env.action_space(agent).seed(0)
     steps = 0
     for agent in env.agent_iter(max_iter=max_steps):
         obs, _, done, truncated, _ = env.last()
-        env.step(None if done or truncated else env.action_space(agent).sample(obs["action_mask"]))
+        if done or truncated:
+            env.step(None)
+        elif legal_ids:
+            env.step(int(obs["legal_ids"][rng.randrange(int(obs["legal_count"]))]))
+        else:
+            env.step(env.action_space(agent).sample(obs["action_mask"]))
         steps += 1
     return steps
 
 
-def _pettingzoo_rate(seconds: float) -> float:
+def _pettingzoo_rate(seconds: float, legal_ids: bool = False) -> float:
     """AEC steps per second, standard 6 players, fresh games (pettingzoo_episode)."""
     try:
         from .env import aec_env
     except ImportError:
         return 0.0
     env = aec_env()
-    rate, _ = _rate(lambda: pettingzoo_episode(env), seconds)
+    rate, _ = _rate(lambda: pettingzoo_episode(env, legal_ids=legal_ids), seconds)
+    return rate
+
+
+def learner_episode(env, seed: int = 0) -> int:
+    """One game of a single-agent env (victorus.gym_env) with uniformly random legal
+    actions read from ``info["action_mask"]``; the learner's steps taken."""
+    rng = random.Random(seed)
+    _, info = env.reset(seed=seed)
+    steps, over = 0, False
+    while not over:
+        legal = info["action_mask"].nonzero()[0]
+        _, _, terminated, truncated, info = env.step(int(legal[rng.randrange(len(legal))]))
+        over = terminated or truncated
+        steps += 1
+    return steps
+
+
+def _learner_rate(seconds: float) -> float:
+    """Single-agent env steps per second, standard 6 players against random opponents."""
+    try:
+        from .gym_env import LearnerEnv
+    except ImportError:
+        return 0.0
+    env = LearnerEnv("standard", 6, opponent="random")
+    seeds = iter(range(10**9))
+    rate, _ = _rate(lambda: learner_episode(env, next(seeds)), seconds)
     return rate
 
 

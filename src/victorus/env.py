@@ -1,11 +1,13 @@
 """PettingZoo AEC environment (``pip install "victorus[pettingzoo]"``).
 
 Agents are ``"seat_<n>"`` for the present seats (R33). Observations are dicts
-``{"observation": float32 [planes, cells], "action_mask": int8 [actions]}``
-from the agent's own point of view (victorus.tensors); actions are the fixed
-ids of docs/adapters.md. Rewards come at the end only: +1 for every seat of the
-winning team, -1 for the others, 0 for all in a draw. A game stopped by
-``max_actions`` (R36) is truncated.
+``{"observation": float32 [planes, cells], "action_mask": int8 [actions],
+"legal_ids": int32 [MAX_LEGAL_ACTIONS], "legal_count": int32 []}`` from the agent's
+own point of view (victorus.tensors): the first ``legal_count`` entries of
+``legal_ids`` are the legal ids (in legal_actions() order, -1 after them), so a
+policy need not scan the mask. Actions are the fixed ids of docs/adapters.md.
+Rewards come at the end only: +1 for every seat of the winning team, -1 for the
+others, 0 for all in a draw. A game stopped by ``max_actions`` (R36) is truncated.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from .errors import ConfigError
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game
 from .render import text_board
 from .tensors import PLANES, num_actions
+from .vector import MAX_LEGAL_ACTIONS
 
 RENDER_MODES = ("human", "ansi", "rgb_array")
 
@@ -57,6 +60,10 @@ class VictorusEnv(AECEnv):
             agent: spaces.Dict({
                 "observation": spaces.Box(low=-np.inf, high=np.inf, shape=shape, dtype=np.float32),
                 "action_mask": spaces.Box(low=0, high=1, shape=(n_actions,), dtype=np.int8),
+                "legal_ids": spaces.Box(low=-1, high=n_actions - 1, shape=(MAX_LEGAL_ACTIONS,),
+                                        dtype=np.int32),
+                "legal_count": spaces.Box(low=0, high=MAX_LEGAL_ACTIONS, shape=(),
+                                          dtype=np.int32),
             }) for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(n_actions) for agent in self.possible_agents}
 
@@ -82,11 +89,16 @@ class VictorusEnv(AECEnv):
         self.agent_selection = f"seat_{self.game.to_move}"
 
     def observe(self, agent):
+        padded = np.full(MAX_LEGAL_ACTIONS, -1, dtype=np.int32)
         if agent == self.agent_selection and not self.game.is_over:
             mask = self.game.legal_action_mask().view(np.int8)      # written in C
+            ids = self.game.legal_action_ids()
+            padded[:len(ids)] = ids
         else:
             mask = np.zeros(self.action_spaces[agent].n, dtype=np.int8)
-        return {"observation": self.game.observation(self._seat(agent)), "action_mask": mask}
+            ids = ()
+        return {"observation": self.game.observation(self._seat(agent)), "action_mask": mask,
+                "legal_ids": padded, "legal_count": np.array(len(ids), dtype=np.int32)}
 
     def step(self, action):
         agent = self.agent_selection

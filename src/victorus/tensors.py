@@ -117,6 +117,30 @@ def id_columns(board: Board, ids, seat: int):
     return origin, target
 
 
+def to_observer_ids(board: Board, ids, seat: int):
+    """Action ids in ``seat``'s frame: a leg ``o -> t`` becomes ``column(o) * N +
+    column(t)`` with the columns of ``seat``'s rotated observation; the words keep their
+    ids. The ids of ``VectorGames(id_frame="observer")``; the inverse is
+    :func:`to_absolute_ids`."""
+    np = _np or _numpy()
+    ids = np.asarray(ids, dtype=np.int64)
+    origin, target = id_columns(board, ids, seat)
+    return np.where(origin >= 0, origin * len(board) + target, ids)
+
+
+def to_absolute_ids(board: Board, ids, seat: int):
+    """The board's action ids (R9 cells) of ids in ``seat``'s frame (the inverse of
+    :func:`to_observer_ids`)."""
+    np = _np or _numpy()
+    ids = np.asarray(ids, dtype=np.int64)
+    origin, target = id_columns(board, ids, seat)          # validates the ids and seat
+    n = len(board)
+    cells = np.asarray(rotation(board.name, seat), dtype=np.int64)
+    legs = origin >= 0
+    return np.where(legs, cells[np.where(legs, ids // n, 0)] * n
+                    + cells[np.where(legs, ids % n, 0)], ids)
+
+
 @lru_cache(maxsize=None)
 def _static_planes(board_name: str):
     np = _numpy()

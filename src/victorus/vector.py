@@ -16,6 +16,27 @@ steps them all with one call: the GIL is released and the games are split over
 - ``terminated`` and ``truncated`` ``[N]`` bool (truncated: ``max_actions`` actions
   played, R36), ``to_move`` ``[N]`` int32, the seat to act.
 
+Frames: observations are rotated to the army to act. With ``id_frame="observer"`` the
+action ids (masks, ids, :meth:`~VectorGames.sample`, and the ids :meth:`~VectorGames.step`
+takes) are in that army's frame too: a leg's cells are replaced by their columns in its
+observation (:func:`victorus.tensors.to_observer_ids`), so one network reads the same
+action the same way from every seat. The default ``"absolute"`` keeps the board's cells.
+
+Opponents: ``opponents={seat: "greedy", "team:1": "random"}`` plays those seats (an int)
+or every seat of a team (``"team:<t>"``, ``Config.teams`` numbering, R33) with a
+built-in agent in C inside the step: a step plays the caller's action, then the agents'
+replies until one of the caller's seats (:attr:`~VectorGames.learner_seats`) is to act,
+so the outputs only ever show the caller's turns. Rewards come at a game's end only, so
+the step that ends a game, on the caller's action or an agent's, carries its rewards;
+the agents' actions count towards ``max_actions``. The agents draw from each game's own
+random state (:meth:`~VectorGames.agent_rng`): ``greedy`` is
+:class:`victorus.agents.GreedyAgent`, move for move.
+
+Asynchronous steps (EnvPool's model): :meth:`~VectorGames.send` validates the ids and
+starts the step on a native thread, returning at once; :meth:`~VectorGames.recv` waits
+for it. The outputs are those of :meth:`~VectorGames.step` and must not be read in
+between. The caller's thread holds :attr:`~VectorGames.lock` from send to recv.
+
 Autoreset follows gymnasium's next-step mode: a game that ended at one step starts again
 at the next one, whose action for it is ignored. Action ids are those of
 :mod:`victorus.tensors`; an illegal id raises IllegalActionError before any game moves.
@@ -52,6 +73,9 @@ from .tensors import _numpy, describe_id, num_actions
 
 OBSERVATIONS = {kind: i for i, kind in enumerate(OBSERVATION_KINDS)}   # the engine's OBS_*
 LEGAL = (None, "mask", "ids")
+FRAMES = ("absolute", "observer")
+#: The agents that play inside the step (the engine's AGENT_* numbers).
+AGENTS = {"random": 1, "greedy": 2}
 #: More than this many games per batch is refused. Each game costs about 12 KB of C state,
 #: plus 32 KB (standard board; 16 KB compact) for its mask and 64 KB (32 KB) for float32
 #: observations.
@@ -64,7 +88,8 @@ class VectorGames:
     def __init__(self, num_envs: int, board: str = "standard", players: int | None = None,
                  variant: str = "standard", *, observations: str | None = "float32",
                  legal: str | None = "mask", max_actions: int | None = DEFAULT_MAX_ACTIONS,
-                 threads: int = 1, seed: int = 0):
+                 threads: int = 1, seed: int = 0, id_frame: str = "absolute",
+                 opponents: dict | None = None):
         np = _numpy()
         check_int("num_envs", num_envs, 1, MAX_ENVS)
         check_int("threads", threads, 1, MAX_WORKER_THREADS)
@@ -75,8 +100,14 @@ class VectorGames:
             raise ConfigError(f"legal must be 'mask', 'ids' or None, got {legal!r}")
         if max_actions is not None:
             check_int("max_actions", max_actions, 1, MAX_ACTION_CAP)
+        if id_frame not in FRAMES:
+            raise ConfigError(f"id_frame must be 'absolute' or 'observer', got {id_frame!r}")
         start = Game(board, players=players, variant=variant)
         self.board, self.config = start.board, start.config
+        self.id_frame = id_frame
+        agents = _agents_by_seat(start.config, opponents)
+        #: The seats the caller plays (every present seat without an agent).
+        self.learner_seats = tuple(s for s in start.config.present if agents[s] == 0)
         #: The planes written (constants.OBSERVATION_VERSION, bumped with any plane change).
         self.observation_version = OBSERVATION_VERSION
         self.num_envs, self.max_actions = num_envs, max_actions
@@ -100,8 +131,10 @@ class VectorGames:
                    "counts": self.counts, "sampled": self._sampled}
         #: Held by every call; hold it yourself to read a call's outputs from several threads.
         self.lock = threading.RLock()
+        self._sender: int | None = None       # the thread between send() and recv()
         self._engine = VectorEngine(start._engine, n, threads, max_actions or 0,
-                                    OBSERVATIONS[observations], buffers)
+                                    OBSERVATIONS[observations], buffers,
+                                    id_frame == "observer", agents)
         self.reset(seed)
 
     @property
@@ -114,18 +147,56 @@ class VectorGames:
         if seed is not None:
             check_int("seed", seed, 0, 2**64 - 1)
         with self.lock:
+            self._check_idle()
             if seed is not None:
                 self._seed = seed
             self._engine.reset(self._seed)
         return self
 
     def step(self, actions) -> "VectorGames":
-        """Play one action id per game (any int sequence or array of ``num_envs`` ids)."""
+        """Play one action id per game (any int sequence or array of ``num_envs`` ids), in
+        the ids' frame (``id_frame``); with opponents, their replies too."""
         with self.lock:              # validation and play under one lock: all or nothing
-            self._step(actions)
+            self._check_idle()
+            bad = self._engine.step(self._ids(actions))     # checks every id first
+            if bad >= 0:
+                self._refuse(actions, bad)
         return self
 
-    def _step(self, actions) -> None:
+    def send(self, actions) -> None:
+        """Start stepping these ids (as :meth:`step` does) on a native thread and return at
+        once, to compute the next batch meanwhile; :meth:`recv` waits for the outputs.
+        Holds :attr:`lock` until then: other threads' calls wait, and this thread may
+        call nothing else but :meth:`recv`. The ids are copied: reuse their array."""
+        self.lock.acquire()
+        try:
+            self._check_idle()
+            ids = self._ids(actions)
+            if ids is not self._actions:
+                self._actions[:] = ids
+            bad = self._engine.send(self._actions)
+            if bad >= 0:
+                self._refuse(actions, bad)
+        except BaseException:
+            self.lock.release()
+            raise
+        self._sender = threading.get_ident()
+
+    def recv(self) -> "VectorGames":
+        """Wait for the step :meth:`send` started; its outputs are then in the arrays."""
+        if self._sender != threading.get_ident():
+            raise ConfigError("recv() without a send() from this thread")
+        self._engine.recv()
+        self._sender = None
+        self.lock.release()
+        return self
+
+    def _check_idle(self) -> None:
+        if self._sender is not None:
+            raise ConfigError("a step sent with send() is running: call recv() first")
+
+    def _ids(self, actions):
+        """The actions as the engine takes them: int32, C-contiguous, ``num_envs``."""
         np = _numpy()
         ids = actions
         if not (isinstance(ids, np.ndarray) and ids.dtype == np.int32 and ids.flags.c_contiguous):
@@ -138,19 +209,23 @@ class VectorGames:
         elif ids.shape != (self.num_envs,):
             raise ConfigError(f"actions must be {self.num_envs} integer action ids, got "
                               f"{ids.dtype} {ids.shape}")
-        bad = self._engine.step(ids)          # checks every id first: all or nothing
-        if bad >= 0:
-            ident = int(np.asarray(actions)[bad])
-            what = describe_id(self.board, ident) if 0 <= ident < self.num_actions else \
-                f"ids go from 0 to {self.num_actions - 1}"
-            raise IllegalActionError(f"game {bad}: action id {ident} ({what}) is not legal "
-                                     f"now; no game was stepped")
+        return ids
 
+    def _refuse(self, actions, bad: int) -> None:
+        """Raise for game ``bad``, whose id the engine refused (it stepped nothing)."""
+        ident = int(_numpy().asarray(actions)[bad])
+        what = describe_id(self.board, ident) if 0 <= ident < self.num_actions else \
+            f"ids go from 0 to {self.num_actions - 1}"
+        frame = (f" in the {self.id_frame} frame of seat {int(self.to_move[bad])}"
+                 if self.id_frame == "observer" else "")
+        raise IllegalActionError(f"game {bad}: action id {ident} ({what}{frame}) is not legal "
+                                 f"now; no game was stepped")
     def sample(self):
         """Uniformly random legal ids, one per game (-1 for a game about to start again);
         drawn in C from each game's own random state. The array is reused: from several
         threads, hold :attr:`lock` around this call and your use of its result."""
         with self.lock:
+            self._check_idle()
             self._engine.sample()
             return self._sampled
 
@@ -168,6 +243,7 @@ class VectorGames:
         if game.is_over:
             raise ConfigError("set_game needs a game that is not over")
         with self.lock:
+            self._check_idle()
             self._engine.load(index, game._engine)
         return self
 
@@ -175,7 +251,48 @@ class VectorGames:
         """A copy of game ``index`` as a :class:`victorus.Game` (no history)."""
         check_int("index", index, 0, self.num_envs - 1)
         with self.lock:
+            self._check_idle()
             return Game._from_engine(self.board, self.config, self._engine.engine(index))
+
+    def agent_rng(self, index: int) -> int:
+        """The 64-bit random state game ``index``'s opponents draw from next (seeded by
+        :meth:`reset` from ``(seed, index)``): a :class:`victorus.agents.GreedyAgent` with
+        this ``rng_state`` plays as they do."""
+        check_int("index", index, 0, self.num_envs - 1)
+        with self.lock:
+            self._check_idle()
+            return self._engine.agent_rng(index)
+
+
+def _agents_by_seat(config, opponents) -> tuple[int, ...]:
+    """The engine's agent number for each seat (0: the caller's) from ``opponents``."""
+    agents = [0] * NUM_SEATS
+    if opponents is None:
+        return tuple(agents)
+    if not isinstance(opponents, dict):
+        raise ConfigError(f"opponents must be a dict {{seat or 'team:<t>': agent}}, "
+                          f"got {opponents!r}")
+    for key, spec in opponents.items():
+        if spec not in AGENTS:
+            raise ConfigError(f"opponent {key!r}: unknown agent {spec!r}; the agents that play "
+                              f"inside the step are {', '.join(map(repr, AGENTS))}")
+        for seat in _seats_of(config, key):
+            agents[seat] = AGENTS[spec]
+    if not any(agents[s] == 0 for s in config.present):
+        raise ConfigError("opponents play every seat: leave at least one seat to the caller")
+    return tuple(agents)
+
+
+def _seats_of(config, key) -> list[int]:
+    """The present seats an opponents key names: a seat, or ``"team:<t>"``."""
+    teams = sorted({config.teams[s] for s in config.present})
+    if isinstance(key, int) and not isinstance(key, bool) and key in config.present:
+        return [key]
+    if isinstance(key, str) and key.startswith("team:") and key[5:].isdigit() \
+            and int(key[5:]) in teams:
+        return [s for s in config.present if config.teams[s] == int(key[5:])]
+    raise ConfigError(f"opponents key {key!r}: a present seat {list(config.present)} or a team "
+                      f"{', '.join(f'team:{t}' for t in teams)}")
 
 
 __all__ = ["MAX_LEGAL_ACTIONS", "VectorGames"]

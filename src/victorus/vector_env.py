@@ -8,6 +8,9 @@ seen by the army to act; ``info["to_move"]`` says which seat that is, and
 for a game is that of the seat that acted in it at this step (+1 win, -1 loss, 0
 otherwise). Autoreset is gymnasium's next-step mode: after ``terminated`` or
 ``truncated`` the next action of that game is ignored and it starts again.
+``id_frame="observer"`` puts the action ids (mask and actions) in the frame of the army
+to act, as its observation is; ``opponents`` plays seats or teams with built-in agents
+inside the step (both as :class:`victorus.vector.VectorGames` has them).
 
 >>> env = VictorusVectorEnv(4, board="compact", players=2)
 >>> obs, info = env.reset(seed=0)
@@ -42,9 +45,10 @@ class VictorusVectorEnv(VectorEnv):
     def __init__(self, num_envs: int, board: str = "standard", players: int | None = None,
                  variant: str = "standard", *, observations: str = "float32",
                  max_actions: int | None = DEFAULT_MAX_ACTIONS, threads: int = 1,
-                 copy: bool = True):
+                 copy: bool = True, id_frame: str = "absolute", opponents: dict | None = None):
         self.games = VectorGames(num_envs, board, players, variant, observations=observations,
-                                 legal="mask", max_actions=max_actions, threads=threads)
+                                 legal="mask", max_actions=max_actions, threads=threads,
+                                 id_frame=id_frame, opponents=opponents)
         self.num_envs = num_envs
         self.copy = copy
         n_actions, cells = self.games.num_actions, len(self.games.board)

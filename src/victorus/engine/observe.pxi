@@ -22,6 +22,9 @@ cdef inline obs_t encode(obs_t* kind, double count, double divisor) noexcept nog
 cdef inline void fill_plane(obs_t* out, int plane, int n, obs_t value) noexcept nogil:
     cdef int j
     cdef obs_t* row = out + plane * n
+    if obs_t is uint8_t:
+        memset(row, value, n)
+        return
     for j in range(n):
         row[j] = value
 

@@ -1,0 +1,9 @@
+# cython: language_level=3
+# The greedy agent in C (victorus._greedy): a victorus._policy.ChooseFn.
+
+from libc.stdint cimport int32_t, uint64_t
+
+from victorus._engine cimport StateC, RulesC
+
+cdef int greedy_choose(const StateC* s, const RulesC* r, const void* params, uint64_t* rng,
+                       const int32_t* actions, int nactions) noexcept nogil

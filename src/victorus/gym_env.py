@@ -1,0 +1,139 @@
+"""A single-agent gymnasium environment: one team learns, built-in agents play the others
+(``pip install "victorus[pettingzoo]"`` brings gymnasium).
+
+The game runs in :class:`victorus.vector.VectorGames` with ``opponents``: the other
+teams' actions are played in C inside each step (R33), so the learner sees only its own
+turns. The observation is the float32 (or uint8) planes ``[planes, cells]`` seen by the
+learner's army to act; actions are the fixed ids, by default in that army's frame
+(``id_frame="observer"``, as the observation is rotated). The legal mask is in
+``info["action_mask"]`` and from :meth:`LearnerEnv.action_masks` (MaskablePPO's
+convention). The reward is the learner's team's: +1 when it wins, -1 when it loses, 0
+otherwise (a draw, a game going on, truncation by ``max_actions``, R36). An illegal
+action loses the game at once (reward -1, ``terminated``, ``info["illegal_action"]``),
+as gymnasium's checker and unmasked samplers expect an action space to be playable;
+``illegal_actions="raise"`` raises IllegalActionError instead.
+
+Registered with gymnasium (:data:`ENV_IDS`) by ``import victorus.gym_env``, and by
+``import victorus`` when gymnasium is imported already:
+
+>>> import gymnasium, victorus.gym_env
+>>> env = gymnasium.make("victorus/Compact2p-v0", opponent="greedy")
+>>> obs, info = env.reset(seed=0)
+>>> obs.shape, int(info["action_mask"].sum()) > 0
+((88, 127), True)
+"""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from .checks import check_seat
+from .constants import OBSERVATION_VERSION, PLANES
+from .errors import ConfigError
+from .game import DEFAULT_MAX_ACTIONS, Game
+from .render import text_board
+from .vector import AGENTS, VectorGames
+
+#: The registered ids and their games (board, players, variant).
+ENV_IDS = {"victorus/Compact2p-v0": ("compact", 2, "standard"),
+           "victorus/Compact2pQuick-v0": ("compact", 2, "quick6"),
+           "victorus/Compact3p-v0": ("compact", 3, "standard"),
+           "victorus/Standard2p-v0": ("standard", 2, "standard"),
+           "victorus/Standard6p-v0": ("standard", 6, "standard")}
+
+
+class LearnerEnv(gymnasium.Env):
+    """The team of ``seat`` against ``opponent`` (``"random"`` or ``"greedy"``, every
+    other team); see the module documentation. ``reset(seed=...)`` seeds the opponents'
+    random choices; an unseeded reset goes on with the same random stream."""
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 1, "observation_version": OBSERVATION_VERSION}
+
+    def __init__(self, board: str = "compact", players: int | None = 2,
+                 variant: str = "standard", *, opponent: str = "random", seat: int = 0,
+                 observations: str = "float32", id_frame: str = "observer",
+                 max_actions: int | None = DEFAULT_MAX_ACTIONS, render_mode: str | None = None,
+                 illegal_actions: str = "lose"):
+        if illegal_actions not in ("lose", "raise"):
+            raise ConfigError(f"illegal_actions must be 'lose' or 'raise', got {illegal_actions!r}")
+        if render_mode not in (None, "ansi"):
+            raise ConfigError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if observations not in ("float32", "uint8"):
+            raise ConfigError(f"observations must be 'float32' or 'uint8', got {observations!r}")
+        if opponent not in AGENTS:
+            raise ConfigError(f"opponent must be one of {', '.join(map(repr, AGENTS))}, "
+                              f"got {opponent!r}")
+        check_seat(seat)
+        self._start = Game(board, players=players, variant=variant)
+        config = self._start.config
+        if seat not in config.present:
+            raise ConfigError(f"seat {seat} is not in a {config.players}-player game; "
+                              f"present seats: {list(config.present)}")
+        self.seat, self.render_mode, self.illegal_actions = seat, render_mode, illegal_actions
+        others = {f"team:{config.teams[s]}": opponent for s in config.present
+                  if config.teams[s] != config.teams[seat]}
+        self.games = VectorGames(1, board, players, variant, observations=observations,
+                                 max_actions=max_actions, id_frame=id_frame, opponents=others)
+        planes = self.games.observations
+        assert planes is not None                       # observations are float32 or uint8
+        self._planes = planes
+        cells = len(self.games.board)
+        low, high = (-np.inf, np.inf) if observations == "float32" else (0, 255)
+        self.observation_space = spaces.Box(low, high, (len(PLANES), cells),
+                                            dtype=np.dtype(observations))
+        self.action_space = spaces.Discrete(self.games.num_actions)
+        self._seeded = self._over = False
+
+    def reset(self, *, seed: int | None = None, options=None):
+        super().reset(seed=seed)
+        if seed is not None or not self._seeded:       # the first reset seeds from np_random
+            self.games.reset(int(self.np_random.integers(0, 2**63)))
+            self._seeded = True
+        else:
+            self.games.set_game(0, self._start)        # the opponents' random stream goes on
+        self._over = False
+        return self._planes[0].copy(), self._info()
+
+    def step(self, action):
+        if self._over:
+            raise ConfigError("the episode is over: call reset() before stepping again")
+        games = self.games
+        ident = int(action)
+        if not (0 <= ident < games.num_actions and games.masks[0, ident]):
+            if self.illegal_actions == "raise":
+                games.step([ident])                    # raises, naming the action
+            self._over = True
+            return (self._planes[0].copy(), -1.0, True, False,
+                    {**self._info(), "illegal_action": True})
+        games.step(np.array([ident], dtype=np.int32))
+        terminated, truncated = bool(games.terminated[0]), bool(games.truncated[0])
+        self._over = terminated or truncated
+        return (self._planes[0].copy(), float(games.rewards[0, self.seat]), terminated,
+                truncated, self._info())
+
+    def action_masks(self):
+        """The legal actions now: a bool array over the action ids (MaskablePPO)."""
+        return self.games.masks[0].copy()
+
+    def _info(self) -> dict:
+        return {"action_mask": self.action_masks(), "to_move": int(self.games.to_move[0])}
+
+    def render(self):
+        if self.render_mode == "ansi":
+            return text_board(self.games.game(0))
+        return None
+
+
+def register() -> None:
+    """Register :data:`ENV_IDS` with gymnasium (again: a no-op)."""
+    for env_id, (board, players, variant) in ENV_IDS.items():
+        if env_id not in gymnasium.envs.registry:
+            gymnasium.register(env_id, entry_point="victorus.gym_env:LearnerEnv",
+                               kwargs=dict(board=board, players=players, variant=variant))
+
+
+register()
+
+__all__ = ["ENV_IDS", "LearnerEnv", "register"]

@@ -1,0 +1,103 @@
+"""What every search agent shares: the budget (iterations, seconds, threads) and its
+spec grammar, the shortcut for a decisive action, and :class:`SearchResult`."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from . import _mcts
+from .checks import check_int, parse_int
+from .errors import ConfigError
+from .game import Game
+
+
+def check_budget(iterations, seconds, threads) -> None:
+    if iterations is None and seconds is None:
+        raise ConfigError("give a search budget: iterations, seconds or both")
+    if iterations is not None:
+        check_int("iterations", iterations, 1, MAX_ITERATIONS)
+    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
+                                or not 0 < seconds <= MAX_SECONDS):
+        raise ConfigError(f"seconds must be a number in (0, {MAX_SECONDS}], got {seconds!r}")
+    check_int("threads", threads, 1, MAX_THREADS)
+
+
+def budget_name(kind: str, iterations, seconds, threads: int) -> str:
+    budget = f"{seconds:g}s" if iterations is None else str(iterations)
+    return f"{kind}:{budget}" + (f"@{threads}" if threads > 1 else "")
+
+
+#: Bounds of an MCTS budget: seconds per decision, search threads, iterations (a node's
+#: visits are 32-bit counters in the engine).
+MAX_SECONDS, MAX_THREADS, MAX_ITERATIONS = 3600.0, _mcts.MAX_WORKER_THREADS, 2**31 - 1
+
+
+def decisive(game: Game, actions):
+    """The only legal action, or one that wins at once; None if there is neither."""
+    if len(actions) == 1:
+        return actions[0]
+    for action in actions:
+        trial = game.copy(history=False)
+        trial.play(action)
+        if trial.is_over and game.to_move in (trial.winners or ()):
+            return action
+    return None
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What an MCTS search found: the root's legal ``actions`` (legal_actions() order),
+    the ``visits`` and mean ``values`` (for the army to act) of each, and the chosen
+    ``action`` (most visits, first of equals)."""
+
+    action: object
+    actions: tuple
+    visits: tuple
+    values: tuple
+    iterations: int
+    nodes: int
+    priors: tuple = ()          # PUCT: the evaluator's prior of each action
+
+    def policy(self, temperature: float = 1.0) -> tuple[float, ...]:
+        """The visit distribution as a training target: visits^(1/temperature),
+        normalised; temperature 0 puts all the weight on the most visited action (first
+        of equals). Uniform when nothing was visited."""
+        if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) \
+                or not 0 <= temperature < math.inf:
+            raise ConfigError(f"temperature must be a number >= 0, got {temperature!r}")
+        n = len(self.visits)
+        if not sum(self.visits):
+            return (1.0 / n,) * n
+        if temperature == 0:
+            best = max(range(n), key=lambda i: (self.visits[i], -i))
+            return tuple(float(i == best) for i in range(n))
+        top = max(self.visits)
+        weights = [(v / top) ** (1.0 / temperature) for v in self.visits]
+        total = sum(weights)
+        return tuple(w / total for w in weights)
+
+
+_BUDGET = re.compile(r"(?:(?P<iterations>[0-9]+)|(?P<seconds>[0-9]+(?:\.[0-9]*)?|\.[0-9]+)s)"
+                     r"(?:@(?P<threads>[0-9]+))?")
+
+
+def parse_budget(kind: str, arg: str, spec: str, threads: bool = False) -> dict:
+    """make_agent's keyword arguments for a search spec's budget ``arg`` (empty: the
+    default): ``<iterations>`` or ``<seconds>s``, then ``@<threads>`` if ``threads``."""
+    match = _BUDGET.fullmatch(arg)
+    if arg and (match is None or (match["threads"] and not threads)):
+        at = ", then optionally '@<threads>'" if threads else ""
+        raise ConfigError(f"bad search budget in {spec!r}: '{kind}:<iterations>' or "
+                          f"'{kind}:<seconds>s' with a positive number{at}")
+    kwargs: dict = {}
+    if match and match["iterations"]:
+        kwargs.update(iterations=parse_int(f"spec {spec[:40]!r}: iterations", match["iterations"],
+                                           1, MAX_ITERATIONS, canonical=False))
+    elif match:
+        kwargs.update(iterations=None, seconds=float(match["seconds"]))   # (no digit limit)
+    if match and match["threads"]:
+        kwargs.update(threads=parse_int(f"spec {spec[:40]!r}: threads", match["threads"], 1,
+                                        MAX_THREADS, canonical=False))
+    return kwargs
