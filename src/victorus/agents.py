@@ -232,4 +232,4 @@ def make_agent(spec: str, seed=None):
 #: Every built-in agent, for the ladder (``tools/ladder.py``, victorus.tournament.ladder_agents):
 #: ``{budget}`` is replaced by each budget of the ladder, a spec without it plays once.
 #: Add a new agent here.
-LADDER_SPECS = ("random", "greedy", "mcts:{budget}", "mcts-py:{budget}")
+LADDER_SPECS = ("random", "greedy", "mcts:{budget}", "mcts-py:{budget}", "puct:{budget}")
