@@ -271,5 +271,6 @@ def test_ladder_specs_and_tool(tmp_path, capsys):
                         "--write", str(doc)]) == 0
     text = doc.read_text()
     assert text.startswith("before\n") and text.endswith("after\n") and "old" not in text
-    assert "| mcts:5 |" in text and "| greedy | 0 | [0, 0] | 6 |" in text
+    games = 2 * (len(ladder_agents(["5"])) - 1)                   # 2 against each other agent
+    assert "| mcts:5 |" in text and f"| greedy | 0 | [0, 0] | {games} |" in text
     assert "python tools/ladder.py --budgets 5 --games 2" in text
