@@ -1,4 +1,4 @@
-"""Agents, the tournament runner and the tournament/render/simulate --csv commands."""
+"""Agents and the render/simulate --csv commands (tournaments: test_tournament.py)."""
 
 import csv
 import io
@@ -7,7 +7,7 @@ import pytest
 
 import victorus
 from helpers import position
-from victorus.agents import GreedyAgent, MCTSAgent, PythonMCTSAgent, RandomAgent, make_agent, tournament
+from victorus.agents import GreedyAgent, MCTSAgent, PythonMCTSAgent, RandomAgent, make_agent
 from victorus.cli import main
 
 
@@ -160,28 +160,7 @@ def test_make_agent_errors():
     assert isinstance(make_agent("mcts-py:30"), PythonMCTSAgent)
 
 
-def test_tournament_is_seeded_and_rotates_sides():
-    a = tournament(["greedy", "random"], games=4, seed=5)
-    b = tournament(["greedy", "random"], games=4, seed=5)
-    assert a == b and a.games == 4
-    assert sum(a.wins.values()) + a.draws + a.unfinished == 4
-    low, high = a.interval("greedy")
-    assert 0 <= low <= a.win_rate("greedy") <= high <= 1
-    assert "95% CI" in a.table()
-    with pytest.raises(victorus.ConfigError, match="give 2 agents"):
-        tournament(["random", "random", "random"], games=1)
-    with pytest.raises(victorus.ConfigError, match="at least two"):
-        tournament(["random"], games=1)
-
-
-def test_three_team_tournament():
-    result = tournament(["greedy", "random", "random"], games=2, players=3, seed=1)
-    assert result.games == 2 and len(result.agents) == 3
-
-
-def test_tournament_and_render_commands(tmp_path, capsys):
-    assert main(["tournament", "2", "greedy", "random", "--seed", "1"]) == 0
-    assert "greedy" in capsys.readouterr().out
+def test_render_commands(tmp_path, capsys):
     svg = tmp_path / "board.svg"
     assert main(["render", str(svg), "--board", "compact", "--seat", "3", "--labels"]) == 0
     assert svg.read_text().startswith("<svg")

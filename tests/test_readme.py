@@ -42,3 +42,12 @@ def test_search_doc_examples_run(capsys):
     stats = run_doc_blocks("search.md", 3)["stats"]
     assert stats["nodes"] > 100 and stats["hits"] > 0
     assert "table hits" in capsys.readouterr().out
+
+
+def test_agents_doc_examples_run(capsys):
+    """docs/agents.md: the tournament with a spec, a factory and an agent object, and
+    one agent against the rest, run as written."""
+    namespace = run_doc_blocks("agents.md", 2)
+    assert namespace["result"].lineup == "one-vs-rest"
+    out = capsys.readouterr().out
+    assert "Elo over random" in out and "fair share" in out

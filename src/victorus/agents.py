@@ -1,4 +1,4 @@
-"""Agents behind one small interface, and a seeded tournament runner.
+"""Agents behind one small interface (tournaments between them: victorus.tournament).
 
 An agent has a ``name`` and ``choose(game) -> Action`` (a legal action of the
 army to act). ``make_agent("mcts:200", seed=1)`` builds one from a spec:
@@ -250,86 +250,8 @@ def make_agent(spec: str, seed=None):
     raise ConfigError(f"unknown agent {spec!r}: accepted are {AGENT_SPECS}")
 
 
-@dataclass
-class TournamentResult:
-    """Per agent spec: games played, wins, draws, and the 95% Wilson interval of the win rate."""
-
-    agents: tuple[str, ...]
-    games: int
-    wins: dict
-    draws: int
-    unfinished: int
-
-    def win_rate(self, agent: str) -> float:
-        return self.wins.get(agent, 0) / self.games if self.games else 0.0
-
-    def interval(self, agent: str, z: float = 1.96) -> tuple[float, float]:
-        """Wilson score interval of the win rate."""
-        n = self.games
-        if n == 0:
-            return 0.0, 1.0
-        p = self.win_rate(agent)
-        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-        return max(0.0, centre - half), min(1.0, centre + half)
-
-    def as_dict(self) -> dict:
-        """The result for ``victorus tournament --json``."""
-        return {"games": self.games, "draws": self.draws, "unfinished": self.unfinished,
-                "agents": [{"agent": agent, "wins": self.wins.get(agent, 0),
-                            "win_rate": self.win_rate(agent), "wilson_95": list(self.interval(agent))}
-                           for agent in self.agents]}
-
-    def table(self) -> str:
-        lines = [f"games: {self.games}, draws: {self.draws}, unfinished: {self.unfinished}"]
-        for agent in self.agents:
-            low, high = self.interval(agent)
-            lines.append(f"{agent:>12}: wins {self.wins.get(agent, 0):>4}  rate "
-                         f"{self.win_rate(agent):.3f}  95% CI [{low:.3f}, {high:.3f}]")
-        return "\n".join(lines)
-
-
-def tournament(agents, games: int, seed: int = 0, board: str = "compact", players: int = 2,
-               variant: str = "standard", max_actions: int = 3000, progress=None):
-    """Play ``games`` seeded games between agent specs, one spec per team (R33).
-
-    Specs rotate over the teams from game to game, so every agent plays every
-    side equally often. A game past ``max_actions`` (R36) counts as unfinished.
-    ``progress``: a bar with an ETA on stderr, by default only on a terminal (True:
-    always, False: never).
-    """
-    from .progress import Progress
-    agents = tuple(agents)
-    if len(agents) < 2:
-        raise ConfigError(f"a tournament needs at least two agents, got {agents!r}")
-    prototype = Game(board, players=players, variant=variant)
-    teams = sorted({prototype.config.teams[s] for s in prototype.config.present})
-    if len(agents) != len(teams):
-        raise ConfigError(f"{len(teams)} teams play with {players} players: give "
-                          f"{len(teams)} agents, got {len(agents)}")
-    for spec in agents:
-        make_agent(spec)                                  # validate every spec first
-    wins: dict[str, int] = {}
-    draws = unfinished = 0
-    with Progress(games, "games", progress) as bar:
-        for g in range(games):
-            rng = random.Random(seed * 1_000_003 + g)
-            order = [agents[(i + g) % len(agents)] for i in range(len(agents))]
-            players_by_team = {team: make_agent(order[i], seed=rng.getrandbits(32))
-                               for i, team in enumerate(teams)}
-            game = Game(board, players=players, variant=variant)
-            n = 0
-            while not game.is_over and n < max_actions:
-                agent = players_by_team[game.config.teams[game.to_move]]
-                game.play(agent.choose(game))
-                n += 1
-            if not game.is_over:
-                unfinished += 1
-            elif not game.winners:
-                draws += 1
-            else:
-                team = game.config.teams[game.winners[0]]
-                spec = order[teams.index(team)]
-                wins[spec] = wins.get(spec, 0) + 1
-            bar.advance()
-    return TournamentResult(agents, games, wins, draws, unfinished)
+#: Every built-in agent, for the ladder (``tools/ladder.py``, victorus.tournament.ladder_agents):
+#: ``{budget}`` is replaced by each budget of the ladder, a spec without it plays once.
+#: Add a new agent here.
+LADDER_SPECS = ("random", "greedy", "mcts:{budget}", "mcts-py:{budget}", "puct:{budget}",
+                "alphabeta:{budget}", "best:{budget}")

@@ -19,6 +19,7 @@ from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, MAX_PERFT_HASH_MB, MAX_PE
 from .geometry import SEAT_NAMES
 from .progress import Progress
 from .simulate import MAX_GAMES
+from .tournament import LINEUPS, MAX_OPENING_PLIES
 
 #: The seeds the command line takes (64-bit, as the simulations and records keep them).
 MAX_SEED = 2**64 - 1
@@ -142,17 +143,35 @@ def _simulate_parser(commands) -> None:
 
 def _tournament_parser(commands) -> None:
     p = commands.add_parser(
-        "tournament", help="seeded games between agents, win rates with confidence intervals",
-        description=f"Play GAMES seeded games between AGENTS (one per team: {AGENT_SPECS}), "
-                    "rotating sides, and print win rates with 95% Wilson intervals.")
-    p.add_argument("games", type=_int_in("GAMES", 1, MAX_GAMES), metavar="GAMES")
+        "tournament", help="seeded games between agents: win rates, pairs, Elo ratings",
+        description=f"Play GAMES seeded games between AGENTS ({AGENT_SPECS}), rotating "
+                    "sides, and print win rates with 95% Wilson intervals. With three or more "
+                    "agents in a two-team game: a round robin of GAMES games a pair, with "
+                    "Bradley-Terry ratings on the Elo scale (random at 0 if it plays, else the "
+                    "first agent) and 95% intervals.")
+    p.add_argument("games", type=_int_in("GAMES", 1, MAX_GAMES), metavar="GAMES",
+                   help="games in all, or per pair in a round robin")
     p.add_argument("agents", nargs="+", metavar="AGENT")
     p.add_argument("--board", choices=("standard", "compact"), default="compact")
     p.add_argument("--players", type=_int_in("--players", 2, 6), default=2)
     p.add_argument("--variant", default="standard")
     p.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), default=0)
     p.add_argument("--max-actions", type=_int_in("--max-actions", 1, MAX_ACTION_CAP), default=3000)
-    _add_json_option(p, "the result")
+    p.add_argument("--openings", type=_int_in("--openings", 0, MAX_OPENING_PLIES), default=0,
+                   metavar="PLIES", help="start each game from this many random plies, each "
+                                         "opening played with the sides rotated (default 0: "
+                                         "from the start)")
+    p.add_argument("--lineup", choices=LINEUPS, default="auto",
+                   help="'teams': one agent per team; 'round-robin': every pair (two teams); "
+                        "'one-vs-rest': the first agent on one team, the second on the others; "
+                        "'auto' (default): teams, or a round robin for 3+ agents")
+    p.add_argument("--workers", type=_int_in("--workers", 1, 256), default=1,
+                   help="processes playing the games (default 1); same results for any count")
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="'ray' plays the games on a Ray cluster (pip install victorus[ray])")
+    p.add_argument("--address", default=None,
+                   help="Ray cluster address (with --backend ray); default: a local Ray")
+    _add_json_option(p, "the result (win rates, pairs, ratings, every game)")
     _add_progress_option(p)
 
 
@@ -311,11 +330,13 @@ def _write_csv(results, target: str) -> None:
 
 
 def cmd_tournament(args) -> int:
-    from .agents import tournament
+    from . import tournament
     _check_outputs(args.json)
-    result = tournament(args.agents, args.games, seed=args.seed, board=args.board,
-                        players=args.players, variant=args.variant, max_actions=args.max_actions,
-                        progress=args.progress)
+    result = tournament.tournament(
+        args.agents, args.games, seed=args.seed, board=args.board, players=args.players,
+        variant=args.variant, max_actions=args.max_actions, progress=args.progress,
+        openings=args.openings, lineup=args.lineup, workers=args.workers,
+        backend=args.backend, address=args.address)
     print(result.table(), file=sys.stderr if args.json == "-" else sys.stdout)
     if args.json is not None:
         _write_json(args.json, result.as_dict())

@@ -1,0 +1,152 @@
+"""Statistics of a tournament: Wilson intervals of win rates and Bradley-Terry ratings
+on the Elo scale with 95% intervals (numpy only)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import ConfigError
+
+#: Elo points per natural-log unit of the odds: P(i beats j) = 1 / (1 + 10 ** ((r_j - r_i) / 400)).
+ELO_PER_NATURAL_UNIT = 400 / math.log(10)
+Z95 = 1.959963984540054
+
+
+def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a rate (95% by default); (0, 1) for no trials."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class PairScore:
+    """What two agents scored against each other: ``wins_a``, ``wins_b`` and ``draws``
+    (a drawn or unfinished game), over ``wins_a + wins_b + draws`` games."""
+
+    a: str
+    b: str
+    wins_a: int
+    wins_b: int
+    draws: int
+
+    @property
+    def games(self) -> int:
+        return self.wins_a + self.wins_b + self.draws
+
+    @property
+    def score_a(self) -> float:
+        """``a``'s share of the points, a draw counting half."""
+        return (self.wins_a + self.draws / 2) / self.games if self.games else 0.5
+
+    def interval(self) -> tuple[float, float]:
+        """95% Wilson interval of ``a``'s score (a draw as half a success)."""
+        return wilson(self.wins_a + self.draws / 2, self.games)
+
+
+@dataclass(frozen=True)
+class Rating:
+    """An agent's Bradley-Terry rating on the Elo scale with its 95% interval
+    (relative to the anchor, whose rating is 0 by definition), over ``games`` games."""
+
+    agent: str
+    rating: float
+    low: float
+    high: float
+    games: int
+
+    def as_dict(self) -> dict:
+        return {"agent": self.agent, "rating": self.rating, "interval_95": [self.low, self.high],
+                "games": self.games}
+
+
+def bradley_terry(agents, scores, anchor: str | None = None, prior: float = 1.0,
+                  z: float = Z95) -> tuple[Rating, ...]:
+    """Ratings of ``agents`` from their pairwise ``scores`` (PairScore), best first.
+
+    The maximum of the Bradley-Terry likelihood, a draw counting as half a win and half
+    a loss, found by Newton's method; the intervals are ``rating +- z`` standard errors
+    from the inverse of the likelihood's Hessian (the anchor held at 0). ``anchor``
+    (default: ``random`` if it plays, else the first agent) is rated 0. ``prior``
+    virtual draws are added to every pair that played, so that a clean sweep still
+    gives a finite rating (0: the plain maximum likelihood).
+    """
+    agents = tuple(agents)
+    index = {name: i for i, name in enumerate(agents)}
+    if len(index) != len(agents) or len(agents) < 2:
+        raise ConfigError(f"ratings need two or more distinct agents, got {agents!r}")
+    anchor = default_anchor(agents) if anchor is None else anchor
+    if anchor not in index:
+        raise ConfigError(f"the anchor {anchor!r} is not one of the agents {agents!r}")
+    if isinstance(prior, bool) or not isinstance(prior, (int, float)) or not 0 <= prior < math.inf:
+        raise ConfigError(f"prior (virtual draws per pair) must be a number >= 0, got {prior!r}")
+    n = len(agents)
+    points = np.zeros((n, n))                 # points[i, j]: what i scored against j
+    for pair in scores:
+        if pair.a not in index or pair.b not in index or pair.a == pair.b:
+            raise ConfigError(f"a score between {pair.a!r} and {pair.b!r}: both must be "
+                              f"distinct agents of {agents!r}")
+        i, j = index[pair.a], index[pair.b]
+        played = pair.games + (prior if pair.games else 0)
+        points[i, j] += pair.wins_a + (played - pair.wins_a - pair.wins_b) / 2
+        points[j, i] += pair.wins_b + (played - pair.wins_a - pair.wins_b) / 2
+    games = points + points.T
+    _check_connected(agents, games)
+    free = [i for i in range(n) if agents[i] != anchor]
+    theta, covariance = _maximise(points, games, free)
+    spread = z * np.sqrt(np.maximum(np.diag(covariance), 0.0))
+    counts = [sum(p.games for p in scores if name in (p.a, p.b)) for name in agents]
+    ratings = []
+    for i, name in enumerate(agents):
+        half = float(spread[free.index(i)]) if i in free else 0.0
+        centre = float(theta[i])
+        ratings.append(Rating(name, centre * ELO_PER_NATURAL_UNIT,
+                              (centre - half) * ELO_PER_NATURAL_UNIT,
+                              (centre + half) * ELO_PER_NATURAL_UNIT, counts[i]))
+    return tuple(sorted(ratings, key=lambda r: -r.rating))
+
+
+def default_anchor(agents) -> str:
+    """The agent rated 0 unless told otherwise: ``random`` if it plays, else the first."""
+    return "random" if "random" in agents else agents[0]
+
+
+def _check_connected(agents, games) -> None:
+    """Ratings compare agents only through games: every agent must be linked to all."""
+    reached, frontier = {0}, [0]
+    while frontier:
+        i = frontier.pop()
+        for j in np.nonzero(games[i])[0]:
+            if int(j) not in reached:
+                reached.add(int(j))
+                frontier.append(int(j))
+    if len(reached) != len(agents):
+        missing = [agents[i] for i in range(len(agents)) if i not in reached]
+        raise ConfigError(f"ratings need every agent linked by games: {missing!r} never "
+                          f"met {agents[0]!r} even through others")
+
+
+def _maximise(points, games, free, iterations: int = 100):
+    """Newton's method on the log-likelihood over the ``free`` strengths (natural units);
+    the strengths and the covariance of the free ones."""
+    theta = np.zeros(len(points))
+    for _ in range(iterations):
+        expected = 1 / (1 + np.exp(theta[None, :] - theta[:, None]))   # P(i beats j)
+        gradient = (points - games * expected).sum(axis=1)[free]
+        weights = games * expected * expected.T
+        hessian = weights - np.diag(weights.sum(axis=1))
+        step = np.linalg.solve(hessian[np.ix_(free, free)], -gradient)
+        step = np.clip(step, -2.0, 2.0)          # no overshoot from a flat start
+        theta[free] += step
+        if np.max(np.abs(step)) < 1e-10:
+            break
+    expected = 1 / (1 + np.exp(theta[None, :] - theta[:, None]))
+    weights = games * expected * expected.T
+    information = np.diag(weights.sum(axis=1)) - weights
+    return theta, np.linalg.inv(information[np.ix_(free, free)])

@@ -1,0 +1,488 @@
+"""Tournaments between agents: seeded games from random openings with the sides rotated,
+on worker processes or a Ray cluster, reported as win rates with Wilson intervals and,
+for two-team games, Bradley-Terry ratings on the Elo scale.
+
+An entrant is an agent spec (``make_agent``), an agent object (a ``name`` and
+``choose(game)``) or a factory (a callable ``seed -> agent``). Every game builds its
+agents afresh (a spec or factory from the game's seed, an object as a deep copy of
+it), so a game depends only on the tournament's seed and its own index: the results
+are the same for any number of workers.
+"""
+
+from __future__ import annotations
+
+import copy
+import multiprocessing
+import pickle
+import signal
+from dataclasses import dataclass
+
+from .agents import AGENT_SPECS, LADDER_SPECS, make_agent
+from .checks import check_int
+from .errors import ConfigError, MissingDependencyError
+from .game import MAX_ACTION_CAP, Game, play_random
+from .progress import Progress
+from .ratings import PairScore, Rating, bradley_terry, default_anchor, wilson
+from .simulate import MAX_GAMES, game_seed
+
+#: How the agents take the teams (R33): see :func:`tournament`.
+LINEUPS = ("auto", "teams", "round-robin", "one-vs-rest")
+BACKENDS = ("local", "ray")
+MAX_OPENING_PLIES = 1000
+#: Random openings drawn for one opening number before giving up, if each ends the game.
+OPENING_DRAWS = 64
+_AGENT_SEEDS = 2**62           # agents' seeds come from indices past the openings'
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """One game: ``lineup`` names the agent (an index into the result's ``agents``)
+    playing each team, teams in seat order; ``winner`` is the agent whose team won,
+    None for a draw or a game unfinished after ``max_actions`` (R36). ``match`` is the
+    pair of a round robin (else 0), ``opening`` the random opening played (None: the
+    start position); ``actions`` counts the agents' actions, not the opening's."""
+
+    index: int
+    match: int
+    opening: int | None
+    lineup: tuple[int, ...]
+    winner: int | None
+    finished: bool
+    actions: int
+
+    def as_dict(self) -> dict:
+        return {"index": self.index, "match": self.match, "opening": self.opening,
+                "lineup": list(self.lineup), "winner": self.winner, "finished": self.finished,
+                "actions": self.actions}
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    """Every game of a tournament, in index order, and what follows from them.
+
+    ``agents`` are the entrants' names (made distinct with ``#2``, ``#3``... if two
+    share one); ``lineup`` is how they took the teams; ``teams`` how many teams played.
+    """
+
+    agents: tuple[str, ...]
+    lineup: str
+    teams: int
+    openings: int
+    outcomes: tuple[GameOutcome, ...]
+
+    @property
+    def games(self) -> int:
+        return len(self.outcomes)
+
+    @property
+    def wins(self) -> dict:
+        """Games won, per agent name."""
+        won = {name: 0 for name in self.agents}
+        for game in self.outcomes:
+            if game.winner is not None:
+                won[self.agents[game.winner]] += 1
+        return won
+
+    @property
+    def draws(self) -> int:
+        return sum(game.finished and game.winner is None for game in self.outcomes)
+
+    @property
+    def unfinished(self) -> int:
+        return sum(not game.finished for game in self.outcomes)
+
+    def played(self, agent: str) -> int:
+        """Games the agent took part in."""
+        i = self._index(agent)
+        return sum(i in game.lineup for game in self.outcomes)
+
+    def win_rate(self, agent: str) -> float:
+        """Wins over games played (one-vs-rest: the first agent's share of all the wins)."""
+        played = self.played(agent)
+        return self.wins[agent] / played if played else 0.0
+
+    def interval(self, agent: str) -> tuple[float, float]:
+        """95% Wilson score interval of the win rate."""
+        return wilson(self.wins[agent], self.played(agent))
+
+    def pairs(self) -> tuple[PairScore, ...]:
+        """Per pair of agents that met in two-team games: wins each way and draws (an
+        unfinished game counts as a draw); empty with more than two teams."""
+        if self.teams != 2:
+            return ()
+        tally: dict[tuple[int, int], list[int]] = {}
+        for game in self.outcomes:
+            a, b = sorted(game.lineup)
+            if a == b:
+                continue
+            counts = tally.setdefault((a, b), [0, 0, 0])
+            counts[2 if game.winner is None else (0 if game.winner == a else 1)] += 1
+        return tuple(PairScore(self.agents[a], self.agents[b], *counts)
+                     for (a, b), counts in sorted(tally.items()))
+
+    def ratings(self, anchor: str | None = None) -> tuple[Rating, ...]:
+        """Bradley-Terry ratings, Elo scale, 95% intervals (victorus.ratings), best first;
+        ``anchor`` (default ``random`` if it played, else the first agent) is 0. Empty
+        unless two teams played."""
+        pairs = self.pairs()
+        return bradley_terry(self.agents, pairs, anchor) if pairs else ()
+
+    def as_dict(self) -> dict:
+        """The result for ``victorus tournament --json``."""
+        return {"games": self.games, "draws": self.draws, "unfinished": self.unfinished,
+                "lineup": self.lineup, "teams": self.teams, "openings": self.openings,
+                "agents": [{"agent": agent, "games": self.played(agent), "wins": self.wins[agent],
+                            "win_rate": self.win_rate(agent), "wilson_95": list(self.interval(agent))}
+                           for agent in self.agents],
+                "pairs": [{"a": p.a, "b": p.b, "wins_a": p.wins_a, "wins_b": p.wins_b,
+                           "draws": p.draws, "score_a": p.score_a, "wilson_95": list(p.interval())}
+                          for p in self.pairs()],
+                "ratings": [r.as_dict() for r in self.ratings()],
+                "outcomes": [game.as_dict() for game in self.outcomes]}
+
+    def table(self) -> str:
+        """The result as text: win rates, pairs and ratings."""
+        openings = (f"; openings of {self.openings} random plies, each played with the sides "
+                    f"rotated" if self.openings else "")
+        lines = [f"games: {self.games}, draws: {self.draws}, unfinished: {self.unfinished} "
+                 f"({self.lineup}, {self.teams} teams{openings})"]
+        width = max(12, *(len(agent) for agent in self.agents))
+        for agent in self.agents:
+            low, high = self.interval(agent)
+            lines.append(f"{agent:>{width}}: games {self.played(agent):>5}  wins {self.wins[agent]:>5}  "
+                         f"rate {self.win_rate(agent):.3f}  95% CI [{low:.3f}, {high:.3f}]")
+        if self.lineup == "one-vs-rest":
+            lines.append(f"{self.agents[0]} took {self.win_rate(self.agents[0]):.3f} of the wins "
+                         f"playing one team of {self.teams} (fair share {1 / self.teams:.3f})")
+        pairs = self.pairs()
+        if len(pairs) > 1:
+            lines.append("pairs (wins-losses-draws, score of the first with a draw as half):")
+            lines.extend(f"  {p.a} vs {p.b}: {p.wins_a}-{p.wins_b}-{p.draws}  score {p.score_a:.3f}  "
+                         f"95% CI [{p.interval()[0]:.3f}, {p.interval()[1]:.3f}]" for p in pairs)
+        ratings = self.ratings()
+        if ratings:
+            lines.append(f"ratings (Bradley-Terry, Elo scale, {default_anchor(self.agents)} = 0, "
+                         f"95% intervals):")
+            lines.extend(f"  {r.agent:>{width}}: {r.rating:+7.0f}  [{r.low:+.0f}, {r.high:+.0f}]  "
+                         f"{r.games} games" for r in ratings)
+        return "\n".join(lines)
+
+    def _index(self, agent: str) -> int:
+        if agent not in self.agents:
+            raise ConfigError(f"{agent!r} did not play: the agents are {self.agents!r}")
+        return self.agents.index(agent)
+
+
+@dataclass(frozen=True)
+class _Entrant:
+    """One agent of a tournament: exactly one of a spec, a factory or an agent object."""
+
+    name: str
+    spec: str | None = None
+    factory: object = None
+    agent: object = None
+
+    def build(self, seed: int):
+        """This entrant's agent for one game."""
+        if self.spec is not None:
+            return make_agent(self.spec, seed=seed)
+        if self.factory is not None:
+            return _checked_agent(self.factory(seed), f"the factory {self.factory!r}")  # type: ignore[operator]
+        return copy.deepcopy(self.agent)
+
+
+def _is_agent(item) -> bool:
+    return hasattr(item, "name") and callable(getattr(item, "choose", None))
+
+
+def _checked_agent(agent, source: str):
+    if not _is_agent(agent):
+        raise ConfigError(f"{source} returned {agent!r}, not an agent (an object with a "
+                          f"name and choose(game))")
+    return agent
+
+
+def _entrant(item) -> _Entrant:
+    """An entrant from a spec string, an agent object or a factory ``seed -> agent``."""
+    if isinstance(item, str):
+        make_agent(item)                                    # a bad spec fails here
+        return _Entrant(item, spec=item)
+    if _is_agent(item):
+        try:
+            copy.deepcopy(item)
+        except (TypeError, copy.Error, pickle.PicklingError) as exc:
+            raise ConfigError(f"agent {item.name!r} cannot be copied for each game ({exc}): "
+                              f"give a factory seed -> agent instead") from None
+        return _Entrant(str(item.name), agent=item)
+    if callable(item):
+        return _Entrant(str(_checked_agent(item(0), f"the factory {item!r}").name), factory=item)
+    raise ConfigError(f"an agent must be a spec ({AGENT_SPECS}), an object with a name and "
+                      f"choose(game), or a factory seed -> agent; got {item!r}")
+
+
+def _distinct(names: list[str]) -> list[str]:
+    """Names made distinct: the second 'random' becomes 'random#2'."""
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
+    return out
+
+
+def _check_picklable(entrants) -> None:
+    """Agents sent to worker processes or Ray travel pickled: say which one cannot."""
+    for entrant in entrants:
+        try:
+            pickle.dumps(entrant)
+        except (pickle.PicklingError, TypeError, AttributeError) as exc:
+            raise ConfigError(
+                f"agent {entrant.name!r} cannot be sent to a worker process ({exc}): give a "
+                f"spec string, a factory defined at a module's top level, or an agent "
+                f"object that pickles; or play with workers=1") from None
+
+
+@dataclass(frozen=True)
+class _Job:
+    """What every game of a tournament shares (sent once per chunk of games)."""
+
+    entrants: tuple[_Entrant, ...]
+    board: str
+    players: int
+    variant: str
+    max_actions: int
+    openings: int
+    seed: int
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """One game to play: its index, the pair it belongs to, its opening and who plays
+    which team (agent indices, teams in seat order)."""
+
+    index: int
+    match: int
+    opening: int | None
+    lineup: tuple[int, ...]
+
+
+def _opening(job: _Job, start: Game, number: int | None) -> Game:
+    """The position opening ``number``: ``job.openings`` random plies from the start,
+    drawn again (up to OPENING_DRAWS times) while they end the game."""
+    if number is None:
+        return start.copy()
+    for draw in range(OPENING_DRAWS):
+        game = start.copy()
+        play_random(game, game_seed(job.seed, number * OPENING_DRAWS + draw), job.openings)
+        if not game.is_over:
+            return game
+    raise ConfigError(f"{OPENING_DRAWS} random openings of {job.openings} plies all ended "
+                      f"the game: give fewer opening plies")
+
+
+def _play_games(job: _Job, plans) -> list[GameOutcome]:
+    """Play the planned games (in this process, a worker process or a Ray task)."""
+    start = Game(job.board, players=job.players, variant=job.variant)
+    teams = sorted(set(start.config.teams[s] for s in start.config.present))
+    outcomes = []
+    for plan in plans:
+        game = _opening(job, start, plan.opening)
+        by_team = {team: job.entrants[agent].build(game_seed(job.seed, _AGENT_SEEDS + 8 * plan.index + k))
+                   for k, (team, agent) in enumerate(zip(teams, plan.lineup))}
+        actions = 0
+        while not game.is_over and actions < job.max_actions:
+            game.play(by_team[game.config.teams[game.to_move]].choose(game))
+            actions += 1
+        winner = (plan.lineup[teams.index(game.config.teams[game.winners[0]])]
+                  if game.is_over and game.winners else None)
+        outcomes.append(GameOutcome(plan.index, plan.match, plan.opening, plan.lineup,
+                                    winner, game.is_over, actions))
+    return outcomes
+
+
+def _matches(count: int, lineup: str, teams: int) -> tuple[str, list[list[tuple[int, ...]]]]:
+    """The lineup resolved, and per match the rotations of agents over the teams that
+    its games cycle through."""
+    if lineup == "auto":
+        lineup = "teams" if count == teams else "round-robin" if teams == 2 and count >= 3 else ""
+        if not lineup:
+            raise ConfigError(f"{teams} teams play: give {teams} agents (one per team), or "
+                              f"3 or more with 2 teams (a round robin), or choose a lineup "
+                              f"({', '.join(LINEUPS[1:])}); got {count} agents")
+    if lineup == "teams":
+        if count != teams:
+            raise ConfigError(f"{teams} teams play: give {teams} agents, got {count}")
+        return lineup, [[tuple((i + r) % teams for i in range(teams)) for r in range(teams)]]
+    if lineup == "round-robin":
+        if teams != 2:
+            raise ConfigError(f"a round robin is for two-team games (2 players, or 6 "
+                              f"allied; R33), not {teams} teams: use lineup='one-vs-rest' "
+                              f"or 'teams'")
+        return lineup, [[(a, b), (b, a)] for a in range(count) for b in range(a + 1, count)]
+    if count != 2:
+        raise ConfigError(f"one-vs-rest plays two agents (the first on one team, the second "
+                          f"on every other), got {count}")
+    return lineup, [[tuple(0 if i == r else 1 for i in range(teams)) for r in range(teams)]]
+
+
+def _plans(matches, games: int, openings: int) -> list[_Plan]:
+    """Game g of a match plays opening g // R (R rotations) with rotation g % R."""
+    plans: list[_Plan] = []
+    for m, rotations in enumerate(matches):
+        for g in range(games):
+            plans.append(_Plan(len(plans), m, g // len(rotations) if openings else None,
+                               rotations[g % len(rotations)]))
+    return plans
+
+
+def tournament(agents, games: int, seed: int = 0, board: str = "compact", players: int = 2,
+               variant: str = "standard", max_actions: int = 3000, progress=None, *,
+               openings: int = 0, lineup: str = "auto", workers: int = 1,
+               backend: str = "local", address: str | None = None) -> TournamentResult:
+    """Play seeded games between agents and report win rates, pairs and ratings.
+
+    ``agents``: specs like ``"mcts:0.05s"`` (AGENT_SPECS), agent objects (a ``name``
+    and ``choose(game)``; each game plays a deep copy) or factories ``seed -> agent``.
+    ``lineup`` says who plays which team (R33):
+
+    - ``"teams"``: one agent per team; ``games`` games rotate the agents over the teams.
+    - ``"round-robin"`` (two-team games): every pair of agents plays ``games`` games,
+      each agent on each side in turn; ``ratings()`` then places them all on one scale.
+    - ``"one-vs-rest"``: two agents, the first playing one team and the second every
+      other team, the first's team rotating; its win rate is its share of the wins
+      (fair share: one over the number of teams).
+    - ``"auto"`` (default): ``"teams"`` if there is one agent per team, else a round
+      robin for three or more agents in two-team games.
+
+    ``openings=k`` starts each game from k uniformly random plies (actions) from the
+    start, drawn again if they end the game; each opening is played once per rotation
+    of the sides (``games`` must then be a multiple of the rotations: 2 in two-team
+    games, the number of teams for ``"teams"`` and ``"one-vs-rest"``), so every agent
+    plays every side of the same position. ``openings=0``: every game from the start.
+    A game past ``max_actions`` of the agents (R36) is unfinished: a draw in pairs
+    and ratings.
+
+    ``workers=N`` plays on N processes (agents then travel pickled: specs and factories
+    defined at a module's top level always do), ``backend="ray"`` on a Ray cluster
+    (``address``; None starts a local one; ``pip install "victorus[ray]"``); the results
+    are the same for a seed whatever the workers or backend, except for agents with a
+    time budget, whose searches depend on the machine's speed. ``progress``: a bar with
+    an ETA on stderr, by default only on a terminal (True: always, False: never).
+    """
+    check_int("games", games, 1, MAX_GAMES)
+    check_int("seed", seed, 0)
+    check_int("max_actions", max_actions, 1, MAX_ACTION_CAP)
+    check_int("openings (random plies per opening)", openings, 0, MAX_OPENING_PLIES)
+    check_int("workers", workers, 1, 256)
+    if lineup not in LINEUPS:
+        raise ConfigError(f"lineup must be one of {', '.join(LINEUPS)}, got {lineup!r}")
+    if backend not in BACKENDS:
+        raise ConfigError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if address is not None and backend != "ray":
+        raise ConfigError("address is only for backend='ray'")
+    if isinstance(agents, str) or not hasattr(agents, "__iter__"):
+        raise ConfigError(f"agents must be a list of agents, got {agents!r}")
+    entrants = [_entrant(item) for item in agents]
+    if len(entrants) < 2:
+        raise ConfigError(f"a tournament needs at least two agents, got {len(entrants)}")
+    names = _distinct([entrant.name for entrant in entrants])
+    entrants = [_Entrant(name, e.spec, e.factory, e.agent) for name, e in zip(names, entrants)]
+    start = Game(board, players=players, variant=variant)      # validates the configuration
+    teams = len(set(start.config.teams[s] for s in start.config.present))
+    lineup, matches = _matches(len(entrants), lineup, teams)
+    rotations = len(matches[0])
+    if openings and games % rotations:
+        raise ConfigError(f"with openings, each opening is played once per rotation of the "
+                          f"sides ({rotations} here): games must be a multiple of {rotations}, "
+                          f"got {games}")
+    job = _Job(tuple(entrants), board, start.config.players, variant, max_actions, openings, seed)
+    plans = _plans(matches, games, openings)
+    if backend == "ray" or workers > 1:
+        _check_picklable(entrants)
+    if backend == "ray":
+        outcomes = _run_ray(job, plans, workers, progress, address)
+    else:
+        outcomes = _run_local(job, plans, workers, progress)
+    return TournamentResult(tuple(names), lineup, teams, openings,
+                            tuple(sorted(outcomes, key=lambda game: game.index)))
+
+
+def _chunks(plans, workers: int) -> list[list[_Plan]]:
+    size = max(1, min(16, len(plans) // (4 * workers)))
+    return [plans[i:i + size] for i in range(0, len(plans), size)]
+
+
+def _play_chunk(task) -> list[GameOutcome]:
+    return _play_games(*task)
+
+
+def _leave_interrupts_to_parent() -> None:
+    """In a worker process: Ctrl-C is the parent's to handle (it stops the workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _run_local(job: _Job, plans, workers: int, progress) -> list[GameOutcome]:
+    """The games in this process, or on ``workers`` processes started afresh ('spawn':
+    safe beside threads), chunks of games handed out as the workers finish them."""
+    outcomes: list[GameOutcome] = []
+    with Progress(len(plans), "games", progress) as bar:
+        if workers == 1:
+            for plan in plans:
+                outcomes.extend(_play_games(job, [plan]))
+                bar.advance()
+            return outcomes
+        chunks = _chunks(plans, workers)
+        pool = multiprocessing.get_context("spawn").Pool(min(workers, len(chunks)),
+                                                          initializer=_leave_interrupts_to_parent)
+        try:
+            for part in pool.imap_unordered(_play_chunk, [(job, chunk) for chunk in chunks]):
+                outcomes.extend(part)
+                bar.advance(len(part))
+            pool.close()
+        finally:
+            pool.terminate()             # Ctrl-C or an error here stops every worker at once
+            pool.join()
+    return outcomes
+
+
+def _run_ray(job: _Job, plans, workers: int, progress, address) -> list[GameOutcome]:
+    """The same games in chunks of Ray tasks."""
+    try:
+        import ray
+    except ImportError:
+        raise MissingDependencyError("backend='ray' needs Ray: pip install \"victorus[ray]\"") from None
+    started = not ray.is_initialized()
+    if started:
+        ray.init(address=address, num_cpus=None if address else workers,
+                 include_dashboard=False, log_to_driver=False)
+    try:
+        task = ray.remote(_play_games)
+        shared = ray.put(job)
+        pending = [task.remote(shared, chunk) for chunk in _chunks(plans, workers)]
+        outcomes: list[GameOutcome] = []
+        with Progress(len(plans), "games", progress) as bar:
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1)
+                for part in ray.get(done):
+                    outcomes.extend(part)
+                    bar.advance(len(part))
+        return outcomes
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def ladder_agents(budgets) -> tuple[str, ...]:
+    """The specs of every built-in agent (LADDER_SPECS) at each of ``budgets`` (like
+    ``"0.05s"`` or ``"500"``); an agent without a budget appears once."""
+    budgets = list(budgets)
+    if not budgets:
+        raise ConfigError("give at least one budget, like '0.05s' or '500'")
+    specs: list[str] = []
+    for template in LADDER_SPECS:
+        for budget in budgets if "{budget}" in template else [None]:
+            spec = template.format(budget=budget) if budget is not None else template
+            make_agent(spec)                              # a bad budget fails here
+            if spec not in specs:
+                specs.append(spec)
+    return tuple(specs)
