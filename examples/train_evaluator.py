@@ -58,6 +58,7 @@ from victorus.agents import GreedyAgent, MCTSAgent
 from victorus.errors import ConfigError, MissingDependencyError
 from victorus.progress import Progress
 from victorus.puct import PUCTAgent
+from victorus.ratings import wilson
 from victorus.tensors import id_columns, num_actions
 
 OPPONENTS = ("greedy", "mcts")
@@ -403,16 +404,6 @@ def play_evaluation(state: dict, setup: Setup, opponent: str, indices, seed: int
         else:
             outcomes.append("win" if game.config.teams[game.winners[0]] == mine else "loss")
     return outcomes
-
-
-def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a win rate."""
-    if games == 0:
-        return 0.0, 1.0
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def summarise(opponent: str, outcomes: list) -> dict:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from ._engine import StopToken
@@ -137,8 +138,9 @@ def simulate(games: int, seed: int = 0, players: int | None = None, board: str =
     return [game for game in results if game is not None]    # every slot is filled
 
 
-def _simulate_ray(games, seed, players, board, variant, workers, cap, progress, address):
-    """The same games as the local backend, in chunks of Ray tasks."""
+@contextmanager
+def ray_session(workers: int, address):
+    """Ray for a run: started here (and stopped after) unless it is already running."""
     try:
         import ray
     except ImportError:
@@ -148,19 +150,30 @@ def _simulate_ray(games, seed, players, board, variant, workers, cap, progress, 
         ray.init(address=address, num_cpus=None if address else workers,
                  include_dashboard=False, log_to_driver=False)
     try:
+        yield ray
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def ray_gather(ray, pending: list, games: int, progress) -> list:
+    """The games of Ray tasks (each returns a list), as they finish, with a progress bar."""
+    results: list = []
+    with Progress(games, "games", progress) as bar:
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for part in ray.get(done):
+                results.extend(part)
+                bar.advance(len(part))
+    return results
+
+
+def _simulate_ray(games, seed, players, board, variant, workers, cap, progress, address):
+    """The same games as the local backend, in chunks of Ray tasks."""
+    with ray_session(workers, address) as ray:
         task = ray.remote(play_games)
         size = max(1, min(64, games // (4 * workers) or 1))
         chunks = [range(i, min(games, i + size)) for i in range(0, games, size)]
         futures = [task.remote(list(chunk), seed, players, board, variant, cap) for chunk in chunks]
-        results: list[SimulatedGame] = []
-        with Progress(games, "games", progress) as bar:
-            pending = list(futures)
-            while pending:
-                done, pending = ray.wait(pending, num_returns=1)
-                for part in ray.get(done):
-                    results.extend(part)
-                    bar.advance(len(part))
+        results = ray_gather(ray, futures, games, progress)
         return sorted(results, key=lambda g: g.index)
-    finally:
-        if started:
-            ray.shutdown()

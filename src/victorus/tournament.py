@@ -19,11 +19,11 @@ from dataclasses import dataclass
 
 from .agents import AGENT_SPECS, LADDER_SPECS, make_agent
 from .checks import check_int
-from .errors import ConfigError, MissingDependencyError
+from .errors import ConfigError
 from .game import MAX_ACTION_CAP, Game, play_random
 from .progress import Progress
 from .ratings import PairScore, Rating, bradley_terry, default_anchor, wilson
-from .simulate import MAX_GAMES, game_seed
+from .simulate import MAX_GAMES, game_seed, ray_gather, ray_session
 
 #: How the agents take the teams (R33): see :func:`tournament`.
 LINEUPS = ("auto", "teams", "round-robin", "one-vs-rest")
@@ -447,29 +447,11 @@ def _run_local(job: _Job, plans, workers: int, progress) -> list[GameOutcome]:
 
 def _run_ray(job: _Job, plans, workers: int, progress, address) -> list[GameOutcome]:
     """The same games in chunks of Ray tasks."""
-    try:
-        import ray
-    except ImportError:
-        raise MissingDependencyError("backend='ray' needs Ray: pip install \"victorus[ray]\"") from None
-    started = not ray.is_initialized()
-    if started:
-        ray.init(address=address, num_cpus=None if address else workers,
-                 include_dashboard=False, log_to_driver=False)
-    try:
+    with ray_session(workers, address) as ray:
         task = ray.remote(_play_games)
         shared = ray.put(job)
         pending = [task.remote(shared, chunk) for chunk in _chunks(plans, workers)]
-        outcomes: list[GameOutcome] = []
-        with Progress(len(plans), "games", progress) as bar:
-            while pending:
-                done, pending = ray.wait(pending, num_returns=1)
-                for part in ray.get(done):
-                    outcomes.extend(part)
-                    bar.advance(len(part))
-        return outcomes
-    finally:
-        if started:
-            ray.shutdown()
+        return ray_gather(ray, pending, len(plans), progress)
 
 
 def ladder_agents(budgets) -> tuple[str, ...]:
