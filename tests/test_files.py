@@ -89,8 +89,11 @@ def _interrupt(argv, ready, tmp_path):
     import sys
     import time
     env = {**os.environ, "VICTORUS_PROGRESS": "1"}          # progress on stderr: it started
+    # A suite started in the background (no job control) has SIGINT ignored, and a child
+    # inherits that: give the command the default handling a terminal gives it.
     proc = subprocess.Popen([sys.executable, "-m", "victorus.cli", *argv], cwd=tmp_path,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         seen = ""
         while ready not in seen:            # the command is at work (not still starting)
