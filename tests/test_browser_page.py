@@ -285,7 +285,7 @@ def test_a_whole_turn_by_keyboard_and_one_typed(opened, live):
     page.press("#typed-move", "Enter")
     page.wait_for_function("() => S.person_to_act && S.round === 3")
     assert leg in [a.text for a in table.game.history()]
-    assert page.input_value("#typed-move") == ""
+    page.wait_for_function("() => document.querySelector('#typed-move').value === ''")
 
 
 def test_a_piece_s_tooltip_shows_on_hover(opened, live):
