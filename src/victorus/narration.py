@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from .constants import KING, PIECE_NAMES, QUEEN, ROYALS
 from .geometry import SEAT_NAMES
-from .view import ARMY_STATE_NAMES
+from .view import ARMY_STATE_NAMES, cell_arrays
 
 #: How an army is named in a sentence ("blue's", or "your" for the person's army).
 Owner = Callable[[int], str]
@@ -39,13 +39,9 @@ class Cells:
 
 def cells(game) -> Cells:
     """The :class:`Cells` of ``game``'s position (as ``game.view()`` reads them)."""
-    engine = game._engine
-    n = len(game.board)
-    army, kind, edge, royal, tally, frozen = (array("b", bytes(n)) for _ in range(6))
-    laps = array("i", bytes(4 * n))
-    engine.cells_into(army, kind, edge, royal, tally, laps, frozen)
+    army, kind, _, royal, _, laps, frozen = cell_arrays(game)
     return Cells(army, kind, royal, laps, frozen,
-                 tuple(ARMY_STATE_NAMES[state] for state, _ in engine.armies()))
+                 tuple(ARMY_STATE_NAMES[state] for state, _ in game._engine.armies()))
 
 
 def army_owner(army: int) -> str:

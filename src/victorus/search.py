@@ -13,14 +13,19 @@ from .errors import ConfigError
 from .game import Game
 
 
+def check_seconds(seconds) -> None:
+    """A time budget per decision: None, or a number in (0, MAX_SECONDS]."""
+    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
+                                or not 0 < seconds <= MAX_SECONDS):
+        raise ConfigError(f"seconds must be a number in (0, {MAX_SECONDS}], got {seconds!r}")
+
+
 def check_budget(iterations, seconds, threads) -> None:
     if iterations is None and seconds is None:
         raise ConfigError("give a search budget: iterations, seconds or both")
     if iterations is not None:
         check_int("iterations", iterations, 1, MAX_ITERATIONS)
-    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
-                                or not 0 < seconds <= MAX_SECONDS):
-        raise ConfigError(f"seconds must be a number in (0, {MAX_SECONDS}], got {seconds!r}")
+    check_seconds(seconds)
     check_int("threads", threads, 1, MAX_THREADS)
 
 

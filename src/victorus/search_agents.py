@@ -11,10 +11,10 @@ from . import _alphabeta, _engine  # type: ignore[attr-defined]
 from .checks import check_int
 from .errors import ConfigError
 from .game import Game
-from .search import decisive
+from .search import check_seconds, decisive
 
-#: Bounds of an alpha-beta budget: seconds per decision, nodes, depth in actions.
-MAX_SECONDS, MAX_NODES, MAX_DEPTH = 3600.0, 2**62, _alphabeta.MAX_DEPTH
+#: Bounds of an alpha-beta budget (seconds: search.MAX_SECONDS): nodes, depth in actions.
+MAX_NODES, MAX_DEPTH = 2**62, _alphabeta.MAX_DEPTH
 
 
 @dataclass(frozen=True)
@@ -50,9 +50,7 @@ class AlphaBetaAgent:
             raise ConfigError("give an alpha-beta budget: nodes, seconds or both")
         if nodes is not None:
             check_int("nodes", nodes, 1, MAX_NODES)
-        if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
-                                    or not 0 < seconds <= MAX_SECONDS):
-            raise ConfigError(f"seconds must be a number in (0, {MAX_SECONDS}], got {seconds!r}")
+        check_seconds(seconds)
         check_int("depth", depth, 1, MAX_DEPTH)
         check_int("table_bits", table_bits, _alphabeta.MIN_TABLE_BITS, _alphabeta.MAX_TABLE_BITS)
         from .evaluation import evaluate

@@ -68,13 +68,20 @@ class PositionView:
         return tuple(b + h for b, h in zip(self.board_points, self.held_points))
 
 
-def position_view(game) -> PositionView:
-    """The view of ``game`` (``Game.view()``)."""
-    engine = game._engine
+def cell_arrays(game) -> tuple[array, ...]:
+    """Per cell of ``game``'s board: army, kind, edge, royal, tally, laps and frozen, read
+    from the engine in one call."""
     n = len(game.board)
     army, kind, edge, royal, tally, frozen = (array("b", bytes(n)) for _ in range(6))
     laps = array("i", bytes(4 * n))
-    engine.cells_into(army, kind, edge, royal, tally, laps, frozen)
+    game._engine.cells_into(army, kind, edge, royal, tally, laps, frozen)
+    return army, kind, edge, royal, tally, laps, frozen
+
+
+def position_view(game) -> PositionView:
+    """The view of ``game`` (``Game.view()``)."""
+    engine = game._engine
+    army, kind, edge, royal, tally, laps, frozen = cell_arrays(game)
     held: list[list[str]] = [[] for _ in range(NUM_SEATS)]
     for holder, *piece in engine.held():
         held[holder].append(Held(*piece).code)
