@@ -221,7 +221,7 @@ def test_set_game_lets_the_opponents_play_up_to_the_learners_turn():
 
 
 @pytest.mark.parametrize("opponents, message", [
-    ({1: "mcts"}, "unknown agent 'mcts'"),
+    ({1: "mcts-py:10"}, "unknown agent 'mcts-py:10'"),
     ({7: "random"}, "opponents key 7"),
     ({"team:3": "random"}, "team:0, team:1"),
     ({"team:0": "random", "team:1": "random"}, "leave at least one seat"),

@@ -18,15 +18,16 @@ win found ``k`` actions deep is worth ``1 - k / 1000``, so the nearest win is ta
 """
 
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint64_t
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 from libc.stdlib cimport calloc, malloc, free, qsort
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from victorus._core cimport NUM_SEATS, RESULT_NONE, WORD_STOP, CAPTURE_FLAG, code_target, kind_points
 from victorus._engine cimport (StateC, RulesC, Engine, StopToken, MAX_ACTIONS, gen_actions,
                                apply_action, team_returns, position_key, stop_flag, mix64,
-                               atomic_load, RELAXED)
+                               splitmix64, atomic_load, RELAXED)
 from victorus._evaluate cimport EvalWeights, evaluate, read_weights
+from victorus._policy cimport decisive_index
 
 
 cdef extern from "Python.h":
@@ -66,6 +67,7 @@ ctypedef struct Search:
     int64_t max_nodes                # < 0: no limit
     double deadline                  # CLOCK_MONOTONIC seconds; 0: none
     const int* cancel                # the caller's StopToken
+    bint interruptible               # runs in the Python thread: checks for Ctrl-C
     bint budgeted                    # the budget applies (not during depth 1)
     bint aborted
     int error                        # 2: a signal's exception is pending
@@ -108,7 +110,7 @@ cdef bint out_of_budget(Search* t) noexcept nogil:
     depth 1), or Ctrl-C."""
     if atomic_load(t.cancel, RELAXED):
         return True
-    if t.nodes & 4095 == 0:
+    if t.interruptible and t.nodes & 4095 == 0:
         with gil:
             if check_signals() < 0:
                 t.error = 2
@@ -195,6 +197,67 @@ cdef int reraise() except -1:
     return -1                        # the exception check_signals left pending goes on
 
 
+cdef bint search_buffers(Search* t, int depth, int table_bits) noexcept nogil:
+    """The table (``2**table_bits`` entries) and the per-ply buffers of a search up to
+    ``depth`` actions; False if out of memory (what was made is freed by search_free)."""
+    t.table_mask = (<uint64_t>1 << table_bits) - 1
+    t.table = <TableEntry*>calloc(<size_t>1 << table_bits, sizeof(TableEntry))
+    t.states = <StateC*>malloc((depth + 1) * sizeof(StateC))
+    t.actions = <int32_t*>malloc(depth * MAX_ACTIONS * sizeof(int32_t))
+    t.order = <uint64_t*>malloc(depth * MAX_ACTIONS * sizeof(uint64_t))
+    return t.table != NULL and t.states != NULL and t.actions != NULL and t.order != NULL
+
+
+cdef void search_free(Search* t) noexcept nogil:
+    free(t.table)
+    free(t.states)
+    free(t.actions)
+    free(t.order)
+
+
+cdef int32_t deepen(Search* t, int depth, int64_t max_nodes, double seconds, uint64_t seed,
+                    float* value, int* reached) noexcept nogil:
+    """Iterative deepening from ``t.states[0]`` (the buffers made by search_buffers, the
+    table empty): the best action's code found by the last complete iteration (-1: none),
+    its ``value`` for the root team and that iteration's depth (``reached``)."""
+    cdef int d
+    cdef int32_t best_code = -1
+    cdef float found
+    cdef uint64_t key
+    t.root_seat = t.states[0].turn.to_move
+    t.root_team = t.r.team[t.root_seat]
+    t.seed = mix64(seed)
+    t.nodes = 0
+    t.max_nodes = max_nodes
+    t.deadline = now_seconds() + seconds if seconds > 0 else 0
+    t.aborted = False
+    t.error = 0
+    value[0], reached[0] = 0, 0
+    key = position_key(&t.states[0], t.r, 0)
+    for d in range(1, depth + 1):
+        t.budgeted = d > 1
+        found = search(t, 0, d, -INFINITE, INFINITE)
+        if t.aborted:
+            break
+        value[0] = found
+        reached[0] = d
+        best_code = t.table[key & t.table_mask].code     # the root's entry, just made
+        if t.max_nodes >= 0 and t.nodes >= t.max_nodes:
+            break
+        if t.deadline > 0 and now_seconds() >= t.deadline:
+            break
+    return best_code
+
+
+cdef int code_index(const int32_t* actions, int n, int32_t code) noexcept nogil:
+    """The index of ``code`` among ``actions`` (0 if absent)."""
+    cdef int i
+    for i in range(n):
+        if actions[i] == code:
+            return i
+    return 0
+
+
 def alphabeta(Engine engine, int depth, int64_t max_nodes, double seconds, uint64_t seed,
               int table_bits, weights=None, StopToken stop=None):
     """Search from ``engine``'s state (at least one legal action) by iterative deepening
@@ -211,50 +274,83 @@ def alphabeta(Engine engine, int depth, int64_t max_nodes, double seconds, uint6
     cdef Search t
     read_weights(weights, &t.weights)
     t.r = &engine.rules.c
-    t.root_seat = engine.s.turn.to_move
-    t.root_team = t.r.team[t.root_seat]
-    t.table_mask = (<uint64_t>1 << table_bits) - 1
-    t.seed = mix64(seed)
-    t.nodes = 0
-    t.max_nodes = max_nodes
-    t.deadline = now_seconds() + seconds if seconds > 0 else 0
     t.cancel = stop_flag(stop)
-    t.aborted = False
-    t.error = 0
-    t.table = <TableEntry*>calloc(<size_t>1 << table_bits, sizeof(TableEntry))
-    t.states = <StateC*>malloc((depth + 1) * sizeof(StateC))
-    t.actions = <int32_t*>malloc(depth * MAX_ACTIONS * sizeof(int32_t))
-    t.order = <uint64_t*>malloc(depth * MAX_ACTIONS * sizeof(uint64_t))
-    cdef int reached = 0, d, i, best_index = 0
-    cdef int32_t best_code = -1
-    cdef float value = 0, found
-    cdef uint64_t key
+    t.interruptible = True
+    cdef int reached = 0
+    cdef int32_t best_code
+    cdef float value = 0
     try:
-        if t.table == NULL or t.states == NULL or t.actions == NULL or t.order == NULL:
+        if not search_buffers(&t, depth, table_bits):
             raise MemoryError("no memory left for the alpha-beta search")
-        memcpy(&t.states[0], &engine.s, sizeof(StateC))
-        key = position_key(&t.states[0], t.r, 0)
+        memcpy(&t.states[0], &engine.s, sizeof(StateC))   # the position, read with the GIL held
         with nogil:
-            for d in range(1, depth + 1):
-                t.budgeted = d > 1
-                found = search(&t, 0, d, -INFINITE, INFINITE)
-                if t.aborted:
-                    break
-                value = found
-                reached = d
-                best_code = t.table[key & t.table_mask].code     # the root's entry, just made
-                if t.max_nodes >= 0 and t.nodes >= t.max_nodes:
-                    break
-                if t.deadline > 0 and now_seconds() >= t.deadline:
-                    break
+            best_code = deepen(&t, depth, max_nodes, seconds, seed, &value, &reached)
         if t.error == 2:
             reraise()
-        for i in range(n):
-            if root_actions[i] == best_code:
-                best_index = i
     finally:
-        free(t.table)
-        free(t.states)
-        free(t.actions)
-        free(t.order)
-    return best_index, value, reached, t.nodes
+        search_free(&t)
+    return code_index(root_actions, n, best_code), value, reached, t.nodes
+
+
+# -- the opponent inside the vector games' step (victorus._policy) ------------------------
+# One search per decision, as AlphaBetaAgent.choose: the decisive shortcut, else one draw
+# from the game's agent random state seeds the search (the seed AlphaBetaAgent draws from
+# its rng), with an empty table as each of its searches has. Each worker thread of the
+# vector has its own workspace: the table and the per-ply buffers, made once.
+
+cdef class AlphaBetaOpponent:
+    """An alpha-beta budget and its settings as a parameter block
+    (AlphaBetaAgent.native_opponent); ``weights`` as in alphabeta()."""
+
+    def __init__(self, int depth, int64_t max_nodes, double seconds, int table_bits,
+                 weights=None):
+        if (not 1 <= depth <= MAX_PLY or not MIN_TABLE_BITS <= table_bits <= MAX_TABLE_BITS
+                or max_nodes < 0 and seconds <= 0):
+            raise ValueError(f"an alpha-beta opponent needs 1 <= depth <= {MAX_PLY}, "
+                             f"{MIN_TABLE_BITS} <= table_bits <= {MAX_TABLE_BITS} and a budget")
+        self.params.depth, self.params.max_nodes = depth, max_nodes
+        self.params.seconds, self.params.table_bits = seconds, table_bits
+        read_weights(weights, &self.params.weights)
+
+
+ctypedef struct AlphaBetaWorkspace:
+    Search search
+    StateC trial                     # the decisive shortcut's
+    int cancel                       # never set: a decision ends on its budget
+
+
+cdef void* alphabeta_workspace_new(const void* params) noexcept nogil:
+    cdef const AlphaBetaParams* p = <const AlphaBetaParams*>params
+    cdef AlphaBetaWorkspace* w = <AlphaBetaWorkspace*>calloc(1, sizeof(AlphaBetaWorkspace))
+    if w == NULL:
+        return NULL
+    if not search_buffers(&w.search, p.depth, p.table_bits):
+        search_free(&w.search)
+        free(w)
+        return NULL
+    w.search.weights = p.weights
+    w.search.cancel = &w.cancel
+    return w
+
+
+cdef void alphabeta_workspace_free(void* workspace) noexcept nogil:
+    if workspace != NULL:
+        search_free(&(<AlphaBetaWorkspace*>workspace).search)
+        free(workspace)
+
+
+cdef int alphabeta_choose(const StateC* s, const RulesC* r, const void* params, void* workspace,
+                          uint64_t* rng, const int32_t* actions, int nactions) noexcept nogil:
+    """AlphaBetaAgent's choice: the decisive action, else the best action of a search
+    seeded by one draw from ``rng``."""
+    cdef const AlphaBetaParams* p = <const AlphaBetaParams*>params
+    cdef AlphaBetaWorkspace* w = <AlphaBetaWorkspace*>workspace
+    cdef int index = decisive_index(s, r, actions, nactions, &w.trial), reached
+    cdef float value
+    if index >= 0:
+        return index
+    memset(w.search.table, 0, (w.search.table_mask + 1) * sizeof(TableEntry))
+    memcpy(&w.search.states[0], s, sizeof(StateC))
+    w.search.r = r
+    return code_index(actions, nactions, deepen(&w.search, p.depth, p.max_nodes, p.seconds,
+                                                 splitmix64(rng), &value, &reached))

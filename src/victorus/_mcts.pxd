@@ -13,3 +13,27 @@ cdef inline double now_seconds() noexcept nogil:
 
 
 cdef void mcts_value(const StateC* s, const RulesC* r, float* out) noexcept nogil
+
+
+# -- the UCT as an opponent inside the vector games' step (a victorus._policy.ChooseFn) ----
+
+from libc.stdint cimport int32_t, int64_t, uint64_t
+
+from victorus._evaluate cimport EvalWeights
+
+ctypedef struct MctsParams:
+    int64_t iterations               # per decision; < 0: until the time budget
+    double seconds                   # per decision; 0: none
+    int32_t rollout_actions
+    double c                         # UCT exploration constant
+    int32_t max_nodes                # the tree's size bound
+    bint evaluated                   # rollouts scored by the evaluation (else material)
+    EvalWeights weights              # the evaluation's default weights
+
+cdef class MctsOpponent:
+    cdef MctsParams params
+
+cdef void* mcts_workspace_new(const void* params) noexcept nogil
+cdef void mcts_workspace_free(void* workspace) noexcept nogil
+cdef int mcts_choose(const StateC* s, const RulesC* r, const void* params, void* workspace,
+                     uint64_t* rng, const int32_t* actions, int nactions) noexcept nogil

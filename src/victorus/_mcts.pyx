@@ -15,6 +15,7 @@ from victorus._engine cimport (
     SEQ_CST, RELAXED)
 from victorus._evaluate cimport EvalWeights, default_weights, evaluate
 from victorus._threads cimport MAX_THREADS, pthread_t, pthread_create, pthread_join
+from victorus._policy cimport decisive_index
 
 #: Threads an MCTS search may use.
 MAX_WORKER_THREADS = MAX_THREADS
@@ -207,16 +208,15 @@ cdef void mcts_iteration(MctsTree* t, StateC* s, int32_t* actions) noexcept nogi
         at = t.nodes[at].parent
 
 
-cdef void* mcts_run(void* arg) noexcept nogil:
-    """Grow one tree until its budget, the deadline or a stop."""
-    cdef MctsTree* t = <MctsTree*>arg
-    cdef int32_t actions[MAX_ACTIONS]
-    cdef StateC* s = <StateC*>malloc(sizeof(StateC))
-    if s == NULL or not mcts_reserve(t):
+cdef void mcts_grow(MctsTree* t, StateC* s, int32_t* actions) noexcept nogil:
+    """Grow one tree from a root node until its budget, the deadline or a stop; ``s``
+    and ``actions``: the iterations' scratch state and legal actions. A tree whose nodes
+    are kept from a previous search is started afresh over them."""
+    t.nnodes, t.done = 0, 0
+    if not mcts_reserve(t):
         t.error = 1
         atomic_store(t.stop, 1, SEQ_CST)
-        free(s)
-        return NULL
+        return
     mcts_new_node(t, -1, 0, 0, t.root.turn.to_move)
     while t.iterations < 0 or t.done < t.iterations:
         if atomic_load(t.stop, RELAXED) or atomic_load(t.cancel, RELAXED):
@@ -234,8 +234,142 @@ cdef void* mcts_run(void* arg) noexcept nogil:
         if t.error:
             atomic_store(t.stop, 1, SEQ_CST)
             break
+
+
+cdef void* mcts_run(void* arg) noexcept nogil:
+    """Grow one tree (a search thread's)."""
+    cdef MctsTree* t = <MctsTree*>arg
+    cdef int32_t actions[MAX_ACTIONS]
+    cdef StateC* s = <StateC*>malloc(sizeof(StateC))
+    if s == NULL:
+        t.error = 1
+        atomic_store(t.stop, 1, SEQ_CST)
+        return NULL
+    mcts_grow(t, s, actions)
     free(s)
     return NULL
+
+
+cdef void mcts_setup(MctsTree* t, const StateC* root, const RulesC* r, const MctsParams* p,
+                     int64_t iterations, double deadline, uint64_t seed, int index, int* stop,
+                     const int* cancel) noexcept nogil:
+    """Tree ``index`` of a search from ``root`` with the seed ``seed``: its own random
+    state from (seed, index), ``iterations`` its share of the budget."""
+    t.root = root
+    t.r = r
+    t.iterations = iterations
+    t.deadline = deadline
+    t.rollout_actions = p.rollout_actions
+    t.weights = &p.weights if p.evaluated else NULL
+    t.c = p.c
+    t.rng = mix64(seed + <uint64_t>(index + 1) * <uint64_t>0x9E3779B97F4A7C15)
+    t.max_nodes = p.max_nodes
+    t.main = False
+    t.stop = stop
+    t.cancel = cancel
+    t.error = 0
+
+
+cdef int most_visited(const MctsTree* t, int nactions, uint32_t* visits) noexcept nogil:
+    """The root action with the most visits (first of equals), in gen_actions order."""
+    cdef int i, best = 0
+    cdef int32_t child
+    for i in range(nactions):
+        visits[i] = 0
+    if t.nnodes:
+        child = t.nodes[0].first_child
+        while child >= 0:
+            visits[t.nodes[child].index] += t.nodes[child].visits
+            child = t.nodes[child].next_sibling
+    for i in range(1, nactions):
+        if visits[i] > visits[best]:
+            best = i
+    return best
+
+
+# -- the opponent inside the vector games' step (victorus._policy) ------------------------
+# One search per decision, single-threaded, as MCTSAgent.choose with threads=1: the
+# decisive shortcut, else one draw from the game's agent random state seeds the search
+# (the seed MCTSAgent draws from its rng). Each worker thread of the vector has its own
+# workspace: the tree's nodes are kept and reused, never more than max_nodes.
+
+cdef class MctsOpponent:
+    """An MCTS budget and its settings as a parameter block (MCTSAgent.native_opponent)."""
+
+    def __init__(self, int64_t iterations, double seconds, int rollout_actions, double c,
+                 int max_nodes, bint evaluated):
+        if iterations < 0 and seconds <= 0 or max_nodes < 1 or rollout_actions < 0:
+            raise ValueError("an MCTS opponent needs iterations or seconds, max_nodes >= 1 "
+                             "and rollout_actions >= 0")
+        self.params.iterations, self.params.seconds = iterations, seconds
+        self.params.rollout_actions, self.params.c = rollout_actions, c
+        self.params.max_nodes, self.params.evaluated = max_nodes, evaluated
+        default_weights(&self.params.weights)
+
+
+ctypedef struct MctsWorkspace:
+    MctsTree tree                    # its nodes kept from decision to decision
+    StateC state                     # an iteration's position
+    StateC trial                     # the decisive shortcut's
+    int32_t actions[MAX_ACTIONS]
+    uint32_t visits[MAX_ACTIONS]
+    int stop                         # never set: a decision ends on its budget
+    int cancel
+
+
+cdef void* mcts_workspace_new(const void* params) noexcept nogil:
+    """A worker's workspace; the tree's room for an iteration budget made at once."""
+    cdef const MctsParams* p = <const MctsParams*>params
+    cdef MctsWorkspace* w = <MctsWorkspace*>calloc(1, sizeof(MctsWorkspace))
+    if w == NULL:
+        return NULL
+    w.tree.max_nodes = p.max_nodes
+    if p.iterations >= 0:
+        w.tree.capacity = <int32_t>min(<int64_t>p.max_nodes, p.iterations + 1)
+        w.tree.nodes = <MctsNode*>malloc(w.tree.capacity * sizeof(MctsNode))
+        if w.tree.nodes == NULL:
+            free(w)
+            return NULL
+    return w
+
+
+cdef void mcts_workspace_free(void* workspace) noexcept nogil:
+    if workspace != NULL:
+        free((<MctsWorkspace*>workspace).tree.nodes)
+        free(workspace)
+
+
+cdef int mcts_choose(const StateC* s, const RulesC* r, const void* params, void* workspace,
+                     uint64_t* rng, const int32_t* actions, int nactions) noexcept nogil:
+    """MCTSAgent's choice (one thread): the decisive action, else the most visited root
+    action of a search seeded by one draw from ``rng``. Out of memory, the search stops
+    where it is (the first action if nothing was visited)."""
+    cdef const MctsParams* p = <const MctsParams*>params
+    cdef MctsWorkspace* w = <MctsWorkspace*>workspace
+    cdef int index = decisive_index(s, r, actions, nactions, &w.trial)
+    if index >= 0:
+        return index
+    mcts_setup(&w.tree, s, r, p, p.iterations,
+               now_seconds() + p.seconds if p.seconds > 0 else 0, splitmix64(rng), 0,
+               &w.stop, &w.cancel)
+    mcts_grow(&w.tree, &w.state, w.actions)
+    return most_visited(&w.tree, nactions, w.visits)
+
+
+def decisive(Engine engine):
+    """The index (legal_actions() order) of the only legal action or the first that wins
+    at once for the army to act, or -1: victorus.search.decisive."""
+    cdef int32_t actions[MAX_ACTIONS]
+    cdef StateC trial
+    cdef int n = gen_actions(&engine.s, &engine.rules.c, actions)
+    return decisive_index(&engine.s, &engine.rules.c, actions, n, &trial) if n else -1
+
+
+def splitmix_draw(uint64_t state):
+    """One draw from a 64-bit splitmix64 random state, as the C agents draw: (the draw,
+    the state after it)."""
+    cdef uint64_t drawn = splitmix64(&state)
+    return drawn, state
 
 
 cdef int reraise() except -1:
@@ -266,8 +400,11 @@ def mcts(Engine engine, int64_t iterations, double seconds, int threads, uint64_
     cdef uint8_t* stop_block = <uint8_t*>calloc(256, 1)
     cdef int* halt = <int*>(stop_block + 128)
     cdef const int* cancel = stop_flag(stop)
-    cdef EvalWeights weights
-    default_weights(&weights)
+    cdef MctsParams params
+    params.iterations, params.seconds = iterations, seconds
+    params.rollout_actions, params.c, params.max_nodes = rollout_actions, c, max_nodes
+    params.evaluated = evaluated
+    default_weights(&params.weights)
     cdef StateC* root = <StateC*>malloc(sizeof(StateC))
     if trees == NULL or stop_block == NULL or root == NULL:
         free(trees)
@@ -276,19 +413,10 @@ def mcts(Engine engine, int64_t iterations, double seconds, int threads, uint64_
         raise MemoryError()
     memcpy(root, &engine.s, sizeof(StateC))
     for i in range(threads):
-        trees[i].root = root
-        trees[i].r = &engine.rules.c
-        trees[i].iterations = (-1 if iterations < 0 else
-                               iterations // threads + (i < iterations % threads))
-        trees[i].deadline = deadline
-        trees[i].rollout_actions = rollout_actions
-        trees[i].weights = &weights if evaluated else NULL
-        trees[i].c = c
-        trees[i].rng = mix64(seed + <uint64_t>(i + 1) * <uint64_t>0x9E3779B97F4A7C15)
-        trees[i].max_nodes = max_nodes
+        mcts_setup(&trees[i], root, &engine.rules.c, &params,
+                   -1 if iterations < 0 else iterations // threads + (i < iterations % threads),
+                   deadline, seed, i, halt, cancel)
         trees[i].main = i == 0
-        trees[i].stop = halt
-        trees[i].cancel = cancel
     visits = [0] * n
     values = [0.0] * n
     cdef int64_t done = 0, nodes = 0

@@ -2,22 +2,50 @@
 # The C hook of an agent that plays inside the vector games' native step (victorus._vector):
 # a plain function pointer and a parameter block, so that any C agent (random, greedy, a
 # search) plugs in without the GIL. To add one: its ChooseFn (and parameter block, kept
-# alive by the VectorEngine, set in VecC.agent_params), an AGENT_* number in _vector.pyx
-# and its name in victorus.vector.AGENTS.
+# alive by the VectorEngine, set in VecC.agent_params; a search also gives a workspace's
+# WorkspaceNew and WorkspaceFree), an AGENT_* number in _vector.pyx and its name in
+# victorus.vector (AGENTS, or a ``native_opponent()`` method on the Python agent that
+# make_agent builds from the spec).
 
 from libc.stdint cimport int32_t, uint64_t
+from libc.string cimport memcpy
 
-from victorus._engine cimport StateC, RulesC, splitmix64
+from victorus._core cimport RESULT_NONE
+from victorus._engine cimport StateC, RulesC, splitmix64, apply_action
 
 # Choose one of ``nactions`` legal action codes of ``s`` (``actions``, in gen_actions
 # order, so legal_actions() order): return its index. ``params`` is the agent's own
-# parameter block (NULL when it has none), ``rng`` the game's splitmix64 state of its
-# agents: an agent draws its random numbers from it and nothing else.
-ctypedef int (*ChooseFn)(const StateC* s, const RulesC* r, const void* params, uint64_t* rng,
-                         const int32_t* actions, int nactions) noexcept nogil
+# parameter block (NULL when it has none), ``workspace`` its buffers for the thread that
+# calls (from its WorkspaceNew, reused from decision to decision; NULL when it has none),
+# ``rng`` the game's splitmix64 state of its agents: an agent draws its random numbers
+# from it and nothing else.
+ctypedef int (*ChooseFn)(const StateC* s, const RulesC* r, const void* params, void* workspace,
+                         uint64_t* rng, const int32_t* actions, int nactions) noexcept nogil
+
+# A search's buffers for one thread (its tree, its table), made once from its parameter
+# block: NULL when out of memory. Freed by the matching WorkspaceFree.
+ctypedef void* (*WorkspaceNew)(const void* params) noexcept nogil
+ctypedef void (*WorkspaceFree)(void* workspace) noexcept nogil
 
 
 cdef inline int random_choose(const StateC* s, const RulesC* r, const void* params,
-                              uint64_t* rng, const int32_t* actions, int nactions) noexcept nogil:
+                              void* workspace, uint64_t* rng, const int32_t* actions,
+                              int nactions) noexcept nogil:
     """Uniformly random: one draw per decision."""
     return <int>(splitmix64(rng) % <uint64_t>nactions)
+
+
+cdef inline int decisive_index(const StateC* s, const RulesC* r, const int32_t* actions,
+                               int nactions, StateC* trial) noexcept nogil:
+    """The search agents' shortcut (victorus.search.decisive): the only legal action, or
+    the first that wins at once for the army to act (R33: its team wins), taken without
+    search and without a random draw; -1 if there is neither. ``trial``: a scratch state."""
+    cdef int k, me = s.turn.to_move
+    if nactions == 1:
+        return 0
+    for k in range(nactions):
+        memcpy(trial, s, sizeof(StateC))
+        apply_action(trial, r, actions[k])
+        if trial.result != RESULT_NONE and (trial.winners >> me) & 1:
+            return k
+    return -1

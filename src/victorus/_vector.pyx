@@ -18,21 +18,25 @@ from victorus._threads cimport (
     pthread_mutex_init, pthread_mutex_destroy, pthread_mutex_lock, pthread_mutex_unlock,
     pthread_cond_init, pthread_cond_destroy, pthread_cond_wait, pthread_cond_broadcast,
     pthread_cond_signal)
-from victorus._policy cimport ChooseFn, random_choose
+from victorus._policy cimport ChooseFn, WorkspaceNew, WorkspaceFree, random_choose
 from victorus._greedy cimport greedy_choose
+from victorus._mcts cimport MctsOpponent, mcts_choose, mcts_workspace_new, mcts_workspace_free
+from victorus._alphabeta cimport (AlphaBetaOpponent, alphabeta_choose, alphabeta_workspace_new,
+                                  alphabeta_workspace_free)
 
 # -- many games stepped at once (victorus.vector) ----------------------------------------
 # The games live in one C array; a step validates every action first (nothing changes if
 # one is illegal), then splits the games over a pool of POSIX threads that run without
 # the GIL. Each game has its own random state, so results never depend on the threads.
+# A search agent has a workspace per thread (worker 0: the thread that dispatches).
 
 cdef enum:
     SPIN = 200000                    # checks before a thread sleeps (a step's worth of time)
     CHUNK = 4                        # games a thread takes at a time
     TASK_RESET = 0
     TASK_STEP = 1
-    AGENT_NONE = 0                   # the built-in agents (victorus.vector.AGENTS)
-    AGENT_RANDOM = 1
+    AGENT_NONE = 0                   # the built-in agents (victorus.vector.AGENTS); a search
+    AGENT_RANDOM = 1                 # is given as its opponent object (MctsOpponent, ...)
     AGENT_GREEDY = 2
 
 
@@ -56,6 +60,8 @@ ctypedef struct VecC:
     # the seats played inside the step by a C agent (NULL: the caller's seat)
     ChooseFn agent[NUM_SEATS]
     const void* agent_params[NUM_SEATS]
+    void* workspace[MAX_THREADS][NUM_SEATS]   # per worker thread, per seat (NULL: none)
+    WorkspaceFree workspace_free[NUM_SEATS]    # the seat's own workspaces (NULL: shared, none)
     uint64_t* agent_rng              # [n] each game's random state of its agents
     # the caller's numpy buffers
     int32_t* sampled
@@ -114,9 +120,10 @@ cdef inline int absolute_id(const VecC* v, int seat, int ident) noexcept nogil:
     return v.unview[seat][ident // n] * n + v.unview[seat][ident % n]
 
 
-cdef void play_agents(VecC* v, int i) noexcept nogil:
+cdef void play_agents(VecC* v, int i, int worker) noexcept nogil:
     """Let the C agents play game ``i`` until a seat of the caller's is to act, the game
-    is over or the ``max_actions`` cap is reached (their actions count towards it, R36)."""
+    is over or the ``max_actions`` cap is reached (their actions count towards it, R36);
+    a search uses worker thread ``worker``'s workspace."""
     cdef StateC* s = &v.states[i]
     cdef int32_t* legal = v.legal + <Py_ssize_t>i * MAX_ACTIONS
     cdef ChooseFn agent
@@ -129,17 +136,17 @@ cdef void play_agents(VecC* v, int i) noexcept nogil:
         count = gen_actions(s, v.r, legal)
         if count == 0:
             return
-        apply_action(s, v.r, legal[agent(s, v.r, v.agent_params[seat], &v.agent_rng[i], legal,
-                                         count)])
+        apply_action(s, v.r, legal[agent(s, v.r, v.agent_params[seat], v.workspace[worker][seat],
+                                         &v.agent_rng[i], legal, count)])
         v.played[i] += 1
 
 
-cdef void vec_settle(VecC* v, int i) noexcept nogil:
+cdef void vec_settle(VecC* v, int i, int worker) noexcept nogil:
     """After the caller's action (or a fresh start): the agents' replies, then the
     rewards (those of the game's end, if it ended over the agents' actions too) and the
     end flags."""
     cdef StateC* s = &v.states[i]
-    play_agents(v, i)
+    play_agents(v, i, worker)
     team_returns(s, v.r, &v.rewards[i * NUM_SEATS])
     v.terminated[i] = s.result != RESULT_NONE
     v.truncated[i] = not v.terminated[i] and v.max_actions > 0 and v.played[i] >= v.max_actions
@@ -163,29 +170,30 @@ cdef int find_legal(const VecC* v, int i, int ident) noexcept nogil:
     return -1
 
 
-cdef void vec_reset_one(VecC* v, int i) noexcept nogil:
+cdef void vec_reset_one(VecC* v, int i, int worker) noexcept nogil:
     """Game ``i`` back to the start, its agents' opening actions played."""
     memcpy(&v.states[i], &v.start, sizeof(StateC))
     v.played[i] = 0
-    vec_settle(v, i)
+    vec_settle(v, i, worker)
 
 
-cdef void vec_step_one(VecC* v, int i) noexcept nogil:
+cdef void vec_step_one(VecC* v, int i, int worker) noexcept nogil:
     cdef StateC* s = &v.states[i]
     cdef int32_t* legal = v.legal + <Py_ssize_t>i * MAX_ACTIONS
     if v.reset_next[i]:                               # next-step autoreset: the action is ignored
-        vec_reset_one(v, i)
+        vec_reset_one(v, i, worker)
         vec_outputs(v, i)
         return
     apply_action(s, v.r, legal[v.chosen[i]])          # validated by the caller
     v.played[i] += 1
-    vec_settle(v, i)
+    vec_settle(v, i, worker)
     vec_outputs(v, i)
 
 
-cdef void vec_run(VecC* v) noexcept nogil:
-    """Take games a few at a time until none is left (every thread, the caller's too);
-    ``busy`` counts the games not yet done: whoever finishes the last wakes the caller."""
+cdef void vec_run(VecC* v, int worker) noexcept nogil:
+    """Take games a few at a time until none is left (every thread, the caller's too, as
+    worker ``worker``); ``busy`` counts the games not yet done: whoever finishes the last
+    wakes the caller."""
     cdef int lo, i, hi
     while True:
         lo = atomic_fetch_add(&v.next, CHUNK, SEQ_CST)
@@ -194,21 +202,27 @@ cdef void vec_run(VecC* v) noexcept nogil:
         hi = min(lo + CHUNK, v.n)
         for i in range(lo, hi):
             if v.task == TASK_RESET:
-                vec_reset_one(v, i)
+                vec_reset_one(v, i, worker)
                 vec_outputs(v, i)
             else:
-                vec_step_one(v, i)
+                vec_step_one(v, i, worker)
         if atomic_sub_fetch(&v.busy, hi - lo, SEQ_CST) == 0:
             pthread_mutex_lock(&v.lock)          # the caller may be asleep: wake it
             pthread_cond_signal(&v.done_cv)
             pthread_mutex_unlock(&v.lock)
 
 
+ctypedef struct WorkerC:
+    VecC* v
+    int index                        # its workspaces: VecC.workspace[index]
+
+
 cdef void* vec_worker(void* arg) noexcept nogil:
     """A pool thread: spin briefly, then sleep, until the next task; take its games while
     any is left. A thread that wakes late (another process had its core) finds none and
     holds nothing up: the caller waits for games, never for threads."""
-    cdef VecC* v = <VecC*>arg
+    cdef VecC* v = (<WorkerC*>arg).v
+    cdef int worker = (<WorkerC*>arg).index
     cdef int seen = 0, spin
     while True:
         spin = 0
@@ -222,7 +236,7 @@ cdef void* vec_worker(void* arg) noexcept nogil:
             return NULL
         seen = atomic_load(&v.generation, SEQ_CST)
         pthread_mutex_unlock(&v.lock)
-        vec_run(v)
+        vec_run(v, worker)
 
 
 cdef void vec_dispatch(VecC* v, int task) noexcept nogil:
@@ -237,7 +251,7 @@ cdef void vec_dispatch(VecC* v, int task) noexcept nogil:
         atomic_fetch_add(&v.generation, 1, SEQ_CST)
         pthread_cond_broadcast(&v.start_cv)
         pthread_mutex_unlock(&v.lock)
-    vec_run(v)
+    vec_run(v, 0)
     while atomic_load(&v.busy, SEQ_CST) and spin < SPIN // 10:
         spin += 1
     pthread_mutex_lock(&v.lock)
@@ -325,10 +339,12 @@ cdef class VectorEngine:
     arguments and owns the output buffers)."""
     cdef VecC v
     cdef pthread_t handles[MAX_THREADS]
+    cdef WorkerC workers[MAX_THREADS]
     cdef int started                     # worker threads running
     cdef bint pool_ready                 # the lock and conditions exist
     cdef readonly Rules rules
     cdef object buffers                  # keeps the numpy outputs alive
+    cdef tuple opponents                 # keeps the searches' parameter blocks alive
     cdef AsyncC step_thread              # send() / recv()
 
     def __cinit__(self):
@@ -339,8 +355,9 @@ cdef class VectorEngine:
 
     def __init__(self, Engine start, int n, int threads, int64_t max_actions, int obs_kind,
                  buffers, bint observer_frame=False, agents=(AGENT_NONE,) * NUM_SEATS):
-        """``agents``: per seat, AGENT_NONE (the caller plays it), AGENT_RANDOM or
-        AGENT_GREEDY (played inside the step)."""
+        """``agents``: per seat, AGENT_NONE (the caller plays it), AGENT_RANDOM,
+        AGENT_GREEDY or a search's opponent object (MctsOpponent, AlphaBetaOpponent),
+        played inside the step; seats given one object share its workspaces."""
         self.rules = start.rules
         cdef VecC* v = &self.v
         cdef int seat, cell
@@ -349,11 +366,8 @@ cdef class VectorEngine:
         for seat in range(NUM_SEATS):
             for cell in range(self.rules.c.t.ncells):
                 v.unview[seat][self.rules.c.view[seat][cell]] = cell
-            v.agent[seat] = NULL
-            if agents[seat] == AGENT_RANDOM:
-                v.agent[seat] = random_choose
-            elif agents[seat] == AGENT_GREEDY:
-                v.agent[seat] = greedy_choose
+        self.opponents = tuple(agents)
+        self.set_agents(threads)
         memcpy(&v.start, &start.s, sizeof(StateC))
         v.n, v.threads, v.max_actions, v.obs_kind = n, threads, max_actions, obs_kind
         v.cells = self.rules.c.t.ncells
@@ -401,14 +415,51 @@ cdef class VectorEngine:
         pthread_cond_init(&v.done_cv, NULL)
         self.pool_ready = True
         cdef int t
+        for t in range(threads):
+            self.workers[t].v, self.workers[t].index = v, t
         for t in range(1, threads):
-            if pthread_create(&self.handles[t], NULL, vec_worker, v):
+            if pthread_create(&self.handles[t], NULL, vec_worker, &self.workers[t]):
                 self.v.threads = t               # run with the threads that did start
                 break
             self.started = t
 
+    cdef set_agents(self, int threads):
+        """Each seat's ChooseFn and parameter block, and a search's workspaces (one per
+        worker thread, made here once; a seat given the same object as an earlier one
+        shares that seat's)."""
+        cdef VecC* v = &self.v
+        cdef int seat, earlier, t
+        cdef WorkspaceNew make
+        for seat in range(NUM_SEATS):
+            agent, make = self.opponents[seat], NULL
+            v.agent[seat], v.agent_params[seat] = NULL, NULL
+            if isinstance(agent, MctsOpponent):
+                v.agent[seat], v.agent_params[seat] = mcts_choose, &(<MctsOpponent>agent).params
+                make, v.workspace_free[seat] = mcts_workspace_new, mcts_workspace_free
+            elif isinstance(agent, AlphaBetaOpponent):
+                v.agent[seat] = alphabeta_choose
+                v.agent_params[seat] = &(<AlphaBetaOpponent>agent).params
+                make, v.workspace_free[seat] = alphabeta_workspace_new, alphabeta_workspace_free
+            elif agent == AGENT_RANDOM:
+                v.agent[seat] = random_choose
+            elif agent == AGENT_GREEDY:
+                v.agent[seat] = greedy_choose
+            if make == NULL:
+                continue
+            for earlier in range(seat):
+                if self.opponents[earlier] is agent:
+                    v.workspace_free[seat] = NULL
+                    for t in range(threads):
+                        v.workspace[t][seat] = v.workspace[t][earlier]
+                    break
+            else:
+                for t in range(threads):
+                    v.workspace[t][seat] = make(v.agent_params[seat])
+                    if v.workspace[t][seat] == NULL:
+                        raise MemoryError("no memory for an opponent's search")
+
     def __dealloc__(self):
-        cdef int t
+        cdef int t, seat
         async_stop(&self.step_thread)            # it may be stepping: it finishes first
         if self.pool_ready:
             pthread_mutex_lock(&self.v.lock)
@@ -428,6 +479,11 @@ cdef class VectorEngine:
         free(self.v.reset_next)
         free(self.v.chosen)
         free(self.v.agent_rng)
+        for seat in range(NUM_SEATS):
+            if self.v.workspace_free[seat] != NULL:
+                for t in range(MAX_THREADS):
+                    if self.v.workspace[t][seat] != NULL:
+                        self.v.workspace_free[seat](self.v.workspace[t][seat])
 
     @property
     def threads(self):
@@ -503,8 +559,9 @@ cdef class VectorEngine:
         rewritten."""
         memcpy(&self.v.states[i], &e.s, sizeof(StateC))
         self.v.played[i] = 0
-        vec_settle(&self.v, i)
-        vec_outputs(&self.v, i)
+        with nogil:                              # no step runs: worker 0's workspaces are free
+            vec_settle(&self.v, i, 0)
+            vec_outputs(&self.v, i)
 
     def agent_rng(self, int i):
         """The random state game ``i``'s agents draw from next."""

@@ -121,6 +121,18 @@ class MCTSAgent:
         actions = game.legal_actions()
         return decisive(game, actions) or self.search(game).action
 
+    def native_opponent(self):
+        """These settings as an opponent played in C inside the step of
+        :class:`victorus.vector.VectorGames` (``opponents={seat: "mcts:200"}``): the same
+        choice, the search seeded by one draw from the game's agent random state."""
+        if self.threads > 1:
+            raise ConfigError(f"{self.name}: an opponent inside the step searches on one "
+                              f"thread (the vector's threads share out the games): drop "
+                              f"'@{self.threads}'")
+        return _mcts.MctsOpponent(-1 if self.iterations is None else self.iterations,
+                                  self.seconds or 0.0, self.rollout_actions, self.c,
+                                  self.max_nodes, self.evaluated)
+
 
 @dataclass
 class _Node:

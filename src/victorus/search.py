@@ -40,15 +40,29 @@ MAX_SECONDS, MAX_THREADS, MAX_ITERATIONS = 3600.0, _mcts.MAX_WORKER_THREADS, 2**
 
 
 def decisive(game: Game, actions):
-    """The only legal action, or one that wins at once; None if there is neither."""
-    if len(actions) == 1:
-        return actions[0]
-    for action in actions:
-        trial = game.copy(history=False)
-        trial.play(action)
-        if trial.is_over and game.to_move in (trial.winners or ()):
-            return action
-    return None
+    """The only legal action, or the first that wins at once (``actions``: the game's
+    legal_actions()); None if there is neither. In C (``victorus._policy``), as the
+    search opponents inside :class:`victorus.vector.VectorGames` take it."""
+    index = _mcts.decisive(game._engine)
+    return None if index < 0 else actions[index]
+
+
+class SplitMix64:
+    """A 64-bit splitmix64 random state as a search agent's ``rng``: ``getrandbits(64)``
+    draws a search's seed as the C agents do. Given the state of
+    :meth:`victorus.vector.VectorGames.agent_rng`, an :class:`~victorus.agents.MCTSAgent`
+    or :class:`~victorus.search_agents.AlphaBetaAgent` plays as that game's opponents of
+    the same spec (one draw per searched decision); ``state`` is then theirs again."""
+
+    def __init__(self, state: int):
+        check_int("state", state, 0, 2**64 - 1)
+        self.state = state
+
+    def getrandbits(self, k: int) -> int:
+        if k != 64:
+            raise ConfigError(f"SplitMix64 draws 64 bits at a time, got {k!r}")
+        drawn, self.state = _mcts.splitmix_draw(self.state)
+        return drawn
 
 
 @dataclass(frozen=True)

@@ -78,6 +78,14 @@ class AlphaBetaAgent:
     def choose(self, game: Game):
         return decisive(game, game.legal_actions()) or self.search(game).action
 
+    def native_opponent(self):
+        """These settings as an opponent played in C inside the step of
+        :class:`victorus.vector.VectorGames` (``opponents={seat: "alphabeta:2000"}``):
+        the same choice, the search seeded by one draw from the game's agent random
+        state."""
+        return _alphabeta.AlphaBetaOpponent(self.depth, -1 if self.nodes is None else self.nodes,
+                                            self.seconds or 0.0, self.table_bits, self.weights)
+
 
 def alphabeta_from_budget(seed=None, iterations: int | None = None,
                           seconds: float | None = None) -> AlphaBetaAgent:

@@ -22,15 +22,20 @@ takes) are in that army's frame too: a leg's cells are replaced by their columns
 observation (:func:`victorus.tensors.to_observer_ids`), so one network reads the same
 action the same way from every seat. The default ``"absolute"`` keeps the board's cells.
 
-Opponents: ``opponents={seat: "greedy", "team:1": "random"}`` plays those seats (an int)
-or every seat of a team (``"team:<t>"``, ``Config.teams`` numbering, R33) with a
+Opponents: ``opponents={seat: "greedy", "team:1": "mcts:100"}`` plays those seats (an
+int) or every seat of a team (``"team:<t>"``, ``Config.teams`` numbering, R33) with a
 built-in agent in C inside the step: a step plays the caller's action, then the agents'
 replies until one of the caller's seats (:attr:`~VectorGames.learner_seats`) is to act,
 so the outputs only ever show the caller's turns. Rewards come at a game's end only, so
 the step that ends a game, on the caller's action or an agent's, carries its rewards;
-the agents' actions count towards ``max_actions``. The agents draw from each game's own
-random state (:meth:`~VectorGames.agent_rng`): ``greedy`` is
-:class:`victorus.agents.GreedyAgent`, move for move.
+the agents' actions count towards ``max_actions``. The agents (:data:`OPPONENT_SPECS`,
+the specs of :func:`victorus.agents.make_agent`) draw from each game's own random state
+(:meth:`~VectorGames.agent_rng`): ``greedy`` is :class:`victorus.agents.GreedyAgent`,
+move for move; ``mcts:<budget>`` and ``alphabeta:<budget>`` are
+:class:`~victorus.agents.MCTSAgent` and :class:`~victorus.search_agents.AlphaBetaAgent`,
+each decision searched on the worker thread's own buffers (made once per thread) with a
+seed drawn from that state (:class:`victorus.search.SplitMix64`). A time budget
+(``mcts:0.05s``) makes the games depend on the machine's speed.
 
 Asynchronous steps (EnvPool's model): :meth:`~VectorGames.send` validates the ids and
 starts the step on a native thread, returning at once; :meth:`~VectorGames.recv` waits
@@ -65,6 +70,7 @@ from __future__ import annotations
 import threading
 
 from ._vector import MAX_LEGAL_ACTIONS, MAX_WORKER_THREADS, VectorEngine
+from .agents import make_agent
 from .checks import check_int
 from .constants import NUM_SEATS, OBSERVATION_KINDS, OBSERVATION_VERSION, PLANES
 from .errors import ConfigError, IllegalActionError
@@ -74,8 +80,14 @@ from .tensors import _numpy, describe_id, num_actions
 OBSERVATIONS = {kind: i for i, kind in enumerate(OBSERVATION_KINDS)}   # the engine's OBS_*
 LEGAL = (None, "mask", "ids")
 FRAMES = ("absolute", "observer")
-#: The agents that play inside the step (the engine's AGENT_* numbers).
+#: The agents that play inside the step without a search (the engine's AGENT_* numbers).
 AGENTS = {"random": 1, "greedy": 2}
+#: The searches that play inside the step: make_agent builds them from the spec (its
+#: ``native_opponent()`` is the parameter block the engine plays).
+SEARCH_OPPONENTS = ("mcts", "alphabeta")
+#: The opponent specs VectorGames accepts, for error messages.
+OPPONENT_SPECS = ("'random', 'greedy', 'mcts[:BUDGET]', 'alphabeta[:BUDGET]' (BUDGET: "
+                  "iterations (alphabeta: nodes) like 200, or seconds like 0.05s)")
 #: More than this many games per batch is refused. Each game costs about 12 KB of C state,
 #: plus 32 KB (standard board; 16 KB compact) for its mask and 64 KB (32 KB) for float32
 #: observations.
@@ -107,7 +119,8 @@ class VectorGames:
         self.id_frame = id_frame
         agents = _agents_by_seat(start.config, opponents)
         #: The seats the caller plays (every present seat without an agent).
-        self.learner_seats = tuple(s for s in start.config.present if agents[s] == 0)
+        self.learner_seats = tuple(s for s in start.config.present
+                                   if isinstance(agents[s], int) and agents[s] == 0)
         #: The planes written (constants.OBSERVATION_VERSION, bumped with any plane change).
         self.observation_version = OBSERVATION_VERSION
         self.num_envs, self.max_actions = num_envs, max_actions
@@ -257,30 +270,44 @@ class VectorGames:
     def agent_rng(self, index: int) -> int:
         """The 64-bit random state game ``index``'s opponents draw from next (seeded by
         :meth:`reset` from ``(seed, index)``): a :class:`victorus.agents.GreedyAgent` with
-        this ``rng_state`` plays as they do."""
+        this ``rng_state``, or a search agent of the same spec with
+        ``rng=victorus.search.SplitMix64(state)``, plays as they do."""
         check_int("index", index, 0, self.num_envs - 1)
         with self.lock:
             self._check_idle()
             return self._engine.agent_rng(index)
 
 
-def _agents_by_seat(config, opponents) -> tuple[int, ...]:
-    """The engine's agent number for each seat (0: the caller's) from ``opponents``."""
-    agents = [0] * NUM_SEATS
+def _agents_by_seat(config, opponents) -> tuple:
+    """The engine's agent for each seat from ``opponents``: 0 (the caller's), an AGENTS
+    number, or a search's parameter block (shared by the seats of one key)."""
+    agents: list = [0] * NUM_SEATS
     if opponents is None:
         return tuple(agents)
     if not isinstance(opponents, dict):
         raise ConfigError(f"opponents must be a dict {{seat or 'team:<t>': agent}}, "
                           f"got {opponents!r}")
     for key, spec in opponents.items():
-        if spec not in AGENTS:
-            raise ConfigError(f"opponent {key!r}: unknown agent {spec!r}; the agents that play "
-                              f"inside the step are {', '.join(map(repr, AGENTS))}")
+        agent = _opponent(key, spec)
         for seat in _seats_of(config, key):
-            agents[seat] = AGENTS[spec]
-    if not any(agents[s] == 0 for s in config.present):
+            agents[seat] = agent
+    if not any(isinstance(agents[s], int) and agents[s] == 0 for s in config.present):
         raise ConfigError("opponents play every seat: leave at least one seat to the caller")
     return tuple(agents)
+
+
+def _opponent(key, spec):
+    """The engine's agent for an opponent spec: an AGENTS number, or the parameter block
+    of the search make_agent builds from it."""
+    if isinstance(spec, str) and spec in AGENTS:
+        return AGENTS[spec]
+    if not isinstance(spec, str) or spec.partition(":")[0] not in SEARCH_OPPONENTS:
+        raise ConfigError(f"opponent {key!r}: unknown agent {spec!r}; the agents that play "
+                          f"inside the step are {OPPONENT_SPECS}")
+    try:
+        return make_agent(spec, seed=0).native_opponent()
+    except ConfigError as error:
+        raise ConfigError(f"opponent {key!r}: {error}") from None
 
 
 def _seats_of(config, key) -> list[int]:
