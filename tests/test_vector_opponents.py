@@ -1,0 +1,142 @@
+"""The search agents as opponents inside the vector games' step (victorus.vector): each is
+the Python agent of the same spec, move for move, seeded from the game's agent random
+state (victorus.search.SplitMix64); bad specs are refused; the threads change nothing."""
+
+import random
+
+import numpy as np
+import pytest
+
+import victorus
+from victorus.agents import make_agent
+from victorus.errors import ConfigError
+from victorus.search import SplitMix64
+from victorus.vector import VectorGames
+
+#: One small budget per search kind that plays inside the step.
+SEARCHES = ("mcts:24", "alphabeta:150")
+
+
+def play_along(board, players, specs, seed, variant="quick6"):
+    """One vector game whose teams ``specs`` ({team: spec}) are played inside the step,
+    against the Python agents of those specs drawing from one SplitMix64 of the game's
+    agent random state; the caller's seats play random ids. Checks every step's position
+    and outputs; returns who made the last action ('opponent' or 'learner') and the
+    vector."""
+    games = VectorGames(1, board, players=players, variant=variant, seed=seed,
+                        opponents={f"team:{t}": spec for t, spec in specs.items()})
+    start = games.agent_rng(0)
+    rng = SplitMix64(start)
+    agents = {t: make_agent(spec) for t, spec in specs.items()}
+    for agent in agents.values():
+        agent.rng = rng                                 # one random state per game
+    game = victorus.Game(board, players=players, variant=variant)
+    teams = game.config.teams
+    learner = random.Random(seed)
+    last = "learner"
+    while True:
+        while not game.is_over and teams[game.to_move] in agents:
+            game.play(agents[teams[game.to_move]].choose(game))
+            last = "opponent"
+        assert games.game(0).key() == game.key()
+        assert rng.state == games.agent_rng(0)
+        if game.is_over:
+            break
+        assert int(games.to_move[0]) == game.to_move
+        assert np.array_equal(games.observations[0], game.observation(game.to_move))
+        assert not games.rewards[0].any() and not games.terminated[0]
+        ident = int(learner.choice(game.legal_action_ids()))
+        games.step([ident])
+        game.play_id(ident)
+        last = "learner"
+    assert games.terminated[0] and list(games.rewards[0]) == list(game.returns())
+    assert rng.state != start                           # some decisions were searched
+    return last, games
+
+
+@pytest.mark.parametrize("spec", SEARCHES)
+@pytest.mark.parametrize("seed", [3, 8])
+def test_a_search_opponent_is_its_python_agent_move_by_move_two_players(spec, seed):
+    """Blue's team (R33) searched inside the step: the same actions as the agent of the
+    same spec run from Python, to the game's end, which the opponent's own move makes
+    (its rewards reported at that step)."""
+    last, games = play_along("compact", 2, {1: spec}, seed)
+    assert last == "opponent"
+    assert games.rewards[0][1] == 1
+
+
+@pytest.mark.parametrize("spec", SEARCHES)
+def test_a_search_opponent_is_its_python_agent_move_by_move_four_armies(spec):
+    """Four armies, two of them played by searches (paranoid alpha-beta, R33), both
+    drawing from the game's one random state in turn."""
+    play_along("compact", 4, {1: spec, 3: spec}, seed=2)
+
+
+def test_different_searches_share_the_games_random_state():
+    play_along("compact", 3, {1: SEARCHES[0], 2: SEARCHES[1]}, seed=4)
+
+
+@pytest.mark.parametrize("spec", SEARCHES)
+def test_search_opponents_do_not_depend_on_threads(spec):
+    """The same games on 1 and 2 threads: each thread searches on buffers of its own."""
+    kwargs = dict(board="compact", players=2, variant="quick6", seed=6, max_actions=60,
+                  opponents={"team:1": spec})
+    one, two = VectorGames(6, **kwargs), VectorGames(6, threads=2, **kwargs)
+    for _ in range(25):
+        one.step(one.sample())
+        two.step(two.sample())
+        assert np.array_equal(one.observations, two.observations)
+        assert np.array_equal(one.rewards, two.rewards)
+        assert np.array_equal(one.terminated, two.terminated)
+
+
+def test_a_time_budget_opponent_plays_legal_games_on_two_threads():
+    """``mcts:<seconds>s``: which actions depends on the machine, not their legality."""
+    games = VectorGames(4, "compact", players=2, variant="quick6", seed=2, threads=2,
+                        max_actions=40, opponents={"team:1": "mcts:0.001s"})
+    for _ in range(8):
+        live = ~(games.terminated | games.truncated)
+        assert set(games.to_move[live]) <= {0, 2, 4}
+        games.step(games.sample())
+
+
+def test_a_search_opponent_plays_up_to_the_learners_turn_in_set_game():
+    games = VectorGames(2, "compact", players=2, opponents={"team:1": "alphabeta:50"})
+    game = victorus.Game("compact", players=2)
+    while game.to_move in (0, 2, 4):
+        game.play(game.legal_actions()[0])
+    agent = make_agent("alphabeta:50")
+    agent.rng = SplitMix64(games.agent_rng(1))
+    games.set_game(1, game)
+    while game.to_move not in (0, 2, 4):
+        game.play(agent.choose(game))
+    assert games.game(1).key() == game.key()
+    assert agent.rng.state == games.agent_rng(1)
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("mcts:abc", r"bad search budget in 'mcts:abc': 'mcts:<iterations>' or 'mcts:<seconds>s'"),
+    ("mcts:0", "iterations"),
+    ("mcts:20@2", "on one thread.*drop '@2'"),
+    ("alphabeta:1.5", "bad search budget in 'alphabeta:1.5'"),
+    ("puct:20", "unknown agent 'puct:20'.*'mcts\\[:BUDGET\\]', 'alphabeta\\[:BUDGET\\]'"),
+    ("mcts-py:20", "unknown agent 'mcts-py:20'.*'random', 'greedy'"),
+    ("greedy:3", "unknown agent 'greedy:3'"),
+    (7, "unknown agent 7"),
+])
+def test_bad_search_opponent_specs_say_what_is_accepted(spec, message):
+    with pytest.raises(ConfigError, match=message):
+        VectorGames(1, "compact", players=2, opponents={"team:1": spec})
+
+
+def test_splitmix64_draws_as_the_c_agents_do():
+    """GreedyAgent's C draw and SplitMix64's step the same 64-bit state."""
+    rng, greedy = SplitMix64(12345), make_agent("greedy")
+    greedy.rng_state = 12345
+    greedy.choose(victorus.Game("compact", players=2))
+    rng.getrandbits(64)
+    assert rng.state == greedy.rng_state
+    with pytest.raises(ConfigError, match="64 bits"):
+        rng.getrandbits(32)
+    with pytest.raises(ConfigError, match="state"):
+        SplitMix64(-1)
