@@ -403,8 +403,14 @@ def _search_primitive_rows(corpus, base: float, t: float, quick: bool) -> list[R
     return rows
 
 
+#: The search opponent of the vector row: a step is the caller's action and the
+#: opponent's replies, each decision a search of this budget.
+SEARCH_OPPONENT = "mcts:20"
+
+
 def _adapter_rows(t: float, quick: bool, bar) -> list[Row]:
-    """The C playout, PettingZoo, vector games on 1 and 2 threads, OpenSpiel."""
+    """The C playout, PettingZoo, vector games on 1 and 2 threads (and with a search
+    opponent), OpenSpiel."""
     rows: list[Row] = []
     c_rate = c_playout_rate(t)
     rows.append(Row("C playout (play_random), fresh games", "actions/s", c_rate, c_rate,
@@ -422,6 +428,11 @@ def _adapter_rows(t: float, quick: bool, bar) -> list[Row]:
                           dict(observations="float32", legal="mask"))):
         rows.append(Row(case, "actions/s", _vector_rate(64, 1, t, **kwargs), c_rate,
                         against="C playout"))
+    rows.append(Row(f"vector, 64 games, compact 2p, team 1 played by {SEARCH_OPPONENT} in C",
+                    "steps/s", _vector_rate(64, 1, t, board="compact", players=2,
+                                            observations=None, legal=None,
+                                            opponents={"team:1": SEARCH_OPPONENT}),
+                    c_rate, against="C playout"))
     bar.advance()
     for n in (64, 256):                   # 1 and 2 threads in turns, three times
         runs = [(_vector_rate(n, 1, t / 3, observations="float32", legal="mask"),
@@ -711,7 +722,8 @@ def _learner_rate(seconds: float) -> float:
 
 
 def _vector_rate(n: int, threads: int, seconds: float, **kwargs) -> float:
-    """Actions per second of ``n`` vector games stepped with C-sampled random actions."""
+    """Steps (the caller's actions) per second of ``n`` vector games stepped with
+    C-sampled random actions."""
     from .vector import VectorGames
     games = VectorGames(n, threads=threads, seed=1, **kwargs)
 
