@@ -20,12 +20,14 @@ SEARCHES = ("mcts:24", "alphabeta:150")
 def play_along(board, players, specs, seed, variant="quick6"):
     """One vector game whose teams ``specs`` ({team: spec}) are played inside the step,
     against the Python agents of those specs drawing from one SplitMix64 of the game's
-    agent random state; the caller's seats play random ids. Checks every step's position
-    and outputs; returns who made the last action ('opponent' or 'learner') and the
-    vector."""
+    agent random state; the caller's seats play random ids. The episode starts at
+    set_game() (the opponents' opening from the state read before it). Checks every
+    step's position and outputs; returns who made the last action ('opponent' or
+    'learner') and the vector."""
     games = VectorGames(1, board, players=players, variant=variant, seed=seed,
                         opponents={f"team:{t}": spec for t, spec in specs.items()})
-    start = games.agent_rng(0)
+    start = games.agent_rng(0)           # (after reset()'s openings, if any, were played)
+    games.set_game(0, victorus.Game(board, players=players, variant=variant))
     rng = SplitMix64(start)
     agents = {t: make_agent(spec) for t, spec in specs.items()}
     for agent in agents.values():
@@ -70,6 +72,13 @@ def test_a_search_opponent_is_its_python_agent_move_by_move_four_armies(spec):
     """Four armies, two of them played by searches (paranoid alpha-beta, R33), both
     drawing from the game's one random state in turn."""
     play_along("compact", 4, {1: spec, 3: spec}, seed=2)
+
+
+@pytest.mark.parametrize("spec", SEARCHES)
+def test_a_search_opponent_opens_the_game(spec):
+    """Red's team (R34: it moves first) played by a search: its opening runs inside
+    set_game(), as inside reset()."""
+    play_along("compact", 2, {0: spec}, seed=1)
 
 
 def test_different_searches_share_the_games_random_state():

@@ -352,5 +352,6 @@ cdef int alphabeta_choose(const StateC* s, const RulesC* r, const void* params, 
     memset(w.search.table, 0, (w.search.table_mask + 1) * sizeof(TableEntry))
     memcpy(&w.search.states[0], s, sizeof(StateC))
     w.search.r = r
-    return code_index(actions, nactions, deepen(&w.search, p.depth, p.max_nodes, p.seconds,
-                                                 splitmix64(rng), &value, &reached))
+    cdef int32_t best = deepen(&w.search, p.depth, p.max_nodes, p.seconds, splitmix64(rng),
+                               &value, &reached)
+    return code_index(actions, nactions, best)
