@@ -149,43 +149,423 @@ cdef class LeafBatch:
         if not 0 <= i < self.size:
             raise IndexError(f"leaf index must be in 0..{self.size - 1}, got {i}")
         for tree in self._trees:
-            if i < tree.k:
+            if i < tree.t.k:
                 return tree.game_factory(tree.leaf_engine(i))
-            i -= tree.k
+            i -= tree.t.k
+
+
+ctypedef struct PuctC:
+    # one tree (victorus._puct.PuctTree's, or a vector game's opponent's): the tree work
+    # below reads and writes nothing else, without the GIL
+    PNode* nodes
+    int32_t nnodes, capacity, max_nodes
+    StateC root
+    const RulesC* r
+    double c_puct, fpu_reduction, noise_alpha, noise_fraction
+    double* root_prior               # the root's priors with Dirichlet noise, NULL: none
+    uint64_t rng
+    int batch_size
+    int rollout_actions              # the C heuristic's rollouts
+    bint evaluated                   # the C heuristic scores them by the evaluation
+    bint evaluated_priors            # and takes its priors from it
+    EvalWeights weights
+    int64_t done                     # iterations of the search under way
+    int k                            # leaves gathered, waiting for their evaluation
+    StateC* leaf_states              # batch_size of each
+    int32_t* leaf_node
+    int32_t* leaf_actions            # batch_size rows of MAX_ACTIONS
+    int32_t* leaf_n
+
+
+cdef bint puct_reserve(PuctC* t, int32_t more) noexcept nogil:
+    """Room for ``more`` nodes: False if the tree is full or out of memory."""
+    cdef PNode* grown
+    cdef int32_t capacity
+    if t.nnodes + more > t.max_nodes:
+        return False
+    if t.nnodes + more > t.capacity:
+        capacity = min(t.max_nodes, max(t.nnodes + more, 1024, 2 * t.capacity))
+        grown = <PNode*>realloc(t.nodes, capacity * sizeof(PNode))
+        if grown == NULL:
+            return False
+        t.nodes = grown
+        t.capacity = capacity
+    return True
+
+
+cdef int32_t puct_new_children(PuctC* t, int32_t parent, int n, const int32_t* codes) noexcept nogil:
+    """``n`` fresh nodes below ``parent`` (after reserve); the first one's index."""
+    cdef int32_t first = t.nnodes, i
+    cdef PNode* node
+    for i in range(first, first + n):
+        node = &t.nodes[i]
+        memset(node, 0, sizeof(PNode))
+        node.parent = parent
+        node.first_child = -1
+        node.proof = -1
+        node.seat = -1
+        node.code = codes[i - first] if codes != NULL else 0
+    t.nnodes += n
+    if parent >= 0:
+        t.nodes[parent].first_child = first
+        t.nodes[parent].nchildren = n
+    return first
+
+
+# -- selection -----------------------------------------------------------------------
+
+cdef int32_t puct_select_child(PuctC* t, int32_t at) noexcept nogil:
+    """PUCT: the child maximising Q + c P sqrt(N) / (1 + n) for the army to act at
+    ``at`` (first of equals). A pending leaf counts as a loss (virtual loss); an
+    unvisited child's Q is the parent's minus ``fpu_reduction``; a proven child's Q
+    is exact."""
+    cdef PNode* node = &t.nodes[at]
+    cdef PNode* c
+    cdef int seat = node.seat, i
+    cdef double n, q, p, score, best_score = -INFINITY
+    cdef double sqrt_n = sqrt(<double>(node.visits + node.pending))
+    cdef double fpu = ((node.value[seat] / node.visits if node.visits else 0.0)
+                       - t.fpu_reduction)
+    cdef int32_t child, best = node.first_child
+    for i in range(node.nchildren):
+        child = node.first_child + i
+        c = &t.nodes[child]
+        n = c.visits + c.pending
+        if c.proof >= 0:
+            q = exact_value(t.nodes, child, seat)
+        elif n == 0:
+            q = fpu
+        else:
+            q = (c.value[seat] - c.pending) / n
+        p = t.root_prior[i] if at == 0 and t.root_prior != NULL else c.prior
+        score = q + t.c_puct * p * sqrt_n / (1 + n)
+        if score > best_score:
+            best_score = score
+            best = child
+    return best
+
+
+cdef void puct_backup(PuctC* t, int32_t at, const double* value, bint was_pending) noexcept nogil:
+    """Add ``value`` (per seat) to ``at`` and its ancestors; release virtual loss."""
+    cdef int a
+    while at >= 0:
+        t.nodes[at].visits += 1
+        if was_pending:
+            t.nodes[at].pending -= 1
+        for a in range(NUM_SEATS):
+            t.nodes[at].value[a] += value[a]
+        at = t.nodes[at].parent
+
+
+cdef void puct_prove_up(PuctC* t, int32_t at) noexcept nogil:
+    """After ``at`` was proven: prove its ancestors that now are (see above)."""
+    cdef int32_t parent, child, best
+    cdef int seat, i
+    cdef double v, best_v
+    cdef bint all_proven
+    while at > 0:
+        parent = t.nodes[at].parent
+        if t.nodes[parent].proof >= 0:
+            return
+        seat = t.nodes[parent].seat
+        best, best_v, all_proven = -1, -INFINITY, True
+        for i in range(t.nodes[parent].nchildren):
+            child = t.nodes[parent].first_child + i
+            if t.nodes[child].proof < 0:
+                all_proven = False
+                continue
+            v = exact_value(t.nodes, child, seat)
+            if v > best_v:
+                best, best_v = child, v
+        if best_v >= 1.0 or (all_proven and best >= 0 and puct_ties_agree(t, parent, best)):
+            t.nodes[parent].proof = best
+            at = parent
+        else:
+            return
+
+
+cdef bint puct_ties_agree(PuctC* t, int32_t parent, int32_t best) noexcept nogil:
+    """Whether every child as good as ``best`` for the army to act at ``parent`` has
+    the same value for every seat: with three teams or more, children equal for the
+    mover may decide between the others, and then the node is not proven."""
+    cdef int seat = t.nodes[parent].seat, i, a
+    cdef int32_t child
+    cdef double v = exact_value(t.nodes, best, seat)
+    for i in range(t.nodes[parent].nchildren):
+        child = t.nodes[parent].first_child + i
+        if child == best or exact_value(t.nodes, child, seat) != v:
+            continue
+        for a in range(NUM_SEATS):
+            if exact_value(t.nodes, child, a) != exact_value(t.nodes, best, a):
+                return False
+    return True
+
+
+cdef int puct_gather(PuctC* t, int want, int64_t* done) noexcept nogil:
+    """Walk from the root up to ``want`` times: a finished or proven position is
+    backed up at once (one iteration each); an unexpanded one becomes a leaf of the
+    batch, with virtual loss on its path. Stops at a leaf already in the batch.
+    Returns the number of leaves."""
+    cdef int k = 0, a
+    cdef int32_t at
+    cdef StateC* s
+    cdef double value[NUM_SEATS]
+    cdef float returns[NUM_SEATS]
+    while k < want and t.nodes[0].proof < 0:
+        s = &t.leaf_states[k]
+        memcpy(s, &t.root, sizeof(StateC))
+        at = 0
+        while t.nodes[at].first_child >= 0 and t.nodes[at].proof < 0:
+            at = puct_select_child(t, at)
+            apply_action(s, t.r, t.nodes[at].code)
+        if t.nodes[at].flags & FLAG_QUEUED:
+            return k
+        if t.nodes[at].proof < 0 and s.result != RESULT_NONE:
+            team_returns(s, t.r, returns)
+            for a in range(NUM_SEATS):
+                value[a] = returns[a]
+            t.nodes[at].flags |= FLAG_TERMINAL
+            t.nodes[at].seat = s.turn.to_move
+            puct_backup(t, at, value, False)
+            t.nodes[at].proof = at
+            puct_prove_up(t, at)
+            done[0] += 1
+            want -= 1
+            continue
+        if t.nodes[at].proof >= 0:
+            for a in range(NUM_SEATS):
+                value[a] = exact_value(t.nodes, at, a)
+            puct_backup(t, at, value, False)
+            done[0] += 1
+            want -= 1
+            continue
+        t.nodes[at].seat = s.turn.to_move
+        t.nodes[at].flags |= FLAG_QUEUED
+        t.leaf_node[k] = at
+        t.leaf_n[k] = gen_actions(s, t.r, t.leaf_actions + <Py_ssize_t>k * MAX_ACTIONS)
+        while at >= 0:
+            t.nodes[at].pending += 1
+            at = t.nodes[at].parent
+        k += 1
+    return k
+
+
+# -- expansion ---------------------------------------------------------------------
+
+cdef void puct_expand_leaf(PuctC* t, int k, const double* priors, const double* value) noexcept nogil:
+    """Leaf ``k`` of the batch gets its children (priors normalised over its legal
+    actions; uniform if they sum to 0) unless the tree is full; its value is backed
+    up. ``priors`` NULL: uniform."""
+    cdef int32_t at = t.leaf_node[k], first
+    cdef int n = t.leaf_n[k], i
+    cdef double total = 0
+    t.nodes[at].flags &= ~FLAG_QUEUED
+    if puct_reserve(t, n):
+        first = puct_new_children(t, at, n, t.leaf_actions + <Py_ssize_t>k * MAX_ACTIONS)
+        if priors != NULL:
+            for i in range(n):
+                total += priors[i]
+        for i in range(n):
+            t.nodes[first + i].prior = priors[i] / total if total > 0 else 1.0 / n
+        if at == 0 and t.noise_fraction > 0:
+            puct_add_root_noise(t, )
+    puct_backup(t, at, value, True)
+
+
+cdef void puct_release_batch(PuctC* t, int k) noexcept nogil:
+    """Undo the virtual loss of ``k`` gathered leaves (their evaluation failed)."""
+    cdef int j
+    cdef int32_t at
+    for j in range(k):
+        at = t.leaf_node[j]
+        t.nodes[at].flags &= ~FLAG_QUEUED
+        while at >= 0:
+            t.nodes[at].pending -= 1
+            at = t.nodes[at].parent
+
+
+cdef void puct_add_root_noise(PuctC* t) noexcept nogil:
+    """Root priors mixed with Dirichlet(alpha) noise: (1 - fraction) P + fraction
+    eta, used by selection at the root for this search only."""
+    cdef int n = t.nodes[0].nchildren, i
+    cdef double total = 0
+    free(t.root_prior)
+    t.root_prior = <double*>malloc(max(n, 1) * sizeof(double))
+    if t.root_prior == NULL:
+        return
+    for i in range(n):
+        t.root_prior[i] = gamma_sample(&t.rng, t.noise_alpha)
+        total += t.root_prior[i]
+    for i in range(n):
+        t.root_prior[i] = ((1 - t.noise_fraction) * t.nodes[t.nodes[0].first_child + i].prior
+                           + t.noise_fraction * (t.root_prior[i] / total if total > 0
+                                                 else 1.0 / n))
+
+
+cdef void puct_c_batch(PuctC* t, int k, int kind) noexcept nogil:
+    """The C evaluators. C_UNIFORM: uniform priors and values of 0. C_HEURISTIC:
+    heuristic_priors and heuristic_value."""
+    cdef int j, a
+    cdef double value[NUM_SEATS]
+    cdef double priors[MAX_ACTIONS]
+    for j in range(k):
+        if kind == C_UNIFORM:
+            for a in range(NUM_SEATS):
+                value[a] = 0.0
+            puct_expand_leaf(t, j, NULL, value)
+            continue
+        puct_heuristic_priors(t, j, priors)
+        puct_heuristic_value(t, j, value)
+        puct_expand_leaf(t, j, priors, value)
+
+
+cdef void puct_heuristic_priors(PuctC* t, int j, double* priors) noexcept nogil:
+    """Leaf ``j``'s priors: 1 + the R37 points an action captures; with
+    ``evaluated_priors``, exp(PRIOR_SHARPNESS x the evaluation after the action for the
+    army to act) instead."""
+    cdef const StateC* s = &t.leaf_states[j]
+    cdef const int32_t* actions = t.leaf_actions + <Py_ssize_t>j * MAX_ACTIONS
+    cdef int i, target, seat = s.turn.to_move
+    cdef float v[NUM_SEATS]
+    cdef StateC child
+    for i in range(t.leaf_n[j]):
+        if t.evaluated_priors:
+            memcpy(&child, s, sizeof(StateC))
+            apply_action(&child, t.r, actions[i])
+            evaluate(&child, t.r, &t.weights, v)
+            priors[i] = exp(PRIOR_SHARPNESS * v[seat])
+            continue
+        priors[i] = 1.0
+        if actions[i] < WORD_STOP:
+            target = code_target(actions[i])
+            if s.cells[target].army >= 0:
+                priors[i] += kind_points(s.cells[target].kind, s.cells[target].royal)
+
+
+cdef void puct_heuristic_value(PuctC* t, int j, double* value) noexcept nogil:
+    """Leaf ``j``'s value per seat: a random rollout of ``rollout_actions`` from it,
+    scored by the heuristic evaluation (``evaluated``) or as the UCT scores its
+    rollouts (a finished game's returns, else squashed material per team)."""
+    cdef int a, n, played = 0
+    cdef float v[NUM_SEATS]
+    cdef int32_t rollout[MAX_ACTIONS]
+    cdef StateC sim
+    memcpy(&sim, &t.leaf_states[j], sizeof(StateC))
+    while sim.result == RESULT_NONE and played < t.rollout_actions:
+        n = gen_actions(&sim, t.r, rollout)
+        apply_action(&sim, t.r, rollout[splitmix64(&t.rng) % <uint64_t>n])
+        played += 1
+    if t.evaluated:
+        evaluate(&sim, t.r, &t.weights, v)
+    else:
+        mcts_value(&sim, t.r, v)
+    for a in range(NUM_SEATS):
+        value[a] = v[a]
+
+
+cdef void puct_begin(PuctC* t, double noise_alpha, double noise_fraction, uint64_t seed) noexcept nogil:
+    """A new search: its random state, and root noise drawn anew if asked for."""
+    t.rng = mix64(seed)
+    t.done = 0
+    t.noise_alpha, t.noise_fraction = noise_alpha, noise_fraction
+    free(t.root_prior)
+    t.root_prior = NULL
+    if noise_fraction > 0 and t.nodes[0].first_child >= 0:
+        puct_add_root_noise(t, )
+
+
+cdef int puct_leaves_wanted(PuctC* t, int64_t iterations) noexcept nogil:
+    """How many leaves the next batch may gather: 0 when the search is done."""
+    if t.nodes[0].proof >= 0 or (iterations >= 0 and t.done >= iterations):
+        return 0
+    if iterations < 0:
+        return t.batch_size
+    return <int>min(t.batch_size, iterations - t.done)
+
+
+cdef int puct_widest(PuctC* t) noexcept nogil:
+    cdef int j, width = 0
+    for j in range(t.k):
+        width = max(width, t.leaf_n[j])
+    return width
+
+
+cdef void puct_expand_rows(PuctC* t, const double* priors, Py_ssize_t stride,
+                           const double* values, const double* mover_values) noexcept nogil:
+    """Expand the batch's leaves with the evaluator's rows (``priors`` NULL: uniform;
+    per seat ``values`` [k, 6] or ``mover_values`` [k] for the army to act)."""
+    cdef int j, a, seat, teams = count_teams(t.r)
+    cdef double value[NUM_SEATS]
+    for j in range(t.k):
+        if values == NULL:
+            seat = t.leaf_states[j].turn.to_move
+            for a in range(NUM_SEATS):
+                value[a] = (0.0 if not (t.r.present >> a) & 1
+                            else mover_values[j] if t.r.team[a] == t.r.team[seat]
+                            else -mover_values[j] / (teams - 1))
+        else:
+            for a in range(NUM_SEATS):
+                value[a] = values[j * NUM_SEATS + a]
+        puct_expand_leaf(t, j, priors + j * stride if priors != NULL else NULL, value)
+
+
+cdef bint puct_keep_subtree(PuctC* t, int32_t at, const StateC* s) noexcept nogil:
+    """Make node ``at`` (position ``s``) the root, keeping its subtree: copied breadth
+    first into a new array (children stay contiguous). False if out of memory."""
+    cdef PNode* kept
+    cdef int32_t head = 0, tail = 1, i, first, n
+    if at == 0:
+        return True
+    kept = <PNode*>malloc(t.capacity * sizeof(PNode))
+    if kept == NULL:
+        return False
+    cdef int32_t* origin = <int32_t*>malloc(t.capacity * sizeof(int32_t))
+    if origin == NULL:
+        free(kept)
+        return False
+    kept[0] = t.nodes[at]
+    kept[0].parent = -1
+    origin[0] = at
+    while head < tail:
+        first, n = t.nodes[origin[head]].first_child, t.nodes[origin[head]].nchildren
+        if first >= 0:
+            kept[head].first_child = tail
+            for i in range(n):
+                kept[tail + i] = t.nodes[first + i]
+                kept[tail + i].parent = head
+                origin[tail + i] = first + i
+            tail += n
+        head += 1
+    for i in range(tail):                 # proofs name nodes: follow the renumbering
+        if kept[i].proof >= 0:
+            kept[i].proof = (i if kept[i].proof == origin[i]
+                             else kept[i].first_child + kept[i].proof
+                             - t.nodes[origin[i]].first_child)
+    free(origin)
+    free(t.nodes)
+    t.nodes = kept
+    t.nnodes = tail
+    memcpy(&t.root, s, sizeof(StateC))
+    return True
 
 
 cdef class PuctTree:
     """A PUCT tree over one position, kept between searches (tree reuse). Not thread
     safe on its own: victorus.puct.PUCTAgent serialises calls with a lock."""
 
-    cdef PNode* nodes
-    cdef int32_t nnodes, capacity, max_nodes
-    cdef StateC root
+    cdef PuctC t
     cdef readonly Rules rules
-    cdef double c_puct, fpu_reduction, noise_alpha, noise_fraction
-    cdef double* root_prior          # the root's priors with Dirichlet noise, NULL: none
-    cdef uint64_t rng
-    cdef int batch_size, obs_kind    # obs_kind 0: none, 1: uint8, 2: float32
-    cdef int rollout_actions         # the C heuristic's rollouts
-    cdef bint evaluated              # the C heuristic scores them by the evaluation
-    cdef bint evaluated_priors       # and takes its priors from it
-    cdef EvalWeights weights
-    cdef int64_t done                # iterations of the search under way
-    cdef int k                       # leaves gathered, waiting for their evaluation
+    cdef int obs_kind                # 0: none, 1: uint8, 2: float32
     cdef bint observer_ids
-    cdef StateC* leaf_states
-    cdef int32_t* leaf_node
-    cdef int32_t* leaf_actions       # batch_size rows of MAX_ACTIONS
-    cdef int32_t* leaf_n
     cdef object obs_buffer, ids_buffer, num_buffer, seat_buffer, game_factory
 
     def __cinit__(self):
-        self.nodes = NULL
-        self.root_prior = NULL
-        self.leaf_states = NULL
-        self.leaf_node = NULL
-        self.leaf_actions = NULL
-        self.leaf_n = NULL
+        self.t.nodes = NULL
+        self.t.root_prior = NULL
+        self.t.leaf_states = NULL
+        self.t.leaf_node = NULL
+        self.t.leaf_actions = NULL
+        self.t.leaf_n = NULL
 
     def __init__(self, Engine engine, int batch_size, int max_nodes, double c_puct,
                  double fpu_reduction, str observation, bint observer_ids, game_factory,
@@ -195,19 +575,20 @@ cdef class PuctTree:
         if batch_size < 1 or max_nodes < 2:
             raise ValueError("batch_size must be >= 1 and max_nodes >= 2")
         self.rules = engine.rules
-        self.batch_size, self.max_nodes = batch_size, max_nodes
-        self.c_puct, self.fpu_reduction = c_puct, fpu_reduction
+        self.t.r = &self.rules.c
+        self.t.batch_size, self.t.max_nodes = batch_size, max_nodes
+        self.t.c_puct, self.t.fpu_reduction = c_puct, fpu_reduction
         self.observer_ids = observer_ids
-        self.rollout_actions = rollout_actions
-        self.evaluated, self.evaluated_priors = evaluated, evaluated_priors
-        default_weights(&self.weights)
+        self.t.rollout_actions = rollout_actions
+        self.t.evaluated, self.t.evaluated_priors = evaluated, evaluated_priors
+        default_weights(&self.t.weights)
         self.obs_kind = {"none": 0, "uint8": 1, "float32": 2}[observation]
-        self.leaf_states = <StateC*>malloc(batch_size * sizeof(StateC))
-        self.leaf_node = <int32_t*>malloc(batch_size * sizeof(int32_t))
-        self.leaf_n = <int32_t*>malloc(batch_size * sizeof(int32_t))
-        self.leaf_actions = <int32_t*>malloc(<size_t>batch_size * MAX_ACTIONS * sizeof(int32_t))
-        if (self.leaf_states == NULL or self.leaf_node == NULL or self.leaf_n == NULL
-                or self.leaf_actions == NULL):
+        self.t.leaf_states = <StateC*>malloc(batch_size * sizeof(StateC))
+        self.t.leaf_node = <int32_t*>malloc(batch_size * sizeof(int32_t))
+        self.t.leaf_n = <int32_t*>malloc(batch_size * sizeof(int32_t))
+        self.t.leaf_actions = <int32_t*>malloc(<size_t>batch_size * MAX_ACTIONS * sizeof(int32_t))
+        if (self.t.leaf_states == NULL or self.t.leaf_node == NULL or self.t.leaf_n == NULL
+                or self.t.leaf_actions == NULL):
             raise MemoryError()
         cdef int cells = engine.rules.c.t.ncells
         if self.obs_kind:
@@ -220,306 +601,32 @@ cdef class PuctTree:
         self.reset(engine)
 
     def __dealloc__(self):
-        free(self.nodes)
-        free(self.root_prior)
-        free(self.leaf_states)
-        free(self.leaf_node)
-        free(self.leaf_n)
-        free(self.leaf_actions)
+        free(self.t.nodes)
+        free(self.t.root_prior)
+        free(self.t.leaf_states)
+        free(self.t.leaf_node)
+        free(self.t.leaf_n)
+        free(self.t.leaf_actions)
 
     def reset(self, Engine engine):
         """Forget the tree: a new root at ``engine``'s position."""
         if engine.rules is not self.rules:
             raise ValueError("the position is of another board or configuration")
-        memcpy(&self.root, &engine.s, sizeof(StateC))
-        self.nnodes = 0
-        free(self.root_prior)
-        self.root_prior = NULL
-        if not self.reserve(1):
+        memcpy(&self.t.root, &engine.s, sizeof(StateC))
+        self.t.nnodes = 0
+        free(self.t.root_prior)
+        self.t.root_prior = NULL
+        if not puct_reserve(&self.t, 1):
             raise MemoryError("no memory left for the PUCT tree")
-        self.new_children(-1, 1, NULL)
+        puct_new_children(&self.t, -1, 1, NULL)
 
     @property
     def nodes_used(self):
-        return self.nnodes
+        return self.t.nnodes
 
     @property
     def root_visits(self):
-        return self.nodes[0].visits
-
-    cdef bint reserve(self, int32_t more) noexcept nogil:
-        """Room for ``more`` nodes: False if the tree is full or out of memory."""
-        cdef PNode* grown
-        cdef int32_t capacity
-        if self.nnodes + more > self.max_nodes:
-            return False
-        if self.nnodes + more > self.capacity:
-            capacity = min(self.max_nodes, max(self.nnodes + more, 1024, 2 * self.capacity))
-            grown = <PNode*>realloc(self.nodes, capacity * sizeof(PNode))
-            if grown == NULL:
-                return False
-            self.nodes = grown
-            self.capacity = capacity
-        return True
-
-    cdef int32_t new_children(self, int32_t parent, int n, const int32_t* codes) noexcept nogil:
-        """``n`` fresh nodes below ``parent`` (after reserve); the first one's index."""
-        cdef int32_t first = self.nnodes, i
-        cdef PNode* node
-        for i in range(first, first + n):
-            node = &self.nodes[i]
-            memset(node, 0, sizeof(PNode))
-            node.parent = parent
-            node.first_child = -1
-            node.proof = -1
-            node.seat = -1
-            node.code = codes[i - first] if codes != NULL else 0
-        self.nnodes += n
-        if parent >= 0:
-            self.nodes[parent].first_child = first
-            self.nodes[parent].nchildren = n
-        return first
-
-    # -- selection -----------------------------------------------------------------------
-
-    cdef int32_t select_child(self, int32_t at) noexcept nogil:
-        """PUCT: the child maximising Q + c P sqrt(N) / (1 + n) for the army to act at
-        ``at`` (first of equals). A pending leaf counts as a loss (virtual loss); an
-        unvisited child's Q is the parent's minus ``fpu_reduction``; a proven child's Q
-        is exact."""
-        cdef PNode* node = &self.nodes[at]
-        cdef PNode* c
-        cdef int seat = node.seat, i
-        cdef double n, q, p, score, best_score = -INFINITY
-        cdef double sqrt_n = sqrt(<double>(node.visits + node.pending))
-        cdef double fpu = ((node.value[seat] / node.visits if node.visits else 0.0)
-                           - self.fpu_reduction)
-        cdef int32_t child, best = node.first_child
-        for i in range(node.nchildren):
-            child = node.first_child + i
-            c = &self.nodes[child]
-            n = c.visits + c.pending
-            if c.proof >= 0:
-                q = exact_value(self.nodes, child, seat)
-            elif n == 0:
-                q = fpu
-            else:
-                q = (c.value[seat] - c.pending) / n
-            p = self.root_prior[i] if at == 0 and self.root_prior != NULL else c.prior
-            score = q + self.c_puct * p * sqrt_n / (1 + n)
-            if score > best_score:
-                best_score = score
-                best = child
-        return best
-
-    cdef void backup(self, int32_t at, const double* value, bint was_pending) noexcept nogil:
-        """Add ``value`` (per seat) to ``at`` and its ancestors; release virtual loss."""
-        cdef int a
-        while at >= 0:
-            self.nodes[at].visits += 1
-            if was_pending:
-                self.nodes[at].pending -= 1
-            for a in range(NUM_SEATS):
-                self.nodes[at].value[a] += value[a]
-            at = self.nodes[at].parent
-
-    cdef void prove_up(self, int32_t at) noexcept nogil:
-        """After ``at`` was proven: prove its ancestors that now are (see above)."""
-        cdef int32_t parent, child, best
-        cdef int seat, i
-        cdef double v, best_v
-        cdef bint all_proven
-        while at > 0:
-            parent = self.nodes[at].parent
-            if self.nodes[parent].proof >= 0:
-                return
-            seat = self.nodes[parent].seat
-            best, best_v, all_proven = -1, -INFINITY, True
-            for i in range(self.nodes[parent].nchildren):
-                child = self.nodes[parent].first_child + i
-                if self.nodes[child].proof < 0:
-                    all_proven = False
-                    continue
-                v = exact_value(self.nodes, child, seat)
-                if v > best_v:
-                    best, best_v = child, v
-            if best_v >= 1.0 or (all_proven and best >= 0 and self.ties_agree(parent, best)):
-                self.nodes[parent].proof = best
-                at = parent
-            else:
-                return
-
-    cdef bint ties_agree(self, int32_t parent, int32_t best) noexcept nogil:
-        """Whether every child as good as ``best`` for the army to act at ``parent`` has
-        the same value for every seat: with three teams or more, children equal for the
-        mover may decide between the others, and then the node is not proven."""
-        cdef int seat = self.nodes[parent].seat, i, a
-        cdef int32_t child
-        cdef double v = exact_value(self.nodes, best, seat)
-        for i in range(self.nodes[parent].nchildren):
-            child = self.nodes[parent].first_child + i
-            if child == best or exact_value(self.nodes, child, seat) != v:
-                continue
-            for a in range(NUM_SEATS):
-                if exact_value(self.nodes, child, a) != exact_value(self.nodes, best, a):
-                    return False
-        return True
-
-    cdef int gather(self, int want, int64_t* done) noexcept nogil:
-        """Walk from the root up to ``want`` times: a finished or proven position is
-        backed up at once (one iteration each); an unexpanded one becomes a leaf of the
-        batch, with virtual loss on its path. Stops at a leaf already in the batch.
-        Returns the number of leaves."""
-        cdef int k = 0, a
-        cdef int32_t at
-        cdef StateC* s
-        cdef double value[NUM_SEATS]
-        cdef float returns[NUM_SEATS]
-        while k < want and self.nodes[0].proof < 0:
-            s = &self.leaf_states[k]
-            memcpy(s, &self.root, sizeof(StateC))
-            at = 0
-            while self.nodes[at].first_child >= 0 and self.nodes[at].proof < 0:
-                at = self.select_child(at)
-                apply_action(s, &self.rules.c, self.nodes[at].code)
-            if self.nodes[at].flags & FLAG_QUEUED:
-                return k
-            if self.nodes[at].proof < 0 and s.result != RESULT_NONE:
-                team_returns(s, &self.rules.c, returns)
-                for a in range(NUM_SEATS):
-                    value[a] = returns[a]
-                self.nodes[at].flags |= FLAG_TERMINAL
-                self.nodes[at].seat = s.turn.to_move
-                self.backup(at, value, False)
-                self.nodes[at].proof = at
-                self.prove_up(at)
-                done[0] += 1
-                want -= 1
-                continue
-            if self.nodes[at].proof >= 0:
-                for a in range(NUM_SEATS):
-                    value[a] = exact_value(self.nodes, at, a)
-                self.backup(at, value, False)
-                done[0] += 1
-                want -= 1
-                continue
-            self.nodes[at].seat = s.turn.to_move
-            self.nodes[at].flags |= FLAG_QUEUED
-            self.leaf_node[k] = at
-            self.leaf_n[k] = gen_actions(s, &self.rules.c,
-                                         self.leaf_actions + <Py_ssize_t>k * MAX_ACTIONS)
-            while at >= 0:
-                self.nodes[at].pending += 1
-                at = self.nodes[at].parent
-            k += 1
-        return k
-
-    # -- expansion ---------------------------------------------------------------------
-
-    cdef void expand_leaf(self, int k, const double* priors, const double* value) noexcept nogil:
-        """Leaf ``k`` of the batch gets its children (priors normalised over its legal
-        actions; uniform if they sum to 0) unless the tree is full; its value is backed
-        up. ``priors`` NULL: uniform."""
-        cdef int32_t at = self.leaf_node[k], first
-        cdef int n = self.leaf_n[k], i
-        cdef double total = 0
-        self.nodes[at].flags &= ~FLAG_QUEUED
-        if self.reserve(n):
-            first = self.new_children(at, n, self.leaf_actions + <Py_ssize_t>k * MAX_ACTIONS)
-            if priors != NULL:
-                for i in range(n):
-                    total += priors[i]
-            for i in range(n):
-                self.nodes[first + i].prior = priors[i] / total if total > 0 else 1.0 / n
-            if at == 0 and self.noise_fraction > 0:
-                self.add_root_noise()
-        self.backup(at, value, True)
-
-    cdef void release_batch(self, int k) noexcept nogil:
-        """Undo the virtual loss of ``k`` gathered leaves (their evaluation failed)."""
-        cdef int j
-        cdef int32_t at
-        for j in range(k):
-            at = self.leaf_node[j]
-            self.nodes[at].flags &= ~FLAG_QUEUED
-            while at >= 0:
-                self.nodes[at].pending -= 1
-                at = self.nodes[at].parent
-
-    cdef void add_root_noise(self) noexcept nogil:
-        """Root priors mixed with Dirichlet(alpha) noise: (1 - fraction) P + fraction
-        eta, used by selection at the root for this search only."""
-        cdef int n = self.nodes[0].nchildren, i
-        cdef double total = 0
-        free(self.root_prior)
-        self.root_prior = <double*>malloc(max(n, 1) * sizeof(double))
-        if self.root_prior == NULL:
-            return
-        for i in range(n):
-            self.root_prior[i] = gamma_sample(&self.rng, self.noise_alpha)
-            total += self.root_prior[i]
-        for i in range(n):
-            self.root_prior[i] = ((1 - self.noise_fraction) * self.nodes[self.nodes[0].first_child + i].prior
-                                  + self.noise_fraction * (self.root_prior[i] / total if total > 0
-                                                           else 1.0 / n))
-
-    cdef void c_batch(self, int k, int kind) noexcept nogil:
-        """The C evaluators. C_UNIFORM: uniform priors and values of 0. C_HEURISTIC:
-        heuristic_priors and heuristic_value."""
-        cdef int j, a
-        cdef double value[NUM_SEATS]
-        cdef double priors[MAX_ACTIONS]
-        for j in range(k):
-            if kind == C_UNIFORM:
-                for a in range(NUM_SEATS):
-                    value[a] = 0.0
-                self.expand_leaf(j, NULL, value)
-                continue
-            self.heuristic_priors(j, priors)
-            self.heuristic_value(j, value)
-            self.expand_leaf(j, priors, value)
-
-    cdef void heuristic_priors(self, int j, double* priors) noexcept nogil:
-        """Leaf ``j``'s priors: 1 + the R37 points an action captures; with
-        ``evaluated_priors``, exp(PRIOR_SHARPNESS x the evaluation after the action for the
-        army to act) instead."""
-        cdef const StateC* s = &self.leaf_states[j]
-        cdef const int32_t* actions = self.leaf_actions + <Py_ssize_t>j * MAX_ACTIONS
-        cdef int i, target, seat = s.turn.to_move
-        cdef float v[NUM_SEATS]
-        cdef StateC child
-        for i in range(self.leaf_n[j]):
-            if self.evaluated_priors:
-                memcpy(&child, s, sizeof(StateC))
-                apply_action(&child, &self.rules.c, actions[i])
-                evaluate(&child, &self.rules.c, &self.weights, v)
-                priors[i] = exp(PRIOR_SHARPNESS * v[seat])
-                continue
-            priors[i] = 1.0
-            if actions[i] < WORD_STOP:
-                target = code_target(actions[i])
-                if s.cells[target].army >= 0:
-                    priors[i] += kind_points(s.cells[target].kind, s.cells[target].royal)
-
-    cdef void heuristic_value(self, int j, double* value) noexcept nogil:
-        """Leaf ``j``'s value per seat: a random rollout of ``rollout_actions`` from it,
-        scored by the heuristic evaluation (``evaluated``) or as the UCT scores its
-        rollouts (a finished game's returns, else squashed material per team)."""
-        cdef int a, n, played = 0
-        cdef float v[NUM_SEATS]
-        cdef int32_t rollout[MAX_ACTIONS]
-        cdef StateC sim
-        memcpy(&sim, &self.leaf_states[j], sizeof(StateC))
-        while sim.result == RESULT_NONE and played < self.rollout_actions:
-            n = gen_actions(&sim, &self.rules.c, rollout)
-            apply_action(&sim, &self.rules.c, rollout[splitmix64(&self.rng) % <uint64_t>n])
-            played += 1
-        if self.evaluated:
-            evaluate(&sim, &self.rules.c, &self.weights, v)
-        else:
-            mcts_value(&sim, &self.rules.c, v)
-        for a in range(NUM_SEATS):
-            value[a] = v[a]
+        return self.t.nodes[0].visits
 
     cdef int fill_batch(self, int k, int width) except -1:
         """Observations, legal ids (padded with -1 to ``width``), counts and movers of the
@@ -538,65 +645,23 @@ cdef class PuctTree:
             obs32 = self.obs_buffer
         with nogil:
             for j in range(k):
-                seat = self.leaf_states[j].turn.to_move
-                n = self.leaf_n[j]
+                seat = self.t.leaf_states[j].turn.to_move
+                n = self.t.leaf_n[j]
                 num[j] = n
                 seats[j] = seat
                 col = self.rules.c.view[seat]
                 for i in range(n):
-                    code = self.leaf_actions[<Py_ssize_t>j * MAX_ACTIONS + i]
+                    code = self.t.leaf_actions[<Py_ssize_t>j * MAX_ACTIONS + i]
                     ids[j, i] = action_id(code, cells)
                     if self.observer_ids and ids[j, i] < cells * cells:
                         ids[j, i] = col[code_origin(code)] * cells + col[code_target(code)]
                 for i in range(n, width):
                     ids[j, i] = -1
                 if self.obs_kind == 1:
-                    observation_uint8(&self.leaf_states[j], &self.rules.c, seat, &obs8[j, 0, 0])
+                    observation_uint8(&self.t.leaf_states[j], &self.rules.c, seat, &obs8[j, 0, 0])
                 elif self.obs_kind == 2:
-                    observation_float32(&self.leaf_states[j], &self.rules.c, seat, &obs32[j, 0, 0])
+                    observation_float32(&self.t.leaf_states[j], &self.rules.c, seat, &obs32[j, 0, 0])
         return 0
-
-    cdef void begin(self, double noise_alpha, double noise_fraction, uint64_t seed) noexcept:
-        """A new search: its random state, and root noise drawn anew if asked for."""
-        self.rng = mix64(seed)
-        self.done = 0
-        self.noise_alpha, self.noise_fraction = noise_alpha, noise_fraction
-        free(self.root_prior)
-        self.root_prior = NULL
-        if noise_fraction > 0 and self.nodes[0].first_child >= 0:
-            self.add_root_noise()
-
-    cdef int leaves_wanted(self, int64_t iterations) noexcept:
-        """How many leaves the next batch may gather: 0 when the search is done."""
-        if self.nodes[0].proof >= 0 or (iterations >= 0 and self.done >= iterations):
-            return 0
-        if iterations < 0:
-            return self.batch_size
-        return <int>min(self.batch_size, iterations - self.done)
-
-    cdef int widest(self) noexcept:
-        cdef int j, width = 0
-        for j in range(self.k):
-            width = max(width, self.leaf_n[j])
-        return width
-
-    cdef void expand_rows(self, const double* priors, Py_ssize_t stride, const double* values,
-                          const double* mover_values) noexcept nogil:
-        """Expand the batch's leaves with the evaluator's rows (``priors`` NULL: uniform;
-        per seat ``values`` [k, 6] or ``mover_values`` [k] for the army to act)."""
-        cdef int j, a, seat, teams = count_teams(&self.rules.c)
-        cdef double value[NUM_SEATS]
-        for j in range(self.k):
-            if values == NULL:
-                seat = self.leaf_states[j].turn.to_move
-                for a in range(NUM_SEATS):
-                    value[a] = (0.0 if not (self.rules.c.present >> a) & 1
-                                else mover_values[j] if self.rules.c.team[a] == self.rules.c.team[seat]
-                                else -mover_values[j] / (teams - 1))
-            else:
-                for a in range(NUM_SEATS):
-                    value[a] = values[j * NUM_SEATS + a]
-            self.expand_leaf(j, priors + j * stride if priors != NULL else NULL, value)
 
     def run(self, evaluator, int64_t iterations, double seconds, double noise_alpha,
             double noise_fraction, uint64_t seed, StopToken stop=None):
@@ -607,7 +672,7 @@ cdef class PuctTree:
     def root_children(self):
         """Per legal action of the root (gen_actions order): (visits, mean value for the
         army to act, prior, proven value for the army to act or None)."""
-        cdef PNode* root = &self.nodes[0]
+        cdef PNode* root = &self.t.nodes[0]
         cdef int seat = root.seat, i
         cdef int32_t child
         cdef PNode* c
@@ -616,17 +681,17 @@ cdef class PuctTree:
             return out
         for i in range(root.nchildren):
             child = root.first_child + i
-            c = &self.nodes[child]
+            c = &self.t.nodes[child]
             out.append((c.visits, c.value[seat] / c.visits if c.visits else 0.0, c.prior,
-                        exact_value(self.nodes, child, seat) if c.proof >= 0 else None))
+                        exact_value(self.t.nodes, child, seat) if c.proof >= 0 else None))
         return out
 
     @property
     def proven_child(self):
         """The root's proof: the index of the child that decides it, or -1 (not proven, or
         the root's own game is over)."""
-        cdef int32_t proof = self.nodes[0].proof
-        return proof - self.nodes[0].first_child if proof > 0 else -1
+        cdef int32_t proof = self.t.nodes[0].proof
+        return proof - self.t.nodes[0].first_child if proof > 0 else -1
 
     def advance(self, Engine engine, keys):
         """Keep the subtree reached by the actions with these notation keys (played since
@@ -635,68 +700,29 @@ cdef class PuctTree:
         cdef int32_t at = 0, child
         cdef int i
         cdef StateC s
-        memcpy(&s, &self.root, sizeof(StateC))
+        memcpy(&s, &self.t.root, sizeof(StateC))
         for key in keys:
-            if self.nodes[at].first_child < 0:
+            if self.t.nodes[at].first_child < 0:
                 at = -1
                 break
-            for i in range(self.nodes[at].nchildren):
-                child = self.nodes[at].first_child + i
-                if code_key(self.nodes[child].code) == key:
+            for i in range(self.t.nodes[at].nchildren):
+                child = self.t.nodes[at].first_child + i
+                if code_key(self.t.nodes[child].code) == key:
                     break
             else:
                 at = -1
                 break
             at = child
-            apply_action(&s, &self.rules.c, self.nodes[at].code)
-        if at < 0 or not same_state(&s, &engine.s) or not self.keep_subtree(at, &s):
+            apply_action(&s, &self.rules.c, self.t.nodes[at].code)
+        if at < 0 or not same_state(&s, &engine.s) or not puct_keep_subtree(&self.t, at, &s):
             self.reset(engine)
             return False
-        return True
-
-    cdef bint keep_subtree(self, int32_t at, const StateC* s) noexcept:
-        """Make node ``at`` (position ``s``) the root, keeping its subtree: copied breadth
-        first into a new array (children stay contiguous). False if out of memory."""
-        cdef PNode* kept
-        cdef int32_t head = 0, tail = 1, i, first, n
-        if at == 0:
-            return True
-        kept = <PNode*>malloc(self.capacity * sizeof(PNode))
-        if kept == NULL:
-            return False
-        cdef int32_t* origin = <int32_t*>malloc(self.capacity * sizeof(int32_t))
-        if origin == NULL:
-            free(kept)
-            return False
-        kept[0] = self.nodes[at]
-        kept[0].parent = -1
-        origin[0] = at
-        while head < tail:
-            first, n = self.nodes[origin[head]].first_child, self.nodes[origin[head]].nchildren
-            if first >= 0:
-                kept[head].first_child = tail
-                for i in range(n):
-                    kept[tail + i] = self.nodes[first + i]
-                    kept[tail + i].parent = head
-                    origin[tail + i] = first + i
-                tail += n
-            head += 1
-        for i in range(tail):                 # proofs name nodes: follow the renumbering
-            if kept[i].proof >= 0:
-                kept[i].proof = (i if kept[i].proof == origin[i]
-                                 else kept[i].first_child + kept[i].proof
-                                 - self.nodes[origin[i]].first_child)
-        free(origin)
-        free(self.nodes)
-        self.nodes = kept
-        self.nnodes = tail
-        memcpy(&self.root, s, sizeof(StateC))
         return True
 
     cdef object leaf_engine(self, int k):
         """Leaf ``k``'s position in a new Engine without history."""
         cdef Engine engine = Engine.__new__(Engine, self.rules)
-        memcpy(&engine.s, &self.leaf_states[k], sizeof(StateC))
+        memcpy(&engine.s, &self.t.leaf_states[k], sizeof(StateC))
         return engine
 
 
@@ -710,17 +736,17 @@ def verify_tree(PuctTree tree):
     unproven node's visits one more than its children's (its own evaluation)."""
     cdef int32_t i, j, total
     cdef PNode* node
-    for i in range(tree.nnodes):
-        node = &tree.nodes[i]
+    for i in range(tree.t.nnodes):
+        node = &tree.t.nodes[i]
         if node.pending or node.flags & FLAG_QUEUED:
             raise ValueError(f"node {i}: virtual loss left ({node.pending})")
         if node.first_child < 0:
             continue
         total = 0
         for j in range(node.first_child, node.first_child + node.nchildren):
-            if tree.nodes[j].parent != i:
-                raise ValueError(f"node {j}: parent {tree.nodes[j].parent}, expected {i}")
-            total += tree.nodes[j].visits
+            if tree.t.nodes[j].parent != i:
+                raise ValueError(f"node {j}: parent {tree.t.nodes[j].parent}, expected {i}")
+            total += tree.t.nodes[j].visits
         if node.visits != total + 1 and not (node.proof >= 0 and node.visits > total):
             raise ValueError(f"node {i}: {node.visits} visits, its children {total}")
 
@@ -737,19 +763,19 @@ cdef int evaluate_group(list trees, evaluator) except -1:
     cdef LeafBatch batch
     try:
         for tree in trees:
-            width = max(width, tree.widest())
-            size += tree.k
+            width = max(width, puct_widest(&tree.t))
+            size += tree.t.k
         for tree in trees:
-            tree.fill_batch(tree.k, width)
+            tree.fill_batch(tree.t.k, width)
         batch = LeafBatch.__new__(LeafBatch)
         batch._trees = trees
         batch.size = size
         parts = [[], [], [], []]
         for tree in trees:
-            parts[0].append(tree.obs_buffer[:tree.k] if tree.obs_kind else None)
-            parts[1].append(tree.ids_buffer[:tree.k, :width])
-            parts[2].append(tree.num_buffer[:tree.k])
-            parts[3].append(tree.seat_buffer[:tree.k])
+            parts[0].append(tree.obs_buffer[:tree.t.k] if tree.obs_kind else None)
+            parts[1].append(tree.ids_buffer[:tree.t.k, :width])
+            parts[2].append(tree.num_buffer[:tree.t.k])
+            parts[3].append(tree.seat_buffer[:tree.t.k])
         batch.observations = join(parts[0]) if (<PuctTree>trees[0]).obs_kind else None
         batch.legal_ids, batch.num_legal, batch.seats = join(parts[1]), join(parts[2]), join(parts[3])
         try:
@@ -759,21 +785,21 @@ cdef int evaluate_group(list trees, evaluator) except -1:
         priors, values, mover_values = parse_evaluation(answer, size, width)
     except BaseException:
         for tree in trees:
-            tree.release_batch(tree.k)
-            tree.k = 0
+            puct_release_batch(&tree.t, tree.t.k)
+            tree.t.k = 0
         raise
     for tree in trees:
-        tree.expand_rows(&priors[row, 0] if priors is not None else NULL, width,
+        puct_expand_rows(&tree.t, &priors[row, 0] if priors is not None else NULL, width,
                          &values[row, 0] if values is not None else NULL,
                          &mover_values[row] if mover_values is not None else NULL)
-        row += tree.k
+        row += tree.t.k
     return 0
 
 
 cdef bint searching(list trees, int64_t iterations):
     cdef PuctTree tree
     for tree in trees:
-        if tree.leaves_wanted(iterations):
+        if puct_leaves_wanted(&tree.t, iterations):
             return True
     return False
 
@@ -795,15 +821,15 @@ def run_trees(list trees, evaluator, int64_t iterations, double seconds, double 
     cdef int want, kind = C_UNIFORM if evaluator == "uniform" else C_HEURISTIC
     cdef bint in_c = evaluator is None or isinstance(evaluator, str)
     for tree, seed in zip(trees, seeds):
-        tree.begin(noise_alpha, noise_fraction, seed)
+        puct_begin(&tree.t, noise_alpha, noise_fraction, seed)
     while not atomic_load(cancel, RELAXED) and not (deadline > 0 and now_seconds() >= deadline):
         gathered = []
         for tree in trees:
-            want = tree.leaves_wanted(iterations)
+            want = puct_leaves_wanted(&tree.t, iterations)
             if want:
                 with nogil:
-                    tree.k = tree.gather(want, &tree.done)
-                if tree.k:
+                    tree.t.k = puct_gather(&tree.t, want, &tree.t.done)
+                if tree.t.k:
                     gathered.append(tree)
         if not gathered:
             if not searching(trees, iterations):
@@ -812,11 +838,11 @@ def run_trees(list trees, evaluator, int64_t iterations, double seconds, double 
         if in_c:
             for tree in gathered:
                 with nogil:
-                    tree.c_batch(tree.k, kind)
+                    puct_c_batch(&tree.t, tree.t.k, kind)
         else:
             evaluate_group(gathered, evaluator)
         for tree in gathered:
-            tree.done += tree.k
-            tree.k = 0
+            tree.t.done += tree.t.k
+            tree.t.k = 0
         check_signals()
-    return [tree.done for tree in trees]
+    return [tree.t.done for tree in trees]
