@@ -14,7 +14,7 @@ from victorus.search import SplitMix64
 from victorus.vector import VectorGames
 
 #: One small budget per search kind that plays inside the step.
-SEARCHES = ("mcts:24", "alphabeta:150")
+SEARCHES = ("mcts:24", "alphabeta:150", "puct:24")
 
 
 def play_along(board, players, specs, seed, variant="quick6"):
@@ -128,8 +128,9 @@ def test_a_search_opponent_plays_up_to_the_learners_turn_in_set_game():
     ("mcts:0", "iterations"),
     ("mcts:20@2", "on one thread.*drop '@2'"),
     ("alphabeta:1.5", "bad search budget in 'alphabeta:1.5'"),
-    ("puct:20", "unknown agent 'puct:20'.*'mcts\\[:BUDGET\\]', 'alphabeta\\[:BUDGET\\]'"),
-    ("mcts-py:20", "unknown agent 'mcts-py:20'.*'random', 'greedy'"),
+    ("puct:20@2", "bad search budget in 'puct:20@2'"),
+    ("mcts-py:20", "unknown agent 'mcts-py:20'.*'random', 'greedy', 'mcts\\[:BUDGET\\]', "
+                   "'alphabeta\\[:BUDGET\\]', 'puct\\[:BUDGET\\]', 'best\\[:BUDGET\\]'"),
     ("greedy:3", "unknown agent 'greedy:3'"),
     (7, "unknown agent 7"),
 ])

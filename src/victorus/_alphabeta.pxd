@@ -20,4 +20,4 @@ cdef class AlphaBetaOpponent:
 cdef void* alphabeta_workspace_new(const void* params) noexcept nogil
 cdef void alphabeta_workspace_free(void* workspace) noexcept nogil
 cdef int alphabeta_choose(const StateC* s, const RulesC* r, const void* params, void* workspace,
-                          uint64_t* rng, const int32_t* actions, int nactions) noexcept nogil
+                          void* memory, uint64_t* rng, const int32_t* actions, int nactions) noexcept nogil

@@ -340,7 +340,7 @@ cdef void alphabeta_workspace_free(void* workspace) noexcept nogil:
 
 
 cdef int alphabeta_choose(const StateC* s, const RulesC* r, const void* params, void* workspace,
-                          uint64_t* rng, const int32_t* actions, int nactions) noexcept nogil:
+                          void* memory, uint64_t* rng, const int32_t* actions, int nactions) noexcept nogil:
     """AlphaBetaAgent's choice: the decisive action, else the best action of a search
     seeded by one draw from ``rng``."""
     cdef const AlphaBetaParams* p = <const AlphaBetaParams*>params

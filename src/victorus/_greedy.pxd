@@ -6,4 +6,4 @@ from libc.stdint cimport int32_t, uint64_t
 from victorus._engine cimport StateC, RulesC
 
 cdef int greedy_choose(const StateC* s, const RulesC* r, const void* params, void* workspace,
-                       uint64_t* rng, const int32_t* actions, int nactions) noexcept nogil
+                       void* memory, uint64_t* rng, const int32_t* actions, int nactions) noexcept nogil

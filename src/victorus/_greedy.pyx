@@ -44,7 +44,7 @@ cdef int greedy_score(const StateC* s, const RulesC* r, int32_t code, StateC* tr
 
 
 cdef int greedy_choose(const StateC* s, const RulesC* r, const void* params, void* workspace,
-                       uint64_t* rng, const int32_t* actions, int nactions) noexcept nogil:
+                       void* memory, uint64_t* rng, const int32_t* actions, int nactions) noexcept nogil:
     """The index of the best-scoring action; equals at random (one draw from ``rng``)."""
     cdef StateC trial
     cdef int32_t replies[MAX_ACTIONS]
@@ -69,7 +69,7 @@ def choose(Engine e, uint64_t rng):
     memcpy(&s, &e.s, sizeof(StateC))          # the position, read with the GIL held
     with nogil:
         n = gen_actions(&s, &e.rules.c, actions)
-        index = greedy_choose(&s, &e.rules.c, NULL, NULL, &rng, actions, n) if n else -1
+        index = greedy_choose(&s, &e.rules.c, NULL, NULL, NULL, &rng, actions, n) if n else -1
     if index < 0:
         raise ValueError("the game is over: greedy has nothing to choose")
     return index, rng

@@ -36,4 +36,4 @@ cdef class MctsOpponent:
 cdef void* mcts_workspace_new(const void* params) noexcept nogil
 cdef void mcts_workspace_free(void* workspace) noexcept nogil
 cdef int mcts_choose(const StateC* s, const RulesC* r, const void* params, void* workspace,
-                     uint64_t* rng, const int32_t* actions, int nactions) noexcept nogil
+                     void* memory, uint64_t* rng, const int32_t* actions, int nactions) noexcept nogil

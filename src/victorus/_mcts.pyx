@@ -340,7 +340,7 @@ cdef void mcts_workspace_free(void* workspace) noexcept nogil:
 
 
 cdef int mcts_choose(const StateC* s, const RulesC* r, const void* params, void* workspace,
-                     uint64_t* rng, const int32_t* actions, int nactions) noexcept nogil:
+                     void* memory, uint64_t* rng, const int32_t* actions, int nactions) noexcept nogil:
     """MCTSAgent's choice (one thread): the decisive action, else the most visited root
     action of a search seeded by one draw from ``rng``. Out of memory, the search stops
     where it is (the first action if nothing was visited)."""

@@ -3,9 +3,12 @@
 # a plain function pointer and a parameter block, so that any C agent (random, greedy, a
 # search) plugs in without the GIL. To add one: its ChooseFn (and parameter block, kept
 # alive by the VectorEngine, set in VecC.agent_params; a search also gives a workspace's
-# WorkspaceNew and WorkspaceFree), an AGENT_* number in _vector.pyx and its name in
-# victorus.vector (AGENTS, or a ``native_opponent()`` method on the Python agent that
-# make_agent builds from the spec).
+# WorkspaceNew and WorkspaceFree, and one that keeps something of a game between its
+# decisions a memory's MemoryNew, MemoryFree, NoteFn and ForgetFn), an AGENT_* number in
+# _vector.pyx and its name in victorus.vector.AGENTS, or for a search an opponent class
+# holding its parameter block, returned by a ``native_opponent()`` method of the Python
+# agent that make_agent builds from the spec, and its name in
+# victorus.vector.SEARCH_OPPONENTS.
 
 from libc.stdint cimport int32_t, uint64_t
 from libc.string cimport memcpy
@@ -17,20 +20,31 @@ from victorus._engine cimport StateC, RulesC, splitmix64, apply_action
 # order, so legal_actions() order): return its index. ``params`` is the agent's own
 # parameter block (NULL when it has none), ``workspace`` its buffers for the thread that
 # calls (from its WorkspaceNew, reused from decision to decision; NULL when it has none),
-# ``rng`` the game's splitmix64 state of its agents: an agent draws its random numbers
-# from it and nothing else.
+# ``memory`` what it keeps of this game between decisions (from its MemoryNew; NULL when
+# it keeps nothing), ``rng`` the game's splitmix64 state of its agents: an agent draws
+# its random numbers from it and nothing else.
 ctypedef int (*ChooseFn)(const StateC* s, const RulesC* r, const void* params, void* workspace,
-                         uint64_t* rng, const int32_t* actions, int nactions) noexcept nogil
+                         void* memory, uint64_t* rng, const int32_t* actions,
+                         int nactions) noexcept nogil
 
 # A search's buffers for one thread (its tree, its table), made once from its parameter
 # block: NULL when out of memory. Freed by the matching WorkspaceFree.
 ctypedef void* (*WorkspaceNew)(const void* params) noexcept nogil
 ctypedef void (*WorkspaceFree)(void* workspace) noexcept nogil
 
+# An agent's memory of one game (PUCT's kept tree), made once per game: NULL when out of
+# memory; freed by the matching MemoryFree. The game tells it every action played in it
+# (NoteFn, the action's code, after the agent's own choices too) and every new episode
+# (ForgetFn: reset, autoreset, set_game).
+ctypedef void* (*MemoryNew)(const void* params) noexcept nogil
+ctypedef void (*MemoryFree)(void* memory) noexcept nogil
+ctypedef void (*NoteFn)(void* memory, int32_t code) noexcept nogil
+ctypedef void (*ForgetFn)(void* memory) noexcept nogil
+
 
 cdef inline int random_choose(const StateC* s, const RulesC* r, const void* params,
-                              void* workspace, uint64_t* rng, const int32_t* actions,
-                              int nactions) noexcept nogil:
+                              void* workspace, void* memory, uint64_t* rng,
+                              const int32_t* actions, int nactions) noexcept nogil:
     """Uniformly random: one draw per decision."""
     return <int>(splitmix64(rng) % <uint64_t>nactions)
 

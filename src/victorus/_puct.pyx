@@ -6,7 +6,7 @@ time. A client of the engine (victorus._engine), built as a module of its own.""
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcmp, memcpy, memset
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport calloc, malloc, realloc, free
 from libc.math cimport exp, log, sqrt, pow, cos, INFINITY
 
 from victorus._core cimport (
@@ -17,6 +17,7 @@ from victorus._engine cimport (
     stop_flag, splitmix64, mix64, atomic_load, RELAXED, observation_uint8, observation_float32)
 from victorus._mcts cimport mcts_value, now_seconds
 from victorus._evaluate cimport EvalWeights, default_weights, evaluate
+from victorus._policy cimport decisive_index
 
 import numpy as np
 
@@ -509,6 +510,34 @@ cdef void puct_expand_rows(PuctC* t, const double* priors, Py_ssize_t stride,
         puct_expand_leaf(t, j, priors + j * stride if priors != NULL else NULL, value)
 
 
+cdef bint puct_reset(PuctC* t, const StateC* s) noexcept nogil:
+    """Forget the tree: a new root at ``s``. False if out of memory."""
+    memcpy(&t.root, s, sizeof(StateC))
+    t.nnodes = 0
+    free(t.root_prior)
+    t.root_prior = NULL
+    if not puct_reserve(t, 1):
+        return False
+    puct_new_children(t, -1, 1, NULL)
+    return True
+
+
+cdef int32_t puct_follow(PuctC* t, int32_t at, int32_t key, StateC* s) noexcept nogil:
+    """The child of node ``at`` reached by the action with notation key ``key`` (the
+    first such), its action played on ``s`` (``at``'s position); -1 if ``at`` is not
+    expanded or has no such child (tree reuse: the actions played since the root)."""
+    cdef int32_t child
+    cdef int i
+    if t.nodes[at].first_child < 0:
+        return -1
+    for i in range(t.nodes[at].nchildren):
+        child = t.nodes[at].first_child + i
+        if code_key(t.nodes[child].code) == key:
+            apply_action(s, t.r, t.nodes[child].code)
+            return child
+    return -1
+
+
 cdef bint puct_keep_subtree(PuctC* t, int32_t at, const StateC* s) noexcept nogil:
     """Make node ``at`` (position ``s``) the root, keeping its subtree: copied breadth
     first into a new array (children stay contiguous). False if out of memory."""
@@ -612,13 +641,8 @@ cdef class PuctTree:
         """Forget the tree: a new root at ``engine``'s position."""
         if engine.rules is not self.rules:
             raise ValueError("the position is of another board or configuration")
-        memcpy(&self.t.root, &engine.s, sizeof(StateC))
-        self.t.nnodes = 0
-        free(self.t.root_prior)
-        self.t.root_prior = NULL
-        if not puct_reserve(&self.t, 1):
+        if not puct_reset(&self.t, &engine.s):
             raise MemoryError("no memory left for the PUCT tree")
-        puct_new_children(&self.t, -1, 1, NULL)
 
     @property
     def nodes_used(self):
@@ -697,23 +721,13 @@ cdef class PuctTree:
         """Keep the subtree reached by the actions with these notation keys (played since
         the root) if the tree has it and it is ``engine``'s position; else start afresh.
         Returns True if a subtree was kept."""
-        cdef int32_t at = 0, child
-        cdef int i
+        cdef int32_t at = 0
         cdef StateC s
         memcpy(&s, &self.t.root, sizeof(StateC))
         for key in keys:
-            if self.t.nodes[at].first_child < 0:
-                at = -1
+            at = puct_follow(&self.t, at, key, &s)
+            if at < 0:
                 break
-            for i in range(self.t.nodes[at].nchildren):
-                child = self.t.nodes[at].first_child + i
-                if code_key(self.t.nodes[child].code) == key:
-                    break
-            else:
-                at = -1
-                break
-            at = child
-            apply_action(&s, &self.rules.c, self.t.nodes[at].code)
         if at < 0 or not same_state(&s, &engine.s) or not puct_keep_subtree(&self.t, at, &s):
             self.reset(engine)
             return False
@@ -846,3 +860,169 @@ def run_trees(list trees, evaluator, int64_t iterations, double seconds, double 
             tree.t.k = 0
         check_signals()
     return [tree.t.done for tree in trees]
+
+
+# -- the opponent inside the vector games' step (victorus._policy) ------------------------
+# PUCTAgent.choose with a C evaluator: the decisive shortcut, else a search seeded by one
+# draw from the game's agent random state (the seed PUCTAgent draws from its rng). The
+# tree is the game's memory: kept between decisions and advanced by the actions the game
+# tells it (tree reuse, as PUCTAgent advances its tree by the game's history), forgotten
+# at a new episode. The batch's leaf buffers are the worker thread's workspace.
+
+cdef class PuctOpponent:
+    """A PUCT budget and its settings as a parameter block (PUCTAgent.native_opponent);
+    ``uniform``: the C evaluator 'uniform', else the heuristic."""
+
+    def __init__(self, int64_t iterations, double seconds, int batch_size, int max_nodes,
+                 double c_puct, double fpu_reduction, double noise_alpha, double noise_fraction,
+                 int rollout_actions, bint evaluated, bint evaluated_priors, bint reuse_tree,
+                 bint uniform):
+        if iterations < 0 and seconds <= 0 or batch_size < 1 or max_nodes <= MAX_ACTIONS:
+            raise ValueError(f"a PUCT opponent needs iterations or seconds, batch_size >= 1 "
+                             f"and max_nodes > {MAX_ACTIONS}")
+        self.params.iterations, self.params.seconds = iterations, seconds
+        self.params.batch_size, self.params.max_nodes = batch_size, max_nodes
+        self.params.c_puct, self.params.fpu_reduction = c_puct, fpu_reduction
+        self.params.noise_alpha, self.params.noise_fraction = noise_alpha, noise_fraction
+        self.params.rollout_actions = rollout_actions
+        self.params.evaluated, self.params.evaluated_priors = evaluated, evaluated_priors
+        self.params.reuse_tree = reuse_tree
+        self.params.kind = C_UNIFORM if uniform else C_HEURISTIC
+
+
+ctypedef struct PuctWorkspace:
+    StateC trial                     # the decisive shortcut's
+    StateC* leaf_states              # the batch's buffers, lent to the tree searched
+    int32_t* leaf_node
+    int32_t* leaf_actions
+    int32_t* leaf_n
+
+ctypedef struct PuctMemory:
+    PuctC tree                       # nnodes 0: none yet, or forgotten
+    int32_t cursor                   # the node of the game's position (-1: not in the tree)
+    StateC at                        # that node's position, replayed as PuctTree.advance does
+
+
+cdef void* puct_workspace_new(const void* params) noexcept nogil:
+    cdef const PuctParams* p = <const PuctParams*>params
+    cdef PuctWorkspace* w = <PuctWorkspace*>malloc(sizeof(PuctWorkspace))
+    if w == NULL:
+        return NULL
+    w.leaf_states = <StateC*>malloc(p.batch_size * sizeof(StateC))
+    w.leaf_node = <int32_t*>malloc(p.batch_size * sizeof(int32_t))
+    w.leaf_n = <int32_t*>malloc(p.batch_size * sizeof(int32_t))
+    w.leaf_actions = <int32_t*>malloc(<size_t>p.batch_size * MAX_ACTIONS * sizeof(int32_t))
+    if (w.leaf_states == NULL or w.leaf_node == NULL or w.leaf_n == NULL
+            or w.leaf_actions == NULL):
+        puct_workspace_free(w)
+        return NULL
+    return w
+
+
+cdef void puct_workspace_free(void* workspace) noexcept nogil:
+    cdef PuctWorkspace* w = <PuctWorkspace*>workspace
+    if w != NULL:
+        free(w.leaf_states)
+        free(w.leaf_node)
+        free(w.leaf_n)
+        free(w.leaf_actions)
+        free(w)
+
+
+cdef void* puct_memory_new(const void* params) noexcept nogil:
+    """A game's memory: the tree's settings, no node yet (they grow at its searches)."""
+    cdef const PuctParams* p = <const PuctParams*>params
+    cdef PuctMemory* m = <PuctMemory*>calloc(1, sizeof(PuctMemory))
+    if m == NULL:
+        return NULL
+    m.tree.max_nodes, m.tree.batch_size = p.max_nodes, p.batch_size
+    m.tree.c_puct, m.tree.fpu_reduction = p.c_puct, p.fpu_reduction
+    m.tree.rollout_actions = p.rollout_actions
+    m.tree.evaluated, m.tree.evaluated_priors = p.evaluated, p.evaluated_priors
+    default_weights(&m.tree.weights)
+    m.cursor = -1
+    return m
+
+
+cdef void puct_memory_free(void* memory) noexcept nogil:
+    cdef PuctMemory* m = <PuctMemory*>memory
+    if m != NULL:
+        free(m.tree.nodes)
+        free(m.tree.root_prior)
+        free(m)
+
+
+cdef void puct_note(void* memory, int32_t code) noexcept nogil:
+    """An action played in the game: follow it down the tree, if the tree has it."""
+    cdef PuctMemory* m = <PuctMemory*>memory
+    if m.cursor >= 0:
+        m.cursor = puct_follow(&m.tree, m.cursor, code_key(code), &m.at)
+
+
+cdef void puct_forget(void* memory) noexcept nogil:
+    (<PuctMemory*>memory).cursor = -1
+
+
+cdef void puct_search_alone(PuctC* t, int64_t iterations, double seconds, int kind) noexcept nogil:
+    """run_trees for this one tree with a C evaluator: batches until the budget."""
+    cdef double deadline = now_seconds() + seconds if seconds > 0 else 0
+    cdef int want
+    while not (deadline > 0 and now_seconds() >= deadline):
+        want = puct_leaves_wanted(t, iterations)
+        if want:
+            t.k = puct_gather(t, want, &t.done)
+        if not t.k:
+            if not puct_leaves_wanted(t, iterations):
+                break
+            continue
+        puct_c_batch(t, t.k, kind)
+        t.done += t.k
+        t.k = 0
+
+
+cdef int puct_pick(const PuctC* t) noexcept nogil:
+    """PUCTAgent's choice at temperature 0: the proven child, else the most visited (then
+    the best valued, then the first) root child."""
+    cdef const PNode* root = &t.nodes[0]
+    cdef const PNode* c
+    cdef int i, best = 0, seat = root.seat
+    cdef uint32_t best_visits = 0
+    cdef double value, best_value = -INFINITY
+    if root.proof > 0:
+        return root.proof - root.first_child
+    if root.first_child < 0:
+        return 0
+    for i in range(root.nchildren):
+        c = &t.nodes[root.first_child + i]
+        value = (exact_value(t.nodes, root.first_child + i, seat) if c.proof >= 0
+                 else c.value[seat] / c.visits if c.visits else 0.0)
+        if i == 0 or c.visits > best_visits or c.visits == best_visits and value > best_value:
+            best, best_visits, best_value = i, c.visits, value
+    return best
+
+
+cdef int puct_choose(const StateC* s, const RulesC* r, const void* params, void* workspace,
+                     void* memory, uint64_t* rng, const int32_t* actions,
+                     int nactions) noexcept nogil:
+    """PUCTAgent's choice: the decisive action, else a search of the game's tree (the
+    subtree of the position kept, with tree reuse) seeded by one draw from ``rng``. Out
+    of memory, the first action."""
+    cdef const PuctParams* p = <const PuctParams*>params
+    cdef PuctWorkspace* w = <PuctWorkspace*>workspace
+    cdef PuctMemory* m = <PuctMemory*>memory
+    cdef PuctC* t = &m.tree
+    cdef int index = decisive_index(s, r, actions, nactions, &w.trial)
+    if index >= 0:
+        return index
+    t.r = r
+    t.leaf_states, t.leaf_node = w.leaf_states, w.leaf_node
+    t.leaf_actions, t.leaf_n = w.leaf_actions, w.leaf_n
+    if not (p.reuse_tree and m.cursor >= 0 and same_state(&m.at, s)
+            and puct_keep_subtree(t, m.cursor, s)) and not puct_reset(t, s):
+        m.cursor = -1
+        return 0
+    m.cursor = 0
+    memcpy(&m.at, s, sizeof(StateC))
+    puct_begin(t, p.noise_alpha, p.noise_fraction, splitmix64(rng))
+    puct_search_alone(t, p.iterations, p.seconds, p.kind)
+    return puct_pick(t)

@@ -5,7 +5,7 @@ so that an edit here never recompiles the rules."""
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.string cimport memcpy, memset
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport calloc, malloc, free
 
 from victorus._core cimport (MAX_CELLS, NUM_PLANES, NUM_SEATS, RESULT_NONE, OBS_FLOAT32, OBS_UINT8,
                              action_id, num_action_ids)
@@ -18,17 +18,21 @@ from victorus._threads cimport (
     pthread_mutex_init, pthread_mutex_destroy, pthread_mutex_lock, pthread_mutex_unlock,
     pthread_cond_init, pthread_cond_destroy, pthread_cond_wait, pthread_cond_broadcast,
     pthread_cond_signal)
-from victorus._policy cimport ChooseFn, WorkspaceNew, WorkspaceFree, random_choose
+from victorus._policy cimport (ChooseFn, WorkspaceNew, WorkspaceFree, MemoryNew, MemoryFree,
+                               NoteFn, ForgetFn, random_choose)
 from victorus._greedy cimport greedy_choose
 from victorus._mcts cimport MctsOpponent, mcts_choose, mcts_workspace_new, mcts_workspace_free
 from victorus._alphabeta cimport (AlphaBetaOpponent, alphabeta_choose, alphabeta_workspace_new,
                                   alphabeta_workspace_free)
+from victorus._puct cimport (PuctOpponent, puct_choose, puct_workspace_new, puct_workspace_free,
+                             puct_memory_new, puct_memory_free, puct_note, puct_forget)
 
 # -- many games stepped at once (victorus.vector) ----------------------------------------
 # The games live in one C array; a step validates every action first (nothing changes if
 # one is illegal), then splits the games over a pool of POSIX threads that run without
 # the GIL. Each game has its own random state, so results never depend on the threads.
-# A search agent has a workspace per thread (worker 0: the thread that dispatches).
+# A search agent has a workspace per thread (worker 0: the thread that dispatches), and
+# one that keeps a tree between decisions a memory per game, told every action played.
 
 cdef enum:
     SPIN = 200000                    # checks before a thread sleeps (a step's worth of time)
@@ -62,6 +66,10 @@ ctypedef struct VecC:
     const void* agent_params[NUM_SEATS]
     void* workspace[MAX_THREADS][NUM_SEATS]   # per worker thread, per seat (NULL: none)
     WorkspaceFree workspace_free[NUM_SEATS]    # the seat's own workspaces (NULL: shared, none)
+    void** memory[NUM_SEATS]         # per seat, [n] each game's memory of its agent, or NULL
+    NoteFn note[NUM_SEATS]           # the seat's own memories (NULL: shared, none)
+    ForgetFn forget[NUM_SEATS]
+    MemoryFree memory_free[NUM_SEATS]
     uint64_t* agent_rng              # [n] each game's random state of its agents
     # the caller's numpy buffers
     int32_t* sampled
@@ -120,6 +128,25 @@ cdef inline int absolute_id(const VecC* v, int seat, int ident) noexcept nogil:
     return v.unview[seat][ident // n] * n + v.unview[seat][ident % n]
 
 
+cdef void vec_apply(VecC* v, int i, int32_t code) noexcept nogil:
+    """Play ``code`` in game ``i`` (counted towards ``max_actions``) and tell the agents'
+    memories of the game."""
+    cdef int seat
+    apply_action(&v.states[i], v.r, code)
+    v.played[i] += 1
+    for seat in range(NUM_SEATS):
+        if v.note[seat] != NULL:
+            v.note[seat](v.memory[seat][i], code)
+
+
+cdef void vec_forget(VecC* v, int i) noexcept nogil:
+    """Game ``i`` starts a new episode: its agents' memories of it are forgotten."""
+    cdef int seat
+    for seat in range(NUM_SEATS):
+        if v.forget[seat] != NULL:
+            v.forget[seat](v.memory[seat][i])
+
+
 cdef void play_agents(VecC* v, int i, int worker) noexcept nogil:
     """Let the C agents play game ``i`` until a seat of the caller's is to act, the game
     is over or the ``max_actions`` cap is reached (their actions count towards it, R36);
@@ -136,9 +163,9 @@ cdef void play_agents(VecC* v, int i, int worker) noexcept nogil:
         count = gen_actions(s, v.r, legal)
         if count == 0:
             return
-        apply_action(s, v.r, legal[agent(s, v.r, v.agent_params[seat], v.workspace[worker][seat],
-                                         &v.agent_rng[i], legal, count)])
-        v.played[i] += 1
+        vec_apply(v, i, legal[agent(s, v.r, v.agent_params[seat], v.workspace[worker][seat],
+                                    v.memory[seat][i] if v.memory[seat] != NULL else NULL,
+                                    &v.agent_rng[i], legal, count)])
 
 
 cdef void vec_settle(VecC* v, int i, int worker) noexcept nogil:
@@ -174,18 +201,17 @@ cdef void vec_reset_one(VecC* v, int i, int worker) noexcept nogil:
     """Game ``i`` back to the start, its agents' opening actions played."""
     memcpy(&v.states[i], &v.start, sizeof(StateC))
     v.played[i] = 0
+    vec_forget(v, i)
     vec_settle(v, i, worker)
 
 
 cdef void vec_step_one(VecC* v, int i, int worker) noexcept nogil:
-    cdef StateC* s = &v.states[i]
     cdef int32_t* legal = v.legal + <Py_ssize_t>i * MAX_ACTIONS
     if v.reset_next[i]:                               # next-step autoreset: the action is ignored
         vec_reset_one(v, i, worker)
         vec_outputs(v, i)
         return
-    apply_action(s, v.r, legal[v.chosen[i]])          # validated by the caller
-    v.played[i] += 1
+    vec_apply(v, i, legal[v.chosen[i]])               # validated by the caller
     vec_settle(v, i, worker)
     vec_outputs(v, i)
 
@@ -366,10 +392,10 @@ cdef class VectorEngine:
         for seat in range(NUM_SEATS):
             for cell in range(self.rules.c.t.ncells):
                 v.unview[seat][self.rules.c.view[seat][cell]] = cell
-        self.opponents = tuple(agents)
-        self.set_agents(threads)
         memcpy(&v.start, &start.s, sizeof(StateC))
         v.n, v.threads, v.max_actions, v.obs_kind = n, threads, max_actions, obs_kind
+        self.opponents = tuple(agents)
+        self.set_agents(threads)
         v.cells = self.rules.c.t.ncells
         v.states = <StateC*>malloc(n * sizeof(StateC))
         v.legal = <int32_t*>malloc(<Py_ssize_t>n * MAX_ACTIONS * sizeof(int32_t))
@@ -424,39 +450,85 @@ cdef class VectorEngine:
             self.started = t
 
     cdef set_agents(self, int threads):
-        """Each seat's ChooseFn and parameter block, and a search's workspaces (one per
-        worker thread, made here once; a seat given the same object as an earlier one
-        shares that seat's)."""
-        cdef VecC* v = &self.v
-        cdef int seat, earlier, t
-        cdef WorkspaceNew make
+        """Each seat's ChooseFn and parameter block, a search's workspaces (one per worker
+        thread) and memories (one per game), made here once; a seat given the same object
+        as an earlier one shares that seat's."""
+        cdef int seat, earlier
         for seat in range(NUM_SEATS):
-            agent, make = self.opponents[seat], NULL
-            v.agent[seat], v.agent_params[seat] = NULL, NULL
-            if isinstance(agent, MctsOpponent):
-                v.agent[seat], v.agent_params[seat] = mcts_choose, &(<MctsOpponent>agent).params
-                make, v.workspace_free[seat] = mcts_workspace_new, mcts_workspace_free
-            elif isinstance(agent, AlphaBetaOpponent):
-                v.agent[seat] = alphabeta_choose
-                v.agent_params[seat] = &(<AlphaBetaOpponent>agent).params
-                make, v.workspace_free[seat] = alphabeta_workspace_new, alphabeta_workspace_free
-            elif agent == AGENT_RANDOM:
-                v.agent[seat] = random_choose
-            elif agent == AGENT_GREEDY:
-                v.agent[seat] = greedy_choose
-            if make == NULL:
-                continue
             for earlier in range(seat):
-                if self.opponents[earlier] is agent:
-                    v.workspace_free[seat] = NULL
-                    for t in range(threads):
-                        v.workspace[t][seat] = v.workspace[t][earlier]
+                if self.opponents[earlier] is self.opponents[seat] \
+                        and self.v.agent_params[earlier] != NULL:
+                    self.share(seat, earlier, threads)
                     break
             else:
-                for t in range(threads):
-                    v.workspace[t][seat] = make(v.agent_params[seat])
-                    if v.workspace[t][seat] == NULL:
-                        raise MemoryError("no memory for an opponent's search")
+                self.set_agent(seat, self.opponents[seat], threads)
+
+    cdef set_agent(self, int seat, agent, int threads):
+        cdef VecC* v = &self.v
+        v.agent[seat], v.agent_params[seat] = NULL, NULL
+        if isinstance(agent, MctsOpponent):
+            v.agent[seat], v.agent_params[seat] = mcts_choose, &(<MctsOpponent>agent).params
+            v.workspace_free[seat] = mcts_workspace_free
+            self.make_workspaces(seat, threads, mcts_workspace_new)
+        elif isinstance(agent, AlphaBetaOpponent):
+            v.agent[seat] = alphabeta_choose
+            v.agent_params[seat] = &(<AlphaBetaOpponent>agent).params
+            v.workspace_free[seat] = alphabeta_workspace_free
+            self.make_workspaces(seat, threads, alphabeta_workspace_new)
+        elif isinstance(agent, PuctOpponent):
+            v.agent[seat], v.agent_params[seat] = puct_choose, &(<PuctOpponent>agent).params
+            v.workspace_free[seat] = puct_workspace_free
+            self.make_workspaces(seat, threads, puct_workspace_new)
+            v.memory_free[seat] = puct_memory_free
+            self.make_memories(seat, puct_memory_new)
+            v.note[seat], v.forget[seat] = puct_note, puct_forget
+        elif agent == AGENT_RANDOM:
+            v.agent[seat] = random_choose
+        elif agent == AGENT_GREEDY:
+            v.agent[seat] = greedy_choose
+
+    cdef make_workspaces(self, int seat, int threads, WorkspaceNew make):
+        cdef int t
+        for t in range(threads):
+            self.v.workspace[t][seat] = make(self.v.agent_params[seat])
+            if self.v.workspace[t][seat] == NULL:
+                raise MemoryError("no memory for an opponent's search")
+
+    cdef make_memories(self, int seat, MemoryNew make):
+        cdef int i
+        self.v.memory[seat] = <void**>calloc(self.v.n, sizeof(void*))
+        if self.v.memory[seat] == NULL:
+            raise MemoryError("no memory for an opponent's games")
+        for i in range(self.v.n):
+            self.v.memory[seat][i] = make(self.v.agent_params[seat])
+            if self.v.memory[seat][i] == NULL:
+                raise MemoryError("no memory for an opponent's games")
+
+    cdef share(self, int seat, int earlier, int threads):
+        """Seat ``seat`` plays as seat ``earlier``, on its workspaces and memories (whose
+        owner, told the actions and freeing them, is ``earlier``)."""
+        cdef VecC* v = &self.v
+        cdef int t
+        v.agent[seat], v.agent_params[seat] = v.agent[earlier], v.agent_params[earlier]
+        for t in range(threads):
+            v.workspace[t][seat] = v.workspace[t][earlier]
+        v.memory[seat] = v.memory[earlier]
+
+    cdef free_agent(self, int seat):
+        """Free seat ``seat``'s own workspaces and memories (none if shared)."""
+        cdef VecC* v = &self.v
+        cdef int t, i
+        if v.workspace_free[seat] != NULL:
+            for t in range(MAX_THREADS):
+                if v.workspace[t][seat] != NULL:
+                    v.workspace_free[seat](v.workspace[t][seat])
+                v.workspace[t][seat] = NULL
+        if v.memory_free[seat] != NULL and v.memory[seat] != NULL:
+            for i in range(v.n):
+                if v.memory[seat][i] != NULL:
+                    v.memory_free[seat](v.memory[seat][i])
+            free(v.memory[seat])
+        v.memory[seat] = NULL
 
     def __dealloc__(self):
         cdef int t, seat
@@ -480,10 +552,7 @@ cdef class VectorEngine:
         free(self.v.chosen)
         free(self.v.agent_rng)
         for seat in range(NUM_SEATS):
-            if self.v.workspace_free[seat] != NULL:
-                for t in range(MAX_THREADS):
-                    if self.v.workspace[t][seat] != NULL:
-                        self.v.workspace_free[seat](self.v.workspace[t][seat])
+            self.free_agent(seat)
 
     @property
     def threads(self):
@@ -560,6 +629,7 @@ cdef class VectorEngine:
         memcpy(&self.v.states[i], &e.s, sizeof(StateC))
         self.v.played[i] = 0
         with nogil:                              # no step runs: worker 0's workspaces are free
+            vec_forget(&self.v, i)
             vec_settle(&self.v, i, 0)
             vec_outputs(&self.v, i)
 

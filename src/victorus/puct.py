@@ -189,3 +189,20 @@ class PUCTAgent:
     def choose(self, game: Game):
         actions = game.legal_actions()
         return decisive(game, actions) or self.search(game).action
+
+    def native_opponent(self):
+        """These settings as an opponent played in C inside the step of
+        :class:`victorus.vector.VectorGames` (``opponents={seat: "puct:200"}``): the same
+        choice, the search seeded by one draw from the game's agent random state, the tree
+        kept per game between decisions (``reuse_tree``). Needs a C evaluator and
+        temperature 0."""
+        if self.evaluator not in C_EVALUATORS or self.temperature > 0:
+            raise ConfigError(f"{self.name}: an opponent inside the step needs a C evaluator "
+                              f"{C_EVALUATORS} and temperature 0, got {self.evaluator!r} and "
+                              f"{self.temperature!r}")
+        return _puct.PuctOpponent(-1 if self.iterations is None else self.iterations,
+                                  self.seconds or 0.0, self.batch_size, self.max_nodes,
+                                  self.c_puct, self.fpu_reduction, self.dirichlet_alpha,
+                                  self.noise_fraction, self.rollout_actions, self.evaluated,
+                                  self.evaluated_priors, self.reuse_tree,
+                                  self.evaluator == "uniform")

@@ -84,10 +84,11 @@ FRAMES = ("absolute", "observer")
 AGENTS = {"random": 1, "greedy": 2}
 #: The searches that play inside the step: make_agent builds them from the spec (its
 #: ``native_opponent()`` is the parameter block the engine plays).
-SEARCH_OPPONENTS = ("mcts", "alphabeta")
+SEARCH_OPPONENTS = ("mcts", "alphabeta", "puct", "best")
 #: The opponent specs VectorGames accepts, for error messages.
-OPPONENT_SPECS = ("'random', 'greedy', 'mcts[:BUDGET]', 'alphabeta[:BUDGET]' (BUDGET: "
-                  "iterations (alphabeta: nodes) like 200, or seconds like 0.05s)")
+OPPONENT_SPECS = ("'random', 'greedy', 'mcts[:BUDGET]', 'alphabeta[:BUDGET]', 'puct[:BUDGET]', "
+                  "'best[:BUDGET]' (BUDGET: iterations (alphabeta: nodes) like 200, or seconds "
+                  "like 0.05s)")
 #: More than this many games per batch is refused. Each game costs about 12 KB of C state,
 #: plus 32 KB (standard board; 16 KB compact) for its mask and 64 KB (32 KB) for float32
 #: observations.
