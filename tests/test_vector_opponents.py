@@ -14,7 +14,7 @@ from victorus.search import SplitMix64
 from victorus.vector import VectorGames
 
 #: One small budget per search kind that plays inside the step.
-SEARCHES = ("mcts:24", "alphabeta:150", "puct:24")
+SEARCHES = ("mcts:24", "alphabeta:150", "puct:24", "best:16")
 
 
 def play_along(board, players, specs, seed, variant="quick6"):

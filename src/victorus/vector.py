@@ -31,11 +31,13 @@ the step that ends a game, on the caller's action or an agent's, carries its rew
 the agents' actions count towards ``max_actions``. The agents (:data:`OPPONENT_SPECS`,
 the specs of :func:`victorus.agents.make_agent`) draw from each game's own random state
 (:meth:`~VectorGames.agent_rng`): ``greedy`` is :class:`victorus.agents.GreedyAgent`,
-move for move; ``mcts:<budget>`` and ``alphabeta:<budget>`` are
-:class:`~victorus.agents.MCTSAgent` and :class:`~victorus.search_agents.AlphaBetaAgent`,
+move for move; ``mcts:<budget>``, ``alphabeta:<budget>``, ``puct:<budget>`` and
+``best:<budget>`` are :class:`~victorus.agents.MCTSAgent`,
+:class:`~victorus.search_agents.AlphaBetaAgent` and :class:`~victorus.puct.PUCTAgent`,
 each decision searched on the worker thread's own buffers (made once per thread) with a
-seed drawn from that state (:class:`victorus.search.SplitMix64`). A time budget
-(``mcts:0.05s``) makes the games depend on the machine's speed.
+seed drawn from that state (:class:`victorus.search.SplitMix64`); PUCT keeps each game's
+tree between decisions, as its agent does. A time budget (``mcts:0.05s``) makes the
+games depend on the machine's speed.
 
 Asynchronous steps (EnvPool's model): :meth:`~VectorGames.send` validates the ids and
 starts the step on a native thread, returning at once; :meth:`~VectorGames.recv` waits
