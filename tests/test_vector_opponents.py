@@ -99,10 +99,12 @@ def test_search_opponents_do_not_depend_on_threads(spec):
         assert np.array_equal(one.terminated, two.terminated)
 
 
-def test_a_time_budget_opponent_plays_legal_games_on_two_threads():
-    """``mcts:<seconds>s``: which actions depends on the machine, not their legality."""
+@pytest.mark.parametrize("spec", ["mcts:0.001s", "alphabeta:0.001s", "puct:0.001s"])
+def test_a_time_budget_opponent_plays_legal_games_on_two_threads(spec):
+    """``<kind>:<seconds>s``: which actions depends on the machine, not whose turn the
+    outputs show."""
     games = VectorGames(4, "compact", players=2, variant="quick6", seed=2, threads=2,
-                        max_actions=40, opponents={"team:1": "mcts:0.001s"})
+                        max_actions=40, opponents={"team:1": spec})
     for _ in range(8):
         live = ~(games.terminated | games.truncated)
         assert set(games.to_move[live]) <= {0, 2, 4}

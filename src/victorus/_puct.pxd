@@ -1,12 +1,52 @@
 # cython: language_level=3
-# PUCT (victorus._puct) with a C evaluator as an opponent inside the vector games' step:
-# a victorus._policy.ChooseFn, its parameter block, its workspace and its memory of a game
-# (the tree kept between decisions).
+# PUCT's tree (victorus._puct works on it without the GIL), and PUCT with a C evaluator as
+# an opponent inside the vector games' step: a victorus._policy.ChooseFn, its parameter
+# block, its workspace and its memory of a game (the tree kept between decisions).
 
-from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
+from victorus._core cimport NUM_SEATS
 from victorus._engine cimport StateC, RulesC
 from victorus._evaluate cimport EvalWeights
+
+# -- the tree (its work: victorus._puct) ---------------------------------------------------
+
+ctypedef struct PNode:
+    int32_t parent                   # -1 at the root
+    int32_t first_child              # -1: not expanded
+    int32_t nchildren
+    int32_t code                     # the action from the parent
+    int32_t proof                    # -1: not proven; else itself (finished) or a child
+    uint32_t visits
+    uint16_t pending                 # leaves in flight below (virtual loss)
+    int8_t seat                      # the army to act here, -1 until the state is seen
+    uint8_t flags
+    double prior
+    double value[NUM_SEATS]          # summed values per seat
+
+ctypedef struct PuctC:
+    # one tree (victorus._puct.PuctTree's, or a vector game's opponent's): the tree work
+    # of victorus._puct reads and writes nothing else, without the GIL
+    PNode* nodes
+    int32_t nnodes, capacity, max_nodes
+    StateC root
+    const RulesC* r
+    double c_puct, fpu_reduction, noise_alpha, noise_fraction
+    double* root_prior               # the root's priors with Dirichlet noise, NULL: none
+    uint64_t rng
+    int batch_size
+    int rollout_actions              # the C heuristic's rollouts
+    bint evaluated                   # the C heuristic scores them by the evaluation
+    bint evaluated_priors            # and takes its priors from it
+    EvalWeights weights
+    int64_t done                     # iterations of the search under way
+    int k                            # leaves gathered, waiting for their evaluation
+    StateC* leaf_states              # batch_size of each
+    int32_t* leaf_node
+    int32_t* leaf_actions            # batch_size rows of MAX_ACTIONS
+    int32_t* leaf_n
+
+# -- the opponent --------------------------------------------------------------------------
 
 ctypedef struct PuctParams:
     int64_t iterations               # per decision; < 0: until the time budget

@@ -4,7 +4,7 @@ virtual loss, expansion, backup and the proof of decided positions run in C with
 GIL; the evaluator (a Python callable, or the C heuristic) sees a batch of leaves at a
 time. A client of the engine (victorus._engine), built as a module of its own."""
 
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcmp, memcpy, memset
 from libc.stdlib cimport calloc, malloc, realloc, free
 from libc.math cimport exp, log, sqrt, pow, cos, INFINITY
@@ -16,7 +16,7 @@ from victorus._engine cimport (
     StateC, RulesC, Engine, Rules, StopToken, MAX_ACTIONS, gen_actions, apply_action, team_returns,
     stop_flag, splitmix64, mix64, atomic_load, RELAXED, observation_uint8, observation_float32)
 from victorus._mcts cimport mcts_value, now_seconds
-from victorus._evaluate cimport EvalWeights, default_weights, evaluate
+from victorus._evaluate cimport default_weights, evaluate
 from victorus._policy cimport decisive_index
 
 import numpy as np
@@ -28,7 +28,7 @@ MAX_LEGAL_ACTIONS = MAX_ACTIONS
 cdef extern from "Python.h":
     int check_signals "PyErr_CheckSignals"() except -1
 
-# -- the tree ----------------------------------------------------------------------------
+# -- the tree (PNode, PuctC: victorus._puct.pxd) -------------------------------------------
 # One array of nodes; a node's children are contiguous (made together when it is
 # expanded, one per legal action in gen_actions order, each with its prior). Values are
 # per seat (2-6 armies; team mates share their returns, R33): the army to act at a node
@@ -43,19 +43,6 @@ cdef enum:
     PRIOR_SHARPNESS = 4              # evaluated priors: exp(4 x value), value in (-1, 1)
     FLAG_TERMINAL = 1
     FLAG_QUEUED = 2                  # a leaf of the batch being evaluated
-
-ctypedef struct PNode:
-    int32_t parent                   # -1 at the root
-    int32_t first_child              # -1: not expanded
-    int32_t nchildren
-    int32_t code                     # the action from the parent
-    int32_t proof                    # -1: not proven; else itself (finished) or a child
-    uint32_t visits
-    uint16_t pending                 # leaves in flight below (virtual loss)
-    int8_t seat                      # the army to act here, -1 until the state is seen
-    uint8_t flags
-    double prior
-    double value[NUM_SEATS]          # summed values per seat
 
 
 cdef inline double exact_value(const PNode* nodes, int32_t i, int seat) noexcept nogil:
@@ -153,29 +140,6 @@ cdef class LeafBatch:
             if i < tree.t.k:
                 return tree.game_factory(tree.leaf_engine(i))
             i -= tree.t.k
-
-
-ctypedef struct PuctC:
-    # one tree (victorus._puct.PuctTree's, or a vector game's opponent's): the tree work
-    # below reads and writes nothing else, without the GIL
-    PNode* nodes
-    int32_t nnodes, capacity, max_nodes
-    StateC root
-    const RulesC* r
-    double c_puct, fpu_reduction, noise_alpha, noise_fraction
-    double* root_prior               # the root's priors with Dirichlet noise, NULL: none
-    uint64_t rng
-    int batch_size
-    int rollout_actions              # the C heuristic's rollouts
-    bint evaluated                   # the C heuristic scores them by the evaluation
-    bint evaluated_priors            # and takes its priors from it
-    EvalWeights weights
-    int64_t done                     # iterations of the search under way
-    int k                            # leaves gathered, waiting for their evaluation
-    StateC* leaf_states              # batch_size of each
-    int32_t* leaf_node
-    int32_t* leaf_actions            # batch_size rows of MAX_ACTIONS
-    int32_t* leaf_n
 
 
 cdef bint puct_reserve(PuctC* t, int32_t more) noexcept nogil:
