@@ -1,14 +1,14 @@
 # cython: language_level=3
 # The C hook of an agent that plays inside the vector games' native step (victorus._vector):
 # a plain function pointer and a parameter block, so that any C agent (random, greedy, a
-# search) plugs in without the GIL. To add one: its ChooseFn (and parameter block, kept
-# alive by the VectorEngine, set in VecC.agent_params; a search also gives a workspace's
-# WorkspaceNew and WorkspaceFree, and one that keeps something of a game between its
-# decisions a memory's MemoryNew, MemoryFree, NoteFn and ForgetFn), an AGENT_* number in
-# _vector.pyx and its name in victorus.vector.AGENTS, or for a search an opponent class
-# holding its parameter block, returned by a ``native_opponent()`` method of the Python
-# agent that make_agent builds from the spec, and its name in
-# victorus.vector.SEARCH_OPPONENTS.
+# search) plugs in without the GIL. To add one:
+# - its ChooseFn; for a search also its WorkspaceNew and WorkspaceFree (buffers per worker
+#   thread) and, if it keeps something of a game between decisions, its MemoryNew,
+#   MemoryFree, NoteFn and ForgetFn;
+# - an agent without settings: an AGENT_* number in _vector.pyx and its name in
+#   victorus.vector.AGENTS; a search: a cdef class holding its parameter block (as
+#   _mcts.MctsOpponent), returned by its Python agent's ``native_opponent()``, its case
+#   in VectorEngine.set_agent and its spec's kind in victorus.vector.SEARCH_OPPONENTS.
 
 from libc.stdint cimport int32_t, uint64_t
 from libc.string cimport memcpy
