@@ -221,10 +221,12 @@ class PythonMCTSAgent:
         return child
 
 
+#: What a search spec's budget is, for help texts and error messages.
+BUDGET_HELP = "BUDGET: iterations (alphabeta: nodes) like 500, or seconds like 0.5s"
 #: The agent specs make_agent accepts, for help texts and error messages.
 AGENT_SPECS = ("'random', 'greedy', 'mcts[:BUDGET][@THREADS]', 'mcts-py[:BUDGET]', "
                "'puct[:BUDGET]', 'alphabeta[:BUDGET]', 'best[:BUDGET]' (the strongest) "
-               "(BUDGET: iterations (alphabeta: nodes) like 500, or seconds like 0.5s)")
+               f"({BUDGET_HELP})")
 
 #: best's settings: measured by matches at 0.05 s a move (docs/agents.md, the ladder).
 BEST_SETTINGS: dict = {"c_puct": 0.35, "rollout_actions": 10, "evaluated": True}

@@ -72,7 +72,7 @@ from __future__ import annotations
 import threading
 
 from ._vector import MAX_LEGAL_ACTIONS, MAX_WORKER_THREADS, VectorEngine
-from .agents import make_agent
+from .agents import BUDGET_HELP, make_agent
 from .checks import check_int
 from .constants import NUM_SEATS, OBSERVATION_KINDS, OBSERVATION_VERSION, PLANES
 from .errors import ConfigError, IllegalActionError
@@ -88,9 +88,8 @@ AGENTS = {"random": 1, "greedy": 2}
 #: ``native_opponent()`` is the parameter block the engine plays).
 SEARCH_OPPONENTS = ("mcts", "alphabeta", "puct", "best")
 #: The opponent specs VectorGames accepts, for error messages.
-OPPONENT_SPECS = ("'random', 'greedy', 'mcts[:BUDGET]', 'alphabeta[:BUDGET]', 'puct[:BUDGET]', "
-                  "'best[:BUDGET]' (BUDGET: iterations (alphabeta: nodes) like 200, or seconds "
-                  "like 0.05s)")
+OPPONENT_SPECS = (", ".join([*map(repr, AGENTS), *(f"'{kind}[:BUDGET]'" for kind in SEARCH_OPPONENTS)])
+                  + f" ({BUDGET_HELP})")
 #: More than this many games per batch is refused. Each game costs about 12 KB of C state,
 #: plus 32 KB (standard board; 16 KB compact) for its mask and 64 KB (32 KB) for float32
 #: observations.
