@@ -28,8 +28,16 @@ def host_compiler() -> str | None:
     return os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
 
 
-def run_check(command: list[str], **kwargs) -> str:
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300, **kwargs)
+def child_env(**extra: str) -> dict[str, str]:
+    """The environment without LD_PRELOAD: the sanitizer run (tools/sanitize-tests.sh)
+    preloads ASan for Python, and Wine cannot start under it."""
+    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+    return {**env, **extra}
+
+
+def run_check(command: list[str], env: dict[str, str] | None = None) -> str:
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300,
+                          env=env or child_env())
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
 
@@ -72,6 +80,6 @@ def test_win32_path_passes_every_check_under_wine(windows_exe):
     if wine is None:
         pytest.skip("wine not installed (Debian: apt install wine64)")
     # Quiet, and no Mono or Gecko installer prompt when Wine creates its prefix.
-    env = dict(os.environ, WINEDEBUG="-all", WINEDLLOVERRIDES="mscoree,mshtml=")
+    env = child_env(WINEDEBUG="-all", WINEDLLOVERRIDES="mscoree,mshtml=")
     out = run_check([wine, str(windows_exe)], env=env)
     assert "portable_check: Win32 path, " in out and out.rstrip().endswith("checks passed")
