@@ -150,7 +150,8 @@ def read_limited(path, limit: int, error=ConfigError, wait: float = READ_WAIT_SE
         data = sys.stdin.buffer.read(limit + 1)
     else:
         info = os.stat(path)
-        if stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode):
+        # Windows has neither FIFOs nor select.poll(): its devices (NUL, CON) read as files
+        if stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode) or not hasattr(select, "poll"):
             with open(path, "rb") as fh:
                 data = fh.read(limit + 1)
         else:
