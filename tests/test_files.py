@@ -49,6 +49,17 @@ def test_devices_read_as_files_where_select_has_no_poll(monkeypatch):
         read_limited("/dev/zero", 10)
 
 
+def test_the_mode_is_kept_where_os_has_no_fchmod_or_fchown(tmp_path, monkeypatch):
+    """Windows (before Python 3.13) has neither: the mode is set by name, owners skipped."""
+    target = tmp_path / "games.json"
+    target.write_text("old")
+    target.chmod(0o640)
+    for name in ("fchmod", "fchown", "geteuid", "getegid"):
+        monkeypatch.delattr(os, name, raising=False)
+    write_atomic(target, "new")
+    assert target.read_text() == "new" and (target.stat().st_mode & 0o777) == 0o640
+
+
 def test_file_names_only():
     png = pytest.importorskip("cairosvg") and victorus.render.render_png
     with pytest.raises(victorus.ConfigError, match="a file name"):
