@@ -83,6 +83,26 @@ def test_resigning_ends_the_game_for_the_other_teams(server):
     assert not table.state()["over"]
 
 
+def test_the_record_says_who_resigned_and_a_watched_one_ends_so(server):
+    table = server.table
+    table.set_seats([PERSON] + ["greedy"] * 5)
+    table.play("g6-g10")
+    assert table.tick() is True                              # blue's agent acts
+    call(server, "/api/resign", {"seat": 0})
+    text = table.record_text()
+    assert "resigned: 0\nresult: resignation 1,3,5\n" in text
+    assert victorus.record.parse(text).resigned == 0
+    assert victorus.record.dumps(victorus.record.loads(text), agents=table.controllers,
+                                 resigned=0) == text
+    call(server, "/api/watch", {"record": text})
+    assert table.state()["result"] is None                   # the start: nothing told yet
+    call(server, "/api/step", {"index": table.game.ply})     # the end of the record
+    state = table.state()
+    assert state["over"] and state["reason"] == "resignation"
+    assert state["result"]["title"] == "blue, green and orange won: red resigned"
+    assert table.record_text() == text
+
+
 @pytest.mark.parametrize("body, error", [
     ({}, "missing ['seat']; accepted fields: seat"),
     ({"seat": "0"}, "'seat' must be an integer from 0 to 5, got '0'"),

@@ -214,8 +214,7 @@ def outcome(game, person_seats) -> dict:
 
 def resigned_fields(game, seat: int, person_seats) -> dict:
     """A game that ``seat`` resigned: over, the other teams' present seats win."""
-    teams = game.config.teams
-    winners = [s for s in game.config.present if teams[s] != teams[seat]]
+    winners = list(record.resignation_winners(game, seat))
     names = narration.names(winners) or "nobody"
     yours = None
     if person_seats:
