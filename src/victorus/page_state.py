@@ -227,6 +227,32 @@ def resigned_fields(game, seat: int, person_seats) -> dict:
                        "reason": "resignation", "winners": winners, "yours": yours}}
 
 
+def army_clocks(game, turns, over: bool) -> list[dict]:
+    """Per seat, its clock in the game played (the rulebook's Time Management: a turn
+    must be started within the limit): ``state`` ``acting`` (its time runs: the state's
+    ``clock``), ``started`` (its turn begun, the clock stopped), ``waiting`` (it will
+    have the whole limit), ``out`` (R30), ``absent`` (R33) or ``over``; ``forfeits``:
+    its turns forfeited on time (``turns``: the game's record.TurnLine)."""
+    states = game.view().states
+    forfeits = [0] * 6
+    for turn in turns:
+        forfeits[turn.seat] += turn.forfeit
+    out = []
+    for seat in range(6):
+        if seat not in game.config.present:
+            state = "absent"
+        elif states[seat] == "eliminated":
+            state = "out"
+        elif over or game.is_over:
+            state = "over"
+        elif seat == game.to_move:
+            state = "acting" if game.phase == "start" else "started"
+        else:
+            state = "waiting"
+        out.append({"seat": seat, "state": state, "forfeits": forfeits[seat]})
+    return out
+
+
 # -- the log -------------------------------------------------------------------------------
 def log_entries(turns, events: list, first: int) -> list[dict]:
     """The log's entries of ``turns`` (record.TurnLine), the first starting at action

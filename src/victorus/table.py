@@ -390,6 +390,11 @@ class Table:
                                                   lines=lines if browsed is None else None)
             state["browse"] = browsed[1] if browsed else None
             state["clock_seat"] = self.game.to_move      # the live game's, even when browsing
+            state["army_clocks"] = None if self.time_limit is None else \
+                page_state.army_clocks(self.game, lines, self.resigned is not None)
+            state["record_head"] = "\n".join(record.header_lines(
+                self.game, agents=self.controllers, time_limit=self.time_limit,
+                resigned=self.resigned, turns=lines))
             state["game"] = self.number
             state.update(page_state.outcome(game, people))
             if self.resigned is not None and browsed is None:
