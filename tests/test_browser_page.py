@@ -12,7 +12,7 @@ import test_browser
 import victorus
 from helpers import position, serving
 from test_browser import ARTIFACTS, BOX, TIMEOUT_MS, new_game, screenshot
-from victorus import rules_help
+from victorus import page_state
 from victorus.analysis import Analysis
 from victorus.clock import ManualTime
 from victorus.server import PERSON, Table
@@ -365,7 +365,7 @@ def test_the_rules_help_draws_each_piece_s_moves_on_a_small_board_r11_r14_r18(op
     assert page.evaluate("() => document.querySelector('#legend').open")    # first visit
     page.click("#rules summary")
     page.wait_for_selector(".rule-piece svg")
-    panels = rules_help.panels()                  # the engine's legal actions, drawn
+    panels = page_state.rules_panels()                  # the engine's legal actions, drawn
     assert texts(page, ".rule-piece figcaption b") == [p["name"] for p in panels]
     for panel in panels:
         figure = f'.rule-piece[data-piece="{panel["name"]}"]'
@@ -426,13 +426,16 @@ def test_after_a_server_restart_the_page_offers_the_game_s_last_record(opened, l
     page.wait_for_function("() => S.person_to_act && S.round === 2")
     old, live.table = live.table, Table("standard", 3, seats=[PERSON] * 6)
     old.set_seats(old.controllers)                           # the old one's waiters answered
-    page.wait_for_selector("#lost-record")
-    assert page.inner_text("#notice").startswith("the server restarted: your game was lost")
+    page.wait_for_selector("#lost-record:not([hidden])")
+    assert page.inner_text("#notice") == "the server restarted: your game was lost"
     with page.expect_download() as download:
         page.click("#lost-record")
     text = open(download.value.path()).read()
     assert text == old.record_text()                         # the record as the server had it
     assert victorus.record.loads(text).ply == old.game.ply
+    page.reload()                                            # opened anew: kept by the browser
+    page.wait_for_selector("#lost-record:not([hidden])")
+    assert page.evaluate("() => lostRecord.text") == text
 
 
 def test_a_resignation_is_in_the_record_downloaded(opened, live):

@@ -266,3 +266,14 @@ def test_resignations_that_cannot_be_are_refused():
     finished = text.replace("result: ", "resigned: 0\nresult: ")
     with pytest.raises(victorus.RecordError, match="already over"):
         record.loads(finished)
+
+
+def test_the_documented_resigned_record_loads_and_round_trips():
+    import re
+    from pathlib import Path
+    api = (Path(__file__).resolve().parents[1] / "docs" / "api.md").read_text()
+    text = re.search(r"```text\n(victorus-record 1\n.*?)```", api, re.S).group(1)
+    header = record.parse(text)
+    assert header.resigned == 0
+    assert record.dumps(record.loads(text), agents=header.agents, time_limit=header.time_limit,
+                        resigned=header.resigned) == text

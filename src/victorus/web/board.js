@@ -360,9 +360,8 @@ function keepRecord(state) {
     instance: state.instance, turns: logTurns.length,
     text: state.record_head + "\n\n" + logTurns.map((t) => `${t.turn} ${t.actions.join(" ")}\n`).join(""),
   } : null;
-  try {
+  try {        // (a game with no action yet keeps the last one stored: it may be the one lost)
     if (keptRecord && keptRecord.turns) localStorage.setItem(RECORD_KEY, JSON.stringify(keptRecord));
-    else localStorage.removeItem(RECORD_KEY);
   } catch (e) { /* storage full or refused: the record stays in memory */ }
 }
 
@@ -381,22 +380,11 @@ function loseStoredGame(instance) {
 }
 
 function drawNotice() {
-  const notice = $("notice");
-  if (!restartedNotice) {
-    notice.textContent = S.watching && !S.browse ? S.watching : "";
-    return;
-  }
-  if (notice.dataset.lost === (lostUrl || "none")) return;
-  notice.dataset.lost = lostUrl || "none";
-  notice.textContent = "the server restarted: your game was lost";
-  if (!lostUrl) return;
-  const link = document.createElement("a");
-  link.id = "lost-record";
-  link.href = lostUrl;
-  link.download = "victorus-lost-game.vrec";
-  link.textContent = "download its last record";
-  link.title = "the game's record as this page last knew it (watch it with Watch record)";
-  notice.append(" (", link, ")");
+  $("notice").textContent = restartedNotice ? "the server restarted: your game was lost" :
+    (S.watching && !S.browse ? S.watching : "");
+  const link = $("lost-record");
+  link.hidden = !(restartedNotice && lostUrl);
+  if (lostUrl && link.getAttribute("href") !== lostUrl) link.href = lostUrl;
 }
 
 // -- every army's clock -------------------------------------------------------------------
