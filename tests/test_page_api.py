@@ -205,3 +205,14 @@ def test_every_army_s_clock_and_the_record_s_header_are_the_game_s_played():
     assert {c["state"] for c in state["army_clocks"]} == {"over", "absent"}
     assert state["record_head"].endswith("resigned: 3\nresult: resignation 0,1,4")
     assert Table("compact", 2).state()["army_clocks"] is None        # no clock
+
+
+def test_a_seat_played_by_an_agent_with_threads_is_recorded():
+    # An agent spec with its threads (mcts:100@2) is a record's agent name as any other:
+    # the state's record header and GET /api/record hold it, and the record loads.
+    table = Table("compact", 2, seats=[PERSON, "mcts:100@2"] + ["greedy"] * 4, agent_delay=0)
+    table.play("g6-g10")
+    assert "agents: person,mcts:100@2,greedy" in table.state()["record_head"]
+    text = table.record_text()
+    assert victorus.record.parse(text).agents[1] == "mcts:100@2"
+    assert victorus.record.loads(text).ply == 1

@@ -50,7 +50,8 @@ MAGIC = "victorus-record 1"
 MAX_RECORD_BYTES = 16 * 1024 * 1024
 HEADER_KEYS = ("board", "players", "variant", "start", "seed", "agents", "time-limit",
                "resigned", "result")
-_AGENT_RE = re.compile(r"[A-Za-z0-9_.:=-]+", re.ASCII)
+#: An agent's name in the header: an agent spec (``mcts:0.5s@2``), ``person`` or ``-``.
+_AGENT_RE = re.compile(r"[A-Za-z0-9_.:=@-]+", re.ASCII)
 _TURN_RE = re.compile(r"([1-9][0-9]*)\.([0-5])", re.ASCII)
 #: A record's seed: the 64-bit seeds the simulations and agents use.
 MAX_SEED = 2**64 - 1
@@ -230,7 +231,7 @@ def header_lines(game: Game, seed: int | None = None, agents=None, time_limit=No
         if len(agents) != 6 or not all(isinstance(a, str) and _AGENT_RE.fullmatch(a)
                                        for a in agents):
             raise ConfigError("agents: six names (one per seat, '-' for none) of letters, "
-                              f"digits and _.:=-, got {agents!r}")
+                              f"digits and _.:=@-, got {agents!r}")
     time_limit = check_time_limit(time_limit)
     resigned = check_resigned(game, resigned)
     clock_unknown = time_limit is None and any(
@@ -296,7 +297,7 @@ def parse(text: str, max_actions: int | None = None) -> GameRecord:
             agents = tuple(value.split(","))
             if len(agents) != 6 or not all(_AGENT_RE.fullmatch(a) for a in agents):
                 raise RecordError(f"record line {n}: agents must be six comma-separated names "
-                                  f"(letters, digits, _.:=- or '-'), got {value!r}")
+                                  f"(letters, digits, _.:=@- or '-'), got {value!r}")
             record.agents = agents
         elif key == "time-limit":
             if value != "unknown" and (not _SECONDS_RE.fullmatch(value) or not
