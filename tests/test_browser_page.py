@@ -12,7 +12,9 @@ import test_browser
 import victorus
 from helpers import position, serving
 from test_browser import ARTIFACTS, BOX, TIMEOUT_MS, new_game, screenshot
+from victorus import page_state
 from victorus.analysis import Analysis
+from victorus.clock import ManualTime
 from victorus.server import PERSON, Table
 
 pytestmark = pytest.mark.browser
@@ -351,3 +353,100 @@ def test_on_a_phone_the_board_comes_into_view_after_new_game(opened, live):
     page.click("#new-button")
     page.wait_for_function("() => { const r = document.querySelector('#board svg')"
                            ".getBoundingClientRect(); return r.top > -2 && r.top < innerHeight; }")
+
+
+# -- the rules help, every army's clock, a lost game's record, a resignation recorded ----
+def cells_of(page, selector):
+    return page.eval_on_selector_all(selector, "els => els.map(e => e.dataset.cell)")
+
+
+def test_the_rules_help_draws_each_piece_s_moves_on_a_small_board_r11_r14_r18(opened, live):
+    page = opened(live)
+    assert page.evaluate("() => document.querySelector('#legend').open")    # first visit
+    page.click("#rules summary")
+    page.wait_for_selector(".rule-piece svg")
+    panels = page_state.rules_panels()                  # the engine's legal actions, drawn
+    assert texts(page, ".rule-piece figcaption b") == [p["name"] for p in panels]
+    for panel in panels:
+        figure = f'.rule-piece[data-piece="{panel["name"]}"]'
+        cells = cells_of(page, f"{figure} .patch-cell")
+        assert len(cells) == 37 and panel["cell"] in cells        # a patch of radius 3
+        first, ends = cells_of(page, f"{figure} .first"), cells_of(page, f"{figure} .end")
+        assert first and first == [c for c in panel["first"] if c in cells]
+        assert ends == [c for c in panel["ends"] if c in cells]
+        assert bool(ends) == (panel["name"] in ("King", "Queen", "Hospitaller", "Royal knight"))
+        width = page.eval_on_selector(f"{figure} svg", "e => e.getBoundingClientRect().width")
+        assert 60 < width < 200                                   # a small board
+    words = page.inner_text("#rules")
+    for told in ("Bonus move", "Second leg of the move", "Promotion", "Rescue", "Victory",
+                 "forfeited"):
+        assert told in words
+    screenshot(page, "serve-rules-help.png")
+
+
+CLOCKS = "els => els.map(e => [Number(e.dataset.seat), e.className, e.textContent])"
+
+
+def test_every_army_s_clock_shows_the_game_s_time_even_while_browsing(opened):
+    now = ManualTime()                                       # the server's clock moves by hand
+    table = Table("compact", 4, seats=RED_ONLY, time_limit=20, agent_delay=0, now=now)
+    with serving(table, worker=False) as srv:
+        page = opened(srv)
+        page.wait_for_selector("#clocks td.clock-acting")
+        clocks = page.eval_on_selector_all("#clocks td", CLOCKS)
+        assert [c[0] for c in clocks] == [0, 1, 3, 4]        # the armies present (R33)
+        assert clocks[0][1] == "clock-acting" and clocks[0][2].endswith(" s")
+        assert [c[1:] for c in clocks[1:]] == [["clock-waiting", "20 s"]] * 3
+        table.play("g6-g10")                                 # blue's turn (an agent's)
+        shown(page, table)
+        page.click('#log .act[data-index="1"]')
+        page.wait_for_function("() => S.browse && S.browse.index === 1")
+        page.keyboard.press("ArrowLeft")                     # the start: red to act there
+        page.wait_for_function("() => S.browse && S.browse.index === 0 && S.to_move === 0")
+        assert page.eval_on_selector_all("#clocks td", CLOCKS)[1][1] == "clock-acting"
+        assert page.inner_text("#clock").startswith("blue has ")
+        now.advance(17)
+        table.set_seats(RED_ONLY)                            # a change: the clock is asked
+        page.wait_for_selector('#clocks td[data-seat="1"].low')
+        assert page.eval_on_selector_all("#clocks td.low", CLOCKS)[0][0] == 1   # blue's only
+        screenshot(page, "serve-clocks.png")
+        now.advance(5)
+        assert table.tick() is True                          # blue forfeits its turn
+        page.wait_for_function("() => document.querySelector('#clocks td[data-seat=\"1\"]')"
+                               ".textContent === '20 s \\u27171'")
+        assert "1 turn forfeited on time" in page.get_attribute('#clocks td[data-seat="1"]',
+                                                                "title")
+
+
+def test_after_a_server_restart_the_page_offers_the_game_s_last_record(opened, live):
+    page = opened(live)
+    new_game(page, time_limit="60")
+    page.click('.cell[data-cell="g6"]')
+    page.click('.cell[data-cell="g10"]')
+    page.wait_for_function("() => S.person_to_act && S.round === 2")
+    old, live.table = live.table, Table("standard", 3, seats=[PERSON] * 6)
+    old.set_seats(old.controllers)                           # the old one's waiters answered
+    page.wait_for_selector("#lost-record:not([hidden])")
+    assert page.inner_text("#notice") == "the server restarted: your game was lost"
+    with page.expect_download() as download:
+        page.click("#lost-record")
+    text = open(download.value.path()).read()
+    assert text == old.record_text()                         # the record as the server had it
+    assert victorus.record.loads(text).ply == old.game.ply
+    page.reload()                                            # opened anew: kept by the browser
+    page.wait_for_selector("#lost-record:not([hidden])")
+    assert page.evaluate("() => lostRecord.text") == text
+
+
+def test_a_resignation_is_in_the_record_downloaded(opened, live):
+    page, table = opened(live), live.table
+    new_game(page)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#resign")
+    page.wait_for_function("() => S.over")
+    page.click("#position-details summary")
+    with page.expect_download() as download:
+        page.click("#download")
+    text = open(download.value.path()).read()
+    assert "resigned: 0\nresult: resignation 1,3,5\n" in text
+    assert page.evaluate("() => keptRecord.text") == text == table.record_text()

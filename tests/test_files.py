@@ -40,6 +40,26 @@ def test_simulate_outputs_are_written_atomically(tmp_path, monkeypatch, capsys):
     assert [p.name for p in tmp_path.iterdir()] == ["games.json"]     # no temporary left
 
 
+def test_devices_read_as_files_where_select_has_no_poll(monkeypatch):
+    """Windows has no select.poll(): a device is read as a file there, up to the limit."""
+    import select
+    monkeypatch.delattr(select, "poll", raising=False)
+    assert read_limited("/dev/null", 10) == b""
+    with pytest.raises(victorus.ConfigError, match="larger than 10 bytes"):
+        read_limited("/dev/zero", 10)
+
+
+def test_the_mode_is_kept_where_os_has_no_fchmod_or_fchown(tmp_path, monkeypatch):
+    """Windows (before Python 3.13) has neither: the mode is set by name, owners skipped."""
+    target = tmp_path / "games.json"
+    target.write_text("old")
+    target.chmod(0o640)
+    for name in ("fchmod", "fchown", "geteuid", "getegid"):
+        monkeypatch.delattr(os, name, raising=False)
+    write_atomic(target, "new")
+    assert target.read_text() == "new" and (target.stat().st_mode & 0o777) == 0o640
+
+
 def test_file_names_only():
     png = pytest.importorskip("cairosvg") and victorus.render.render_png
     with pytest.raises(victorus.ConfigError, match="a file name"):

@@ -12,6 +12,8 @@ import victorus
 from helpers import position, serving
 from victorus import page_state
 from victorus.analysis import Analysis
+from victorus.clock import ManualTime
+from victorus.geometry import DIRECTION_NAMES, DIRECTION_VECTORS, coords_of_label
 from victorus.server import PERSON, Table
 
 RESCUE = position({"i6": "0Tw", "i10": "1Q", "f17": "1K", "i20": "2Tb"}, armies={1: "a,0,0K"})
@@ -83,6 +85,26 @@ def test_resigning_ends_the_game_for_the_other_teams(server):
     assert not table.state()["over"]
 
 
+def test_the_record_says_who_resigned_and_a_watched_one_ends_so(server):
+    table = server.table
+    table.set_seats([PERSON] + ["greedy"] * 5)
+    table.play("g6-g10")
+    assert table.tick() is True                              # blue's agent acts
+    call(server, "/api/resign", {"seat": 0})
+    text = table.record_text()
+    assert "resigned: 0\nresult: resignation 1,3,5\n" in text
+    assert victorus.record.parse(text).resigned == 0
+    assert victorus.record.dumps(victorus.record.loads(text), agents=table.controllers,
+                                 resigned=0) == text
+    call(server, "/api/watch", {"record": text})
+    assert table.state()["result"] is None                   # the start: nothing told yet
+    call(server, "/api/step", {"index": table.game.ply})     # the end of the record
+    state = table.state()
+    assert state["over"] and state["reason"] == "resignation"
+    assert state["result"]["title"] == "blue, green and orange won: red resigned"
+    assert table.record_text() == text
+
+
 @pytest.mark.parametrize("body, error", [
     ({}, "missing ['seat']; accepted fields: seat"),
     ({"seat": "0"}, "'seat' must be an integer from 0 to 5, got '0'"),
@@ -123,3 +145,74 @@ def test_the_page_learns_the_marks_and_the_seats_present():
     meta = page_state.meta()
     assert len(set(meta["army_marks"])) == 6 and len(meta["army_mark_names"]) == 6
     assert meta["present_seats"][4] == [0, 1, 3, 4]
+
+
+def _steps(frm, to, vectors) -> bool:
+    """Whether ``to`` lies from ``frm`` along one of ``vectors``, a whole number of steps."""
+    (q0, r0), (q1, r1) = (coords_of_label(frm), coords_of_label(to))
+    dq, dr = q1 - q0, r1 - r0
+    return any(k > 0 and (dq, dr) == (k * a, k * b) for a, b in vectors
+               for k in {dq // a if a else dr // b})
+
+
+def test_the_rules_help_draws_what_the_engine_allows_r10_r11_r13_r14_r17_r18(server):
+    status, data = call(server, "/api/rules")
+    assert status == 200
+    panels = {p["name"]: p for p in data["panels"]}
+    assert list(panels) == ["King", "Queen", "Templar", "Teutonic", "Byzantine", "Excalibur",
+                            "Hospitaller", "Royal knight"]
+    board = victorus.Board("standard")
+    diagonal, vertical_horizontal = ([DIRECTION_VECTORS[DIRECTION_NAMES.index(n)] for n in names]
+                                     for names in (("E30", "E150", "E-30", "E-150"),
+                                                   ("E90", "E-90", "V0", "V180")))
+    for name, panel in panels.items():
+        assert board.color(panel["cell"]) == "grey"
+        colours = {board.color(c) for c in panel["first"]}
+        # R10: a black-edged knight stops on grey; R18: King and Queen on the other colour.
+        assert colours == ({"white"} if name in ("King", "Queen") else {"grey"})
+        assert panel["svg"].count('class="patch-cell') == 37
+    near = {board.labels[n] for n in board.neighbours(board.cell("h9"))}
+    for name, directions in (("Teutonic", diagonal), ("Templar", vertical_horizontal)):
+        first = panels[name]["first"]                        # R11 slides, R13 one step
+        assert first and all(_steps("h9", c, directions) or c in near for c in first)
+        assert any(c not in near for c in first)
+    assert {board.color(c) for c in panels["King"]["ends"]} == {"white"}      # R18
+    hospitaller = panels["Hospitaller"]                     # R14: a pivot after the travel
+    pivots = {board.labels[n] for c in hospitaller["first"]
+              for n in board.neighbours(board.cell(c))}
+    assert hospitaller["ends"] and set(hospitaller["ends"]) <= pivots
+    assert panels["Templar"]["ends"] == [] and panels["Royal knight"]["ends"]     # R17
+
+
+def test_every_army_s_clock_and_the_record_s_header_are_the_game_s_played():
+    now = ManualTime()
+    seats = [PERSON, PERSON, "-", PERSON, PERSON, "-"]         # compact, 4 players: no 2, 5
+    table = Table("compact", 4, seats=seats, time_limit=10, agent_delay=0, now=now)
+    clocks = table.state()["army_clocks"]
+    assert [c["state"] for c in clocks] == ["acting", "waiting", "absent", "waiting",
+                                            "waiting", "absent"]
+    table.play("g6-g10")
+    now.advance(11)
+    assert table.tick() is True                              # blue forfeits (on time)
+    state = table.state(at=0)                                # a past position: red to act
+    assert state["to_move"] == 0 and state["clock_seat"] == 3
+    assert [(c["state"], c["forfeits"]) for c in state["army_clocks"]][:4] == [
+        ("waiting", 0), ("waiting", 1), ("absent", 0), ("acting", 0)]
+    head = state["record_head"]
+    assert head + "\n\n1.0 g6-g10\n1.1 pass\n" == table.record_text()
+    table.resign(3)
+    state = table.state()
+    assert {c["state"] for c in state["army_clocks"]} == {"over", "absent"}
+    assert state["record_head"].endswith("resigned: 3\nresult: resignation 0,1,4")
+    assert Table("compact", 2).state()["army_clocks"] is None        # no clock
+
+
+def test_a_seat_played_by_an_agent_with_threads_is_recorded():
+    # An agent spec with its threads (mcts:100@2) is a record's agent name as any other:
+    # the state's record header and GET /api/record hold it, and the record loads.
+    table = Table("compact", 2, seats=[PERSON, "mcts:100@2"] + ["greedy"] * 4, agent_delay=0)
+    table.play("g6-g10")
+    assert "agents: person,mcts:100@2,greedy" in table.state()["record_head"]
+    text = table.record_text()
+    assert victorus.record.parse(text).agents[1] == "mcts:100@2"
+    assert victorus.record.loads(text).ply == 1

@@ -198,3 +198,82 @@ def test_turn_lines_kept_up_to_date_equal_those_made_anew(config):
     game.undo()
     with pytest.raises(victorus.VictorusError, match="taken back; list it anew"):
         lister.update()
+
+
+#: A record written before resignations were recorded (a clock, a turn forfeited on time).
+OLD_RECORD = """victorus-record 1
+board: compact
+players: 2
+variant: standard
+agents: person,greedy,greedy,greedy,greedy,greedy
+time-limit: 30
+result: unfinished
+
+1.0 k6-h15 h15-h13
+1.1 e8-i20
+1.2 e18-h21
+1.3 i22-j21
+1.4 m20xi20 m18-k20
+1.5 pass
+2.0 h13-i16 i16-h15
+2.1 e10-e14
+"""
+
+
+def test_an_older_record_still_loads_and_saves_the_same():
+    game = record.loads(OLD_RECORD)
+    header = record.parse(OLD_RECORD)
+    assert header.resigned is None and header.time_limit == 30
+    assert game.ply == 11 and not game.is_over
+    assert record.dumps(game, agents=header.agents, time_limit=30) == OLD_RECORD
+
+
+def test_a_resignation_is_recorded_and_round_trips_exactly(tmp_path):
+    # A resignation (victorus serve's resign) is a header line after the clock's: the
+    # actions replay to a game going on, the result names the other team (R33).
+    game = record.loads(OLD_RECORD)
+    text = record.dumps(game, agents=record.parse(OLD_RECORD).agents, time_limit=30,
+                        resigned=0)
+    assert "time-limit: 30\nresigned: 0\nresult: resignation 1,3,5\n\n1.0 " in text
+    path = tmp_path / "resigned.vrec"
+    record.save(game, path, agents=["person"] + ["greedy"] * 5, time_limit=30, resigned=0)
+    assert path.read_text() == text
+    loaded, header = record.load(path), record.parse(text)
+    assert header.resigned == 0 and header.result == "resignation 1,3,5"
+    assert [str(a) for a in loaded.history()] == [str(a) for a in game.history()]
+    assert record.dumps(loaded, agents=header.agents, time_limit=header.time_limit,
+                        resigned=header.resigned) == text            # load(save(x)) == x
+    four = victorus.Game("compact", players=4)                       # seats 0, 1, 3, 4
+    assert "result: resignation 0,3,4" in record.dumps(four, resigned=1)
+
+
+def test_resignations_that_cannot_be_are_refused():
+    over = played("compact", 2, "quick2", seed=1)
+    assert over.is_over
+    with pytest.raises(victorus.ConfigError, match="already over"):
+        record.dumps(over, resigned=0)
+    with pytest.raises(victorus.ConfigError, match="seat 2 is not in this game"):
+        record.dumps(victorus.Game("compact", players=4), resigned=2)
+    resigned = record.dumps(record.loads(OLD_RECORD), resigned=1)
+    for old, new, message in [
+        ("resigned: 1", "resigned: 6", "resigned must be a seat 0 to 5"),
+        ("result: resignation 0,2,4", "result: unfinished", "the replay ends 'resignation"),
+        ("result: resignation 0,2,4", "result: resignation 1,3,5", "record result"),
+    ]:
+        with pytest.raises(victorus.RecordError, match=message):
+            record.loads(resigned.replace(old, new))
+    text = record.dumps(over)
+    finished = text.replace("result: ", "resigned: 0\nresult: ")
+    with pytest.raises(victorus.RecordError, match="already over"):
+        record.loads(finished)
+
+
+def test_the_documented_resigned_record_loads_and_round_trips():
+    import re
+    from pathlib import Path
+    api = (Path(__file__).resolve().parents[1] / "docs" / "api.md").read_text()
+    text = re.search(r"```text\n(victorus-record 1\n.*?)```", api, re.S).group(1)
+    header = record.parse(text)
+    assert header.resigned == 0
+    assert record.dumps(record.loads(text), agents=header.agents, time_limit=header.time_limit,
+                        resigned=header.resigned) == text

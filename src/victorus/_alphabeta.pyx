@@ -20,13 +20,13 @@ win found ``k`` actions deep is worth ``1 - k / 1000``, so the nearest win is ta
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint64_t
 from libc.string cimport memcpy, memset
 from libc.stdlib cimport calloc, malloc, free, qsort
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from victorus._core cimport NUM_SEATS, RESULT_NONE, WORD_STOP, CAPTURE_FLAG, code_target, kind_points
 from victorus._engine cimport (StateC, RulesC, Engine, StopToken, MAX_ACTIONS, gen_actions,
                                apply_action, team_returns, position_key, stop_flag, mix64,
                                splitmix64, atomic_load, RELAXED)
 from victorus._evaluate cimport EvalWeights, evaluate, read_weights
+from victorus._mcts cimport now_seconds
 from victorus._policy cimport decisive_index
 
 
@@ -74,12 +74,6 @@ ctypedef struct Search:
     StateC* states                   # one per ply
     int32_t* actions                 # MAX_ACTIONS per ply
     uint64_t* order                  # MAX_ACTIONS per ply: sort keys, the index in the low bits
-
-
-cdef inline double now_seconds() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
 cdef int descending(const void* a, const void* b) noexcept nogil:

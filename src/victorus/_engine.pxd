@@ -11,13 +11,16 @@ cdef enum:
     MAX_ACTIONS = 2304         # 12 pieces x 192 targets bounds any position
     MAX_ACTION_WORDS = 36      # 64-bit words of a bit per action
 
-cdef extern from *:
-    int atomic_load "__atomic_load_n"(const int* ptr, int order) noexcept nogil
-    void atomic_store "__atomic_store_n"(int* ptr, int value, int order) noexcept nogil
-    int atomic_fetch_add "__atomic_fetch_add"(int* ptr, int value, int order) noexcept nogil
-    int atomic_sub_fetch "__atomic_sub_fetch"(int* ptr, int value, int order) noexcept nogil
-    int SEQ_CST "__ATOMIC_SEQ_CST"
-    int RELAXED "__ATOMIC_RELAXED"
+# Atomics (portable.h: the __atomic builtins of GCC and Clang, Interlocked* on Windows).
+cdef extern from "portable.h" nogil:
+    int atomic_load "victorus_atomic_load_int"(const int* ptr, int order) noexcept
+    void atomic_store "victorus_atomic_store_int"(int* ptr, int value, int order) noexcept
+    int atomic_fetch_add "victorus_atomic_fetch_add_int"(int* ptr, int value, int order) noexcept
+    int atomic_sub_fetch "victorus_atomic_sub_fetch_int"(int* ptr, int value, int order) noexcept
+    uint64_t load_u64 "victorus_atomic_load_u64"(uint64_t* ptr, int order) noexcept
+    void store_u64 "victorus_atomic_store_u64"(uint64_t* ptr, uint64_t value, int order) noexcept
+    int SEQ_CST "VICTORUS_SEQ_CST"
+    int RELAXED "VICTORUS_RELAXED"
 
 ctypedef struct PieceC:
     int8_t army            # -1: empty cell

@@ -1,15 +1,13 @@
 # cython: language_level=3
 # What the UCT module (victorus._mcts) shares with the other searches (victorus._puct).
 
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
-
 from victorus._engine cimport StateC, RulesC
 
 
-cdef inline double now_seconds() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
+# Monotonic seconds (portable.h: clock_gettime(CLOCK_MONOTONIC) on POSIX,
+# QueryPerformanceCounter on Windows).
+cdef extern from "portable.h":
+    double now_seconds "victorus_now_seconds"() noexcept nogil
 
 
 cdef void mcts_value(const StateC* s, const RulesC* r, float* out) noexcept nogil

@@ -95,12 +95,7 @@ def write_atomic(path, data: str | bytes) -> None:
         with os.fdopen(fd, "wb") as fh:
             fh.write(payload)
             fh.flush()
-            os.fchmod(fh.fileno(), mode)
-            if info is not None and (info.st_uid, info.st_gid) != (os.geteuid(), os.getegid()):
-                try:
-                    os.fchown(fh.fileno(), info.st_uid, info.st_gid)
-                except OSError:
-                    pass                             # not ours to give away: keep going
+            _keep_mode_and_owner(fh.fileno(), tmp, mode, info)
             os.fsync(fh.fileno())
         os.replace(tmp, target)
     except BaseException as exc:
@@ -111,6 +106,22 @@ def write_atomic(path, data: str | bytes) -> None:
         if isinstance(exc, OSError) and exc.filename == tmp:
             raise _renamed(exc, path) from None
         raise
+
+
+def _keep_mode_and_owner(fd: int, tmp: str, mode: int, info) -> None:
+    """Give the new file ``mode``, and the replaced file's owner where the platform has
+    owners (Windows has neither os.fchmod before Python 3.13 nor os.fchown)."""
+    if hasattr(os, "fchmod"):
+        os.fchmod(fd, mode)
+    else:
+        os.chmod(tmp, mode)
+    if info is None or not hasattr(os, "fchown"):
+        return
+    if (info.st_uid, info.st_gid) != (os.geteuid(), os.getegid()):
+        try:
+            os.fchown(fd, info.st_uid, info.st_gid)
+        except OSError:
+            pass                                     # not ours to give away: keep going
 
 
 def check_writable(path) -> str:
@@ -150,7 +161,8 @@ def read_limited(path, limit: int, error=ConfigError, wait: float = READ_WAIT_SE
         data = sys.stdin.buffer.read(limit + 1)
     else:
         info = os.stat(path)
-        if stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode):
+        # Windows has neither FIFOs nor select.poll(): its devices (NUL, CON) read as files
+        if stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode) or not hasattr(select, "poll"):
             with open(path, "rb") as fh:
                 data = fh.read(limit + 1)
         else:

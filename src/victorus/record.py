@@ -24,6 +24,14 @@ is given, loading checks that the replay ends the same way. ``time-limit:``
 when the game was played on a clock; only then may a turn be a ``pass``
 forfeited on time while other actions were legal (:meth:`Game.forfeit`). A
 game with such a turn, saved without its time limit, says ``unknown``.
+
+``resigned:`` (a seat, 0-5) says that this army gave up the game after the last
+action (``victorus serve``'s resign): the actions replay to a game still going on,
+and ``result:`` says ``resignation`` and the other teams' present seats, e.g.
+``resigned: 0`` with ``result: resignation 1,3,5``. Records without it load as
+before; :func:`dumps` writes it when given ``resigned``, and :func:`parse` reads it
+back (``GameRecord.resigned``), so a record saved with it loads and saves again to
+the same text.
 """
 
 from __future__ import annotations
@@ -40,8 +48,10 @@ MAGIC = "victorus-record 1"
 #: The largest record file read: about 1.3 million actions (12 bytes each), replayed in
 #: ~6 s with a peak of ~280 MB; a game at the default cap (20,000 actions) is ~250 KB.
 MAX_RECORD_BYTES = 16 * 1024 * 1024
-HEADER_KEYS = ("board", "players", "variant", "start", "seed", "agents", "time-limit", "result")
-_AGENT_RE = re.compile(r"[A-Za-z0-9_.:=-]+", re.ASCII)
+HEADER_KEYS = ("board", "players", "variant", "start", "seed", "agents", "time-limit",
+               "resigned", "result")
+#: An agent's name in the header: an agent spec (``mcts:0.5s@2``), ``person`` or ``-``.
+_AGENT_RE = re.compile(r"[A-Za-z0-9_.:=@-]+", re.ASCII)
 _TURN_RE = re.compile(r"([1-9][0-9]*)\.([0-5])", re.ASCII)
 #: A record's seed: the 64-bit seeds the simulations and agents use.
 MAX_SEED = 2**64 - 1
@@ -62,14 +72,38 @@ class GameRecord:
     agents: tuple[str, ...] | None = None
     time_limit: float | None = None
     clock: bool = False        # a time-limit: header, a number or 'unknown'
+    resigned: int | None = None    # the seat that resigned after the last action
     result: str | None = None
     turns: list = field(default_factory=list)
 
 
-def _result_text(game: Game) -> str:
+def resignation_winners(game: Game, seat: int) -> tuple[int, ...]:
+    """The seats that win when ``seat`` resigns ``game``: the present seats of every
+    other team (R33)."""
+    teams = game.config.teams
+    return tuple(s for s in game.config.present if teams[s] != teams[seat])
+
+
+def _result_text(game: Game, resigned: int | None = None) -> str:
+    if resigned is not None:
+        return f"resignation {','.join(map(str, resignation_winners(game, resigned))) or '-'}"
     if not game.is_over:
         return "unfinished"
     return f"{game.result_reason} {','.join(map(str, game.winners or ())) or '-'}"
+
+
+def check_resigned(game: Game, seat, error=ConfigError) -> int | None:
+    """A seat that resigns ``game`` (present, the game going on), or None."""
+    if seat is None:
+        return None
+    check_int("resigned (a seat, or None)", seat, 0, 5, error)
+    if seat not in game.config.present:
+        raise error(f"resigned: seat {seat} is not in this game; present seats: "
+                    f"{', '.join(map(str, game.config.present))}")
+    if game.is_over:
+        raise error(f"resigned: the game is already over ({game.result_reason}); only a "
+                    f"game going on is resigned")
+    return seat
 
 
 MIN_TIME_LIMIT, MAX_TIME_LIMIT = 0.001, 366 * 86400     # records keep 3 decimals
@@ -162,17 +196,34 @@ class TurnLines:
             self.lines[-1] = TurnLine(last.round, last.seat, tuple(self._open), last.forfeit)
 
 
-def dumps(game: Game, seed: int | None = None, agents=None, time_limit=None) -> str:
+def dumps(game: Game, seed: int | None = None, agents=None, time_limit=None,
+          resigned: int | None = None) -> str:
     """The record of ``game``'s history (from its origin to now) as text.
 
     ``time_limit``: the per-turn limit in seconds the game was played with; it
-    is required when a turn was forfeited on time.
+    is required when a turn was forfeited on time. ``resigned``: the seat whose army
+    gave up the game (going on) after its last action.
     """
+    _check_recordable(game)
+    turns = turn_lines(game)
+    return "\n".join(header_lines(game, seed, agents, time_limit, resigned, turns) + [""] +
+                      [str(t) for t in turns]) + "\n"
+
+
+def _check_recordable(game) -> None:
     if not isinstance(game, Game):
         raise ConfigError(f"a record is made from a victorus.Game, got {type(game).__name__}")
     if game.origin is None:
         raise VictorusError("this game's history starts inside a turn (a copy made with "
                             "history=False mid-turn): it cannot be recorded")
+
+
+def header_lines(game: Game, seed: int | None = None, agents=None, time_limit=None,
+                 resigned: int | None = None, turns=None) -> list[str]:
+    """The header lines of :func:`dumps` (same arguments; ``turns``: the game's
+    :func:`turn_lines` if already made): a page that holds the turn lines (its log)
+    makes the whole record from them."""
+    _check_recordable(game)
     if seed is not None:
         check_int("seed (or None)", seed, 0, MAX_SEED)
     if agents is not None:
@@ -180,10 +231,11 @@ def dumps(game: Game, seed: int | None = None, agents=None, time_limit=None) -> 
         if len(agents) != 6 or not all(isinstance(a, str) and _AGENT_RE.fullmatch(a)
                                        for a in agents):
             raise ConfigError("agents: six names (one per seat, '-' for none) of letters, "
-                              f"digits and _.:=-, got {agents!r}")
+                              f"digits and _.:=@-, got {agents!r}")
     time_limit = check_time_limit(time_limit)
-    turns = turn_lines(game)
-    clock_unknown = time_limit is None and any(t.forfeit for t in turns)
+    resigned = check_resigned(game, resigned)
+    clock_unknown = time_limit is None and any(
+        t.forfeit for t in (turn_lines(game) if turns is None else turns))
     lines = [MAGIC, f"board: {game.board.name}", f"players: {game.config.players}",
              f"variant: {game.config.variant_string(players=False)}"]
     if game.origin:
@@ -195,10 +247,10 @@ def dumps(game: Game, seed: int | None = None, agents=None, time_limit=None) -> 
     if time_limit is not None or clock_unknown:
         seconds = "unknown" if time_limit is None else _seconds_text(time_limit)
         lines.append(f"time-limit: {seconds}")        # a forfeit needs the clock named
-    lines.append(f"result: {_result_text(game)}")
-    lines.append("")
-    lines.extend(str(t) for t in turns)
-    return "\n".join(lines) + "\n"
+    if resigned is not None:
+        lines.append(f"resigned: {resigned}")
+    lines.append(f"result: {_result_text(game, resigned)}")
+    return lines
 
 
 def parse(text: str, max_actions: int | None = None) -> GameRecord:
@@ -245,7 +297,7 @@ def parse(text: str, max_actions: int | None = None) -> GameRecord:
             agents = tuple(value.split(","))
             if len(agents) != 6 or not all(_AGENT_RE.fullmatch(a) for a in agents):
                 raise RecordError(f"record line {n}: agents must be six comma-separated names "
-                                  f"(letters, digits, _.:=- or '-'), got {value!r}")
+                                  f"(letters, digits, _.:=@- or '-'), got {value!r}")
             record.agents = agents
         elif key == "time-limit":
             if value != "unknown" and (not _SECONDS_RE.fullmatch(value) or not
@@ -255,6 +307,11 @@ def parse(text: str, max_actions: int | None = None) -> GameRecord:
                                   f"decimals) or 'unknown', got {value[:30]!r}")
             record.clock = True
             record.time_limit = None if value == "unknown" else float(value)
+        elif key == "resigned":
+            if value not in ("0", "1", "2", "3", "4", "5"):
+                raise RecordError(f"record line {n}: resigned must be a seat 0 to 5, got "
+                                  f"{value[:20]!r}")
+            record.resigned = int(value)
         else:
             record.result = value
     else:
@@ -325,9 +382,11 @@ def loads(text: str, max_actions: int | None = None) -> Game:
         if i < last and game.phase != "start" and not game.is_over:
             raise RecordError(f"record line {line}: turn {label} does not end, but another "
                               f"turn follows")
-    if record.result is not None and record.result != _result_text(game):
-        raise RecordError(f"record result {record.result!r} but the replay ends "
-                          f"{_result_text(game)!r}")
+    if record.resigned is not None:
+        check_resigned(game, record.resigned, RecordError)
+    ends = _result_text(game, record.resigned)
+    if record.result is not None and record.result != ends:
+        raise RecordError(f"record result {record.result!r} but the replay ends {ends!r}")
     return game
 
 
@@ -341,9 +400,11 @@ def replay(text: str):
         yield action, game
 
 
-def save(game: Game, path, seed: int | None = None, agents=None, time_limit=None) -> None:
-    """Write ``game``'s record to ``path``."""
-    write_atomic(path, dumps(game, seed=seed, agents=agents, time_limit=time_limit))
+def save(game: Game, path, seed: int | None = None, agents=None, time_limit=None,
+         resigned: int | None = None) -> None:
+    """Write ``game``'s record to ``path`` (the arguments of :func:`dumps`)."""
+    write_atomic(path, dumps(game, seed=seed, agents=agents, time_limit=time_limit,
+                             resigned=resigned))
 
 
 def load(path) -> Game:

@@ -4,6 +4,8 @@ An ASGI app (Starlette) served by uvicorn. The page (``victorus/web/``) draws th
 with :func:`victorus.render.render_layers` and talks JSON to this server:
 
 * ``GET /api/meta`` seat names and colours, the agents offered, the frames a page holds;
+* ``GET /api/rules`` the rules help's pieces, each with its moves drawn on a small patch
+  of the board (:func:`victorus.page_state.rules_panels`);
 * ``GET /api/state?view=<seat|turn>&since=<version>&wait=<s>&frame=<keys>&log=<key:n>``
   the page state, once it differs from ``since`` (long polling), without what the page
   already holds (the board's frame, the log's first turns);
@@ -290,7 +292,8 @@ class Guard:
                                HTTPStatus.NOT_IMPLEMENTED)
         if method not in ("GET", "POST"):
             raise RequestError(f"method {method} is not served; accepted: GET (the page, "
-                               f"/api/state, /api/record, /api/meta, /api/analysis) and POST (the API calls)",
+                               f"/api/state, /api/record, /api/meta, /api/rules, "
+                               f"/api/analysis) and POST (the API calls)",
                                HTTPStatus.METHOD_NOT_ALLOWED)
         if len(scope["raw_path"]) + len(scope["query_string"]) > MAX_URI:
             raise RequestError(f"URI too long: at most {MAX_URI} bytes",
@@ -381,6 +384,9 @@ def _app(server: Server) -> Starlette:
     async def meta(request):
         return _json(page_state.meta())
 
+    async def rules(request):
+        return _json({"panels": await run_in_threadpool(page_state.rules_panels)})
+
     async def analysis(request):
         return _json(server.table.analysis.state())
 
@@ -409,6 +415,7 @@ def _app(server: Server) -> Starlette:
     routes += [Route("/api/state", state, methods=["GET"]),
                Route("/api/record", record_text, methods=["GET"]),
                Route("/api/meta", meta, methods=["GET"]),
+               Route("/api/rules", rules, methods=["GET"]),
                Route("/api/analysis", analysis, methods=["GET"]),
                WebSocketRoute("/api/socket", socket_route)]
     routes += [Route(path, endpoint, methods=["POST"]) for path, endpoint in posts.items()]

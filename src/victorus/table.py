@@ -63,6 +63,7 @@ class Watch:
     clock: bool          # the record has a time limit: a pass may be a forfeit
     agents: tuple        # who played each seat, as the record says ('-' if it does not)
     events: list         # per action of final, its events in words (victorus.narration)
+    resigned: int | None = None    # the seat that resigned after the last action
 
     def turns_shown(self, last: int = page_state.SUMMARY_TURNS) -> list:
         """The last ``last`` turns of the position shown (action ``index``), the newest
@@ -232,7 +233,7 @@ class Table:
         events = Narration(final, record.starting_game(final)).update()
         watch = Watch(final, record.starting_game(final), 0, final.history(), text, title,
                       turns, list(itertools.accumulate(len(t.actions) for t in turns)),
-                      header.clock, header.agents or ("-",) * 6, events)
+                      header.clock, header.agents or ("-",) * 6, events, header.resigned)
         with self.lock:
             self.watch = watch
             self._changed(f"watching the {title}: {len(watch.actions)} actions")
@@ -326,7 +327,8 @@ class Table:
         with self.lock:
             if self.watch is not None:
                 return self.watch.text
-            return record.dumps(self.game, agents=self.controllers, time_limit=self.time_limit)
+            return record.dumps(self.game, agents=self.controllers, time_limit=self.time_limit,
+                                resigned=self.resigned)
 
     @property
     def log_key(self) -> str:
@@ -377,6 +379,8 @@ class Table:
                               "title": watch.title}
             state["summary"] = page_state.summary(game, set(), lines=watch.turns_shown())
             state.update(page_state.outcome(game, ()))
+            if watch.resigned is not None and watch.index == len(watch.actions):
+                state.update(page_state.resigned_fields(game, watch.resigned, ()))
             lines, events = watch.turns, watch.events
         else:
             lines = self._turn_lines()
@@ -386,6 +390,11 @@ class Table:
                                                   lines=lines if browsed is None else None)
             state["browse"] = browsed[1] if browsed else None
             state["clock_seat"] = self.game.to_move      # the live game's, even when browsing
+            state["army_clocks"] = None if self.time_limit is None else \
+                page_state.army_clocks(self.game, lines, self.resigned is not None)
+            state["record_head"] = "\n".join(record.header_lines(
+                self.game, agents=self.controllers, time_limit=self.time_limit,
+                resigned=self.resigned, turns=lines))
             state["game"] = self.number
             state.update(page_state.outcome(game, people))
             if self.resigned is not None and browsed is None:

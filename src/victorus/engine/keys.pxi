@@ -76,10 +76,6 @@ ctypedef struct PerftEntry:
     uint64_t check                   # key ^ data
     uint64_t data                    # count << 8 | depth
 
-cdef extern from *:
-    uint64_t load_u64 "__atomic_load_n"(uint64_t* ptr, int order) noexcept nogil
-    void store_u64 "__atomic_store_n"(uint64_t* ptr, uint64_t value, int order) noexcept nogil
-
 
 cdef class PerftTable:
     """The table of a hashed perft: ``megabytes`` rounded down to a power of two of

@@ -89,8 +89,9 @@ async function refresh(full, wait = 0) {
   // Versions only grow (on one server): a slow answer must not undo a newer state (and
   // the piece picked).
   const restarted = S !== null && state.instance !== S.instance;
-  // A game played here is gone with the server that held it.
-  if (restarted && S.mode === "play" && logTurns.length) restartedNotice = true;
+  // A game played here is gone with the server that held it: its last record is offered.
+  if (restarted && S.mode === "play" && logTurns.length) loseGame(keptRecord);
+  else if (S === null) loseStoredGame(state.instance);
   if (S && !restarted &&
       (state.version < S.version || (state.version === S.version && shown === choices))) {
     return true;
@@ -111,6 +112,7 @@ async function refresh(full, wait = 0) {
   }
   $("board").querySelector(".position").innerHTML = state.position;
   updateLog(state);
+  keepRecord(state);
   draw();
   listen();
   resolveReached(restarted);
@@ -340,12 +342,13 @@ function showClock(clock) {
 let lowWarned = null;
 function tickClock() {
   const clock = $("clock");
-  if (clockLeft === null || !S || S.over) { clock.textContent = ""; clock.classList.remove("low"); return; }
-  const left = Math.max(0, clockLeft - (performance.now() - clockAt) / 1000);
+  const left = clockLeft === null ? null : Math.max(0, clockLeft - (performance.now() - clockAt) / 1000);
+  drawClocks(left);
+  if (left === null || !S || S.over) { clock.textContent = ""; clock.classList.remove("low"); return; }
   const seat = S.clock_seat === undefined ? S.to_move : S.clock_seat;
   const who = personSeats().includes(seat) ? "you have" : `${SEAT_NAMES[seat]} has`;
   clock.textContent = `${who} ${left.toFixed(1)} s to start the turn`;
-  const low = left <= Math.min(5, 0.25 * (S.time_limit || 20));
+  const low = lowTime(left);
   clock.classList.toggle("low", low);
   const turn = `${S.game}:${logTurns.length}`;
   if (low && personSeats().includes(seat) && lowWarned !== turn) { lowWarned = turn; beep("low"); }

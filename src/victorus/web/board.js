@@ -215,8 +215,7 @@ function drawOutcome() {
     $("banner-title").textContent = result.title[0].toUpperCase() + result.title.slice(1);
     $("banner-yours").textContent = result.yours || "";
   }
-  $("notice").textContent = restartedNotice ? "the server restarted: your game was lost" :
-    (S.watching && !S.browse ? S.watching : "");
+  drawNotice();
   document.title = S.person_to_act ? "your turn - VICTORUS" : S.over ? "game over - VICTORUS" : "VICTORUS";
 }
 $("banner-close").addEventListener("click", () => { bannerClosed = gameKey(); $("banner").hidden = true; });
@@ -347,3 +346,106 @@ function drawAnalysis() {
     `x2="${to.x + to.width / 2}" y2="${to.y + to.height / 2}"/>`;
   board.appendChild(layer);
 }
+
+// -- after a server restart: the game's last record, kept by the page --------------------
+// The record of the game played as the page last knew it: the server's header
+// (record_head: board, players, variant, start, agents, clock, resignation, result) and
+// the log's turns, one line each, as victorus.record writes them. Kept in memory and in
+// the browser's storage (a page opened after the restart still offers it).
+let keptRecord = null, lostRecord = null, lostUrl = null;
+const RECORD_KEY = "victorus-last-record";
+
+function keepRecord(state) {
+  keptRecord = state.mode === "play" && state.record_head ? {
+    instance: state.instance, turns: logTurns.length,
+    text: state.record_head + "\n\n" + logTurns.map((t) => `${t.turn} ${t.actions.join(" ")}\n`).join(""),
+  } : null;
+  try {        // (a game with no action yet keeps the last one stored: it may be the one lost)
+    if (keptRecord && keptRecord.turns) localStorage.setItem(RECORD_KEY, JSON.stringify(keptRecord));
+  } catch (e) { /* storage full or refused: the record stays in memory */ }
+}
+
+function loseGame(kept) {
+  restartedNotice = true;
+  lostRecord = kept && kept.turns ? kept : null;
+  if (lostUrl) URL.revokeObjectURL(lostUrl);
+  lostUrl = lostRecord ? URL.createObjectURL(new Blob([lostRecord.text], { type: "text/plain" })) : null;
+}
+
+// A page opened anew: a game kept from another server instance was lost with it.
+function loseStoredGame(instance) {
+  let stored = null;
+  try { stored = JSON.parse(localStorage.getItem(RECORD_KEY)); } catch (e) { stored = null; }
+  if (stored && stored.instance !== instance && stored.turns && typeof stored.text === "string") loseGame(stored);
+}
+
+function drawNotice() {
+  $("notice").textContent = restartedNotice ? "the server restarted: your game was lost" :
+    (S.watching && !S.browse ? S.watching : "");
+  const link = $("lost-record");
+  link.hidden = !(restartedNotice && lostUrl);
+  if (lostUrl && link.getAttribute("href") !== lostUrl) link.href = lostUrl;
+}
+
+// -- every army's clock -------------------------------------------------------------------
+// The game played's clocks (the live game's, even while a past position is shown): the
+// army to act's time left to start its turn, the others' whole limit when their turn
+// comes, and each army's turns forfeited on time; an army's cell turns red when its time
+// runs low.
+function lowTime(left) { return left <= Math.min(5, 0.25 * (S.time_limit || 20)); }
+
+let clocksFor = null;
+function drawClocks(left) {
+  const row = $("clocks").rows[0];
+  const clocks = S && S.mode === "play" ? S.army_clocks : null;
+  const present = clocks ? clocks.filter((c) => c.state !== "absent") : [];
+  const key = present.map((c) => c.seat).join(",");
+  if (key !== clocksFor) {
+    clocksFor = key;
+    row.replaceChildren();
+    for (const c of present) {
+      const td = row.insertCell();
+      td.dataset.seat = c.seat;
+      td.append(swatchOf(c.seat), document.createElement("span"));
+    }
+  }
+  present.forEach((c, k) => {
+    const td = row.cells[k];
+    const time = c.state === "acting" && left !== null ? `${left.toFixed(1)} s` :
+      c.state === "waiting" ? `${S.time_limit} s` : c.state === "started" ? "started" : c.state === "out" ? "out" : "-";
+    const lost = c.forfeits ? ` \u2717${c.forfeits}` : "";
+    const text = time + lost;
+    if (td.lastChild.textContent !== text) td.lastChild.textContent = text;
+    td.className = `clock-${c.state}`;
+    td.classList.toggle("low", c.state === "acting" && left !== null && lowTime(left));
+    const words = c.state === "acting" ? `${time} left to start the turn` : c.state === "waiting" ?
+      `${time} to start its next turn` : c.state === "started" ? "its turn has started: the clock stopped" : c.state;
+    td.title = `${SEAT_NAMES[c.seat]}: ${words}; ${c.forfeits} turn${c.forfeits === 1 ? "" : "s"} forfeited on time`;
+  });
+}
+
+// -- the rules help's pieces, drawn by the server on a small patch of the board ----------
+let rulesAsked = false;
+$("rules").addEventListener("toggle", async () => {
+  if (!$("rules").open || rulesAsked) return;
+  rulesAsked = true;
+  try {
+    const { panels } = await api("/api/rules");
+    for (const panel of panels) {
+      const figure = document.createElement("figure");
+      figure.className = "rule-piece";
+      figure.dataset.piece = panel.name;
+      figure.innerHTML = panel.svg;
+      figure.querySelector("svg").setAttribute("aria-label", `${panel.name} on ${panel.cell}: its moves`);
+      const caption = document.createElement("figcaption");
+      const name = document.createElement("b");
+      name.textContent = panel.name;
+      caption.append(name, `: ${panel.words}`);
+      figure.appendChild(caption);
+      $("rules-pieces").appendChild(figure);
+    }
+  } catch (e) {
+    rulesAsked = false;
+    $("rules-pieces").textContent = `the pieces' pictures did not come: ${e.message}`;
+  }
+});

@@ -1,0 +1,242 @@
+/* Exercises every service of src/victorus/portable.h: threads started and joined (with
+ * their results), a mutex and condition-variable handshake, the atomics, the monotonic
+ * clock and the bit counts on their edge values. Built and run by tests/test_portable.py
+ * with the host's gcc (the POSIX path) and, when MinGW-w64 is installed, cross-compiled
+ * for Windows (the Win32 path) and run under Wine.
+ *
+ *   gcc -O2 -Wall -Wextra -Werror -pthread -Isrc/victorus tools/portable_check.c
+ *   x86_64-w64-mingw32-gcc -O2 -Wall -Wextra -Werror -static -Isrc/victorus tools/portable_check.c
+ *
+ * Prints one line naming the path compiled and the checks passed; exits 1 at the first
+ * failed check, naming it. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "portable.h"
+
+#define THREADS 8
+#define ADDS 100000
+#define ROUNDS 2000
+
+static int checks;
+
+static void check(int ok, const char* what, long long got, long long wanted) {
+    checks++;
+    if (!ok) {
+        printf("FAILED: %s: got %lld, wanted %lld\n", what, got, wanted);
+        exit(1);
+    }
+}
+
+/* Each argument is evaluated once (a read-modify-write is checked once). */
+static void check_eq(const char* what, long long got, long long wanted) {
+    check(got == wanted, what, got, wanted);
+}
+#define CHECK_EQ(what, got, wanted) check_eq(what, (long long)(got), (long long)(wanted))
+
+/* -- threads and atomics ------------------------------------------------------------- */
+
+typedef struct {
+    int counter;          /* fetch_add by every thread */
+    int remaining;        /* sub_fetch by every thread: the last one sees 0 */
+    int last_seen;        /* how many threads saw sub_fetch reach 0 */
+    int ids[THREADS];
+} Shared;
+
+typedef struct {
+    Shared* shared;
+    int id;
+} Worker;
+
+static void* add_many(void* arg) {
+    Worker* w = (Worker*)arg;
+    int i;
+    for (i = 0; i < ADDS; i++)
+        victorus_atomic_fetch_add_int(&w->shared->counter, 1, VICTORUS_SEQ_CST);
+    victorus_atomic_store_int(&w->shared->ids[w->id], w->id + 1, VICTORUS_RELAXED);
+    if (victorus_atomic_sub_fetch_int(&w->shared->remaining, 1, VICTORUS_SEQ_CST) == 0)
+        victorus_atomic_fetch_add_int(&w->shared->last_seen, 1, VICTORUS_SEQ_CST);
+    return w;            /* joined back as the thread's result */
+}
+
+static void check_threads_and_atomics(void) {
+    Shared shared = {0, THREADS, 0, {0}};
+    Worker workers[THREADS];
+    victorus_thread_t handles[THREADS];
+    int i;
+    for (i = 0; i < THREADS; i++) {
+        workers[i].shared = &shared;
+        workers[i].id = i;
+        CHECK_EQ("thread_create", victorus_thread_create(&handles[i], NULL, add_many, &workers[i]), 0);
+    }
+    for (i = 0; i < THREADS; i++) {
+        void* result = NULL;
+        CHECK_EQ("thread_join", victorus_thread_join(handles[i], &result), 0);
+        check(result == &workers[i], "thread_join returns the thread's result", 0, 0);
+    }
+    CHECK_EQ("fetch_add from 8 threads", victorus_atomic_load_int(&shared.counter, VICTORUS_SEQ_CST),
+             THREADS * ADDS);
+    CHECK_EQ("sub_fetch reaches 0 once", shared.last_seen, 1);
+    CHECK_EQ("remaining", victorus_atomic_load_int(&shared.remaining, VICTORUS_RELAXED), 0);
+    for (i = 0; i < THREADS; i++)
+        CHECK_EQ("relaxed store from a thread", shared.ids[i], i + 1);
+}
+
+static void check_atomic_values(void) {
+    int x = 5;
+    uint64_t big = 0;
+    CHECK_EQ("fetch_add returns the old value", victorus_atomic_fetch_add_int(&x, 3, VICTORUS_SEQ_CST), 5);
+    CHECK_EQ("fetch_add adds", x, 8);
+    CHECK_EQ("fetch_add of a negative", victorus_atomic_fetch_add_int(&x, -10, VICTORUS_SEQ_CST), 8);
+    CHECK_EQ("sub_fetch returns the new value", victorus_atomic_sub_fetch_int(&x, 1, VICTORUS_SEQ_CST), -3);
+    victorus_atomic_store_int(&x, -2147483647 - 1, VICTORUS_SEQ_CST);
+    CHECK_EQ("store of INT_MIN", victorus_atomic_load_int(&x, VICTORUS_RELAXED), -2147483647 - 1);
+    victorus_atomic_store_int(&x, 2147483647, VICTORUS_RELAXED);
+    CHECK_EQ("store of INT_MAX", victorus_atomic_load_int(&x, VICTORUS_SEQ_CST), 2147483647);
+    victorus_atomic_store_u64(&big, ~(uint64_t)0, VICTORUS_RELAXED);
+    check(victorus_atomic_load_u64(&big, VICTORUS_RELAXED) == ~(uint64_t)0, "u64 all ones", 0, 0);
+    victorus_atomic_store_u64(&big, (uint64_t)1 << 63 | 1, VICTORUS_SEQ_CST);
+    check(victorus_atomic_load_u64(&big, VICTORUS_SEQ_CST) == ((uint64_t)1 << 63 | 1), "u64 top and bottom",
+          0, 0);
+}
+
+/* -- mutex and condition variable ---------------------------------------------------- */
+
+typedef struct {
+    victorus_mutex_t lock;
+    victorus_cond_t cv;
+    int turn;             /* odd: the worker's, even: the main thread's */
+    int stop;
+} Handshake;
+
+static void* answer(void* arg) {
+    Handshake* h = (Handshake*)arg;
+    victorus_mutex_lock(&h->lock);
+    while (!h->stop) {
+        if (h->turn % 2 == 1) {
+            h->turn++;
+            victorus_cond_signal(&h->cv);
+        }
+        victorus_cond_wait(&h->cv, &h->lock);
+    }
+    victorus_mutex_unlock(&h->lock);
+    return NULL;
+}
+
+static void check_handshake(void) {
+    Handshake h;
+    victorus_thread_t worker = 0;                    /* (set by thread_create) */
+    int round;
+    h.turn = 0;
+    h.stop = 0;
+    CHECK_EQ("mutex_init", victorus_mutex_init(&h.lock, NULL), 0);
+    CHECK_EQ("cond_init", victorus_cond_init(&h.cv, NULL), 0);
+    CHECK_EQ("thread_create", victorus_thread_create(&worker, NULL, answer, &h), 0);
+    for (round = 0; round < ROUNDS; round++) {
+        victorus_mutex_lock(&h.lock);
+        h.turn++;                                     /* the worker's turn */
+        if (round % 2)
+            victorus_cond_signal(&h.cv);
+        else
+            victorus_cond_broadcast(&h.cv);
+        while (h.turn % 2 == 1)
+            victorus_cond_wait(&h.cv, &h.lock);
+        victorus_mutex_unlock(&h.lock);
+    }
+    victorus_mutex_lock(&h.lock);
+    h.stop = 1;
+    victorus_cond_broadcast(&h.cv);
+    victorus_mutex_unlock(&h.lock);
+    CHECK_EQ("thread_join", victorus_thread_join(worker, NULL), 0);
+    CHECK_EQ("handshake rounds", h.turn, 2 * ROUNDS);
+    CHECK_EQ("cond_destroy", victorus_cond_destroy(&h.cv), 0);
+    CHECK_EQ("mutex_destroy", victorus_mutex_destroy(&h.lock), 0);
+}
+
+/* -- clock --------------------------------------------------------------------------- */
+
+static void check_clock(void) {
+    double first = victorus_now_seconds(), previous = first, now, start, elapsed;
+    time_t second;
+    long reads = 0;
+    do {                                              /* never backwards; it advances */
+        now = victorus_now_seconds();
+        check(now >= previous, "now_seconds never goes backwards", reads, 0);
+        previous = now;
+        reads++;
+    } while (now == first);
+    /* Seconds, not ticks: between two changes of time() about one second passes. */
+    second = time(NULL);
+    while (time(NULL) == second) {}
+    second = time(NULL);
+    start = victorus_now_seconds();
+    while (time(NULL) == second) {}
+    elapsed = victorus_now_seconds() - start;
+    check(elapsed > 0.5 && elapsed < 1.5, "now_seconds counts seconds (ms over one second)",
+          (long long)(elapsed * 1000), 1000);
+}
+
+/* -- bit counts ---------------------------------------------------------------------- */
+
+static int naive_popcount(uint64_t x) {
+    int n = 0;
+    for (; x; x >>= 1)
+        n += (int)(x & 1);
+    return n;
+}
+
+static int naive_lowest_bit(uint64_t x) {
+    int i = 0;
+    while (!(x & 1)) {
+        x >>= 1;
+        i++;
+    }
+    return i;
+}
+
+static void check_bits(void) {
+    uint64_t state = 0x9E3779B97F4A7C15u, x;
+    int i;
+    CHECK_EQ("popcount(0)", victorus_popcount64(0), 0);
+    CHECK_EQ("popcount(1)", victorus_popcount64(1), 1);
+    CHECK_EQ("popcount(all ones)", victorus_popcount64(~0ull), 64);
+    CHECK_EQ("popcount(top bit)", victorus_popcount64(1ull << 63), 1);
+    CHECK_EQ("popcount(0x5555...)", victorus_popcount64(0x5555555555555555ull), 32);
+    CHECK_EQ("popcount(top | bottom)", victorus_popcount64(1ull << 63 | 1), 2);
+    CHECK_EQ("lowest_bit(1)", victorus_lowest_bit(1), 0);
+    CHECK_EQ("lowest_bit(top bit)", victorus_lowest_bit(1ull << 63), 63);
+    CHECK_EQ("lowest_bit(all ones)", victorus_lowest_bit(~0ull), 0);
+    CHECK_EQ("lowest_bit(bit 32)", victorus_lowest_bit(1ull << 32), 32);
+    CHECK_EQ("lowest_bit(top two)", victorus_lowest_bit(3ull << 62), 62);
+    for (i = 0; i < 64; i++) {
+        CHECK_EQ("lowest_bit(1 << i)", victorus_lowest_bit(1ull << i), i);
+        CHECK_EQ("popcount(low i bits)", victorus_popcount64((1ull << i) - 1), i);
+        CHECK_EQ("lowest_bit(all ones << i)", victorus_lowest_bit(~0ull << i), i);
+    }
+    for (i = 0; i < 1000; i++) {                      /* splitmix64 values */
+        state += 0x9E3779B97F4A7C15u;
+        x = state;
+        x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9u;
+        x = (x ^ (x >> 27)) * 0x94D049BB133111EBu;
+        x ^= x >> 31;
+        CHECK_EQ("popcount(random)", victorus_popcount64(x), naive_popcount(x));
+        if (x)
+            CHECK_EQ("lowest_bit(random)", victorus_lowest_bit(x), naive_lowest_bit(x));
+    }
+}
+
+int main(void) {
+    check_atomic_values();
+    check_threads_and_atomics();
+    check_handshake();
+    check_bits();
+    check_clock();
+#if defined(_WIN32)
+    printf("portable_check: Win32 path, %d checks passed\n", checks);
+#else
+    printf("portable_check: POSIX path, %d checks passed\n", checks);
+#endif
+    return 0;
+}
