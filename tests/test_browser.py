@@ -351,12 +351,19 @@ def test_the_other_armies_turns_are_told_in_words_and_marked(page, server):
     assert last and set(marked) == set(last)
 
 
-def test_teams_are_shown(page, server):
+def test_teams_are_shown_and_no_army_name_is_cut(page, server):
     new_game(page)                                       # compact, 2 players: 2 teams of 3
     rows = page.eval_on_selector_all("#armies tbody tr td:first-child",
-                                     "els => els.map(e => e.textContent)")
-    assert rows == ["red (team 1)", "blue (team 2)", "black (team 1)", "green (team 2)",
-                    "purple (team 1)", "orange (team 2)"]
+                                     "els => els.map(e => e.innerText.split('\\n'))")
+    assert rows == [["red", "team 1"], ["blue", "team 2"], ["black", "team 1"],
+                    ["green", "team 2"], ["purple", "team 1"], ["orange", "team 2"]]
+    for width, height in ((1280, 720), (1400, 900)):
+        page.set_viewport_size({"width": width, "height": height})
+        cut = page.eval_on_selector_all(
+            "#armies tbody tr td:first-child",
+            "els => els.filter(e => e.scrollWidth > e.clientWidth || e.scrollHeight > e.clientHeight)"
+            ".map(e => e.innerText)")
+        assert cut == [], (width, cut)
     new_game(page, players="6", variant="standard", board="standard")
     rows = page.eval_on_selector_all("#armies tbody tr td:first-child",
                                      "els => els.map(e => e.textContent)")

@@ -234,8 +234,14 @@ function drawArmies() {
     row.classList.toggle("to-move", a.seat === S.to_move && !S.over);
     row.classList.toggle("absent", !present);
     const cell = (text) => { const td = document.createElement("td"); td.textContent = text; row.appendChild(td); return td; };
-    const name = cell(a.team ? `${a.name} (team ${a.team})` : a.name);
+    const name = cell(a.name);
     name.prepend(swatchOf(a.seat));
+    if (a.team) {                     // the team on a line of its own: the name is never cut
+      const team = document.createElement("small");
+      team.className = "team";
+      team.textContent = `team ${a.team}`;
+      name.appendChild(team);
+    }
     name.title = `${a.name}: its pieces carry the ${MARK_NAMES[a.seat]} mark`;
     const who = cell("");
     if (present && S.mode === "play") {
