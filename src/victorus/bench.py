@@ -619,20 +619,32 @@ def busy_process() -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-c", "while 1: pass"])
 
 
-def _pairs(measure, runs: int) -> list[tuple[float, float]]:
-    """(1 thread, 2 threads) rates of ``measure(threads)``, taken in turns ``runs`` times."""
-    return [(measure(1), measure(2)) for _ in range(runs)]
+def _pairs(measure, runs: int) -> list[tuple[float, float, float]]:
+    """``runs`` 2-thread rates of ``measure(threads)``, each taken between two 1-thread
+    rates (1, 2, 1, 2, ..., 2, 1): (the 1-thread rate before, the 2-thread rate, the
+    1-thread rate after), so that a drift of the machine's load between runs is seen."""
+    ones = [measure(1)]
+    twos = []
+    for _ in range(runs):
+        twos.append(measure(2))
+        ones.append(measure(1))
+    return [(ones[k], twos[k], ones[k + 1]) for k in range(runs)]
 
 
-def _pair_rows(case: str, unit: str, pairs: list[tuple[float, float]]) -> list[Row]:
-    one = _median([p[0] for p in pairs])
-    two = _median([p[1] for p in pairs])
-    worst = min(p[1] / p[0] for p in pairs)
-    lost = sum(p[1] < p[0] for p in pairs)
-    return [Row(f"{case}, 2 threads, one core busy elsewhere ({len(pairs)} runs)", unit, two,
+def _pair_rows(case: str, unit: str, runs: list[tuple[float, float, float]]) -> list[Row]:
+    """2 threads against the mean of the 1-thread runs on either side; the noise floor is
+    1 thread against the next 1-thread run (the same work, so any gap is the machine)."""
+    one = _median([(before + after) / 2 for before, _, after in runs])
+    two = _median([two for _, two, _ in runs])
+    ratios = [two / ((before + after) / 2) for before, two, after in runs]
+    noise = [min(before, after) / max(before, after) for before, _, after in runs]
+    return [Row(f"{case}, 2 threads, one core busy elsewhere ({len(runs)} runs)", unit, two,
                 one, against="1 thread"),
-            Row("  the slowest of those runs, 2 threads / 1", "x", worst, None, against="-"),
-            Row("  runs where 2 threads were slower than 1", "runs", lost, None, against="-")]
+            Row("  the slowest of those runs, 2 threads / 1", "x", min(ratios), None, against="-"),
+            Row("  runs where 2 threads were slower than 1", "runs", sum(r < 1 for r in ratios),
+                None, against="-"),
+            Row("  noise: the largest gap between neighbouring 1-thread runs", "x",
+                min(noise), None, against="-")]
 
 
 def under_load_rows(quick: bool = False, runs: int | None = None) -> list[Row]:
