@@ -10,7 +10,7 @@ team, half on the second (one seat per team in general): the observation and the
 ids are in the frame of the army to act (``id_frame="observer"``), so one policy serves
 every seat. The legal mask reaches MaskablePPO through the env's ``action_masks()``.
 
-After training, and once before it (the untrained policy), the policy plays
+Before training (the untrained policy, or the ``--load`` one) and after it, the policy plays
 ``--eval-games`` games from each team's seat against every ``--eval-opponents``; the win
 rate over both seats (a draw or an unfinished game is not a win) comes with its Wilson
 95% interval, and per seat.
@@ -20,7 +20,8 @@ PyTorch goes first, as the CPU build (the default build on PyPI carries CUDA, se
     pip install torch --index-url https://download.pytorch.org/whl/cpu
     pip install "victorus[rl]"
     python examples/train_maskable_ppo.py --quick                 # under a minute
-    python examples/train_maskable_ppo.py --steps 200000 --opponent greedy --save ppo.zip
+    python examples/train_maskable_ppo.py --steps 100000 --opponent random --save ppo.zip
+    python examples/train_maskable_ppo.py --steps 100000 --opponent greedy --load ppo.zip
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import time
 
@@ -95,14 +97,14 @@ def make_vec_env(env_id: str, opponent: str, envs: int, seed: int, wrap=None):
     return vec
 
 
-def play_games(model, envs: list, seeds: list[int], deterministic: bool) -> list[float]:
+def play_games(model, envs: list, seeds: list[int], deterministic: bool) -> tuple[list, list]:
     """One game in each env, from ``env.reset(seed=...)``, all stepped in lockstep with
-    one batched prediction per step; the learner's final rewards."""
+    one batched prediction per step; the learner's final rewards and its actions per game."""
     observations, masks = {}, {}
     for i, (env, seed) in enumerate(zip(envs, seeds)):
         observations[i], info = env.reset(seed=seed)
         masks[i] = info["action_mask"]
-    results = [0.0] * len(envs)
+    results, lengths = [0.0] * len(envs), [0] * len(envs)
     while observations:
         live = sorted(observations)
         actions, _ = model.predict(np.stack([observations[i] for i in live]),
@@ -110,18 +112,20 @@ def play_games(model, envs: list, seeds: list[int], deterministic: bool) -> list
                                    deterministic=deterministic)
         for i, action in zip(live, actions):
             obs, reward, terminated, truncated, info = envs[i].step(int(action))
+            lengths[i] += 1
             if terminated or truncated:
                 results[i] = float(reward)
                 del observations[i], masks[i]
             else:
                 observations[i], masks[i] = obs, info["action_mask"]
-    return results
+    return results, lengths
 
 
-def rate(wins: int, draws: int, games: int) -> dict:
+def rate(wins: int, draws: int, games: int, actions: int) -> dict:
+    """A win rate with its Wilson 95% interval; ``actions``: the learner's, in all the games."""
     low, high = wilson(wins, games)
     return {"games": games, "wins": wins, "draws": draws, "losses": games - wins - draws,
-            "win_rate": wins / games, "wilson_95": [low, high]}
+            "win_rate": wins / games, "wilson_95": [low, high], "actions": actions}
 
 
 def evaluate(model, env_id: str, opponent: str, games: int, seed: int, wrap=None,
@@ -131,10 +135,9 @@ def evaluate(model, env_id: str, opponent: str, games: int, seed: int, wrap=None
     seats, per_seat = team_seats(env_id), {}
     for seat in seats:
         envs = [make_env(env_id, opponent, seat, wrap) for _ in range(games)]
-        results = play_games(model, envs, [seed + g for g in range(games)], deterministic)
-        per_seat[seat] = rate(results.count(1.0), results.count(0.0), games)
-    total = rate(sum(r["wins"] for r in per_seat.values()),
-                 sum(r["draws"] for r in per_seat.values()), games * len(seats))
+        results, lengths = play_games(model, envs, [seed + g for g in range(games)], deterministic)
+        per_seat[seat] = rate(results.count(1.0), results.count(0.0), games, sum(lengths))
+    total = rate(*(sum(r[key] for r in per_seat.values()) for key in ("wins", "draws", "games", "actions")))
     return {**total, "seats": per_seat}
 
 
@@ -196,13 +199,16 @@ def run(args, wrap=None) -> dict:
         torch.set_num_threads(args.threads)
     settings = {name: getattr(args, name) for name in PPO}
     first = make_vec_env(args.env, args.opponent[0], args.envs, args.seed, wrap)
-    model = sb3_contrib.MaskablePPO("MlpPolicy", first, seed=args.seed, verbose=0, **settings)
+    if args.load:                     # go on from a saved model, with this run's settings
+        model = sb3_contrib.MaskablePPO.load(args.load, env=first, seed=args.seed, **settings)
+    else:
+        model = sb3_contrib.MaskablePPO("MlpPolicy", first, seed=args.seed, verbose=0, **settings)
     seats = team_seats(args.env)
     print(f"{args.env}: MaskablePPO, {args.envs} envs (learner seats {seats} in turn), "
           f"opponents {' then '.join(args.opponent)}")
     print("| policy | " + " | ".join(f"vs {o} [95% CI] (per seat)" for o in args.eval_opponents) + " |")
     print("|---|" + "---|" * len(args.eval_opponents))
-    before = evaluation_row(args, model, "untrained", wrap)
+    before = evaluation_row(args, model, f"loaded from {args.load}" if args.load else "untrained", wrap)
     stages = train(args, model, wrap)
     steps, seconds = sum(s["steps"] for s in stages), sum(s["seconds"] for s in stages)
     after = evaluation_row(args, model, f"after {steps:,} steps", wrap)
@@ -214,7 +220,7 @@ def run(args, wrap=None) -> dict:
               "env": args.env, "seats": seats, "ppo": settings, "envs": args.envs,
               "stages": stages, "steps": steps, "seconds": seconds,
               "steps_per_second": steps / seconds,
-              "evaluation": {"untrained": before, "trained": after}}
+              "loaded": args.load, "evaluation": {"before": before, "after": after}}
     if args.json:
         with open(args.json, "w") as out:
             json.dump(result, out, indent=1)
@@ -254,6 +260,7 @@ def parse(argv: list[str]):
         help="torch threads (0: torch's choice); one is faster for this small network")
     add("--json", default=None, help="write the run (settings, speed, win rates) here")
     add("--save", default=None, help="save the trained model here (.zip)")
+    add("--load", default=None, help="start from this saved model (e.g. trained against random)")
     add("--progress", action=argparse.BooleanOptionalAction, default=None,
         help="a progress bar on stderr (default: on a terminal)")
     args = parser.parse_args(argv)
@@ -266,6 +273,12 @@ def parse(argv: list[str]):
     for name in ("steps", "envs", "eval_games", "n_steps", "batch_size", "n_epochs"):
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
+    if args.load and not any(os.path.isfile(path) for path in (args.load, args.load + ".zip")):
+        parser.error(f"--load: no saved model at {args.load}")
+    for name in ("save", "json"):
+        folder = os.path.dirname(os.path.abspath(getattr(args, name) or "."))
+        if not os.path.isdir(folder):
+            parser.error(f"--{name}: the folder {folder} does not exist")
     seats = len(team_seats(args.env))
     if args.envs % seats:
         parser.error(f"--envs must be a multiple of the {seats} teams of {args.env} "

@@ -5,7 +5,9 @@ reward), learned from and evaluated on both teams' seats.
 Without sb3-contrib (``pip install "victorus[rl]"`` after PyTorch) the training tests are
 skipped, unless ``VICTORUS_REQUIRE_SB3=1`` (as in CI) makes that a failure."""
 
+import contextlib
 import importlib.util
+import io
 import json
 import os
 import sys
@@ -54,32 +56,55 @@ class LegalOnly(gymnasium.Wrapper):
         return obs, reward, terminated, truncated, info
 
 
-def test_a_quick_run_trains_on_both_seats_with_legal_actions_only(example, sb3, tmp_path, capsys):
+@pytest.fixture(scope="module")
+def quick_run(example, sb3, tmp_path_factory):
+    """``--quick`` with every env wrapped in LegalOnly: the result, its JSON file, the saved
+    model, what it printed and the actions counted by seat."""
+    folder = tmp_path_factory.mktemp("quick")
+    out, saved, printed = folder / "run.json", folder / "ppo.zip", io.StringIO()
     LegalOnly.actions.clear()
-    out = tmp_path / "run.json"
-    result = example.main(["--quick", "--json", str(out)], wrap=LegalOnly)
+    with contextlib.redirect_stdout(printed):
+        result = example.main(["--quick", "--json", str(out), "--save", str(saved)], wrap=LegalOnly)
+    return result, out, saved, printed.getvalue(), Counter(LegalOnly.actions)
+
+
+def test_a_quick_run_trains_on_both_seats_with_legal_actions_only(quick_run):
+    result, out, saved, printed, actions = quick_run
     assert json.loads(out.read_text()) == json.loads(json.dumps(result))
-    assert result["command"].endswith(f"--quick --json {out}")
-    assert result["seats"] == [0, 1]
+    assert result["command"].endswith(f"--quick --json {out} --save {saved}")
+    assert result["seats"] == [0, 1] and result["loaded"] is None
     assert [(s["opponent"], s["steps"]) for s in result["stages"]] == [("random", 1024), ("greedy", 1024)]
     assert result["steps"] == 2048 and result["steps_per_second"] > 0
     assert all(s["episodes_seen"] > 0 for s in result["stages"])
     # training: 4 envs, seats 0 and 1 in turn, so each seat made half of the 2,048 steps;
     # evaluation: 4 games a seat against each of 2 opponents, before and after training
-    assert LegalOnly.actions[0] >= 1024 + 4 * 2 * 2 and LegalOnly.actions[1] >= 1024 + 4 * 2 * 2
-    for label in ("untrained", "trained"):
+    assert actions[0] >= 1024 + 4 * 2 * 2 and actions[1] >= 1024 + 4 * 2 * 2
+    for label in ("before", "after"):
         for opponent in ("random", "greedy"):
             rate = result["evaluation"][label][opponent]
             low, high = rate["wilson_95"]
             assert rate["games"] == 8 and rate["wins"] + rate["draws"] + rate["losses"] == 8
             assert 0 <= low <= rate["win_rate"] <= high <= 1
             assert rate["win_rate"] == rate["wins"] / 8
-            assert {int(s) for s in rate["seats"]} == {0, 1}
+            assert set(rate["seats"]) == {0, 1}
             assert all(r["games"] == 4 for r in rate["seats"].values())
             assert sum(r["wins"] for r in rate["seats"].values()) == rate["wins"]
-    printed = capsys.readouterr().out
+            assert rate["actions"] == sum(r["actions"] for r in rate["seats"].values()) >= 8
     assert "| untrained | " in printed and "| after 2,048 steps | " in printed
     assert "trained 1,024 steps against greedy" in printed
+
+
+def test_a_saved_model_is_loaded_as_it_was_trained(example, quick_run):
+    """--load starts from the saved weights: its evaluation before training replays the
+    saved run's evaluation after training, game for game (same seeds, argmax actions: the
+    same results and the same number of actions), which the untrained policy does not."""
+    result, _, saved, _, _ = quick_run
+    again = example.main(["--quick", "--load", str(saved), "--opponent", "greedy", "--steps", "256",
+                          "--eval-opponents", "greedy"])
+    assert again["loaded"] == str(saved)
+    assert again["evaluation"]["before"]["greedy"] == result["evaluation"]["after"]["greedy"]
+    assert result["evaluation"]["before"]["greedy"] != result["evaluation"]["after"]["greedy"]
+    assert [(s["opponent"], s["steps"]) for s in again["stages"]] == [("greedy", 256)]
 
 
 def test_evaluation_counts_every_game_of_both_seats(example, sb3):
@@ -123,6 +148,9 @@ def test_a_missing_sb3_contrib_says_how_to_install_it(example, monkeypatch, caps
     (["--opponent", "random,mcts"], "opponents are 'random', 'greedy'"),
     (["--steps", "0"], "--steps must be at least 1"),
     (["--eval-games", "0"], "--eval-games must be at least 1"),
+    (["--load", "/nonexistent/ppo.zip"], "--load: no saved model at /nonexistent/ppo.zip"),
+    (["--save", "/nonexistent/ppo.zip"], "--save: the folder /nonexistent does not exist"),
+    (["--json", "/nonexistent/run.json"], "--json: the folder /nonexistent does not exist"),
 ])
 def test_bad_settings_are_refused(example, argv, message, capsys):
     with pytest.raises(SystemExit):
