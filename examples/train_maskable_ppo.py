@@ -36,7 +36,7 @@ import time
 import gymnasium
 import numpy as np
 
-from victorus.errors import ConfigError, MissingDependencyError
+from victorus.errors import MissingDependencyError
 from victorus.game import Game
 from victorus.gym_env import ENV_IDS
 from victorus.progress import Progress
@@ -293,8 +293,6 @@ def main(argv: list[str] | None = None, wrap=None) -> dict:
     try:
         return run(args, wrap)
     except MissingDependencyError as error:
-        raise SystemExit(f"error: {error}") from None
-    except ConfigError as error:
         raise SystemExit(f"error: {error}") from None
 
 
