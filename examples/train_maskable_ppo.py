@@ -41,7 +41,7 @@ from victorus.game import Game
 from victorus.gym_env import ENV_IDS
 from victorus.progress import Progress
 from victorus.ratings import wilson
-from victorus.vector import AGENTS
+from victorus.vector import AGENTS, OPPONENT_SPECS, SEARCH_OPPONENTS
 
 INSTALL = ('pip install torch --index-url https://download.pytorch.org/whl/cpu '
            '&& pip install "victorus[rl]"')
@@ -230,11 +230,12 @@ def run(args, wrap=None) -> dict:
 
 
 def opponents(text: str) -> list[str]:
+    """Comma-separated opponent specs of the env: random, greedy or a search in the step."""
     names = text.split(",")
     for name in names:
-        if name not in AGENTS:
+        if not (name in AGENTS or name.partition(":")[0] in SEARCH_OPPONENTS):
             raise argparse.ArgumentTypeError(
-                f"opponents are {', '.join(map(repr, AGENTS))} (comma-separated), got {name!r}")
+                f"opponents are {OPPONENT_SPECS}, comma-separated; got {name!r}")
     return names
 
 
@@ -244,7 +245,8 @@ def parse(argv: list[str]):
     add("--quick", action="store_true", help="a small run in under a minute")
     add("--env", default="victorus/Compact2pQuick-v0", choices=sorted(ENV_IDS))
     add("--opponent", type=opponents, default=["random", "greedy"],
-        help="the in-env opponents trained against, in turn (default: random,greedy)")
+        help="the in-env opponents trained against, in turn (default: random,greedy; "
+             "also searches, e.g. mcts:50)")
     add("--steps", type=int, default=200_000, help="training steps (the learner's actions)")
     add("--envs", type=int, default=8, help="parallel envs, the learner's seats in turn")
     add("--eval-games", type=int, default=50, help="evaluation games per seat and opponent")

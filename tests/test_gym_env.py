@@ -74,6 +74,17 @@ def test_a_seed_fixes_the_episode_and_unseeded_resets_go_on():
     assert any(not np.array_equal(a, b) for a, b in zip(first, again))   # opponents drew on
 
 
+def test_a_search_opponent_plays_inside_the_step():
+    """A search spec of the vector step (mcts with an iteration budget: seeded, so
+    reproducible) plays the other team; the learner still acts on its own team's turns
+    only (R33)."""
+    make = lambda: LearnerEnv("compact", 2, "quick6", opponent="mcts:30", seat=1)  # noqa: E731
+    trajectory = play(make(), seed=4, steps=60)
+    assert trajectory == play(make(), seed=4, steps=60)
+    assert any(t[2] or t[3] for t in trajectory)
+    assert all(t[0] in (1, 3, 5) for t in trajectory if not (t[2] or t[3]))
+
+
 def test_ids_are_in_the_observers_frame_by_default():
     env = LearnerEnv("compact", 3, seat=1)
     obs, info = env.reset(seed=0)
@@ -99,7 +110,8 @@ def test_an_illegal_action_loses_or_raises():
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    (dict(opponent="mcts"), "opponent must be"),
+    (dict(opponent="minimax"), "opponent must be one of 'random', 'greedy', 'mcts"),
+    (dict(opponent="mcts:lots"), "opponent 'team:1'"),
     (dict(seat=2, players=4), "seat 2 is not in a 4-player game"),
     (dict(seat=6), "seat"),
     (dict(render_mode="human"), "render_mode"),

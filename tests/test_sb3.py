@@ -145,7 +145,7 @@ def test_a_missing_sb3_contrib_says_how_to_install_it(example, monkeypatch, caps
 @pytest.mark.parametrize("argv, message", [
     (["--envs", "3"], "multiple of the 2 teams"),
     (["--env", "victorus/Compact3p-v0", "--envs", "4"], "multiple of the 3 teams"),
-    (["--opponent", "random,mcts"], "opponents are 'random', 'greedy'"),
+    (["--opponent", "random,minimax"], "opponents are 'random', 'greedy', 'mcts[:BUDGET]'"),
     (["--steps", "0"], "--steps must be at least 1"),
     (["--eval-games", "0"], "--eval-games must be at least 1"),
     (["--load", "/nonexistent/ppo.zip"], "--load: no saved model at /nonexistent/ppo.zip"),

@@ -34,7 +34,7 @@ from .constants import OBSERVATION_VERSION, PLANES
 from .errors import ConfigError
 from .game import DEFAULT_MAX_ACTIONS, Game
 from .render import text_board
-from .vector import AGENTS, VectorGames
+from .vector import AGENTS, OPPONENT_SPECS, SEARCH_OPPONENTS, VectorGames
 
 #: The registered ids and their games (board, players, variant).
 ENV_IDS = {"victorus/Compact2p-v0": ("compact", 2, "standard"),
@@ -45,9 +45,11 @@ ENV_IDS = {"victorus/Compact2p-v0": ("compact", 2, "standard"),
 
 
 class LearnerEnv(gymnasium.Env):
-    """The team of ``seat`` against ``opponent`` (``"random"`` or ``"greedy"``, every
-    other team); see the module documentation. ``reset(seed=...)`` seeds the opponents'
-    random choices; an unseeded reset goes on with the same random stream."""
+    """The team of ``seat`` against ``opponent``, which plays every other team:
+    ``"random"``, ``"greedy"`` or a search played inside the step like ``"mcts:200"`` or
+    ``"puct:0.05s"`` (:data:`victorus.vector.OPPONENT_SPECS`); see the module
+    documentation. ``reset(seed=...)`` seeds the opponents' random choices; an unseeded
+    reset goes on with the same random stream."""
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1, "observation_version": OBSERVATION_VERSION}
 
@@ -62,9 +64,9 @@ class LearnerEnv(gymnasium.Env):
             raise ConfigError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         if observations not in ("float32", "uint8"):
             raise ConfigError(f"observations must be 'float32' or 'uint8', got {observations!r}")
-        if opponent not in AGENTS:
-            raise ConfigError(f"opponent must be one of {', '.join(map(repr, AGENTS))}, "
-                              f"got {opponent!r}")
+        if not isinstance(opponent, str) or not (
+                opponent in AGENTS or opponent.partition(":")[0] in SEARCH_OPPONENTS):
+            raise ConfigError(f"opponent must be one of {OPPONENT_SPECS}, got {opponent!r}")
         check_seat(seat)
         self._start = Game(board, players=players, variant=variant)
         config = self._start.config
