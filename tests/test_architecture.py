@@ -123,7 +123,7 @@ def test_ci_reads_each_extra_the_same_without_a_toml_library(monkeypatch):
     the extras alike with tomllib and with its own reader (Python 3.10 without tomli)."""
     import sys
     tool = load_tool("extra")
-    names = ("dev", "docs", "test", "render")
+    names = ("dev", "docs", "test", "render", "rl")
     with_toml = [tool.extra(name) for name in names]
     monkeypatch.setitem(sys.modules, "tomllib", None)
     monkeypatch.setitem(sys.modules, "tomli", None)
