@@ -428,8 +428,9 @@ def _adapter_rows(t: float, quick: bool, bar) -> list[Row]:
                           dict(observations="float32", legal="mask"))):
         rows.append(Row(case, "actions/s", _vector_rate(64, 1, t, **kwargs), c_rate,
                         against="C playout"))
-    rows.append(Row(f"vector, 64 games, compact 2p, team 1 played by {SEARCH_OPPONENT} in C",
-                    "steps/s", _vector_rate(64, 1, t, board="compact", players=2,
+    searched = 16 if quick else 64        # a step is a search per game: 10 steps take long
+    rows.append(Row(f"vector, {searched} games, compact 2p, team 1 played by {SEARCH_OPPONENT} "
+                    "in C", "steps/s", _vector_rate(searched, 1, t, board="compact", players=2,
                                             observations=None, legal=None,
                                             opponents={"team:1": SEARCH_OPPONENT}),
                     c_rate, against="C playout"))
