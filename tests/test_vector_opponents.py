@@ -152,3 +152,30 @@ def test_splitmix64_draws_as_the_c_agents_do():
         rng.getrandbits(32)
     with pytest.raises(ConfigError, match="state"):
         SplitMix64(-1)
+
+
+@pytest.mark.parametrize("spec", ["mcts:3600s", "alphabeta:3600s", "puct:3600s"])
+def test_ctrl_c_stops_the_searches_of_a_step_and_of_a_sent_step(spec):
+    """Ctrl-C during a step whose opponents search for an hour a decision: their searches
+    stop (each decision taken from what was searched), the step ends with every game at a
+    learner's turn, KeyboardInterrupt is raised, and the games can be used again; the
+    same for a step sent with send(), interrupted in recv()."""
+    import _thread
+    import threading
+
+    games = VectorGames(3, "compact", players=2, variant="quick6", seed=4, threads=2,
+                        max_actions=100, opponents={"team:1": spec})
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        games.step(games.sample())
+    timer.join()
+    assert set(games.to_move) <= {0, 2, 4}
+    assert [games.game(i).to_move for i in range(3)] == list(games.to_move)
+    games.send(games.sample())
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        games.recv()
+    timer.join()
+    assert [games.game(i).to_move for i in range(3)] == list(games.to_move)
