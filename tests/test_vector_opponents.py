@@ -3,6 +3,8 @@ the Python agent of the same spec, move for move, seeded from the game's agent r
 state (victorus.search.SplitMix64); bad specs are refused; the threads change nothing."""
 
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -179,3 +181,42 @@ def test_ctrl_c_stops_the_searches_of_a_step_and_of_a_sent_step(spec):
         games.recv()
     timer.join()
     assert [games.game(i).to_move for i in range(3)] == list(games.to_move)
+
+
+OUT_OF_MEMORY_ONCE = """
+import resource, time
+import victorus
+from victorus.vector import VectorGames
+
+def vm_bytes():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmSize:"):
+            return int(line.split()[1]) * 1024
+
+games = VectorGames(1, "compact", players=2, variant="quick6", seed=1,
+                    opponents={"team:1": "mcts:0.5s"})
+ids = games.sample().copy()
+soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+resource.setrlimit(resource.RLIMIT_AS, (vm_bytes() + (256 << 10), hard))
+try:
+    start = time.perf_counter()
+    games.step(ids)                  # the opponent's tree outgrows the memory left
+    first = time.perf_counter() - start
+finally:
+    resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+games.set_game(0, victorus.Game("compact", players=2, variant="quick6"))
+start = time.perf_counter()
+games.step(games.sample())
+print(first, time.perf_counter() - start)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS and /proc: Linux")
+def test_an_mcts_opponent_searches_again_after_running_out_of_memory():
+    """A search that ran out of memory stops there (its decision from what it searched);
+    the next decision on that worker searches for its whole time budget again (the stop
+    was once kept for good: every later decision took the first action unsearched)."""
+    out = subprocess.run([sys.executable, "-c", OUT_OF_MEMORY_ONCE], capture_output=True,
+                         text=True, timeout=120, check=True).stdout
+    first, second = map(float, out.split())
+    assert first < 0.5 <= second

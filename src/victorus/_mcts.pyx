@@ -353,6 +353,7 @@ cdef int mcts_choose(const StateC* s, const RulesC* r, const void* params, void*
     mcts_setup(&w.tree, s, r, p, p.iterations,
                now_seconds() + p.seconds if p.seconds > 0 else 0, splitmix64(rng), 0,
                &w.stop, w.cancel)
+    w.stop = 0                       # set by the last decision if it ran out of memory
     mcts_grow(&w.tree, &w.state, w.actions)
     return most_visited(&w.tree, nactions, w.visits)
 
