@@ -2,6 +2,7 @@
 the Python agent of the same spec, move for move, seeded from the game's agent random
 state (victorus.search.SplitMix64); bad specs are refused; the threads change nothing."""
 
+import os
 import random
 import subprocess
 import sys
@@ -212,6 +213,9 @@ print(first, time.perf_counter() - start)
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS and /proc: Linux")
+@pytest.mark.skipif("libasan" in os.environ.get("LD_PRELOAD", ""),
+                    reason="the sanitizer run (tools/sanitize-tests.sh): ASan's reserved "
+                           "address space is not bounded by RLIMIT_AS")
 def test_an_mcts_opponent_searches_again_after_running_out_of_memory():
     """A search that ran out of memory stops there (its decision from what it searched);
     the next decision on that worker searches for its whole time budget again (the stop
