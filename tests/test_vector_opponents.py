@@ -224,3 +224,22 @@ def test_an_mcts_opponent_searches_again_after_running_out_of_memory():
                          text=True, timeout=120, check=True).stdout
     first, second = map(float, out.split())
     assert first < 0.5 <= second
+
+
+def test_ctrl_c_stops_the_searches_of_set_game():
+    """set_game() at a position where a searching opponent is to act: Ctrl-C stops its
+    searches as in a step, the game is left at a learner's turn."""
+    import _thread
+    import threading
+
+    games = VectorGames(1, "compact", players=2, variant="quick6", seed=4,
+                        opponents={"team:1": "alphabeta:3600s"})
+    game = victorus.Game("compact", players=2, variant="quick6")
+    while game.to_move in (0, 2, 4):
+        game.play(game.legal_actions()[0])
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        games.set_game(0, game)
+    timer.join()
+    assert games.game(0).to_move == games.to_move[0] in (0, 2, 4)

@@ -41,6 +41,7 @@ cdef enum:
     CHUNK = 4                        # games a thread takes at a time
     TASK_RESET = 0
     TASK_STEP = 1
+    TASK_LOAD = 2                    # set_game: one game (AsyncC.index) settled
     AGENT_NONE = 0                   # the built-in agents (victorus.vector.AGENTS); a search
     AGENT_RANDOM = 1                 # is given as its opponent object (MctsOpponent, ...)
     AGENT_GREEDY = 2
@@ -289,6 +290,14 @@ cdef void vec_dispatch(VecC* v, int task) noexcept nogil:
     pthread_mutex_unlock(&v.lock)
 
 
+cdef void vec_load_one(VecC* v, int i) noexcept nogil:
+    """Game ``i``, just given a position (VectorEngine.load), starts an episode there:
+    its agents play up to a caller's seat, as worker 0."""
+    vec_forget(v, i)
+    vec_settle(v, i, 0)
+    vec_outputs(v, i)
+
+
 # -- send() / recv(): a step on a thread of its own while the caller computes -------------
 # One thread per VectorEngine, started at the first send(), runs the step (vec_dispatch,
 # the pool's threads included) and reports; the caller waits for it in recv().
@@ -298,7 +307,8 @@ ctypedef struct AsyncC:
     pthread_t handle
     pthread_mutex_t lock
     pthread_cond_t cv
-    int task                         # TASK_STEP or TASK_RESET
+    int task                         # TASK_STEP, TASK_RESET or TASK_LOAD
+    int index                        # TASK_LOAD's game
     bint started, requested, done, stop
 
 
@@ -313,7 +323,10 @@ cdef void* async_main(void* arg) noexcept nogil:
             return NULL
         a.requested = False
         pthread_mutex_unlock(&a.lock)
-        vec_dispatch(a.v, a.task)
+        if a.task == TASK_LOAD:
+            vec_load_one(a.v, a.index)
+        else:
+            vec_dispatch(a.v, a.task)
         pthread_mutex_lock(&a.lock)
         a.done = True
         pthread_cond_broadcast(&a.cv)
@@ -675,13 +688,17 @@ cdef class VectorEngine:
     def load(self, int i, Engine e):
         """Game ``i`` becomes a copy of ``e``'s position (the same rules, checked by the
         caller), as a fresh episode (its agents play up to a caller's seat): outputs
-        rewritten."""
+        rewritten. With a search among the agents, on the step thread (see wait())."""
         memcpy(&self.v.states[i], &e.s, sizeof(StateC))
         self.v.played[i] = 0
-        with nogil:                              # no step runs: worker 0's workspaces are free
-            vec_forget(&self.v, i)
-            vec_settle(&self.v, i, 0)
-            vec_outputs(&self.v, i)
+        if not self.searching:
+            with nogil:                          # no step runs: worker 0's workspaces are free
+                vec_load_one(&self.v, i)
+            return
+        self.step_thread.index = i               # read by the step thread after its lock
+        if not async_start(&self.step_thread, &self.v, TASK_LOAD):
+            raise MemoryError("could not start the step thread")
+        self.wait()
 
     def agent_rng(self, int i):
         """The random state game ``i``'s agents draw from next."""
