@@ -300,7 +300,9 @@ cdef void vec_load_one(VecC* v, int i) noexcept nogil:
 
 # -- send() / recv(): a step on a thread of its own while the caller computes -------------
 # One thread per VectorEngine, started at the first send(), runs the step (vec_dispatch,
-# the pool's threads included) and reports; the caller waits for it in recv().
+# the pool's threads included) and reports; the caller waits for it in recv(). With a
+# search among the agents it runs every step, reset and load, the caller waiting in
+# VectorEngine.wait() (Ctrl-C).
 
 ctypedef struct AsyncC:
     VecC* v
@@ -334,8 +336,8 @@ cdef void* async_main(void* arg) noexcept nogil:
 
 
 cdef bint async_start(AsyncC* a, VecC* v, int task) noexcept nogil:
-    """Hand the validated step (or a reset: ``task``) to the step thread (started on
-    first use); False if the thread could not start."""
+    """Hand ``task`` (the validated step, a reset, or game ``a.index``'s load) to the
+    step thread (started on first use); False if the thread could not start."""
     if not a.started:
         a.v = v
         pthread_mutex_init(&a.lock, NULL)
