@@ -60,6 +60,34 @@ def test_the_mode_is_kept_where_os_has_no_fchmod_or_fchown(tmp_path, monkeypatch
     assert target.read_text() == "new" and (target.stat().st_mode & 0o777) == 0o640
 
 
+def test_a_failed_write_over_a_read_only_file_leaves_no_temporary(tmp_path, monkeypatch):
+    """Windows: the temporary takes the read-only mode of the file it replaces (set by
+    name, no fchmod), the replace of a read-only file is refused and a read-only file
+    cannot be deleted; the temporary is still removed."""
+    import stat
+    target = tmp_path / "games.json"
+    target.write_text("old")
+    target.chmod(0o444)
+    unlink = os.unlink
+
+    def refused(src, dst):
+        raise PermissionError(13, "Access is denied", str(dst))
+
+    def windows_unlink(path, *args, **kwargs):
+        if not os.stat(path).st_mode & stat.S_IWRITE:
+            raise PermissionError(13, "Access is denied", str(path))
+        unlink(path, *args, **kwargs)
+
+    for name in ("fchmod", "fchown"):
+        monkeypatch.delattr(os, name, raising=False)
+    monkeypatch.setattr(os, "replace", refused)
+    monkeypatch.setattr(os, "unlink", windows_unlink)
+    with pytest.raises(PermissionError):
+        write_atomic(target, "new")
+    assert [p.name for p in tmp_path.iterdir()] == ["games.json"]     # no temporary left
+    target.chmod(0o644)
+
+
 def test_file_names_only():
     png = pytest.importorskip("cairosvg") and victorus.render.render_png
     with pytest.raises(victorus.ConfigError, match="a file name"):

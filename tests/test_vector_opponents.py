@@ -2,7 +2,10 @@
 the Python agent of the same spec, move for move, seeded from the game's agent random
 state (victorus.search.SplitMix64); bad specs are refused; the threads change nothing."""
 
+import os
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -152,3 +155,91 @@ def test_splitmix64_draws_as_the_c_agents_do():
         rng.getrandbits(32)
     with pytest.raises(ConfigError, match="state"):
         SplitMix64(-1)
+
+
+@pytest.mark.parametrize("spec", ["mcts:3600s", "alphabeta:3600s", "puct:3600s"])
+def test_ctrl_c_stops_the_searches_of_a_step_and_of_a_sent_step(spec):
+    """Ctrl-C during a step whose opponents search for an hour a decision: their searches
+    stop (each decision taken from what was searched), the step ends with every game at a
+    learner's turn, KeyboardInterrupt is raised, and the games can be used again; the
+    same for a step sent with send(), interrupted in recv()."""
+    import _thread
+    import threading
+
+    games = VectorGames(3, "compact", players=2, variant="quick6", seed=4, threads=2,
+                        max_actions=100, opponents={"team:1": spec})
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        games.step(games.sample())
+    timer.join()
+    assert set(games.to_move) <= {0, 2, 4}
+    assert [games.game(i).to_move for i in range(3)] == list(games.to_move)
+    games.send(games.sample())
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        games.recv()
+    timer.join()
+    assert [games.game(i).to_move for i in range(3)] == list(games.to_move)
+
+
+OUT_OF_MEMORY_ONCE = """
+import resource, time
+import victorus
+from victorus.vector import VectorGames
+
+def vm_bytes():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmSize:"):
+            return int(line.split()[1]) * 1024
+
+games = VectorGames(1, "compact", players=2, variant="quick6", seed=1,
+                    opponents={"team:1": "mcts:0.5s"})
+ids = games.sample().copy()
+soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+resource.setrlimit(resource.RLIMIT_AS, (vm_bytes() + (256 << 10), hard))
+try:
+    start = time.perf_counter()
+    games.step(ids)                  # the opponent's tree outgrows the memory left
+    first = time.perf_counter() - start
+finally:
+    resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+games.set_game(0, victorus.Game("compact", players=2, variant="quick6"))
+start = time.perf_counter()
+games.step(games.sample())
+print(first, time.perf_counter() - start)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS and /proc: Linux")
+@pytest.mark.skipif("libasan" in os.environ.get("LD_PRELOAD", ""),
+                    reason="the sanitizer run (tools/sanitize-tests.sh): ASan's reserved "
+                           "address space is not bounded by RLIMIT_AS")
+def test_an_mcts_opponent_searches_again_after_running_out_of_memory():
+    """A search that ran out of memory stops there (its decision from what it searched);
+    the next decision on that worker searches for its whole time budget again (the stop
+    was once kept for good: every later decision took the first action unsearched)."""
+    out = subprocess.run([sys.executable, "-c", OUT_OF_MEMORY_ONCE], capture_output=True,
+                         text=True, timeout=120, check=True).stdout
+    first, second = map(float, out.split())
+    assert first < 0.5 <= second
+
+
+def test_ctrl_c_stops_the_searches_of_set_game():
+    """set_game() at a position where a searching opponent is to act: Ctrl-C stops its
+    searches as in a step, the game is left at a learner's turn."""
+    import _thread
+    import threading
+
+    games = VectorGames(1, "compact", players=2, variant="quick6", seed=4,
+                        opponents={"team:1": "alphabeta:3600s"})
+    game = victorus.Game("compact", players=2, variant="quick6")
+    while game.to_move in (0, 2, 4):
+        game.play(game.legal_actions()[0])
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        games.set_game(0, game)
+    timer.join()
+    assert games.game(0).to_move == games.to_move[0] in (0, 2, 4)

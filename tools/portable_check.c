@@ -1,8 +1,8 @@
 /* Exercises every service of src/victorus/portable.h: threads started and joined (with
- * their results), a mutex and condition-variable handshake, the atomics, the monotonic
- * clock and the bit counts on their edge values. Built and run by tests/test_portable.py
- * with the host's gcc (the POSIX path) and, when MinGW-w64 is installed, cross-compiled
- * for Windows (the Win32 path) and run under Wine.
+ * their results), a mutex and condition-variable handshake and a timed wait, the atomics,
+ * the monotonic clock and the bit counts on their edge values. Built and run by
+ * tests/test_portable.py with the host's gcc (the POSIX path) and, when MinGW-w64 is
+ * installed, cross-compiled for Windows (the Win32 path) and run under Wine.
  *
  *   gcc -O2 -Wall -Wextra -Werror -pthread -Isrc/victorus tools/portable_check.c
  *   x86_64-w64-mingw32-gcc -O2 -Wall -Wextra -Werror -static -Isrc/victorus tools/portable_check.c
@@ -155,6 +155,45 @@ static void check_handshake(void) {
     CHECK_EQ("mutex_destroy", victorus_mutex_destroy(&h.lock), 0);
 }
 
+/* -- a timed wait -------------------------------------------------------------------- */
+
+static void* wake(void* arg) {
+    Handshake* h = (Handshake*)arg;
+    victorus_mutex_lock(&h->lock);
+    h->turn = 1;
+    victorus_cond_signal(&h->cv);
+    victorus_mutex_unlock(&h->lock);
+    return NULL;
+}
+
+/* Unwoken, cond_timedwait_ms returns ETIMEDOUT after about its time; woken, 0. */
+static void check_timed_wait(void) {
+    Handshake h;
+    victorus_thread_t worker = 0;                    /* (set by thread_create) */
+    double start, waited;
+    int result = 0;
+    h.turn = 0;
+    CHECK_EQ("mutex_init", victorus_mutex_init(&h.lock, NULL), 0);
+    CHECK_EQ("cond_init", victorus_cond_init(&h.cv, NULL), 0);
+    victorus_mutex_lock(&h.lock);
+    start = victorus_now_seconds();
+    while (result == 0 && victorus_now_seconds() - start < 0.03)   /* spurious wake-ups */
+        result = victorus_cond_timedwait_ms(&h.cv, &h.lock, 30);
+    waited = victorus_now_seconds() - start;
+    CHECK_EQ("cond_timedwait_ms unwoken", result, ETIMEDOUT);
+    check(waited > 0.02 && waited < 5.0, "cond_timedwait_ms waits about its time (ms)",
+          (long long)(waited * 1000), 30);
+    /* the worker needs the lock, so it wakes this thread once it waits */
+    CHECK_EQ("thread_create", victorus_thread_create(&worker, NULL, wake, &h), 0);
+    while (h.turn == 0)
+        result = victorus_cond_timedwait_ms(&h.cv, &h.lock, 60000);
+    victorus_mutex_unlock(&h.lock);
+    CHECK_EQ("cond_timedwait_ms woken", result, 0);
+    CHECK_EQ("thread_join", victorus_thread_join(worker, NULL), 0);
+    CHECK_EQ("cond_destroy", victorus_cond_destroy(&h.cv), 0);
+    CHECK_EQ("mutex_destroy", victorus_mutex_destroy(&h.lock), 0);
+}
+
 /* -- clock --------------------------------------------------------------------------- */
 
 static void check_clock(void) {
@@ -231,6 +270,7 @@ int main(void) {
     check_atomic_values();
     check_threads_and_atomics();
     check_handshake();
+    check_timed_wait();
     check_bits();
     check_clock();
 #if defined(_WIN32)

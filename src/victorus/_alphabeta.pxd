@@ -17,7 +17,7 @@ ctypedef struct AlphaBetaParams:
 cdef class AlphaBetaOpponent:
     cdef AlphaBetaParams params
 
-cdef void* alphabeta_workspace_new(const void* params) noexcept nogil
+cdef void* alphabeta_workspace_new(const void* params, const int* cancel) noexcept nogil
 cdef void alphabeta_workspace_free(void* workspace) noexcept nogil
 cdef int alphabeta_choose(const StateC* s, const RulesC* r, const void* params, void* workspace,
                           void* memory, uint64_t* rng, const int32_t* actions, int nactions) noexcept nogil

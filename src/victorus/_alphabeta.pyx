@@ -308,12 +308,11 @@ cdef class AlphaBetaOpponent:
 
 
 ctypedef struct AlphaBetaWorkspace:
-    Search search
+    Search search                    # its cancel: the vector's (Ctrl-C)
     StateC trial                     # the decisive shortcut's
-    int cancel                       # never set: a decision ends on its budget
 
 
-cdef void* alphabeta_workspace_new(const void* params) noexcept nogil:
+cdef void* alphabeta_workspace_new(const void* params, const int* cancel) noexcept nogil:
     cdef const AlphaBetaParams* p = <const AlphaBetaParams*>params
     cdef AlphaBetaWorkspace* w = <AlphaBetaWorkspace*>calloc(1, sizeof(AlphaBetaWorkspace))
     if w == NULL:
@@ -323,7 +322,7 @@ cdef void* alphabeta_workspace_new(const void* params) noexcept nogil:
         free(w)
         return NULL
     w.search.weights = p.weights
-    w.search.cancel = &w.cancel
+    w.search.cancel = cancel
     return w
 
 

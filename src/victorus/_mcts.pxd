@@ -31,7 +31,7 @@ ctypedef struct MctsParams:
 cdef class MctsOpponent:
     cdef MctsParams params
 
-cdef void* mcts_workspace_new(const void* params) noexcept nogil
+cdef void* mcts_workspace_new(const void* params, const int* cancel) noexcept nogil
 cdef void mcts_workspace_free(void* workspace) noexcept nogil
 cdef int mcts_choose(const StateC* s, const RulesC* r, const void* params, void* workspace,
                      void* memory, uint64_t* rng, const int32_t* actions, int nactions) noexcept nogil

@@ -313,17 +313,18 @@ ctypedef struct MctsWorkspace:
     StateC trial                     # the decisive shortcut's
     int32_t actions[MAX_ACTIONS]
     uint32_t visits[MAX_ACTIONS]
-    int stop                         # never set: a decision ends on its budget
-    int cancel
+    int stop                         # set by the search itself when out of memory
+    const int* cancel                # the vector's (Ctrl-C)
 
 
-cdef void* mcts_workspace_new(const void* params) noexcept nogil:
+cdef void* mcts_workspace_new(const void* params, const int* cancel) noexcept nogil:
     """A worker's workspace; the tree's room for an iteration budget made at once."""
     cdef const MctsParams* p = <const MctsParams*>params
     cdef MctsWorkspace* w = <MctsWorkspace*>calloc(1, sizeof(MctsWorkspace))
     if w == NULL:
         return NULL
     w.tree.max_nodes = p.max_nodes
+    w.cancel = cancel
     if p.iterations >= 0:
         w.tree.capacity = <int32_t>min(<int64_t>p.max_nodes, p.iterations + 1)
         w.tree.nodes = <MctsNode*>malloc(w.tree.capacity * sizeof(MctsNode))
@@ -351,7 +352,8 @@ cdef int mcts_choose(const StateC* s, const RulesC* r, const void* params, void*
         return index
     mcts_setup(&w.tree, s, r, p, p.iterations,
                now_seconds() + p.seconds if p.seconds > 0 else 0, splitmix64(rng), 0,
-               &w.stop, &w.cancel)
+               &w.stop, w.cancel)
+    w.stop = 0                       # set by the last decision if it ran out of memory
     mcts_grow(&w.tree, &w.state, w.actions)
     return most_visited(&w.tree, nactions, w.visits)
 

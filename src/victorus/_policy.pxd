@@ -28,8 +28,10 @@ ctypedef int (*ChooseFn)(const StateC* s, const RulesC* r, const void* params, v
                          int nactions) noexcept nogil
 
 # A search's buffers for one thread (its tree, its table), made once from its parameter
-# block: NULL when out of memory. Freed by the matching WorkspaceFree.
-ctypedef void* (*WorkspaceNew)(const void* params) noexcept nogil
+# block: NULL when out of memory. Freed by the matching WorkspaceFree. ``cancel``: the
+# vector's flag, set on Ctrl-C (it outlives the workspace): while it is set, a search
+# stops at once and chooses from what it has searched.
+ctypedef void* (*WorkspaceNew)(const void* params, const int* cancel) noexcept nogil
 ctypedef void (*WorkspaceFree)(void* workspace) noexcept nogil
 
 # An agent's memory of one game (PUCT's kept tree), made once per game: NULL when out of

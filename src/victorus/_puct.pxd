@@ -62,7 +62,7 @@ ctypedef struct PuctParams:
 cdef class PuctOpponent:
     cdef PuctParams params
 
-cdef void* puct_workspace_new(const void* params) noexcept nogil
+cdef void* puct_workspace_new(const void* params, const int* cancel) noexcept nogil
 cdef void puct_workspace_free(void* workspace) noexcept nogil
 cdef void* puct_memory_new(const void* params) noexcept nogil
 cdef void puct_memory_free(void* memory) noexcept nogil

@@ -856,6 +856,7 @@ cdef class PuctOpponent:
 
 ctypedef struct PuctWorkspace:
     StateC trial                     # the decisive shortcut's
+    const int* cancel                # the vector's (Ctrl-C)
     StateC* leaf_states              # the batch's buffers, lent to the tree searched
     int32_t* leaf_node
     int32_t* leaf_actions
@@ -867,11 +868,12 @@ ctypedef struct PuctMemory:
     StateC at                        # that node's position, replayed as PuctTree.advance does
 
 
-cdef void* puct_workspace_new(const void* params) noexcept nogil:
+cdef void* puct_workspace_new(const void* params, const int* cancel) noexcept nogil:
     cdef const PuctParams* p = <const PuctParams*>params
     cdef PuctWorkspace* w = <PuctWorkspace*>malloc(sizeof(PuctWorkspace))
     if w == NULL:
         return NULL
+    w.cancel = cancel
     w.leaf_states = <StateC*>malloc(p.batch_size * sizeof(StateC))
     w.leaf_node = <int32_t*>malloc(p.batch_size * sizeof(int32_t))
     w.leaf_n = <int32_t*>malloc(p.batch_size * sizeof(int32_t))
@@ -927,11 +929,13 @@ cdef void puct_forget(void* memory) noexcept nogil:
     (<PuctMemory*>memory).cursor = -1
 
 
-cdef void puct_search_alone(PuctC* t, int64_t iterations, double seconds, int kind) noexcept nogil:
-    """run_trees for this one tree with a C evaluator: batches until the budget."""
+cdef void puct_search_alone(PuctC* t, int64_t iterations, double seconds, int kind,
+                            const int* cancel) noexcept nogil:
+    """run_trees for this one tree with a C evaluator: batches until the budget or
+    ``cancel``."""
     cdef double deadline = now_seconds() + seconds if seconds > 0 else 0
     cdef int want
-    while not (deadline > 0 and now_seconds() >= deadline):
+    while not atomic_load(cancel, RELAXED) and not (deadline > 0 and now_seconds() >= deadline):
         want = puct_leaves_wanted(t, iterations)
         if want:
             t.k = puct_gather(t, want, &t.done)
@@ -988,5 +992,5 @@ cdef int puct_choose(const StateC* s, const RulesC* r, const void* params, void*
     m.cursor = 0
     memcpy(&m.at, s, sizeof(StateC))
     puct_begin(t, p.noise_alpha, p.noise_fraction, splitmix64(rng))
-    puct_search_alone(t, p.iterations, p.seconds, p.kind)
+    puct_search_alone(t, p.iterations, p.seconds, p.kind, w.cancel)
     return puct_pick(t)

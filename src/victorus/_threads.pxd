@@ -20,6 +20,8 @@ cdef extern from "portable.h" nogil:
     int pthread_cond_init "victorus_cond_init"(pthread_cond_t* cond, const void* attr)
     int pthread_cond_destroy "victorus_cond_destroy"(pthread_cond_t* cond)
     int pthread_cond_wait "victorus_cond_wait"(pthread_cond_t* cond, pthread_mutex_t* mutex)
+    int pthread_cond_timedwait_ms "victorus_cond_timedwait_ms"(
+        pthread_cond_t* cond, pthread_mutex_t* mutex, unsigned ms)
     int pthread_cond_broadcast "victorus_cond_broadcast"(pthread_cond_t* cond)
     int pthread_cond_signal "victorus_cond_signal"(pthread_cond_t* cond)
 

@@ -13,11 +13,12 @@ from victorus._engine cimport (
     StateC, RulesC, Engine, Rules, MAX_ACTIONS, gen_actions, apply_action, team_returns,
     observation_float32, observation_uint8, splitmix64, atomic_load, atomic_store,
     atomic_fetch_add, atomic_sub_fetch, SEQ_CST)
+from cpython.exc cimport PyErr_CheckSignals
 from victorus._threads cimport (
     MAX_THREADS, pthread_t, pthread_mutex_t, pthread_cond_t, pthread_create, pthread_join,
     pthread_mutex_init, pthread_mutex_destroy, pthread_mutex_lock, pthread_mutex_unlock,
     pthread_cond_init, pthread_cond_destroy, pthread_cond_wait, pthread_cond_broadcast,
-    pthread_cond_signal)
+    pthread_cond_signal, pthread_cond_timedwait_ms)
 from victorus._policy cimport (ChooseFn, WorkspaceNew, WorkspaceFree, MemoryNew, MemoryFree,
                                NoteFn, ForgetFn, random_choose)
 from victorus._greedy cimport greedy_choose
@@ -36,9 +37,11 @@ from victorus._puct cimport (PuctOpponent, puct_choose, puct_workspace_new, puct
 
 cdef enum:
     SPIN = 200000                    # checks before a thread sleeps (a step's worth of time)
+    SIGNAL_CHECK_MS = 50             # a searching step's caller checks for Ctrl-C this often
     CHUNK = 4                        # games a thread takes at a time
     TASK_RESET = 0
     TASK_STEP = 1
+    TASK_LOAD = 2                    # set_game: one game (AsyncC.index) settled
     AGENT_NONE = 0                   # the built-in agents (victorus.vector.AGENTS); a search
     AGENT_RANDOM = 1                 # is given as its opponent object (MctsOpponent, ...)
     AGENT_GREEDY = 2
@@ -86,6 +89,7 @@ ctypedef struct VecC:
     pthread_cond_t start_cv
     pthread_cond_t done_cv
     int generation, busy, stop, next
+    int cancel                       # Ctrl-C: the searches stop at once (their workspaces')
 
 
 cdef void vec_outputs(VecC* v, int i) noexcept nogil:
@@ -286,15 +290,27 @@ cdef void vec_dispatch(VecC* v, int task) noexcept nogil:
     pthread_mutex_unlock(&v.lock)
 
 
+cdef void vec_load_one(VecC* v, int i) noexcept nogil:
+    """Game ``i``, just given a position (VectorEngine.load), starts an episode there:
+    its agents play up to a caller's seat, as worker 0."""
+    vec_forget(v, i)
+    vec_settle(v, i, 0)
+    vec_outputs(v, i)
+
+
 # -- send() / recv(): a step on a thread of its own while the caller computes -------------
 # One thread per VectorEngine, started at the first send(), runs the step (vec_dispatch,
-# the pool's threads included) and reports; the caller waits for it in recv().
+# the pool's threads included) and reports; the caller waits for it in recv(). With a
+# search among the agents it runs every step, reset and load, the caller waiting in
+# VectorEngine.wait() (Ctrl-C).
 
 ctypedef struct AsyncC:
     VecC* v
     pthread_t handle
     pthread_mutex_t lock
     pthread_cond_t cv
+    int task                         # TASK_STEP, TASK_RESET or TASK_LOAD
+    int index                        # TASK_LOAD's game
     bint started, requested, done, stop
 
 
@@ -309,16 +325,19 @@ cdef void* async_main(void* arg) noexcept nogil:
             return NULL
         a.requested = False
         pthread_mutex_unlock(&a.lock)
-        vec_dispatch(a.v, TASK_STEP)
+        if a.task == TASK_LOAD:
+            vec_load_one(a.v, a.index)
+        else:
+            vec_dispatch(a.v, a.task)
         pthread_mutex_lock(&a.lock)
         a.done = True
         pthread_cond_broadcast(&a.cv)
         pthread_mutex_unlock(&a.lock)
 
 
-cdef bint async_start(AsyncC* a, VecC* v) noexcept nogil:
-    """Hand the validated step to the step thread (started on first use); False if the
-    thread could not start."""
+cdef bint async_start(AsyncC* a, VecC* v, int task) noexcept nogil:
+    """Hand ``task`` (the validated step, a reset, or game ``a.index``'s load) to the
+    step thread (started on first use); False if the thread could not start."""
     if not a.started:
         a.v = v
         pthread_mutex_init(&a.lock, NULL)
@@ -329,6 +348,7 @@ cdef bint async_start(AsyncC* a, VecC* v) noexcept nogil:
             return False
         a.started = True
     pthread_mutex_lock(&a.lock)
+    a.task = task
     a.done = False
     a.requested = True
     pthread_cond_broadcast(&a.cv)
@@ -344,6 +364,18 @@ cdef void async_wait(AsyncC* a) noexcept nogil:
     while a.requested or not a.done:
         pthread_cond_wait(&a.cv, &a.lock)
     pthread_mutex_unlock(&a.lock)
+
+
+cdef bint async_wait_for(AsyncC* a, unsigned ms) noexcept nogil:
+    """Wait up to ``ms`` milliseconds for the step handed over last: whether it has
+    finished."""
+    cdef bint finished
+    pthread_mutex_lock(&a.lock)
+    if a.requested or not a.done:
+        pthread_cond_timedwait_ms(&a.cv, &a.lock, ms)
+    finished = not a.requested and a.done
+    pthread_mutex_unlock(&a.lock)
+    return finished
 
 
 cdef void async_stop(AsyncC* a) noexcept nogil:
@@ -371,6 +403,7 @@ cdef class VectorEngine:
     cdef readonly Rules rules
     cdef object buffers                  # keeps the numpy outputs alive
     cdef tuple opponents                 # keeps the searches' parameter blocks alive
+    cdef bint searching                  # a seat is a search's: steps run on step_thread
     cdef AsyncC step_thread              # send() / recv()
 
     def __cinit__(self):
@@ -489,8 +522,9 @@ cdef class VectorEngine:
 
     cdef make_workspaces(self, int seat, int threads, WorkspaceNew make):
         cdef int t
+        self.searching = True
         for t in range(threads):
-            self.v.workspace[t][seat] = make(self.v.agent_params[seat])
+            self.v.workspace[t][seat] = make(self.v.agent_params[seat], &self.v.cancel)
             if self.v.workspace[t][seat] == NULL:
                 raise MemoryError("no memory for an opponent's search")
 
@@ -532,6 +566,7 @@ cdef class VectorEngine:
 
     def __dealloc__(self):
         cdef int t, seat
+        atomic_store(&self.v.cancel, 1, SEQ_CST)  # a step still running: its searches stop
         async_stop(&self.step_thread)            # it may be stepping: it finishes first
         if self.pool_ready:
             pthread_mutex_lock(&self.v.lock)
@@ -566,8 +601,35 @@ cdef class VectorEngine:
             self.v.rng[i] = seed ^ (<uint64_t>i * <uint64_t>0x9E3779B97F4A7C15)
             splitmix64(&self.v.rng[i])
             self.v.agent_rng[i] = splitmix64(&self.v.rng[i])
-        with nogil:
-            vec_dispatch(&self.v, TASK_RESET)
+        self.run(TASK_RESET)
+
+    cdef run(self, int task):
+        """Run ``task`` over every game. With a search among the agents, on the step
+        thread while this thread waits for Ctrl-C (see wait())."""
+        if not self.searching:
+            with nogil:
+                vec_dispatch(&self.v, task)
+            return
+        if not async_start(&self.step_thread, &self.v, task):
+            raise MemoryError("could not start the step thread")
+        self.wait()
+
+    cdef wait(self):
+        """Wait for the step thread's task, checking for Ctrl-C (a signal's exception):
+        on one, the searches are told to stop (each decision taken from what it searched),
+        the task ends, and the exception is raised."""
+        cdef bint finished = False
+        while not finished:
+            with nogil:
+                finished = async_wait_for(&self.step_thread, SIGNAL_CHECK_MS)
+            try:
+                PyErr_CheckSignals()
+            except BaseException:
+                atomic_store(&self.v.cancel, 1, SEQ_CST)
+                with nogil:
+                    async_wait(&self.step_thread)
+                atomic_store(&self.v.cancel, 0, SEQ_CST)
+                raise
 
     cdef int validate(self, const int32_t[::1] actions):
         """Find every game's action among its legal ones (into ``chosen``): -1, or the
@@ -589,8 +651,7 @@ cdef class VectorEngine:
         cdef int bad = self.validate(actions)      # all or nothing
         if bad >= 0:
             return bad
-        with nogil:
-            vec_dispatch(&self.v, TASK_STEP)
+        self.run(TASK_STEP)
         return -1
 
     def send(self, const int32_t[::1] actions):
@@ -600,12 +661,16 @@ cdef class VectorEngine:
         cdef int bad = self.validate(actions)
         if bad >= 0:
             return bad
-        if not async_start(&self.step_thread, &self.v):
+        if not async_start(&self.step_thread, &self.v, TASK_STEP):
             raise MemoryError("could not start the step thread")
         return -1
 
     def recv(self):
-        """Wait for the step started by send() to finish."""
+        """Wait for the step started by send() to finish (with a search among the agents,
+        stopped early by Ctrl-C, whose exception is then raised: see wait())."""
+        if self.searching:
+            self.wait()
+            return
         with nogil:
             async_wait(&self.step_thread)
 
@@ -625,13 +690,17 @@ cdef class VectorEngine:
     def load(self, int i, Engine e):
         """Game ``i`` becomes a copy of ``e``'s position (the same rules, checked by the
         caller), as a fresh episode (its agents play up to a caller's seat): outputs
-        rewritten."""
+        rewritten. With a search among the agents, on the step thread (see wait())."""
         memcpy(&self.v.states[i], &e.s, sizeof(StateC))
         self.v.played[i] = 0
-        with nogil:                              # no step runs: worker 0's workspaces are free
-            vec_forget(&self.v, i)
-            vec_settle(&self.v, i, 0)
-            vec_outputs(&self.v, i)
+        if not self.searching:
+            with nogil:                          # no step runs: worker 0's workspaces are free
+                vec_load_one(&self.v, i)
+            return
+        self.step_thread.index = i               # read by the step thread after its lock
+        if not async_start(&self.step_thread, &self.v, TASK_LOAD):
+            raise MemoryError("could not start the step thread")
+        self.wait()
 
     def agent_rng(self, int i):
         """The random state game ``i``'s agents draw from next."""

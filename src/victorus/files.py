@@ -99,13 +99,25 @@ def write_atomic(path, data: str | bytes) -> None:
             os.fsync(fh.fileno())
         os.replace(tmp, target)
     except BaseException as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        _remove_temporary(tmp)
         if isinstance(exc, OSError) and exc.filename == tmp:
             raise _renamed(exc, path) from None
         raise
+
+
+def _remove_temporary(tmp: str) -> None:
+    """Delete a write's temporary file if it can be; Windows refuses to delete a read-only
+    file (the mode it took from the read-only file it was to replace): made writable first."""
+    try:
+        os.unlink(tmp)
+    except PermissionError:
+        try:
+            os.chmod(tmp, stat.S_IREAD | stat.S_IWRITE)
+            os.unlink(tmp)
+        except OSError:
+            pass
+    except OSError:
+        pass
 
 
 def _keep_mode_and_owner(fd: int, tmp: str, mode: int, info) -> None:

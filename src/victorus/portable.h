@@ -3,6 +3,8 @@
  *
  *   threads      victorus_thread_create/join, victorus_mutex_*, victorus_cond_*
  *                (pthreads' signatures and results: 0 on success, an errno code otherwise)
+ *                and victorus_cond_timedwait_ms (a wait of at most so many milliseconds:
+ *                0 when woken, ETIMEDOUT when the time is up)
  *   atomics      victorus_atomic_{load,store,fetch_add,sub_fetch}_int,
  *                victorus_atomic_{load,store}_u64, orders VICTORUS_RELAXED, VICTORUS_SEQ_CST
  *   clock        victorus_now_seconds(): monotonic seconds as a double
@@ -10,7 +12,8 @@
  *
  * POSIX (Linux, macOS) with GCC or Clang: each name is a macro for the call the code made
  * before this header (pthreads, the __atomic builtins, clock_gettime(CLOCK_MONOTONIC),
- * __builtin_popcountll and __builtin_ctzll), so the compiled code is the same.
+ * __builtin_popcountll and __builtin_ctzll), so the compiled code is the same;
+ * victorus_cond_timedwait_ms is pthread_cond_timedwait at a CLOCK_REALTIME deadline.
  *
  * Windows (_WIN32: MSVC, clang-cl or MinGW): threads from _beginthreadex, slim
  * reader/writer locks and condition variables, Interlocked* atomics,
@@ -123,6 +126,12 @@ static __inline int victorus_cond_destroy(victorus_cond_t* cond) { (void)cond; r
 static __inline int victorus_cond_wait(victorus_cond_t* cond, victorus_mutex_t* mutex) {
     return SleepConditionVariableSRW(cond, mutex, INFINITE, 0) ? 0 : EINVAL;
 }
+static __inline int victorus_cond_timedwait_ms(victorus_cond_t* cond, victorus_mutex_t* mutex,
+                                               unsigned ms) {
+    if (SleepConditionVariableSRW(cond, mutex, ms, 0))
+        return 0;
+    return GetLastError() == ERROR_TIMEOUT ? ETIMEDOUT : EINVAL;
+}
 static __inline int victorus_cond_broadcast(victorus_cond_t* cond) {
     WakeAllConditionVariable(cond);
     return 0;
@@ -200,6 +209,7 @@ static __inline int victorus_lowest_bit(unsigned long long x) {
 
 #else /* POSIX with GCC or Clang: today's calls, unchanged */
 
+#include <errno.h>
 #include <pthread.h>
 #include <time.h>
 
@@ -226,6 +236,20 @@ typedef pthread_cond_t victorus_cond_t;
 #define victorus_atomic_sub_fetch_int(ptr, value, order) __atomic_sub_fetch((ptr), (value), (order))
 #define victorus_atomic_load_u64(ptr, order) __atomic_load_n((ptr), (order))
 #define victorus_atomic_store_u64(ptr, value, order) __atomic_store_n((ptr), (value), (order))
+
+/* The condition variables use the default clock, CLOCK_REALTIME. */
+static inline int victorus_cond_timedwait_ms(pthread_cond_t* cond, pthread_mutex_t* mutex,
+                                             unsigned ms) {
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += ms / 1000;
+    until.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec += 1;
+        until.tv_nsec -= 1000000000L;
+    }
+    return pthread_cond_timedwait(cond, mutex, &until);
+}
 
 static inline double victorus_now_seconds(void) {
     struct timespec ts;

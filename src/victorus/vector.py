@@ -37,7 +37,10 @@ move for move; ``mcts:<budget>``, ``alphabeta:<budget>``, ``puct:<budget>`` and
 each decision searched on the worker thread's own buffers (made once per thread) with a
 seed drawn from that state (:class:`victorus.search.SplitMix64`); PUCT keeps each game's
 tree between decisions, as its agent does. A time budget (``mcts:0.05s``) makes the
-games depend on the machine's speed.
+games depend on the machine's speed. Ctrl-C during a step (or :meth:`~VectorGames.recv`,
+:meth:`~VectorGames.reset`, :meth:`~VectorGames.set_game`) stops the searches at once
+(each decision taken from what was searched), lets the step end and raises
+KeyboardInterrupt.
 
 Asynchronous steps (EnvPool's model): :meth:`~VectorGames.send` validates the ids and
 starts the step on a native thread, returning at once; :meth:`~VectorGames.recv` waits
@@ -201,9 +204,11 @@ class VectorGames:
         """Wait for the step :meth:`send` started; its outputs are then in the arrays."""
         if self._sender != threading.get_ident():
             raise ConfigError("recv() without a send() from this thread")
-        self._engine.recv()
-        self._sender = None
-        self.lock.release()
+        try:
+            self._engine.recv()          # Ctrl-C: raised once the step has ended
+        finally:
+            self._sender = None
+            self.lock.release()
         return self
 
     def _check_idle(self) -> None:
