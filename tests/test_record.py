@@ -277,3 +277,12 @@ def test_the_documented_resigned_record_loads_and_round_trips():
     assert header.resigned == 0
     assert record.dumps(record.loads(text), agents=header.agents, time_limit=header.time_limit,
                         resigned=header.resigned) == text
+
+
+@pytest.mark.parametrize("key", ["board", "variant", "start", "agents", "result"])
+def test_a_huge_header_value_is_refused_in_a_short_message(key):
+    """A 1 MB header value: the error names the key and the limit, and does not echo it."""
+    text = f"victorus-record 1\n{key}: {'x' * 1_000_000}\n\n"
+    with pytest.raises(victorus.RecordError, match=f"'{key}' is 1,000,000 characters") as info:
+        record.loads(text)
+    assert len(str(info.value)) < 200

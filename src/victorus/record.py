@@ -48,6 +48,7 @@ MAGIC = "victorus-record 1"
 #: The largest record file read: about 1.3 million actions (12 bytes each), replayed in
 #: ~6 s with a peak of ~280 MB; a game at the default cap (20,000 actions) is ~250 KB.
 MAX_RECORD_BYTES = 16 * 1024 * 1024
+MAX_HEADER_VALUE = 4096          # characters; the longest VPN start position is about 1,500
 HEADER_KEYS = ("board", "players", "variant", "start", "seed", "agents", "time-limit",
                "resigned", "result")
 #: An agent's name in the header: an agent spec (``mcts:0.5s@2``), ``person`` or ``-``.
@@ -280,6 +281,9 @@ def parse(text: str, max_actions: int | None = None) -> GameRecord:
                               f"{', '.join(HEADER_KEYS)}, got {line[:60]!r}")
         if key in seen:
             raise RecordError(f"record line {n}: {key!r} given twice")
+        if len(value) > MAX_HEADER_VALUE:           # errors below echo the value: keep it short
+            raise RecordError(f"record line {n}: {key!r} is {len(value):,} characters long; a "
+                              f"header value has at most {MAX_HEADER_VALUE:,}")
         seen.add(key)
         if key == "board":
             record.board = value
