@@ -193,7 +193,7 @@ def _state_bytes(make, count: int = 200) -> float:
 
 #: Seconds each timed loop runs: the default run takes about 15 s on two cores, the
 #: quick one (a smoke run, its figures rough) about 2 s.
-SECONDS, QUICK_SECONDS = 0.25, 0.03
+SECONDS, QUICK_SECONDS = 0.15, 0.03
 
 
 def run(quick: bool = False, progress: bool | None = None) -> list[Row]:
@@ -257,7 +257,7 @@ def _playout_rows(quick: bool, t: float, bar) -> list[Row]:
     rows: list[Row] = []
     seeds = iter(range(10**9))
     fast, _ = _rate(lambda: api_playout(Game, next(seeds), 10**6), t)
-    slow, _ = _rate(lambda: api_playout(ReferenceGame, next(seeds), 200 if quick else 500), t)
+    slow, _ = _rate(lambda: api_playout(ReferenceGame, next(seeds), 100 if quick else 300), t)
     rows.append(Row("random playout, public API loop, fresh games", "actions/s", fast, slow))
     rows.append(Row("  the same loop against the C playout", "actions/s", fast,
                     c_playout_rate(t), against="C playout"))
@@ -502,16 +502,16 @@ def _puct_rows(games, iterations: int, batch: int = 64) -> list[Row]:
                 against="MCTS in C")] + rows
 
 
-def _alphabeta_row(games, nodes: int) -> Row:
+def _alphabeta_row(games, nodes: int, seconds: float) -> Row:
     """Alpha-beta nodes per second (the default evaluation, ``nodes`` a decision) over
-    ``games``, against play()+undo() per second on the same positions."""
+    ``games``, against play()+undo() per second on the same positions (``seconds``)."""
     from .search_agents import AlphaBetaAgent
     agent = AlphaBetaAgent(nodes, seed=1)
     searched, start = 0, time.perf_counter()
     for game in games:
         searched += agent.search(game).nodes
     rate = searched / (time.perf_counter() - start)
-    play_undo = 1e6 / _per_position(games, _play_undo, 0.5)
+    play_undo = 1e6 / _per_position(games, _play_undo, seconds)
     return Row("alpha-beta in C, compact 2p, nodes", "nodes/s", rate, play_undo,
                against="play+undo")
 
@@ -544,7 +544,8 @@ def search_rows(quick: bool = False, progress: bool | None = None) -> list[Row]:
             bar.advance()
             if board == "compact":
                 rows += _puct_rows(games, 20 * iterations)
-        rows.append(_alphabeta_row(games_of_compact, 20_000 if quick else 100_000))
+        rows.append(_alphabeta_row(games_of_compact, 20_000 if quick else 100_000,
+                                   QUICK_SECONDS if quick else SECONDS))
         games = [Game("compact", players=2)]
         runs = [(_mcts_rate(MCTSAgent, games, 20 * iterations, 10),        # in turns, 3 times
                  _mcts_rate(MCTSAgent, games, 20 * iterations, 10, threads=2)) for _ in range(3)]
@@ -652,7 +653,7 @@ def under_load_rows(quick: bool = False, runs: int | None = None) -> list[Row]:
     """2 threads against 1 with a busy process beside them: perft and vector stepping."""
     runs = runs or (3 if quick else 10)
     depth = QUICK_DEPTH if quick else DEPTH
-    seconds = 0.03 if quick else 0.15
+    seconds = 0.03 if quick else 0.1
     busy = busy_process()
     try:
         time.sleep(0.05)                             # the loop is running
@@ -767,11 +768,13 @@ def _openspiel_rows(seconds: float, c_rate: float, quick: bool) -> list[Row]:
                         time.perf_counter() - start, None, against="-"))
     rng = random.Random(0)
 
+    longest = 200 if quick else 500       # steps of an episode (one whole game takes ~0.2 s)
+
     def episodes(env):
         def episode():
             step = env.reset()
             steps = 0
-            while not step.last() and steps < 2000:
+            while not step.last() and steps < longest:
                 player = step.observations["current_player"]
                 step = env.step([rng.choice(step.observations["legal_actions"][player])])
                 steps += 1

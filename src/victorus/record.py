@@ -254,6 +254,22 @@ def header_lines(game: Game, seed: int | None = None, agents=None, time_limit=No
     return lines
 
 
+def _header_field(n: int, line: str, seen: set[str]) -> tuple[str, str]:
+    """Header line ``n``'s key and value: a known key, not given before (added to
+    ``seen``), and a value short enough for the errors that echo it."""
+    key, sep, value = line.partition(": ")
+    if not sep or key not in HEADER_KEYS:
+        raise RecordError(f"record line {n}: expected '<key>: <value>' with a key among "
+                          f"{', '.join(HEADER_KEYS)}, got {line[:60]!r}")
+    if key in seen:
+        raise RecordError(f"record line {n}: {key!r} given twice")
+    if len(value) > MAX_HEADER_VALUE:
+        raise RecordError(f"record line {n}: {key!r} is {len(value):,} characters long; a "
+                          f"header value has at most {MAX_HEADER_VALUE:,}")
+    seen.add(key)
+    return key, value
+
+
 def parse(text: str, max_actions: int | None = None) -> GameRecord:
     """Read a record's header and turn lines (syntax only; :func:`loads` replays it);
     a record of more than ``max_actions`` actions is refused before it is all read."""
@@ -269,22 +285,13 @@ def parse(text: str, max_actions: int | None = None) -> GameRecord:
     if lines[0].rstrip("\r") != MAGIC:
         raise RecordError(f"record line 1: expected {MAGIC!r}, got {lines[0][:40]!r}")
     record = GameRecord(turns=[])
-    seen = set()
+    seen: set[str] = set()
     n = 1
     for n, raw in enumerate(lines[1:], start=2):
         line = raw.rstrip("\r")
         if not line:
             break
-        key, sep, value = line.partition(": ")
-        if not sep or key not in HEADER_KEYS:
-            raise RecordError(f"record line {n}: expected '<key>: <value>' with a key among "
-                              f"{', '.join(HEADER_KEYS)}, got {line[:60]!r}")
-        if key in seen:
-            raise RecordError(f"record line {n}: {key!r} given twice")
-        if len(value) > MAX_HEADER_VALUE:           # errors below echo the value: keep it short
-            raise RecordError(f"record line {n}: {key!r} is {len(value):,} characters long; a "
-                              f"header value has at most {MAX_HEADER_VALUE:,}")
-        seen.add(key)
+        key, value = _header_field(n, line, seen)
         if key == "board":
             record.board = value
         elif key == "players":
