@@ -91,3 +91,21 @@ def test_every_page_is_on_the_site():
     nav = (ROOT / "mkdocs.yml").read_text()
     for page in (ROOT / "docs").glob("*.md"):
         assert f": {page.name}" in nav, f"mkdocs.yml's nav lacks {page.name}"
+
+
+def test_the_state_layout_table_is_the_compiled_struct():
+    """docs/performance.md's StateC table: every field, offset and size as compiled, and
+    the total size stated above it."""
+    from victorus._engine import STATE_BYTES, STATE_LAYOUT
+
+    text = (ROOT / "docs" / "performance.md").read_text()
+    block = text.split("<!-- state layout: begin -->")[1].split("<!-- state layout: end -->")[0]
+    documented = {}
+    for line in block.strip().splitlines()[2:]:            # below the header and its rule
+        if line.startswith("|"):
+            field, offset, size = (cell.strip() for cell in line.split("|")[1:4])
+            documented[field.strip("`").split("[")[0]] = (int(offset.replace(",", "")),
+                                                         int(size.replace(",", "")))
+    assert documented == dict(STATE_LAYOUT)
+    assert f"`StateC` (`_engine.pxd`) is {STATE_BYTES:,} bytes" in text
+    assert sum(size for _, size in STATE_LAYOUT.values()) == STATE_BYTES   # no padding

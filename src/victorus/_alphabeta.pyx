@@ -24,7 +24,7 @@ from libc.stdlib cimport calloc, malloc, free, qsort
 from victorus._core cimport NUM_SEATS, RESULT_NONE, WORD_STOP, CAPTURE_FLAG, code_target, kind_points
 from victorus._engine cimport (StateC, RulesC, Engine, StopToken, MAX_ACTIONS, gen_actions,
                                apply_action, team_returns, position_key, stop_flag, mix64,
-                               splitmix64, atomic_load, RELAXED)
+                               splitmix64, atomic_load, RELAXED, info_kind, info_royal)
 from victorus._evaluate cimport EvalWeights, evaluate, read_weights
 from victorus._mcts cimport now_seconds
 from victorus._policy cimport decisive_index
@@ -93,8 +93,8 @@ cdef void order_actions(Search* t, const StateC* s, const int32_t* actions, int 
             key |= <uint64_t>3 << 60
         elif actions[i] < WORD_STOP and actions[i] & CAPTURE_FLAG:
             target = code_target(actions[i])
-            key |= (<uint64_t>2 << 60) | (<uint64_t>kind_points(s.cells[target].kind,
-                                                                s.cells[target].royal) << 52)
+            key |= (<uint64_t>2 << 60) | (<uint64_t>kind_points(
+                info_kind(s.cells[target].info), info_royal(s.cells[target].info)) << 52)
         order[i] = key | <uint64_t>i
     qsort(order, n, sizeof(uint64_t), descending)
 

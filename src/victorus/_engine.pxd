@@ -5,7 +5,8 @@
 
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
-from victorus._core cimport BB, Tables, BoardTables, TurnC, MAX_CELLS, NUM_SEATS, NUM_KINDS, MAX_HELD
+from victorus._core cimport (BB, Tables, BoardTables, TurnC, MAX_CELLS, NUM_SEATS, NUM_KINDS, MAX_HELD,
+                             KING, QUEEN)
 
 cdef enum:
     MAX_ACTIONS = 2304         # 12 pieces x 192 targets bounds any position
@@ -22,35 +23,57 @@ cdef extern from "portable.h" nogil:
     int SEQ_CST "VICTORUS_SEQ_CST"
     int RELAXED "VICTORUS_RELAXED"
 
+# A piece in 3 bytes: its army (-1: an empty cell), its info byte (kind, edge and royal
+# status: make_info and the info_* readers below) and its R25 tally. A King's or Queen's
+# laps (R29) are kept per army in StateC.laps: an army has one of each (R35).
 ctypedef struct PieceC:
     int8_t army            # -1: empty cell
-    uint8_t kind
-    uint8_t edge           # 0 white, 1 grey, NO_EDGE for King and Queen
-    uint8_t royal
+    uint8_t info           # kind | edge << 3 | royal << 5 (edge: 0 white, 1 grey, NO_EDGE)
     uint8_t tally          # R25 (at most 2 per capture, promoted at the turn's end)
-    int32_t laps           # R29
 
 ctypedef struct HeldC:
     uint8_t holder         # the army holding the piece
-    uint8_t army
-    uint8_t kind
-    uint8_t edge
-    uint8_t royal
+    int8_t army
+    uint8_t info           # as PieceC.info
 
 ctypedef struct StateC:
-    PieceC cells[MAX_CELLS]
+    # What every node reads first: the bitboards (three cache lines) and the turn.
     BB occ[NUM_SEATS]
     BB total
     BB frozen                        # R24
-    HeldC held[MAX_HELD]             # every held piece, in capture order
-    int32_t nheld
-    uint8_t army_state[NUM_SEATS]
-    int32_t knight_caps[NUM_SEATS]   # R19
-    uint8_t live                     # R8 live kingdoms
     TurnC turn                       # the turn in progress (constants.TURN_FIELDS)
     int32_t result
-    uint8_t winners                  # seat mask
+    int32_t nheld
+    int32_t laps[NUM_SEATS][2]       # R29: the laps of each army's King [0] and Queen [1]
+    int32_t knight_caps[NUM_SEATS]   # R19
     int32_t captured[NUM_KINDS]      # captures per captured piece type (statistics)
+    uint8_t army_state[NUM_SEATS]
+    uint8_t live                     # R8 live kingdoms
+    uint8_t winners                  # seat mask
+    # The pieces: 3 bytes a cell, 3 bytes a held piece.
+    PieceC cells[MAX_CELLS]
+    HeldC held[MAX_HELD]             # every held piece, in capture order
+
+
+cdef inline uint8_t make_info(int kind, int edge, bint royal) noexcept nogil:
+    """A piece's info byte: its kind, edge (NO_EDGE for King and Queen) and royal status."""
+    return <uint8_t>(kind | (edge << 3) | (royal << 5))
+
+cdef inline int info_kind(uint8_t info) noexcept nogil:
+    return info & 7
+
+cdef inline int info_edge(uint8_t info) noexcept nogil:
+    return (info >> 3) & 3
+
+cdef inline bint info_royal(uint8_t info) noexcept nogil:
+    return (info >> 5) & 1
+
+cdef inline int32_t piece_laps(const StateC* s, const PieceC* p) noexcept nogil:
+    """R29: the laps of a King or Queen on the board; 0 for a knight."""
+    cdef int kind = info_kind(p.info)
+    if kind == KING or kind == QUEEN:
+        return s.laps[p.army][kind == QUEEN]
+    return 0
 
 ctypedef struct RulesC:
     const Tables* t

@@ -2,7 +2,7 @@
 """The game engine in C: turn flow, bonus moves, captures, rescue, elimination, victory.
 
 The same rules as the pure-Python :mod:`victorus._reference_game` (R13-R37),
-on a fixed-size C state (about 3 KB). Search in C copies it to make a move
+on a fixed-size C state of 1,152 bytes. Search in C copies it to make a move
 (copy-make); perft makes and unmakes quiet actions on one copy and counts its last ply
 without writing it; the undo history keeps, per action, only the words of the state the
 action changed (about 120 bytes), shared between copies. All legal actions of a
@@ -46,6 +46,8 @@ from victorus._core cimport (
     WORD_STOP, WORD_END, WORD_PASS, WORD_FORFEIT, TurnC, TURN_FIELD_COUNT, TURN_ROUND, turn_new_move,
     code_origin, code_target, num_action_ids, action_id, KNIGHT_CAPTURES_SEEN,
     SCALE_KNIGHT_CAPTURES, SCALE_HELD, SCALE_ROUND)
+
+from types import MappingProxyType
 
 from victorus.constants import ARMY_STATES, PHASES, RESULTS, TURN_FIELDS
 

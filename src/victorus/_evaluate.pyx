@@ -29,11 +29,11 @@ from libc.string cimport memcpy, memset
 
 from libc.stdint cimport int32_t
 
-from victorus._core cimport (BB, NUM_SEATS, RESULT_NONE, ARMY_ACTIVE, KING, QUEEN, WORD_STOP,
-                             CAPTURE_FLAG, code_target, kind_points, turn_new_move, bb_clear,
-                             bb_add, bb_has)
+from victorus._core cimport (BB, NUM_SEATS, RESULT_NONE, ARMY_ACTIVE, ROYAL_KINDS, QUEEN,
+                             WORD_STOP, CAPTURE_FLAG, code_target, kind_points, turn_new_move,
+                             bb_clear, bb_add, bb_has)
 from victorus._engine cimport (StateC, RulesC, Engine, MAX_ACTIONS, gen_actions, team_returns,
-                               material_points)
+                               material_points, info_kind, info_royal, piece_laps)
 
 #: The terms, in the order of their weights (EvalWeights) and of ``terms()``'s rows.
 TERMS = ("material", "danger", "progress", "captures", "mobility")
@@ -64,8 +64,8 @@ cdef double royal_progress(const StateC* s, const RulesC* r, int cell, int rim) 
     """R28/R29: the winding of the King or Queen on ``cell`` as a fraction of a lap,
     clipped to [0, 1], times (1 + closeness) / 2 (closeness: 1 next to the centre, 0 at
     hex distance ``rim``)."""
-    cdef int army = s.cells[cell].army, kq = s.cells[cell].kind == QUEEN
-    cdef double lap = (r.base[army][kq][cell] + 360.0 * s.cells[cell].laps) / 360.0
+    cdef int army = s.cells[cell].army, kq = info_kind(s.cells[cell].info) == QUEEN
+    cdef double lap = (r.base[army][kq][cell] + 360.0 * piece_laps(s, &s.cells[cell])) / 360.0
     cdef double closeness = (rim - centre_distance(r, cell)) / <double>(rim - 1)
     lap = 0.0 if lap < 0 else 1.0 if lap > 1 else lap
     return lap * (1.0 + closeness) / 2.0
@@ -92,7 +92,7 @@ cdef int army_threats(StateC* start, const RulesC* r, int army, int32_t* actions
     for i in range(n):
         if actions[i] < WORD_STOP and actions[i] & CAPTURE_FLAG:
             target = code_target(actions[i])
-            if start.cells[target].kind == KING or start.cells[target].kind == QUEEN:
+            if (ROYAL_KINDS >> info_kind(start.cells[target].info)) & 1:
                 bb_add(attacked, target)
     return n
 
@@ -115,7 +115,7 @@ cdef void eval_terms(const StateC* s, const RulesC* r, bint with_moves,
         terms[r.team[a]] += (board[a] + held[a]) / 10.0
     for i in range(r.t.ncells):
         a = s.cells[i].army
-        if a >= 0 and (s.cells[i].kind == KING or s.cells[i].kind == QUEEN):
+        if a >= 0 and (ROYAL_KINDS >> info_kind(s.cells[i].info)) & 1:
             progress = royal_progress(s, r, i, rim)
             if progress > terms[2 * NUM_SEATS + r.team[a]]:
                 terms[2 * NUM_SEATS + r.team[a]] = progress
@@ -124,7 +124,8 @@ cdef void eval_terms(const StateC* s, const RulesC* r, bint with_moves,
         if actions[i] < WORD_STOP and actions[i] & CAPTURE_FLAG:
             target = code_target(actions[i])
             if s.cells[target].army >= 0:
-                points = kind_points(s.cells[target].kind, s.cells[target].royal)
+                points = kind_points(info_kind(s.cells[target].info),
+                                     info_royal(s.cells[target].info))
                 best = max(best, points)
     terms[3 * NUM_SEATS + r.team[s.turn.to_move]] = best / 10.0
     if not with_moves:

@@ -12,7 +12,7 @@ from libc.string cimport memcpy
 
 from victorus._core cimport RESULT_NONE, WORD_STOP, CAPTURE_FLAG, code_target, kind_points
 from victorus._engine cimport (StateC, RulesC, Engine, MAX_ACTIONS, gen_actions, apply_action,
-                               splitmix64)
+                               splitmix64, info_kind, info_royal)
 
 cdef enum:
     WIN_BONUS = 100
@@ -25,7 +25,7 @@ cdef inline int captured_points(const StateC* s, int32_t code) noexcept nogil:
     cdef int target = code_target(code)
     if s.cells[target].army < 0:
         return 0
-    return kind_points(s.cells[target].kind, s.cells[target].royal)
+    return kind_points(info_kind(s.cells[target].info), info_royal(s.cells[target].info))
 
 
 cdef int greedy_score(const StateC* s, const RulesC* r, int32_t code, StateC* trial,

@@ -14,7 +14,7 @@ from libc.stdint cimport int8_t, int32_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport malloc, free
 
 from victorus._core cimport Tables, MAX_CELLS, NUM_KINDS, ROYAL_KINDS, STRATEGIC_KINDS
-from victorus._engine cimport Engine, Rules, StateC
+from victorus._engine cimport Engine, Rules, StateC, info_kind, info_edge
 
 
 ctypedef struct ProbePosition:
@@ -91,11 +91,11 @@ cdef class FirstLegProbe:
             p.to_move = s.turn.to_move
             for cell in range(MAX_CELLS):
                 p.army[cell] = s.cells[cell].army if cell < self.rules.c.t.ncells else -1
-                p.kind[cell] = s.cells[cell].kind
-                if (ROYAL_KINDS >> s.cells[cell].kind) & 1:     # R18: the other color
+                p.kind[cell] = info_kind(s.cells[cell].info)
+                if (ROYAL_KINDS >> p.kind[cell]) & 1:           # R18: the other color
                     p.colors[cell] = 3 - (1 << self.rules.c.t.color[cell])
                 else:
-                    p.colors[cell] = 1 << s.cells[cell].edge
+                    p.colors[cell] = 1 << info_edge(s.cells[cell].info)
         self.count = len(engines)
 
     def __dealloc__(self):

@@ -14,7 +14,8 @@ from victorus._core cimport (
     kind_points)
 from victorus._engine cimport (
     StateC, RulesC, Engine, Rules, StopToken, MAX_ACTIONS, gen_actions, apply_action, team_returns,
-    stop_flag, splitmix64, mix64, atomic_load, RELAXED, observation_uint8, observation_float32)
+    stop_flag, splitmix64, mix64, atomic_load, RELAXED, observation_uint8, observation_float32,
+    info_kind, info_royal)
 from victorus._mcts cimport mcts_value, now_seconds
 from victorus._evaluate cimport default_weights, evaluate
 from victorus._policy cimport decisive_index
@@ -404,7 +405,8 @@ cdef void puct_heuristic_priors(PuctC* t, int j, double* priors) noexcept nogil:
         if actions[i] < WORD_STOP:
             target = code_target(actions[i])
             if s.cells[target].army >= 0:
-                priors[i] += kind_points(s.cells[target].kind, s.cells[target].royal)
+                priors[i] += kind_points(info_kind(s.cells[target].info),
+                                         info_royal(s.cells[target].info))
 
 
 cdef void puct_heuristic_value(PuctC* t, int j, double* value) noexcept nogil:

@@ -13,13 +13,14 @@ cdef inline double wrap(double angle) noexcept nogil:
     return angle
 
 
-cdef inline int32_t laps_after(const RulesC* r, const PieceC* p, int origin, int target) noexcept nogil:
-    """R29: laps after a leg from ``origin`` to ``target``."""
-    cdef int kq = p.kind == QUEEN
+cdef inline int32_t laps_after(const StateC* s, const RulesC* r, const PieceC* p, int origin,
+                               int target) noexcept nogil:
+    """R29: laps of the King or Queen ``p`` after a leg from ``origin`` to ``target``."""
+    cdef int kq = info_kind(p.info) == QUEEN
     cdef double swept = wrap(r.theta[target] - r.theta[origin])
-    if p.kind == KING:
+    if info_kind(p.info) == KING:
         swept = -swept
-    cdef double w_old = r.base[p.army][kq][origin] + 360.0 * p.laps
+    cdef double w_old = r.base[p.army][kq][origin] + 360.0 * s.laps[p.army][kq]
     cdef long laps = lround((w_old + swept - r.base[p.army][kq][target]) / 360.0)
     return <int32_t>(MAX_LAPS if laps > MAX_LAPS else -MAX_LAPS if laps < -MAX_LAPS else laps)
 
@@ -77,11 +78,9 @@ cdef int return_home(StateC* s, const RulesC* r, int army, int kind) noexcept no
         if cell < 0:
             cell = nearest_empty(s, r, home, -1)
     p.army = army
-    p.kind = kind
-    p.edge = NO_EDGE
-    p.royal = 0
+    p.info = make_info(kind, NO_EDGE, False)
     p.tally = 0
-    p.laps = 0                       # R29: placed royals start again
+    s.laps[army][kind == QUEEN] = 0  # R29: placed royals start again
     place_piece(s, cell, &p)
     return cell
 
@@ -92,19 +91,19 @@ cdef bint rescue(StateC* s, const RulesC* r, int army, const PieceC* victim) noe
     cdef int kind
     for i in range(s.nheld):
         if (s.held[i].holder == other and s.held[i].army == army
-                and kind_in(s.held[i].kind, ROYAL_KINDS)):
+                and kind_in(info_kind(s.held[i].info), ROYAL_KINDS)):
             found = i
             break
     if found < 0:
         return False
-    kind = s.held[found].kind
+    kind = info_kind(s.held[found].info)
     for j in range(found, s.nheld - 1):
         s.held[j] = s.held[j + 1]
     s.nheld -= 1
     s.nheld -= 1                     # the victim was the last piece we took: it goes back
     cdef int own_home = return_home(s, r, army, kind)
     bb_add(&s.frozen, own_home)
-    return_home(s, r, other, victim.kind)
+    return_home(s, r, other, info_kind(victim.info))
     return True
 
 
@@ -114,9 +113,9 @@ cdef void maybe_eliminate(StateC* s, const RulesC* r, int seat, int by) noexcept
     cdef int royals = 0
     for i in range(s.nheld):
         if s.held[i].holder != seat and s.held[i].army == seat:
-            if s.held[i].kind == KING:
+            if info_kind(s.held[i].info) == KING:
                 royals |= 1
-            elif s.held[i].kind == QUEEN:
+            elif info_kind(s.held[i].info) == QUEEN:
                 royals |= 2
     if royals != 3:
         return
@@ -137,16 +136,14 @@ cdef void capture(StateC* s, const RulesC* r, int army, int cell, const PieceC* 
     cdef HeldC* h = &s.held[s.nheld]
     h.holder = army
     h.army = victim.army
-    h.kind = victim.kind
-    h.edge = victim.edge
-    h.royal = victim.royal
+    h.info = victim.info
     s.nheld += 1
-    s.captured[victim.kind] += 1
-    if not kind_in(capturer.kind, ROYAL_KINDS):
+    s.captured[info_kind(victim.info)] += 1
+    if not kind_in(info_kind(capturer.info), ROYAL_KINDS):
         s.knight_caps[army] += 1
-    if kind_in(capturer.kind, PROMOTABLE_KINDS) and not capturer.royal:   # R25
+    if kind_in(info_kind(capturer.info), PROMOTABLE_KINDS) and not info_royal(capturer.info):  # R25
         capturer.tally += 2 if is_royal_mover(victim) else 1
-    if not kind_in(victim.kind, ROYAL_KINDS):
+    if not kind_in(info_kind(victim.info), ROYAL_KINDS):
         return
     if rescue(s, r, army, victim):
         return
@@ -175,9 +172,9 @@ cdef void material_points(const StateC* s, const RulesC* r, int* board, int* hel
         board[i] = held[i] = 0
     for i in range(r.t.ncells):
         if s.cells[i].army >= 0:
-            board[s.cells[i].army] += kind_points(s.cells[i].kind, s.cells[i].royal)
+            board[s.cells[i].army] += kind_points(info_kind(s.cells[i].info), info_royal(s.cells[i].info))
     for i in range(s.nheld):
-        held[s.held[i].holder] += kind_points(s.held[i].kind, s.held[i].royal)
+        held[s.held[i].holder] += kind_points(info_kind(s.held[i].info), info_royal(s.held[i].info))
 
 
 cdef uint8_t round_limit_winners(const StateC* s, const RulesC* r) noexcept nogil:
@@ -194,7 +191,7 @@ cdef uint8_t round_limit_winners(const StateC* s, const RulesC* r) noexcept nogi
     for i in range(s.nheld):
         a = s.held[i].holder
         if (r.present >> a) & 1:
-            score[r.team[a]] += kind_points(s.held[i].kind, s.held[i].royal)
+            score[r.team[a]] += kind_points(info_kind(s.held[i].info), info_royal(s.held[i].info))
     for a in range(NUM_SEATS):
         if not alive[a]:
             continue
@@ -219,8 +216,8 @@ cdef void end_turn(StateC* s, const RulesC* r, bint passed) noexcept nogil:
         while x:
             p = &s.cells[word * 64 + lowest_bit(x)]
             x &= x - 1
-            if p.tally >= 2 and kind_in(p.kind, PROMOTABLE_KINDS) and not p.royal:
-                p.royal = 1
+            if p.tally >= 2 and kind_in(info_kind(p.info), PROMOTABLE_KINDS) and not info_royal(p.info):
+                p.info = make_info(info_kind(p.info), info_edge(p.info), True)
                 p.tally = 0
     s.turn.passes = s.turn.passes + 1 if passed else 0
     for i in range(r.norder):
@@ -326,8 +323,10 @@ cdef void apply_leg(StateC* s, const RulesC* r, int origin, int target, int leg_
         return
     if captured:
         remove_piece(s, target)
-    if kind_in(piece.kind, ROYAL_KINDS):
-        piece.laps = laps_after(r, &piece, origin, target)
+        if kind_in(info_kind(victim.info), ROYAL_KINDS):                 # R29: off the board
+            s.laps[victim.army][info_kind(victim.info) == QUEEN] = 0
+    if kind_in(info_kind(piece.info), ROYAL_KINDS):
+        s.laps[piece.army][info_kind(piece.info) == QUEEN] = laps_after(s, r, &piece, origin, target)
     place_piece(s, target, &piece)
     if captured:
         capture(s, r, piece.army, target, &victim)
@@ -342,7 +341,7 @@ cdef void apply_leg(StateC* s, const RulesC* r, int origin, int target, int leg_
         self_bonus_done(s, r, target, captured, r21, foreign)
         return
     if (r21 or leg_type == LEG_STRATEGIC or s.turn.legs == 2
-            or (kind_in(piece.kind, PROMOTABLE_KINDS) and not piece.royal)):
+            or (kind_in(info_kind(piece.info), PROMOTABLE_KINDS) and not info_royal(piece.info))):
         complete_move(s, r, target, r21, foreign)
     else:
         s.turn.phase = PHASE_MOVE

@@ -27,6 +27,20 @@ cdef const int* stop_flag(StopToken stop) noexcept:
 
 # -- Python boundary ------------------------------------------------------------------
 
+cdef tuple piece_tuple(const StateC* s, const PieceC* p):
+    """(army, kind, edge or None, royal, tally, laps) of a piece on the board."""
+    cdef int edge = info_edge(p.info)
+    return (p.army, info_kind(p.info), None if edge == NO_EDGE else edge,
+            bool(info_royal(p.info)), p.tally, piece_laps(s, p))
+
+
+cdef tuple held_tuple(const HeldC* h):
+    """(holder, army, kind, edge or None, royal) of a held piece."""
+    cdef int edge = info_edge(h.info)
+    return (h.holder, h.army, info_kind(h.info), None if edge == NO_EDGE else edge,
+            bool(info_royal(h.info)))
+
+
 cdef class Rules:
     """Per board and configuration: tables, direction masks, home cells, angles, teams."""
 
@@ -79,20 +93,27 @@ cdef class Engine:
         of victorus.pieces.Turn to their values."""
         self._check_idle()
         cdef StateC* s = &self.s
-        memset(s, 0, sizeof(StateC))
-        cdef int i, a
+        cdef int i, a, kind
         cdef PieceC p
+        royals = set()                                   # R35: one King and one Queen an army
+        for piece in cells:
+            if piece is not None and kind_in(piece[1], ROYAL_KINDS):
+                if (piece[0], piece[1]) in royals:
+                    raise ValueError(f"army {piece[0]} has two pieces of kind {piece[1]} "
+                                     f"on the board; an army has one King and one Queen")
+                royals.add((piece[0], piece[1]))
+        memset(s, 0, sizeof(StateC))
         for i in range(MAX_CELLS):
             s.cells[i].army = -1
         for i, piece in enumerate(cells):
             if piece is None:
                 continue
             p.army = piece[0]
-            p.kind = piece[1]
-            p.edge = NO_EDGE if piece[2] is None else piece[2]
-            p.royal = piece[3]
+            kind = piece[1]
+            p.info = make_info(kind, NO_EDGE if piece[2] is None else piece[2], piece[3])
             p.tally = piece[4]
-            p.laps = piece[5]
+            if kind_in(kind, ROYAL_KINDS):               # R29
+                s.laps[p.army][kind == QUEEN] = piece[5]
             place_piece(s, i, &p)
         s.live = 0
         for a in range(NUM_SEATS):
@@ -106,9 +127,7 @@ cdef class Engine:
         for i, h in enumerate(held):
             s.held[i].holder = h[0]
             s.held[i].army = h[1]
-            s.held[i].kind = h[2]
-            s.held[i].edge = NO_EDGE if h[3] is None else h[3]
-            s.held[i].royal = h[4]
+            s.held[i].info = make_info(h[2], NO_EDGE if h[3] is None else h[3], h[4])
         s.nheld = len(held)
         cdef int32_t* words = <int32_t*>&s.turn              # constants.TURN_FIELDS, in order
         for i, name in enumerate(TURN_FIELD_NAMES):
@@ -143,12 +162,9 @@ cdef class Engine:
             if p.army < 0:
                 cells.append(None)
             else:
-                cells.append((p.army, p.kind, None if p.edge == NO_EDGE else p.edge,
-                              bool(p.royal), p.tally, p.laps))
+                cells.append(piece_tuple(s, p))
         armies = [(ARMY_STATES[s.army_state[i]], s.knight_caps[i]) for i in range(NUM_SEATS)]
-        held = [(s.held[i].holder, s.held[i].army, s.held[i].kind,
-                 None if s.held[i].edge == NO_EDGE else s.held[i].edge, bool(s.held[i].royal))
-                for i in range(s.nheld)]
+        held = [held_tuple(&s.held[i]) for i in range(s.nheld)]
         frozen = frozenset(i for i in range(self.rules.c.t.ncells) if bb_has(&s.frozen, i))
         cdef const int32_t* words = <const int32_t*>&s.turn  # constants.TURN_FIELDS, in order
         turn = {name: PHASES[words[i]] if name == "phase" else words[i]
@@ -192,11 +208,11 @@ cdef class Engine:
         for i in range(n):
             p = &self.s.cells[i]
             army[i] = p.army
-            kind[i] = -1 if p.army < 0 else p.kind
-            edge[i] = -1 if p.army < 0 or p.edge == NO_EDGE else p.edge
-            royal[i] = p.army >= 0 and p.royal
+            kind[i] = -1 if p.army < 0 else info_kind(p.info)
+            edge[i] = -1 if p.army < 0 or info_edge(p.info) == NO_EDGE else info_edge(p.info)
+            royal[i] = p.army >= 0 and info_royal(p.info)
             tally[i] = 0 if p.army < 0 else p.tally
-            laps[i] = 0 if p.army < 0 else p.laps
+            laps[i] = 0 if p.army < 0 else piece_laps(&self.s, p)
             frozen[i] = bb_has(&self.s.frozen, i)
 
     def piece(self, int cell):
@@ -206,8 +222,7 @@ cdef class Engine:
         cdef PieceC* p = &self.s.cells[cell]
         if p.army < 0:
             return None
-        return (p.army, p.kind, None if p.edge == NO_EDGE else p.edge, bool(p.royal), p.tally,
-                p.laps)
+        return piece_tuple(&self.s, p)
 
     def held(self):
         """Every held piece in capture order: (holder, army, kind, edge, royal)."""
@@ -216,8 +231,7 @@ cdef class Engine:
         out = []
         for i in range(self.s.nheld):
             h = &self.s.held[i]
-            out.append((h.holder, h.army, h.kind, None if h.edge == NO_EDGE else h.edge,
-                        bool(h.royal)))
+            out.append(held_tuple(h))
         return out
 
     def occupied(self, int army):
@@ -707,3 +721,31 @@ COMPILED_CONSTANTS = dict(
     CAPTURE_FLAG=CAPTURE_FLAG, LEG_TYPE_SHIFT=LEG_TYPE_SHIFT, KEY_MASK=KEY_MASK,
     WORD_STOP=WORD_STOP, WORD_END=WORD_END, WORD_PASS=WORD_PASS, WORD_FORFEIT=WORD_FORFEIT,
     POINTS=[(kind_points(k, False), kind_points(k, True)) for k in range(NUM_KINDS)])
+
+
+cdef StateC _LAYOUT_PROBE
+
+
+cdef tuple _field(const void* field, size_t size):
+    return (<size_t>field - <size_t>&_LAYOUT_PROBE, size)
+
+
+#: The bytes of one game state (StateC), and where each of its fields lies: name ->
+#: (offset, bytes). docs/performance.md draws this table; the tests hold it to these.
+STATE_BYTES = sizeof(StateC)
+STATE_LAYOUT = MappingProxyType({
+    "occ": _field(&_LAYOUT_PROBE.occ, sizeof(_LAYOUT_PROBE.occ)),
+    "total": _field(&_LAYOUT_PROBE.total, sizeof(_LAYOUT_PROBE.total)),
+    "frozen": _field(&_LAYOUT_PROBE.frozen, sizeof(_LAYOUT_PROBE.frozen)),
+    "turn": _field(&_LAYOUT_PROBE.turn, sizeof(_LAYOUT_PROBE.turn)),
+    "result": _field(&_LAYOUT_PROBE.result, sizeof(_LAYOUT_PROBE.result)),
+    "nheld": _field(&_LAYOUT_PROBE.nheld, sizeof(_LAYOUT_PROBE.nheld)),
+    "laps": _field(&_LAYOUT_PROBE.laps, sizeof(_LAYOUT_PROBE.laps)),
+    "knight_caps": _field(&_LAYOUT_PROBE.knight_caps, sizeof(_LAYOUT_PROBE.knight_caps)),
+    "captured": _field(&_LAYOUT_PROBE.captured, sizeof(_LAYOUT_PROBE.captured)),
+    "army_state": _field(&_LAYOUT_PROBE.army_state, sizeof(_LAYOUT_PROBE.army_state)),
+    "live": _field(&_LAYOUT_PROBE.live, sizeof(_LAYOUT_PROBE.live)),
+    "winners": _field(&_LAYOUT_PROBE.winners, sizeof(_LAYOUT_PROBE.winners)),
+    "cells": _field(&_LAYOUT_PROBE.cells, sizeof(_LAYOUT_PROBE.cells)),
+    "held": _field(&_LAYOUT_PROBE.held, sizeof(_LAYOUT_PROBE.held)),
+})

@@ -50,8 +50,8 @@ cdef inline void royal_leg(const StateC* s, const RulesC* r, int cell, uint8_t c
                            BB* quiet, BB* captures, BB* reads) noexcept nogil:
     """One King/Queen leg: R18 colors given, R19 gating, R28 entry after a full lap."""
     cdef const PieceC* p = &s.cells[cell]
-    leg(s, r, cell, p.army, r.dirs[p.army][p.kind], colors, True, False, gate_of(s, p.army),
-        p.laps >= 1, nocap, quiet, captures, reads)
+    leg(s, r, cell, p.army, r.dirs[p.army][info_kind(p.info)], colors, True, False,
+        gate_of(s, p.army), piece_laps(s, p) >= 1, nocap, quiet, captures, reads)
 
 
 # -- generating actions ------------------------------------------------------------
@@ -106,8 +106,9 @@ cdef bint royal_leg1_ok(const StateC* s, const RulesC* r, int origin, int target
         friends_of(s, r, p.army, &friends)
         bb_del(&friends, origin)
         bb_add(&friends, target)
-        make_spec(&spec, p.army, r.dirs[p.army][p.kind], color_bit(r.t.color[target]), True,
-                  False, gate_of(s, p.army), laps_after(r, p, origin, target) >= 1, -1, True)
+        make_spec(&spec, p.army, r.dirs[p.army][info_kind(p.info)], color_bit(r.t.color[target]),
+                  True, False, gate_of(s, p.army), laps_after(s, r, p, origin, target) >= 1, -1,
+                  True)
         bb_clear(&q)
         bb_clear(&c)
         gen_leg(r.t, &total, &friends, s.live, target, &spec, &q, &c, reads)
@@ -136,16 +137,16 @@ cdef void first_legs(const StateC* s, const RulesC* r, int cell, Targets* t,
     cdef BB* q = &t.quiet
     cdef BB* c = &t.captures
     cdef BB lq, lc
-    cdef int army = p.army, word, target
+    cdef int army = p.army, kind = info_kind(p.info), word, target
     cdef uint8_t colors
     cdef uint64_t x
-    if p.kind == HOSPITALLER:
+    if kind == HOSPITALLER:
         targets_start(t, LEG_TRAVEL)
-        travel(s, r, cell, army, color_bit(p.edge), q, reads)
+        travel(s, r, cell, army, color_bit(info_edge(p.info)), q, reads)
         bb_clear(c)
         return
     targets_start(t, LEG_NORMAL)
-    if kind_in(p.kind, ROYAL_KINDS):
+    if kind_in(kind, ROYAL_KINDS):
         colors = 3 - color_bit(r.t.color[cell])                    # R18: opposite color
         royal_leg(s, r, cell, colors, -1, &lq, &lc, reads)
         bb_clear(q)
@@ -161,9 +162,9 @@ cdef void first_legs(const StateC* s, const RulesC* r, int cell, Targets* t,
                     else:
                         bb_add(q, target)
         return
-    colors = color_bit(p.edge)
-    leg(s, r, cell, army, r.dirs[army][p.kind], colors, True, False, -1, False, -1, q, c, reads)
-    if kind_in(p.kind, STRATEGIC_KINDS):                             # R13
+    colors = color_bit(info_edge(p.info))
+    leg(s, r, cell, army, r.dirs[army][kind], colors, True, False, -1, False, -1, q, c, reads)
+    if kind_in(kind, STRATEGIC_KINDS):                               # R13
         strategic(s, r, cell, army, colors, q, &t.extra, reads)
 
 
@@ -172,16 +173,17 @@ cdef void continuations(const StateC* s, const RulesC* r, int cell, Targets* t) 
     cdef const PieceC* p = &s.cells[cell]
     cdef BB* q = &t.quiet
     cdef BB* c = &t.captures
-    if p.kind == HOSPITALLER:
+    cdef int kind = info_kind(p.info)
+    if kind == HOSPITALLER:
         targets_start(t, LEG_PIVOT)
-        pivot(s, r, cell, p.army, color_bit(p.edge), -1, q, c, NULL)
+        pivot(s, r, cell, p.army, color_bit(info_edge(p.info)), -1, q, c, NULL)
         return
     targets_start(t, LEG_NORMAL)
-    if kind_in(p.kind, ROYAL_KINDS):
+    if kind_in(kind, ROYAL_KINDS):
         royal_leg(s, r, cell, color_bit(r.t.color[cell]), -1, q, c, NULL)
     else:                                                            # royal knight, R17
-        leg(s, r, cell, p.army, r.dirs[p.army][p.kind], color_bit(p.edge), True, False, -1,
-            False, -1, q, c, NULL)
+        leg(s, r, cell, p.army, r.dirs[p.army][kind], color_bit(info_edge(p.info)), True, False,
+            -1, False, -1, q, c, NULL)
         bb_del(q, s.turn.move_start)
         bb_del(c, s.turn.move_start)      # a rescue (R31) may have put a royal there
 
@@ -193,16 +195,17 @@ cdef void self_bonus_legs(const StateC* s, const RulesC* r, int cell, Targets* t
     cdef BB* c = &t.captures
     cdef BB extra
     cdef uint8_t colors
+    cdef int kind = info_kind(p.info)
     targets_start(t, LEG_SELF)
-    if p.kind == HOSPITALLER:
-        pivot(s, r, cell, p.army, color_bit(p.edge), s.turn.nocap, q, c, NULL)
-    elif kind_in(p.kind, ROYAL_KINDS):
+    if kind == HOSPITALLER:
+        pivot(s, r, cell, p.army, color_bit(info_edge(p.info)), s.turn.nocap, q, c, NULL)
+    elif kind_in(kind, ROYAL_KINDS):
         royal_leg(s, r, cell, color_bit(s.turn.self_color), s.turn.nocap, q, c, NULL)
     else:
-        colors = color_bit(p.edge)
-        leg(s, r, cell, p.army, r.dirs[p.army][p.kind], colors, True, False, -1, False,
+        colors = color_bit(info_edge(p.info))
+        leg(s, r, cell, p.army, r.dirs[p.army][kind], colors, True, False, -1, False,
             s.turn.nocap, q, c, NULL)
-        if not p.royal and kind_in(p.kind, STRATEGIC_KINDS):         # R37(b)
+        if not info_royal(p.info) and kind_in(kind, STRATEGIC_KINDS):    # R37(b)
             strategic(s, r, cell, p.army, colors, q, &extra, NULL)
             bb_or(q, &extra)
 
@@ -232,7 +235,7 @@ cdef int actions_of(const StateC* s, const RulesC* r, int32_t* out) noexcept nog
     if s.turn.phase == PHASE_MOVE:
         continuations(s, r, s.turn.mover, &t)
         n = emit(out, n, s.turn.mover, &t)
-        if s.cells[s.turn.mover].royal:                              # R16 royal knight
+        if info_royal(s.cells[s.turn.mover].info):                   # R16 royal knight
             if out != NULL:
                 out[n] = WORD_STOP
             n += 1
@@ -276,6 +279,7 @@ ctypedef struct QuietUndo:
     TurnC turn
     int32_t result
     uint8_t winners
+    int32_t laps[2]                  # the mover's army's King and Queen (R29)
 
 
 cdef inline bint promotion_due(const StateC* s) noexcept nogil:
@@ -309,6 +313,8 @@ cdef inline void quiet_save(const StateC* s, int32_t code, QuietUndo* u) noexcep
     u.turn = s.turn
     u.result = s.result
     u.winners = s.winners
+    u.laps[0] = s.laps[s.turn.to_move][0]
+    u.laps[1] = s.laps[s.turn.to_move][1]
 
 
 cdef inline void quiet_restore(StateC* s, int32_t code, const QuietUndo* u) noexcept nogil:
@@ -321,6 +327,8 @@ cdef inline void quiet_restore(StateC* s, int32_t code, const QuietUndo* u) noex
     s.frozen = u.frozen
     s.result = u.result
     s.winners = u.winners
+    s.laps[s.turn.to_move][0] = u.laps[0]
+    s.laps[s.turn.to_move][1] = u.laps[1]
 
 
 # -- the last ply ------------------------------------------------------------------------

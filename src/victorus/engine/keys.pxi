@@ -44,16 +44,17 @@ cdef uint64_t position_key(const StateC* s, const RulesC* r, uint64_t salt) noex
             x &= x - 1
             p = &s.cells[c]
             key ^= mix64(pieces ^ ((<uint64_t>c << 49) | (<uint64_t>p.army << 46)
-                                   | (<uint64_t>p.kind << 43) | (<uint64_t>p.edge << 41)
-                                   | (<uint64_t>p.royal << 40) | (<uint64_t>p.tally << 32)
-                                   | <uint32_t>p.laps))
+                                   | (<uint64_t>info_kind(p.info) << 43)
+                                   | (<uint64_t>info_edge(p.info) << 41)
+                                   | (<uint64_t>info_royal(p.info) << 40)
+                                   | (<uint64_t>p.tally << 32) | <uint32_t>piece_laps(s, p)))
     memset(rank, 0, sizeof(rank))
     for i in range(s.nheld):                    # R39: each army's held pieces in order
         h = &s.held[i]
         rank[h.holder] += 1
         key ^= mix64(held_salt ^ ((<uint64_t>rank[h.holder] << 40) | (<uint64_t>h.holder << 32)
-                                  | (<uint64_t>h.army << 24) | (<uint64_t>h.kind << 16)
-                                  | (<uint64_t>h.edge << 8) | h.royal))
+                                  | (<uint64_t>h.army << 24) | (<uint64_t>info_kind(h.info) << 16)
+                                  | (<uint64_t>info_edge(h.info) << 8) | info_royal(h.info)))
     for a in range(NUM_SEATS):
         key ^= mix64(armies ^ ((<uint64_t>a << 56) | (<uint64_t>s.army_state[a] << 48)
                                | <uint32_t>s.knight_caps[a]))
@@ -163,8 +164,8 @@ cdef bint same_position(const StateC* a, const StateC* b, const RulesC* r) noexc
         if not bb_has(&a.total, c):
             continue
         p, q = &a.cells[c], &b.cells[c]
-        if (p.army != q.army or p.kind != q.kind or p.edge != q.edge or p.royal != q.royal
-                or p.tally != q.tally or p.laps != q.laps):
+        if (p.army != q.army or p.info != q.info or p.tally != q.tally
+                or piece_laps(a, p) != piece_laps(b, q)):
             return False
     if a.nheld != b.nheld:
         return False

@@ -51,12 +51,12 @@ cdef void write_observation(const StateC* s, const RulesC* r, int seat,
         if p.army < 0:
             continue
         rel = (p.army - seat + NUM_SEATS) % NUM_SEATS
-        out[(PLANE_ARMY0_T + rel * NUM_KINDS + p.kind) * n + j] = 1
-        if kind_in(p.kind, ROYAL_KINDS):
-            out[PLANE_LAPS * n + j] = encode(out, p.laps, 1.0)
+        out[(PLANE_ARMY0_T + rel * NUM_KINDS + info_kind(p.info)) * n + j] = 1
+        if kind_in(info_kind(p.info), ROYAL_KINDS):
+            out[PLANE_LAPS * n + j] = encode(out, piece_laps(s, p), 1.0)
         else:
-            out[PLANE_BLACK_EDGED * n + j] = p.edge == COLOR_GREY
-            out[PLANE_ROYAL * n + j] = p.royal
+            out[PLANE_BLACK_EDGED * n + j] = info_edge(p.info) == COLOR_GREY
+            out[PLANE_ROYAL * n + j] = info_royal(p.info)
             out[PLANE_TALLY * n + j] = p.tally
     if s.turn.self_cell >= 0:
         out[PLANE_SELF_ELIGIBLE * n + col[s.turn.self_cell]] = 1

@@ -10,7 +10,7 @@ cdef inline bint kind_in(int kind, int kinds) noexcept nogil:
 
 cdef inline bint is_royal_mover(const PieceC* p) noexcept nogil:
     """King, Queen or royal knight (R17, R21, R23)."""
-    return kind_in(p.kind, ROYAL_KINDS) or p.royal
+    return kind_in(info_kind(p.info), ROYAL_KINDS) or info_royal(p.info)
 
 
 cdef inline uint8_t color_bit(int color) noexcept nogil:
