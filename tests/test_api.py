@@ -9,6 +9,7 @@ import pytest
 import victorus
 from helpers import fingerprint
 from victorus.cli import main
+from victorus.constants import KING, QUEEN
 
 
 def test_api_names_exist():
@@ -276,3 +277,28 @@ def test_play_random_stops_at_the_cap_r36(cap):
         assert game.vpn() == start
     victorus.play_random(game, seed=1, max_actions=None)
     assert game.is_over
+
+
+def test_the_engine_loads_what_it_exports_and_refuses_a_second_king_r29_r35():
+    """A King's and a Queen's laps live per army in the compact state (R29): loading a
+    game's pieces, with laps of its own for every royal, gives them back, and two Kings of
+    one army are refused before the state is touched (an army has one of each, R35)."""
+    game = victorus.Game(board="compact", players=2)
+    victorus.play_random(game, seed=3, max_actions=200)
+    cells, armies, held, turn, _ = game._engine.export()
+    royals = [i for i, p in enumerate(cells) if p is not None and p[1] in (KING, QUEEN)]
+    assert len(royals) >= 3
+    for lap, i in enumerate(royals):
+        cells[i] = cells[i][:5] + (lap * 7 - 9,)
+    other = victorus.Game(board="compact", players=2)
+    other._engine.load(cells, armies, held, turn)
+    assert other._engine.export()[0] == cells
+    assert [other._engine.piece(i)[5] for i in royals] == [lap * 7 - 9 for lap in range(len(royals))]
+    king = next(i for i in royals if cells[i][1] == KING)
+    empty = next(i for i, p in enumerate(cells) if p is None and i != game.board.centre)
+    twice = list(cells)
+    twice[empty] = cells[king]
+    before = other._engine.export()
+    with pytest.raises(ValueError, match="one King and one Queen"):
+        other._engine.load(twice, armies, held, turn)
+    assert other._engine.export() == before
