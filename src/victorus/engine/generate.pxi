@@ -333,9 +333,10 @@ cdef inline void quiet_restore(StateC* s, int32_t code, const QuietUndo* u) noex
 
 # -- the last ply ------------------------------------------------------------------------
 # perft's children of a node two plies above its leaves mostly start the next army's turn
-# after a quiet leg or a word of the army before it: they differ only in where that
-# army's piece stands. The next army's count is kept per piece with the cells the piece's
-# legs looked at; a sibling takes a piece's legs again only where its board differs there.
+# after a quiet leg or a word of the army before it: their boards are the parent's but
+# for that one leg. The next army's count is taken once per parent, per piece, on the
+# parent's board, with the cells the piece's legs looked at; a child takes a piece's legs
+# again only where its board differs there from the parent's (the leg's two cells).
 
 cdef enum:
     MAX_ARMY_PIECES = 16             # an army starts with 12; more (a set-up position): no reuse
@@ -343,40 +344,43 @@ cdef enum:
 ctypedef struct TurnStartCounts:
     int army                         # whose counts these are; -1: none yet
     int npieces
-    BB occ[NUM_SEATS]                # the board they were taken on
+    BB occ[NUM_SEATS]                # the board they were taken on (the parent's)
     int16_t cell[MAX_ARMY_PIECES]
     int32_t count[MAX_ARMY_PIECES]   # first legs (R13-R18)
     BB reads[MAX_ARMY_PIECES]        # the cells whose occupancy those legs looked at
 
 
-cdef int turn_start_count(const StateC* s, const RulesC* r, TurnStartCounts* ref) noexcept nogil:
-    """count_actions of a state at the start of a turn (nothing frozen, no self-eligible
-    piece, the game going on) that differs from ``ref``'s state, if ``ref`` has this army's
-    counts, only in where other armies' pieces stand (a sibling in perft after a quiet leg
-    or a word)."""
+cdef int turn_start_count(const StateC* s, const StateC* parent, const RulesC* r,
+                          TurnStartCounts* ref) noexcept nogil:
+    """count_actions of a state ``s`` at the start of a turn (nothing frozen, no
+    self-eligible piece, the game going on) reached from ``parent`` by a quiet action of
+    another army (a leg onto an empty cell or a word): the army to act has the same pieces
+    on both boards, and ``ref`` keeps their counts on the parent's board."""
     cdef Targets t
     cdef BB diff
+    cdef StateC base
     cdef int army = s.turn.to_move, n = 0, j, word, a
     cdef uint64_t x
-    if ref.army != army or memcmp(&ref.occ[army], &s.occ[army], sizeof(BB)):
-        ref.army = -1
+    if ref.army != army:
         if bb_count(&s.occ[army]) > MAX_ARMY_PIECES:
             return count_actions(s, r)
+        # The parent's board with the child's turn: what a capture's look-ahead plays on.
+        memcpy(&base, parent, sizeof(StateC))
+        base.turn = s.turn
+        base.frozen = s.frozen
         ref.npieces = 0
-        memcpy(ref.occ, s.occ, sizeof(ref.occ))
+        memcpy(ref.occ, base.occ, sizeof(ref.occ))
         for word in range(3):
-            x = s.occ[army].w[word]
+            x = base.occ[army].w[word]
             while x:
                 j = ref.npieces
                 ref.npieces += 1
                 ref.cell[j] = word * 64 + lowest_bit(x)
                 x &= x - 1
                 bb_clear(&ref.reads[j])
-                first_legs(s, r, ref.cell[j], &t, &ref.reads[j])
+                first_legs(&base, r, ref.cell[j], &t, &ref.reads[j])
                 ref.count[j] = emit(NULL, 0, ref.cell[j], &t)
-                n += ref.count[j]
         ref.army = army
-        return add_word(s, NULL, n)
     for word in range(3):
         x = 0
         for a in range(NUM_SEATS):
@@ -392,13 +396,14 @@ cdef int turn_start_count(const StateC* s, const RulesC* r, TurnStartCounts* ref
     return add_word(s, NULL, n)
 
 
-cdef inline uint64_t last_ply_count(const StateC* child, const RulesC* r, bint quiet,
-                                    int parent_army, TurnStartCounts* ref) noexcept nogil:
-    """count_actions of a child one ply above perft's leaves, reusing its siblings' counts
-    (turn_start_count) where the child starts the next army's turn after a quiet action."""
+cdef inline uint64_t last_ply_count(const StateC* child, const StateC* parent, const RulesC* r,
+                                    bint quiet, TurnStartCounts* ref) noexcept nogil:
+    """count_actions of a child one ply above perft's leaves, reusing the next army's
+    counts on the parent's board (turn_start_count) where the child starts that army's
+    turn after a quiet action."""
     if (quiet and child.turn.phase == PHASE_START and not child.result
-            and child.turn.to_move != parent_army):
-        return turn_start_count(child, r, ref)
+            and child.turn.to_move != parent.turn.to_move):
+        return turn_start_count(child, parent, r, ref)
     return count_actions(child, r)
 
 
@@ -426,7 +431,7 @@ cdef uint64_t perft_c(const StateC* s, const RulesC* r, int depth, const int* st
             quiet_save(&child, actions[i], &undo)
         apply_action(&child, r, actions[i])
         if depth == 2:
-            total += last_ply_count(&child, r, quiet, s.turn.to_move, &ref)
+            total += last_ply_count(&child, s, r, quiet, &ref)
         else:
             total += perft_c(&child, r, depth - 1, stop)
         if quiet:

@@ -127,7 +127,7 @@ cdef uint64_t perft_hashed(const StateC* s, const RulesC* r, int depth, PerftTab
             quiet_save(&child, actions[i], &undo)
         apply_action(&child, r, actions[i])
         if depth == 2:
-            total += last_ply_count(&child, r, quiet, s.turn.to_move, &ref)
+            total += last_ply_count(&child, s, r, quiet, &ref)
         else:
             total += perft_hashed(&child, r, depth - 1, table, hits, stop)
         if quiet:
