@@ -331,96 +331,119 @@ cdef inline void quiet_restore(StateC* s, int32_t code, const QuietUndo* u) noex
     s.laps[s.turn.to_move][1] = u.laps[1]
 
 
-# -- the last ply ------------------------------------------------------------------------
-# perft's children of a node two plies above its leaves mostly start the next army's turn
-# after a quiet leg or a word of the army before it: their boards are the parent's but
-# for that one leg. The next army's count is taken once per parent, per piece, on the
-# parent's board, with the cells the piece's legs looked at; a child takes a piece's legs
-# again only where its board differs there from the parent's (the leg's two cells).
+# -- turn starts from their parent ---------------------------------------------------------
+# Most of perft's children start the next army's turn after a quiet leg or a word of the
+# army before it: their boards are the parent's but for that one leg. The next army's
+# first legs are taken once per parent, piece by piece, on the parent's board, with the
+# cells each piece's legs looked at (TurnStartLegs); a child takes a piece's legs again
+# only where its board differs there from the parent's (the leg's two cells), and counts
+# them (the last ply) or writes them (the plies above).
 
 cdef enum:
     MAX_ARMY_PIECES = 16             # an army starts with 12; more (a set-up position): no reuse
 
-ctypedef struct TurnStartCounts:
-    int army                         # whose counts these are; -1: none yet
+ctypedef struct PieceLegs:
+    Targets legs                     # the piece's first legs (R13-R18) on the parent's board
+    BB reads                         # the cells whose occupancy those legs looked at
+    int32_t count                    # how many
+    int16_t cell
+
+ctypedef struct TurnStartLegs:
+    int army                         # whose legs these are; -1: none yet
     int npieces
     BB occ[NUM_SEATS]                # the board they were taken on (the parent's)
-    int16_t cell[MAX_ARMY_PIECES]
-    int32_t count[MAX_ARMY_PIECES]   # first legs (R13-R18)
-    BB reads[MAX_ARMY_PIECES]        # the cells whose occupancy those legs looked at
+    PieceLegs piece[MAX_ARMY_PIECES]
 
 
-cdef int turn_start_count(const StateC* s, const StateC* parent, const RulesC* r,
-                          TurnStartCounts* ref) noexcept nogil:
-    """count_actions of a state ``s`` at the start of a turn (nothing frozen, no
-    self-eligible piece, the game going on) reached from ``parent`` by a quiet action of
-    another army (a leg onto an empty cell or a word): the army to act has the same pieces
-    on both boards, and ``ref`` keeps their counts on the parent's board."""
+cdef inline bint starts_next_turn(const StateC* child, const StateC* parent,
+                                  bint quiet) noexcept nogil:
+    """Whether ``child`` starts another army's turn (nothing frozen, no self-eligible
+    piece, the game going on) after a quiet action at ``parent``: the army to act has the
+    same pieces on both boards."""
+    return (quiet and child.turn.phase == PHASE_START and not child.result
+            and child.turn.to_move != parent.turn.to_move)
+
+
+cdef bint take_turn_start_legs(const StateC* child, const StateC* parent, const RulesC* r,
+                               TurnStartLegs* ref) noexcept nogil:
+    """Make ``ref`` hold the first legs of the army to act at ``child`` (starts_next_turn)
+    on ``parent``'s board, unless it holds them already. False if the army has more pieces
+    than ``ref`` keeps."""
+    cdef StateC base
+    cdef PieceLegs* pl
+    cdef int army = child.turn.to_move, word
+    cdef uint64_t x
+    if ref.army == army:
+        return True
+    ref.army = -1
+    if bb_count(&child.occ[army]) > MAX_ARMY_PIECES:
+        return False
+    # The parent's board with the child's turn: what a capture's look-ahead plays on.
+    memcpy(&base, parent, sizeof(StateC))
+    base.turn = child.turn
+    base.frozen = child.frozen
+    memcpy(ref.occ, base.occ, sizeof(ref.occ))
+    ref.npieces = 0
+    for word in range(3):
+        x = base.occ[army].w[word]
+        while x:
+            pl = &ref.piece[ref.npieces]
+            ref.npieces += 1
+            pl.cell = word * 64 + lowest_bit(x)
+            x &= x - 1
+            bb_clear(&pl.reads)
+            first_legs(&base, r, pl.cell, &pl.legs, &pl.reads)
+            pl.count = emit(NULL, 0, pl.cell, &pl.legs)
+    ref.army = army
+    return True
+
+
+cdef int turn_start_actions(const StateC* s, const RulesC* r, const TurnStartLegs* ref,
+                            int32_t* out) noexcept nogil:
+    """actions_of a state that starts ``ref``'s army's turn and whose board differs from
+    ``ref``'s only where other armies' pieces stand: a piece's legs are taken again only
+    if they looked at a cell that differs; with ``out`` NULL, only counted."""
     cdef Targets t
     cdef BB diff
-    cdef StateC base
-    cdef int army = s.turn.to_move, n = 0, j, word, a
+    cdef const PieceLegs* pl
+    cdef int n = 0, j, word, a
     cdef uint64_t x
-    if ref.army != army:
-        if bb_count(&s.occ[army]) > MAX_ARMY_PIECES:
-            return count_actions(s, r)
-        # The parent's board with the child's turn: what a capture's look-ahead plays on.
-        memcpy(&base, parent, sizeof(StateC))
-        base.turn = s.turn
-        base.frozen = s.frozen
-        ref.npieces = 0
-        memcpy(ref.occ, base.occ, sizeof(ref.occ))
-        for word in range(3):
-            x = base.occ[army].w[word]
-            while x:
-                j = ref.npieces
-                ref.npieces += 1
-                ref.cell[j] = word * 64 + lowest_bit(x)
-                x &= x - 1
-                bb_clear(&ref.reads[j])
-                first_legs(&base, r, ref.cell[j], &t, &ref.reads[j])
-                ref.count[j] = emit(NULL, 0, ref.cell[j], &t)
-        ref.army = army
     for word in range(3):
         x = 0
         for a in range(NUM_SEATS):
             x |= s.occ[a].w[word] ^ ref.occ[a].w[word]
         diff.w[word] = x
     for j in range(ref.npieces):
-        if ((diff.w[0] & ref.reads[j].w[0]) | (diff.w[1] & ref.reads[j].w[1])
-                | (diff.w[2] & ref.reads[j].w[2])):
-            first_legs(s, r, ref.cell[j], &t, NULL)
-            n += emit(NULL, 0, ref.cell[j], &t)
+        pl = &ref.piece[j]
+        if ((diff.w[0] & pl.reads.w[0]) | (diff.w[1] & pl.reads.w[1])
+                | (diff.w[2] & pl.reads.w[2])):
+            first_legs(s, r, pl.cell, &t, NULL)
+            n = emit(out, n, pl.cell, &t)
+        elif out == NULL:
+            n += pl.count
         else:
-            n += ref.count[j]
-    return add_word(s, NULL, n)
+            n = emit(out, n, pl.cell, &pl.legs)
+    return add_word(s, out, n)
 
 
-cdef inline uint64_t last_ply_count(const StateC* child, const StateC* parent, const RulesC* r,
-                                    bint quiet, TurnStartCounts* ref) noexcept nogil:
-    """count_actions of a child one ply above perft's leaves, reusing the next army's
-    counts on the parent's board (turn_start_count) where the child starts that army's
-    turn after a quiet action."""
-    if (quiet and child.turn.phase == PHASE_START and not child.result
-            and child.turn.to_move != parent.turn.to_move):
-        return turn_start_count(child, parent, r, ref)
-    return count_actions(child, r)
-
-
-cdef uint64_t perft_c(const StateC* s, const RulesC* r, int depth, const int* stop) noexcept nogil:
-    """R40 by make and unmake; the last ply is counted in bulk (count_actions). Returns
-    early (a partial count the caller discards) once ``*stop`` is set."""
+cdef uint64_t perft_c(const StateC* s, const RulesC* r, int depth, const int* stop,
+                      const TurnStartLegs* given) noexcept nogil:
+    """R40 by make and unmake; the last ply is counted in bulk (count_actions). ``given``,
+    unless NULL: the first legs of the army to act on the parent's board (``s`` starts
+    its turn, starts_next_turn). Returns early (a partial count the caller discards) once
+    ``*stop`` is set."""
     if depth == 0:
         return 1
     if depth == 1:
-        return count_actions(s, r)
+        return count_actions(s, r) if given == NULL else turn_start_actions(s, r, given, NULL)
     cdef int32_t actions[MAX_ACTIONS]
-    cdef int n = gen_actions(s, r, actions), i
+    cdef int n, i
     cdef uint64_t total = 0
     cdef StateC child
     cdef QuietUndo undo
-    cdef TurnStartCounts ref
+    cdef TurnStartLegs ref
     cdef bint undoable = not promotion_due(s), quiet
+    n = gen_actions(s, r, actions) if given == NULL else turn_start_actions(s, r, given, actions)
     ref.army = -1
     memcpy(&child, s, sizeof(StateC))
     for i in range(n):
@@ -430,10 +453,15 @@ cdef uint64_t perft_c(const StateC* s, const RulesC* r, int depth, const int* st
         if quiet:
             quiet_save(&child, actions[i], &undo)
         apply_action(&child, r, actions[i])
-        if depth == 2:
-            total += last_ply_count(&child, s, r, quiet, &ref)
+        if starts_next_turn(&child, s, quiet) and take_turn_start_legs(&child, s, r, &ref):
+            if depth == 2:
+                total += turn_start_actions(&child, r, &ref, NULL)
+            else:
+                total += perft_c(&child, r, depth - 1, stop, &ref)
+        elif depth == 2:
+            total += count_actions(&child, r)
         else:
-            total += perft_c(&child, r, depth - 1, stop)
+            total += perft_c(&child, r, depth - 1, stop, NULL)
         if quiet:
             quiet_restore(&child, actions[i], &undo)
         else:
