@@ -3,42 +3,38 @@
 # core's tables, second legs, bonus moves, the R16 look-ahead), counting them, and perft
 # (R40). A ``reads`` argument, unless NULL, gains the cells whose occupancy a leg looked at
 # (gen_leg): perft's last ply reuses a piece's count while those cells stay the same.
+# A ``friends`` argument is the board of the moving army's team (friends_of), taken once
+# per position by the caller: the pieces a leg may not capture (R33).
 
 cdef inline void friends_of(const StateC* s, const RulesC* r, int army, BB* out) noexcept nogil:
     team_friends(s.occ, r.team, army, out)
 
 
-cdef inline void leg(const StateC* s, const RulesC* r, int cell, int army, uint16_t dirs,
-                     uint8_t colors, bint capture, bint single, int gate, bint entry, int nocap,
-                     BB* quiet, BB* captures, BB* reads) noexcept nogil:
+cdef inline void leg(const StateC* s, const RulesC* r, const BB* friends, int cell, int army,
+                     uint16_t dirs, uint8_t colors, bint capture, bint single, int gate,
+                     bint entry, int nocap, BB* quiet, BB* captures, BB* reads) noexcept nogil:
     cdef LegSpec spec
-    cdef BB friends
     make_spec(&spec, army, dirs, colors, capture, single, gate, entry, nocap, False)
-    friends_of(s, r, army, &friends)
     bb_clear(quiet)
     bb_clear(captures)
-    gen_leg(r.t, &s.total, &friends, s.live, cell, &spec, quiet, captures, reads)
+    gen_leg(r.t, &s.total, friends, s.live, cell, &spec, quiet, captures, reads)
 
 
-cdef inline void strategic(const StateC* s, const RulesC* r, int cell, int army, uint8_t colors,
-                           const BB* normal_quiet, BB* out, BB* reads) noexcept nogil:
-    cdef BB friends
-    friends_of(s, r, army, &friends)
-    strategic_steps(r.t, &s.total, &friends, s.live, cell, army, colors, normal_quiet, out, reads)
+cdef inline void strategic(const StateC* s, const RulesC* r, const BB* friends, int cell,
+                           int army, uint8_t colors, const BB* normal_quiet, BB* out,
+                           BB* reads) noexcept nogil:
+    strategic_steps(r.t, &s.total, friends, s.live, cell, army, colors, normal_quiet, out, reads)
 
 
-cdef inline void pivot(const StateC* s, const RulesC* r, int cell, int army, uint8_t colors,
-                       int nocap, BB* quiet, BB* captures, BB* reads) noexcept nogil:
-    cdef BB friends
-    friends_of(s, r, army, &friends)
-    pivot_leg(r.t, &s.total, &friends, s.live, cell, army, colors, nocap, quiet, captures, reads)
+cdef inline void pivot(const StateC* s, const RulesC* r, const BB* friends, int cell, int army,
+                       uint8_t colors, int nocap, BB* quiet, BB* captures,
+                       BB* reads) noexcept nogil:
+    pivot_leg(r.t, &s.total, friends, s.live, cell, army, colors, nocap, quiet, captures, reads)
 
 
-cdef inline void travel(const StateC* s, const RulesC* r, int cell, int army, uint8_t colors,
-                        BB* out, BB* reads) noexcept nogil:
-    cdef BB friends
-    friends_of(s, r, army, &friends)
-    travel_leg(r.t, &s.total, &friends, s.live, cell, army, colors, out, reads)
+cdef inline void travel(const StateC* s, const RulesC* r, const BB* friends, int cell, int army,
+                        uint8_t colors, BB* out, BB* reads) noexcept nogil:
+    travel_leg(r.t, &s.total, friends, s.live, cell, army, colors, out, reads)
 
 
 cdef inline int gate_of(const StateC* s, int army) noexcept nogil:
@@ -46,11 +42,12 @@ cdef inline int gate_of(const StateC* s, int army) noexcept nogil:
     return army if s.knight_caps[army] < GATE_CAPTURES else -1
 
 
-cdef inline void royal_leg(const StateC* s, const RulesC* r, int cell, uint8_t colors, int nocap,
-                           BB* quiet, BB* captures, BB* reads) noexcept nogil:
+cdef inline void royal_leg(const StateC* s, const RulesC* r, const BB* friends, int cell,
+                           uint8_t colors, int nocap, BB* quiet, BB* captures,
+                           BB* reads) noexcept nogil:
     """One King/Queen leg: R18 colors given, R19 gating, R28 entry after a full lap."""
     cdef const PieceC* p = &s.cells[cell]
-    leg(s, r, cell, p.army, r.dirs[p.army][info_kind(p.info)], colors, True, False,
+    leg(s, r, friends, cell, p.army, r.dirs[p.army][info_kind(p.info)], colors, True, False,
         gate_of(s, p.army), piece_laps(s, p) >= 1, nocap, quiet, captures, reads)
 
 
@@ -91,11 +88,11 @@ cdef inline int emit(int32_t* out, int n, int origin, const Targets* t) noexcept
     return n
 
 
-cdef bint royal_leg1_ok(const StateC* s, const RulesC* r, int origin, int target,
-                        BB* reads) noexcept nogil:
+cdef bint royal_leg1_ok(const StateC* s, const RulesC* r, const BB* friends, int origin,
+                        int target, BB* reads) noexcept nogil:
     """R16 look-ahead: after this King/Queen leg 1 (all consequences), is there a leg 2?"""
     cdef StateC after
-    cdef BB q, c, total, friends
+    cdef BB q, c, total, moved
     cdef LegSpec spec
     cdef const PieceC* p = &s.cells[origin]
     if s.cells[target].army < 0 and target != r.t.centre:
@@ -103,15 +100,15 @@ cdef bint royal_leg1_ok(const StateC* s, const RulesC* r, int origin, int target
         total = s.total
         bb_del(&total, origin)
         bb_add(&total, target)
-        friends_of(s, r, p.army, &friends)
-        bb_del(&friends, origin)
-        bb_add(&friends, target)
+        moved = friends[0]
+        bb_del(&moved, origin)
+        bb_add(&moved, target)
         make_spec(&spec, p.army, r.dirs[p.army][info_kind(p.info)], color_bit(r.t.color[target]),
                   True, False, gate_of(s, p.army), laps_after(s, r, p, origin, target) >= 1, -1,
                   True)
         bb_clear(&q)
         bb_clear(&c)
-        gen_leg(r.t, &total, &friends, s.live, target, &spec, &q, &c, reads)
+        gen_leg(r.t, &total, &moved, s.live, target, &spec, &q, &c, reads)
         return not (bb_empty(&q) and bb_empty(&c))
     if reads != NULL:              # a capture's consequences (R31) may look anywhere
         reads.w[0] = reads.w[1] = reads.w[2] = ~(<uint64_t>0)
@@ -119,7 +116,8 @@ cdef bint royal_leg1_ok(const StateC* s, const RulesC* r, int origin, int target
     apply_leg(&after, r, origin, target, LEG_NORMAL)
     if after.result or after.turn.phase != PHASE_MOVE:                   # ends the game or move
         return True
-    royal_leg(&after, r, target, color_bit(r.t.color[target]), -1, &q, &c, NULL)
+    friends_of(&after, r, p.army, &moved)
+    royal_leg(&after, r, &moved, target, color_bit(r.t.color[target]), -1, &q, &c, NULL)
     return not (bb_empty(&q) and bb_empty(&c))
 
 
@@ -130,7 +128,7 @@ cdef inline void targets_start(Targets* t, int quiet_type) noexcept nogil:
     t.extra_type = LEG_STRATEGIC
 
 
-cdef void first_legs(const StateC* s, const RulesC* r, int cell, Targets* t,
+cdef void first_legs(const StateC* s, const RulesC* r, const BB* friends, int cell, Targets* t,
                      BB* reads) noexcept nogil:
     """First legs of a full move (R13, R14, R16, R18)."""
     cdef const PieceC* p = &s.cells[cell]
@@ -142,13 +140,13 @@ cdef void first_legs(const StateC* s, const RulesC* r, int cell, Targets* t,
     cdef uint64_t x
     if kind == HOSPITALLER:
         targets_start(t, LEG_TRAVEL)
-        travel(s, r, cell, army, color_bit(info_edge(p.info)), q, reads)
+        travel(s, r, friends, cell, army, color_bit(info_edge(p.info)), q, reads)
         bb_clear(c)
         return
     targets_start(t, LEG_NORMAL)
     if kind_in(kind, ROYAL_KINDS):
         colors = 3 - color_bit(r.t.color[cell])                    # R18: opposite color
-        royal_leg(s, r, cell, colors, -1, &lq, &lc, reads)
+        royal_leg(s, r, friends, cell, colors, -1, &lq, &lc, reads)
         bb_clear(q)
         bb_clear(c)
         for word in range(3):
@@ -156,19 +154,21 @@ cdef void first_legs(const StateC* s, const RulesC* r, int cell, Targets* t,
             while x:
                 target = word * 64 + lowest_bit(x)
                 x &= x - 1
-                if royal_leg1_ok(s, r, cell, target, reads):
+                if royal_leg1_ok(s, r, friends, cell, target, reads):
                     if bb_has(&lc, target):
                         bb_add(c, target)
                     else:
                         bb_add(q, target)
         return
     colors = color_bit(info_edge(p.info))
-    leg(s, r, cell, army, r.dirs[army][kind], colors, True, False, -1, False, -1, q, c, reads)
+    leg(s, r, friends, cell, army, r.dirs[army][kind], colors, True, False, -1, False, -1, q, c,
+        reads)
     if kind_in(kind, STRATEGIC_KINDS):                               # R13
-        strategic(s, r, cell, army, colors, q, &t.extra, reads)
+        strategic(s, r, friends, cell, army, colors, q, &t.extra, reads)
 
 
-cdef void continuations(const StateC* s, const RulesC* r, int cell, Targets* t) noexcept nogil:
+cdef void continuations(const StateC* s, const RulesC* r, const BB* friends, int cell,
+                        Targets* t) noexcept nogil:
     """The next leg of a move in progress (R14, R16-R18)."""
     cdef const PieceC* p = &s.cells[cell]
     cdef BB* q = &t.quiet
@@ -176,19 +176,20 @@ cdef void continuations(const StateC* s, const RulesC* r, int cell, Targets* t) 
     cdef int kind = info_kind(p.info)
     if kind == HOSPITALLER:
         targets_start(t, LEG_PIVOT)
-        pivot(s, r, cell, p.army, color_bit(info_edge(p.info)), -1, q, c, NULL)
+        pivot(s, r, friends, cell, p.army, color_bit(info_edge(p.info)), -1, q, c, NULL)
         return
     targets_start(t, LEG_NORMAL)
     if kind_in(kind, ROYAL_KINDS):
-        royal_leg(s, r, cell, color_bit(r.t.color[cell]), -1, q, c, NULL)
+        royal_leg(s, r, friends, cell, color_bit(r.t.color[cell]), -1, q, c, NULL)
     else:                                                            # royal knight, R17
-        leg(s, r, cell, p.army, r.dirs[p.army][kind], color_bit(info_edge(p.info)), True, False,
-            -1, False, -1, q, c, NULL)
+        leg(s, r, friends, cell, p.army, r.dirs[p.army][kind], color_bit(info_edge(p.info)), True,
+            False, -1, False, -1, q, c, NULL)
         bb_del(q, s.turn.move_start)
         bb_del(c, s.turn.move_start)      # a rescue (R31) may have put a royal there
 
 
-cdef void self_bonus_legs(const StateC* s, const RulesC* r, int cell, Targets* t) noexcept nogil:
+cdef void self_bonus_legs(const StateC* s, const RulesC* r, const BB* friends, int cell,
+                          Targets* t) noexcept nogil:
     """R23, R37(b): the self-eligible piece's single bonus leg."""
     cdef const PieceC* p = &s.cells[cell]
     cdef BB* q = &t.quiet
@@ -198,15 +199,15 @@ cdef void self_bonus_legs(const StateC* s, const RulesC* r, int cell, Targets* t
     cdef int kind = info_kind(p.info)
     targets_start(t, LEG_SELF)
     if kind == HOSPITALLER:
-        pivot(s, r, cell, p.army, color_bit(info_edge(p.info)), s.turn.nocap, q, c, NULL)
+        pivot(s, r, friends, cell, p.army, color_bit(info_edge(p.info)), s.turn.nocap, q, c, NULL)
     elif kind_in(kind, ROYAL_KINDS):
-        royal_leg(s, r, cell, color_bit(s.turn.self_color), s.turn.nocap, q, c, NULL)
+        royal_leg(s, r, friends, cell, color_bit(s.turn.self_color), s.turn.nocap, q, c, NULL)
     else:
         colors = color_bit(info_edge(p.info))
-        leg(s, r, cell, p.army, r.dirs[p.army][kind], colors, True, False, -1, False,
+        leg(s, r, friends, cell, p.army, r.dirs[p.army][kind], colors, True, False, -1, False,
             s.turn.nocap, q, c, NULL)
         if not info_royal(p.info) and kind_in(kind, STRATEGIC_KINDS):    # R37(b)
-            strategic(s, r, cell, p.army, colors, q, &extra, NULL)
+            strategic(s, r, friends, cell, p.army, colors, q, &extra, NULL)
             bb_or(q, &extra)
 
 
@@ -232,8 +233,10 @@ cdef int actions_of(const StateC* s, const RulesC* r, int32_t* out) noexcept nog
     cdef int n = 0, word, cell
     cdef uint64_t x
     cdef Targets t
+    cdef BB friends
+    friends_of(s, r, s.turn.to_move, &friends)
     if s.turn.phase == PHASE_MOVE:
-        continuations(s, r, s.turn.mover, &t)
+        continuations(s, r, &friends, s.turn.mover, &t)
         n = emit(out, n, s.turn.mover, &t)
         if info_royal(s.cells[s.turn.mover].info):                   # R16 royal knight
             if out != NULL:
@@ -246,9 +249,9 @@ cdef int actions_of(const StateC* s, const RulesC* r, int32_t* out) noexcept nog
             cell = word * 64 + lowest_bit(x)
             x &= x - 1
             if cell == s.turn.self_cell:
-                self_bonus_legs(s, r, cell, &t)
+                self_bonus_legs(s, r, &friends, cell, &t)
             else:
-                first_legs(s, r, cell, &t, NULL)
+                first_legs(s, r, &friends, cell, &t, NULL)
             n = emit(out, n, cell, &t)
     return add_word(s, out, n)
 
@@ -370,6 +373,7 @@ cdef bint take_turn_start_legs(const StateC* child, const StateC* parent, const 
     on ``parent``'s board, unless it holds them already. False if the army has more pieces
     than ``ref`` keeps."""
     cdef StateC base
+    cdef BB friends
     cdef PieceLegs* pl
     cdef int army = child.turn.to_move, word
     cdef uint64_t x
@@ -383,6 +387,7 @@ cdef bint take_turn_start_legs(const StateC* child, const StateC* parent, const 
     base.turn = child.turn
     base.frozen = child.frozen
     memcpy(ref.occ, base.occ, sizeof(ref.occ))
+    friends_of(&base, r, army, &friends)
     ref.npieces = 0
     for word in range(3):
         x = base.occ[army].w[word]
@@ -392,7 +397,7 @@ cdef bint take_turn_start_legs(const StateC* child, const StateC* parent, const 
             pl.cell = word * 64 + lowest_bit(x)
             x &= x - 1
             bb_clear(&pl.reads)
-            first_legs(&base, r, pl.cell, &pl.legs, &pl.reads)
+            first_legs(&base, r, &friends, pl.cell, &pl.legs, &pl.reads)
             pl.count = emit(NULL, 0, pl.cell, &pl.legs)
     ref.army = army
     return True
@@ -404,9 +409,10 @@ cdef int turn_start_actions(const StateC* s, const RulesC* r, const TurnStartLeg
     ``ref``'s only where other armies' pieces stand: a piece's legs are taken again only
     if they looked at a cell that differs; with ``out`` NULL, only counted."""
     cdef Targets t
-    cdef BB diff
+    cdef BB diff, friends
     cdef const PieceLegs* pl
     cdef int n = 0, j, word, a
+    cdef bint have_friends = False
     cdef uint64_t x
     for word in range(3):
         x = 0
@@ -417,7 +423,10 @@ cdef int turn_start_actions(const StateC* s, const RulesC* r, const TurnStartLeg
         pl = &ref.piece[j]
         if ((diff.w[0] & pl.reads.w[0]) | (diff.w[1] & pl.reads.w[1])
                 | (diff.w[2] & pl.reads.w[2])):
-            first_legs(s, r, pl.cell, &t, NULL)
+            if not have_friends:
+                friends_of(s, r, ref.army, &friends)
+                have_friends = True
+            first_legs(s, r, &friends, pl.cell, &t, NULL)
             n = emit(out, n, pl.cell, &t)
         elif out == NULL:
             n += pl.count
