@@ -531,7 +531,7 @@ cdef class Engine:
         cdef const int* flag = stop_flag(stop)
         memcpy(&s, &self.s, sizeof(StateC))
         with nogil:
-            n = perft_c(&s, &self.rules.c, depth, flag, NULL)
+            n = perft_c(&s, &self.rules.c, depth, flag, NULL, NULL, NULL)
         return n
 
     def perft_hashed(self, int depth, PerftTable table, StopToken stop=None):
@@ -667,7 +667,8 @@ cdef class PerftSplit:
                     break
                 memcpy(&s, &self.states[i], sizeof(StateC))      # on this thread's stack
                 if not hashed:
-                    self.counts[i] = perft_c(&s, &self.rules.c, self.depth, flag, NULL)
+                    self.counts[i] = perft_c(&s, &self.rules.c, self.depth, flag, NULL,
+                                             NULL, NULL)
                 else:
                     self.counts[i] = perft_hashed(&s, &self.rules.c, self.depth, self.table,
                                                   &hits, flag)

@@ -367,15 +367,23 @@ cdef inline bint starts_next_turn(const StateC* child, const StateC* parent,
             and child.turn.to_move != parent.turn.to_move)
 
 
+cdef inline bint touches(const BB* diff, const BB* reads) noexcept nogil:
+    """Whether a piece's legs looked at a cell of ``diff``."""
+    return ((diff.w[0] & reads.w[0]) | (diff.w[1] & reads.w[1]) | (diff.w[2] & reads.w[2])) != 0
+
+
 cdef bint take_turn_start_legs(const StateC* child, const StateC* parent, const RulesC* r,
-                               TurnStartLegs* ref) noexcept nogil:
+                               TurnStartLegs* ref, TurnStartLegs* grand,
+                               const StateC* grandparent) noexcept nogil:
     """Make ``ref`` hold the first legs of the army to act at ``child`` (starts_next_turn)
-    on ``parent``'s board, unless it holds them already. False if the army has more pieces
-    than ``ref`` keeps."""
+    on ``parent``'s board, unless it holds them already. ``grand``, unless NULL, keeps
+    the same army's legs on the board of ``grandparent``, from which ``parent`` came by a
+    quiet action: they are taken from there, the pieces that action touched taken again.
+    False if the army has more pieces than ``ref`` keeps."""
     cdef StateC base
-    cdef BB friends
+    cdef BB friends, diff
     cdef PieceLegs* pl
-    cdef int army = child.turn.to_move, word
+    cdef int army = child.turn.to_move, word, j, a
     cdef uint64_t x
     if ref.army == army:
         return True
@@ -386,19 +394,35 @@ cdef bint take_turn_start_legs(const StateC* child, const StateC* parent, const 
     memcpy(&base, parent, sizeof(StateC))
     base.turn = child.turn
     base.frozen = child.frozen
-    memcpy(ref.occ, base.occ, sizeof(ref.occ))
     friends_of(&base, r, army, &friends)
-    ref.npieces = 0
-    for word in range(3):
-        x = base.occ[army].w[word]
-        while x:
-            pl = &ref.piece[ref.npieces]
-            ref.npieces += 1
-            pl.cell = word * 64 + lowest_bit(x)
-            x &= x - 1
-            bb_clear(&pl.reads)
-            first_legs(&base, r, &friends, pl.cell, &pl.legs, &pl.reads)
-            pl.count = emit(NULL, 0, pl.cell, &pl.legs)
+    if (grand != NULL and memcmp(&grandparent.occ[army], &parent.occ[army], sizeof(BB)) == 0
+            and take_turn_start_legs(child, grandparent, r, grand, NULL, NULL)):
+        for word in range(3):
+            x = 0
+            for a in range(NUM_SEATS):
+                x |= parent.occ[a].w[word] ^ grand.occ[a].w[word]
+            diff.w[word] = x
+        ref.npieces = grand.npieces
+        memcpy(ref.piece, grand.piece, grand.npieces * sizeof(PieceLegs))
+        for j in range(ref.npieces):
+            pl = &ref.piece[j]
+            if touches(&diff, &pl.reads):
+                bb_clear(&pl.reads)
+                first_legs(&base, r, &friends, pl.cell, &pl.legs, &pl.reads)
+                pl.count = emit(NULL, 0, pl.cell, &pl.legs)
+    else:
+        ref.npieces = 0
+        for word in range(3):
+            x = base.occ[army].w[word]
+            while x:
+                pl = &ref.piece[ref.npieces]
+                ref.npieces += 1
+                pl.cell = word * 64 + lowest_bit(x)
+                x &= x - 1
+                bb_clear(&pl.reads)
+                first_legs(&base, r, &friends, pl.cell, &pl.legs, &pl.reads)
+                pl.count = emit(NULL, 0, pl.cell, &pl.legs)
+    memcpy(ref.occ, base.occ, sizeof(ref.occ))
     ref.army = army
     return True
 
@@ -421,8 +445,7 @@ cdef int turn_start_actions(const StateC* s, const RulesC* r, const TurnStartLeg
         diff.w[word] = x
     for j in range(ref.npieces):
         pl = &ref.piece[j]
-        if ((diff.w[0] & pl.reads.w[0]) | (diff.w[1] & pl.reads.w[1])
-                | (diff.w[2] & pl.reads.w[2])):
+        if touches(&diff, &pl.reads):
             if not have_friends:
                 friends_of(s, r, ref.army, &friends)
                 have_friends = True
@@ -436,11 +459,13 @@ cdef int turn_start_actions(const StateC* s, const RulesC* r, const TurnStartLeg
 
 
 cdef uint64_t perft_c(const StateC* s, const RulesC* r, int depth, const int* stop,
-                      const TurnStartLegs* given) noexcept nogil:
+                      const TurnStartLegs* given, TurnStartLegs* grand,
+                      const StateC* parent) noexcept nogil:
     """R40 by make and unmake; the last ply is counted in bulk (count_actions). ``given``,
     unless NULL: the first legs of the army to act on the parent's board (``s`` starts
-    its turn, starts_next_turn). Returns early (a partial count the caller discards) once
-    ``*stop`` is set."""
+    its turn, starts_next_turn). ``grand``, unless NULL: the parent's legs of the army two
+    turns on (``s`` came from ``parent`` by a quiet action; take_turn_start_legs). Returns
+    early (a partial count the caller discards) once ``*stop`` is set."""
     if depth == 0:
         return 1
     if depth == 1:
@@ -450,10 +475,11 @@ cdef uint64_t perft_c(const StateC* s, const RulesC* r, int depth, const int* st
     cdef uint64_t total = 0
     cdef StateC child
     cdef QuietUndo undo
-    cdef TurnStartLegs ref
+    cdef TurnStartLegs ref, ahead
     cdef bint undoable = not promotion_due(s), quiet
     n = gen_actions(s, r, actions) if given == NULL else turn_start_actions(s, r, given, actions)
     ref.army = -1
+    ahead.army = -1
     memcpy(&child, s, sizeof(StateC))
     for i in range(n):
         if atomic_load(stop, RELAXED):
@@ -462,15 +488,16 @@ cdef uint64_t perft_c(const StateC* s, const RulesC* r, int depth, const int* st
         if quiet:
             quiet_save(&child, actions[i], &undo)
         apply_action(&child, r, actions[i])
-        if starts_next_turn(&child, s, quiet) and take_turn_start_legs(&child, s, r, &ref):
+        if (starts_next_turn(&child, s, quiet)
+                and take_turn_start_legs(&child, s, r, &ref, grand, parent)):
             if depth == 2:
                 total += turn_start_actions(&child, r, &ref, NULL)
             else:
-                total += perft_c(&child, r, depth - 1, stop, &ref)
+                total += perft_c(&child, r, depth - 1, stop, &ref, &ahead if quiet else NULL, s)
         elif depth == 2:
             total += count_actions(&child, r)
         else:
-            total += perft_c(&child, r, depth - 1, stop, NULL)
+            total += perft_c(&child, r, depth - 1, stop, NULL, &ahead if quiet else NULL, s)
         if quiet:
             quiet_restore(&child, actions[i], &undo)
         else:

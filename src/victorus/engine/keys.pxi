@@ -103,7 +103,7 @@ cdef uint64_t perft_hashed(const StateC* s, const RulesC* r, int depth, PerftTab
                            uint64_t* hits, const int* stop) noexcept nogil:
     """perft_c, with the counts of subtrees of depth >= 2 kept in ``table``."""
     if depth <= 1:
-        return perft_c(s, r, depth, stop, NULL)
+        return perft_c(s, r, depth, stop, NULL, NULL, NULL)
     cdef uint64_t key = position_key(s, r, 0)
     cdef PerftEntry* entry = &table.entries[key & table.mask]
     cdef uint64_t data = load_u64(&entry.data, RELAXED)
@@ -128,7 +128,7 @@ cdef uint64_t perft_hashed(const StateC* s, const RulesC* r, int depth, PerftTab
         apply_action(&child, r, actions[i])
         if depth > 2:
             total += perft_hashed(&child, r, depth - 1, table, hits, stop)
-        elif starts_next_turn(&child, s, quiet) and take_turn_start_legs(&child, s, r, &ref):
+        elif starts_next_turn(&child, s, quiet) and take_turn_start_legs(&child, s, r, &ref, NULL, NULL):
             total += turn_start_actions(&child, r, &ref, NULL)
         else:
             total += count_actions(&child, r)
