@@ -344,6 +344,15 @@ MUTANTS: list[Mutant] = [
        "        gen_leg(r.t, &total, &moved, s.live, target, &spec, &q, &c, reads)",
        "        gen_leg(r.t, &total, &moved, s.live, target, &spec, &q, &c, NULL)",
        "R40: a King's last-ply count reused though its leg 2 looked where a sibling moved", PERFT),
+    _m("eng-perft-grand", 40, "engine",
+       "            if touches(&diff, &pl.reads):\n                bb_clear(&pl.reads)",
+       "            if False:\n                bb_clear(&pl.reads)",
+       "R40: a node's legs taken from its grandparent's board though its parent's leg touched them",
+       PERFT),
+    _m("eng-perft-child-touch", 40, "engine",
+       "        pl = &ref.piece[j]\n        if touches(&diff, &pl.reads):",
+       "        pl = &ref.piece[j]\n        if False:",
+       "R40: a child's legs taken from its parent's board though its leg touched them", PERFT),
 
     # -- reference (R2, R4, R5, R8, R10, R12-R33, R40) --------------------------------------
     _m("ref-flank-table", 4, "reference", "    (1, -2): ((0, -1), (1, -1)),", "    (1, -2): ((0, -1), (1, 0)),",
