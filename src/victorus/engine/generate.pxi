@@ -354,7 +354,9 @@ ctypedef struct PieceLegs:
 ctypedef struct TurnStartLegs:
     int army                         # whose legs these are; -1: none yet
     int npieces
-    BB occ[NUM_SEATS]                # the board they were taken on (the parent's)
+    # The board they were taken on (the parent's), as its pieces' cells: its children
+    # differ from it by quiet actions, so no cell changes hands without emptying.
+    BB total
     PieceLegs piece[MAX_ARMY_PIECES]
 
 
@@ -383,7 +385,7 @@ cdef bint take_turn_start_legs(const StateC* child, const StateC* parent, const 
     cdef StateC base
     cdef BB friends, diff
     cdef PieceLegs* pl
-    cdef int army = child.turn.to_move, word, j, a
+    cdef int army = child.turn.to_move, word, j
     cdef uint64_t x
     if ref.army == army:
         return True
@@ -398,10 +400,7 @@ cdef bint take_turn_start_legs(const StateC* child, const StateC* parent, const 
     if (grand != NULL and memcmp(&grandparent.occ[army], &parent.occ[army], sizeof(BB)) == 0
             and take_turn_start_legs(child, grandparent, r, grand, NULL, NULL)):
         for word in range(3):
-            x = 0
-            for a in range(NUM_SEATS):
-                x |= parent.occ[a].w[word] ^ grand.occ[a].w[word]
-            diff.w[word] = x
+            diff.w[word] = parent.total.w[word] ^ grand.total.w[word]
         ref.npieces = grand.npieces
         memcpy(ref.piece, grand.piece, grand.npieces * sizeof(PieceLegs))
         for j in range(ref.npieces):
@@ -422,7 +421,7 @@ cdef bint take_turn_start_legs(const StateC* child, const StateC* parent, const 
                 bb_clear(&pl.reads)
                 first_legs(&base, r, &friends, pl.cell, &pl.legs, &pl.reads)
                 pl.count = emit(NULL, 0, pl.cell, &pl.legs)
-    memcpy(ref.occ, base.occ, sizeof(ref.occ))
+    ref.total = base.total
     ref.army = army
     return True
 
@@ -435,14 +434,10 @@ cdef int turn_start_actions(const StateC* s, const RulesC* r, const TurnStartLeg
     cdef Targets t
     cdef BB diff, friends
     cdef const PieceLegs* pl
-    cdef int n = 0, j, word, a
+    cdef int n = 0, j, word
     cdef bint have_friends = False
-    cdef uint64_t x
     for word in range(3):
-        x = 0
-        for a in range(NUM_SEATS):
-            x |= s.occ[a].w[word] ^ ref.occ[a].w[word]
-        diff.w[word] = x
+        diff.w[word] = s.total.w[word] ^ ref.total.w[word]
     for j in range(ref.npieces):
         pl = &ref.piece[j]
         if touches(&diff, &pl.reads):
