@@ -374,6 +374,14 @@ cdef inline bint touches(const BB* diff, const BB* reads) noexcept nogil:
     return ((diff.w[0] & reads.w[0]) | (diff.w[1] & reads.w[1]) | (diff.w[2] & reads.w[2])) != 0
 
 
+cdef inline void take_piece_legs(const StateC* base, const RulesC* r, const BB* friends,
+                                 PieceLegs* pl) noexcept nogil:
+    """``pl``'s first legs on ``base``, their count and the cells they looked at."""
+    bb_clear(&pl.reads)
+    first_legs(base, r, friends, pl.cell, &pl.legs, &pl.reads)
+    pl.count = emit(NULL, 0, pl.cell, &pl.legs)
+
+
 cdef bint take_turn_start_legs(const StateC* child, const StateC* parent, const RulesC* r,
                                TurnStartLegs* ref, TurnStartLegs* grand,
                                const StateC* grandparent) noexcept nogil:
@@ -406,9 +414,7 @@ cdef bint take_turn_start_legs(const StateC* child, const StateC* parent, const 
         for j in range(ref.npieces):
             pl = &ref.piece[j]
             if touches(&diff, &pl.reads):
-                bb_clear(&pl.reads)
-                first_legs(&base, r, &friends, pl.cell, &pl.legs, &pl.reads)
-                pl.count = emit(NULL, 0, pl.cell, &pl.legs)
+                take_piece_legs(&base, r, &friends, pl)
     else:
         ref.npieces = 0
         for word in range(3):
@@ -418,9 +424,7 @@ cdef bint take_turn_start_legs(const StateC* child, const StateC* parent, const 
                 ref.npieces += 1
                 pl.cell = word * 64 + lowest_bit(x)
                 x &= x - 1
-                bb_clear(&pl.reads)
-                first_legs(&base, r, &friends, pl.cell, &pl.legs, &pl.reads)
-                pl.count = emit(NULL, 0, pl.cell, &pl.legs)
+                take_piece_legs(&base, r, &friends, pl)
     ref.total = base.total
     ref.army = army
     return True
