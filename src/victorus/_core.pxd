@@ -13,7 +13,14 @@ ctypedef struct Step:
     int16_t flank0                             # spoke flank cells, -1 off the board
     int16_t flank1                             # (both -1 for an edge step)
     uint8_t kmask                              # kingdoms touched by the step (R8)
-    uint8_t spoke
+    uint8_t special                            # STEP_* bits: what a slide checks here
+
+# What makes a step more than "the next cell": set by BoardTables from the other fields.
+# A step with none of them (most steps) only asks whether its target is free.
+cdef enum:
+    STEP_OFF = 1                               # to < 0: off the board
+    STEP_WALL = 2                              # two or more kingdoms in kmask (R8)
+    STEP_FLANKED = 4                           # a spoke step with both flanks on the board (R12)
 
 ctypedef struct Tables:
     int ncells
@@ -76,17 +83,43 @@ cdef inline int bb_count(const BB* b) noexcept nogil:
 # The leg rules, inline in every module that generates legs (the core's Position and the
 # game engine): called once per piece and node, they must not cost a call across modules.
 
+ctypedef struct Reads:
+    # The cells whose occupancy a leg looked at (gen_leg's ``reads``), two ways. ``cells``:
+    # all of them; over a board that differs only elsewhere, the same leg has the same
+    # destinations and looks at the same cells. ``one_leg``: those where one quiet leg of
+    # another piece (one cell emptied, one filled) can change the destinations; a spoke's
+    # flank only where the other flank blocks, since one filled cell cannot block a spoke
+    # whose flanks are both free, and an emptied one was not free.
+    BB cells
+    BB one_leg
+
+
+cdef inline void reads_add(Reads* reads, int cell) noexcept nogil:
+    bb_add(&reads.cells, cell)
+    bb_add(&reads.one_leg, cell)
+
+
+cdef inline bint walled(const Step* st, uint8_t live) noexcept nogil:
+    """R8: the step touches two live kingdoms (a wall)."""
+    cdef uint8_t walls
+    if not st.special & STEP_WALL:
+        return False
+    walls = st.kmask & live
+    return walls & (walls - 1) != 0
+
+
 cdef inline void gen_leg(const Tables* t, const BB* total, const BB* friends, uint8_t live,
                          int start, const LegSpec* spec, BB* quiet, BB* captures,
-                         BB* reads) noexcept nogil:
+                         Reads* reads) noexcept nogil:
     """Destinations of one leg from ``start`` (R12): slides, walls, spokes, R19, R20, R28.
 
-    ``reads``, unless NULL, gains every cell whose occupancy the leg looked at: the same
-    leg over a board that differs only elsewhere has the same destinations."""
+    ``reads``, unless NULL, gains the cells whose occupancy the leg looked at (Reads: all
+    of them, and those where one quiet leg elsewhere can change the destinations)."""
     cdef int d, cur, nxt
-    cdef uint8_t walls, k_start, k_dest
+    cdef uint8_t k_start, k_dest
+    cdef bint block0, block1
     cdef uint32_t dirs = spec.dirs
-    cdef const Step* st
+    cdef Step st
     cdef int centre = t.centre
     cdef BB blockers = total[0]                      # R12: pieces and the centre block flanks
     bb_add(&blockers, centre)
@@ -98,21 +131,23 @@ cdef inline void gen_leg(const Tables* t, const BB* total, const BB* friends, ui
         dirs &= dirs - 1
         cur = start
         while True:
-            st = &t.steps[cur][d]
+            st = t.steps[cur][d]                     # a copy: no write below can change it
             nxt = st.to
-            if nxt < 0:
-                break
-            if st.kmask:
-                walls = st.kmask & live
-                if walls & (walls - 1):              # R8: two live kingdoms touched
+            if st.special:
+                if st.special & STEP_OFF or walled(&st, live):
                     break
-            if reads != NULL:                        # the flanks' occupancy is read next
-                if st.spoke and st.flank0 >= 0 and st.flank1 >= 0:
-                    bb_add(reads, st.flank0)
-                    bb_add(reads, st.flank1)
-            if (st.spoke and st.flank0 >= 0 and st.flank1 >= 0       # R12: spoke between
-                    and bb_has(&blockers, st.flank0) and bb_has(&blockers, st.flank1)):  # blockers
-                break
+                if st.special & STEP_FLANKED:
+                    block0 = bb_has(&blockers, st.flank0)
+                    block1 = bb_has(&blockers, st.flank1)
+                    if reads != NULL:                # one filled cell blocks a spoke only
+                        bb_add(&reads.cells, st.flank0)      # if the other flank blocks
+                        bb_add(&reads.cells, st.flank1)
+                        if block1:
+                            bb_add(&reads.one_leg, st.flank0)
+                        if block0:
+                            bb_add(&reads.one_leg, st.flank1)
+                    if block0 and block1:            # R12: a spoke between blockers
+                        break
             if spec.gate >= 0 and t.kingdom[nxt] != spec.gate:   # R19
                 break
             if nxt == centre:                        # R28: only the portal entry
@@ -122,7 +157,7 @@ cdef inline void gen_leg(const Tables* t, const BB* total, const BB* friends, ui
                         return
                 break
             if reads != NULL:                        # and this cell's
-                bb_add(reads, nxt)
+                reads_add(reads, nxt)
             if bb_has(total, nxt):
                 if (spec.capture and not bb_has(friends, nxt)
                         and (spec.colors >> t.color[nxt]) & 1):
@@ -165,37 +200,48 @@ cdef inline void team_friends(const BB* occ, const uint8_t* team, int army,
             bb_or(out, &occ[a])
 
 
-cdef inline void strategic_steps(const Tables* t, const BB* total, const BB* friends, uint8_t live,
-                                 int cell, int army, uint8_t colors, const BB* normal_quiet,
-                                 BB* out, BB* reads) noexcept nogil:
+cdef inline void strategic_steps(const Tables* t, const BB* total, uint8_t live, int cell,
+                                 uint8_t colors, const BB* normal_quiet, BB* out,
+                                 Reads* reads) noexcept nogil:
     """R13: one edge step to an empty cell of the piece's color, never a capture; a step
-    that ``normal_quiet`` (the piece's normal leg) already reaches is that normal leg."""
-    cdef LegSpec spec
-    cdef BB caps
-    # Only ring neighbours share the piece's color (R5): no other edge step can stop.
-    make_spec(&spec, army, t.ring[cell], colors, False, True, -1, False, -1, False)
+    that ``normal_quiet`` (the piece's normal leg) already reaches is that normal leg.
+
+    gen_leg's rules for one step that may not capture, written out: only ring
+    neighbours share the piece's color (R5), so no other edge step can stop, and
+    they are on the board, never the centre (its own color) and have no spoke flanks."""
+    cdef uint32_t dirs = t.ring[cell]
+    cdef int nxt
+    cdef const Step* st
     bb_clear(out)
-    bb_clear(&caps)
-    gen_leg(t, total, friends, live, cell, &spec, out, &caps, reads)
+    while dirs:
+        st = &t.steps[cell][lowest_bit(dirs)]
+        dirs &= dirs - 1
+        if walled(st, live):                         # R8
+            continue
+        nxt = st.to
+        if reads != NULL:
+            reads_add(reads, nxt)
+        if not bb_has(total, nxt) and (colors >> t.color[nxt]) & 1:
+            bb_add(out, nxt)
     out.w[0] &= ~normal_quiet.w[0]
     out.w[1] &= ~normal_quiet.w[1]
     out.w[2] &= ~normal_quiet.w[2]
 
 
 cdef inline void pivot_leg(const Tables* t, const BB* total, const BB* friends, uint8_t live,
-                           int cell, int army, uint8_t colors, int nocap, BB* quiet,
-                           BB* captures, BB* reads) noexcept nogil:
+                           int cell, int army, uint8_t colors, int nocap, bint first_only,
+                           BB* quiet, BB* captures, Reads* reads) noexcept nogil:
     """R14: one edge step to a same-colored neighbour, quiet or capture (R37(c): none
-    inside ``nocap``'s kingdom)."""
+    inside ``nocap``'s kingdom); with ``first_only``, only the first found (is there one?)."""
     cdef LegSpec spec
-    make_spec(&spec, army, t.ring[cell], colors, True, True, -1, False, nocap, False)
+    make_spec(&spec, army, t.ring[cell], colors, True, True, -1, False, nocap, first_only)
     bb_clear(quiet)
     bb_clear(captures)
     gen_leg(t, total, friends, live, cell, &spec, quiet, captures, reads)
 
 
 cdef inline void travel_leg(const Tables* t, const BB* total, const BB* friends, uint8_t live,
-                            int cell, int army, uint8_t colors, BB* out, BB* reads) noexcept nogil:
+                            int cell, int army, uint8_t colors, BB* out, Reads* reads) noexcept nogil:
     """R14, R16: spoke slides to empty cells of the color from which a pivot exists."""
     cdef LegSpec spec
     cdef BB ends, caps, pq, pc
@@ -213,7 +259,7 @@ cdef inline void travel_leg(const Tables* t, const BB* total, const BB* friends,
         while x:
             p = word * 64 + lowest_bit(x)
             x &= x - 1
-            pivot_leg(t, total, friends, live, p, army, colors, -1, &pq, &pc, reads)
+            pivot_leg(t, total, friends, live, p, army, colors, -1, True, &pq, &pc, reads)
             if not (bb_empty(&pq) and bb_empty(&pc)):
                 bb_add(out, p)
 

@@ -61,7 +61,10 @@ cdef class BoardTables:
                 st.kmask = _checked(kmasks[i * NUM_DIRS + d], 0, 63, "kingdom mask")
                 st.flank0 = _checked(flanks[(i * NUM_DIRS + d) * 2], -1, ncells - 1, "flank")
                 st.flank1 = _checked(flanks[(i * NUM_DIRS + d) * 2 + 1], -1, ncells - 1, "flank")
-                st.spoke = d >= 6
+                st.special = ((STEP_OFF if st.to < 0 else 0)
+                              | (STEP_WALL if st.kmask & (st.kmask - 1) else 0)
+                              | (STEP_FLANKED if not (EDGE_MASK >> d) & 1 and st.flank0 >= 0
+                                 and st.flank1 >= 0 else 0))
         for i in range(ncells):
             self.t.ring[i] = 0
             for d in range(6):
@@ -248,12 +251,11 @@ cdef class Position:
     def strategic_step(self, int cell, int army, int colors, int normal_dirs):
         """R13: empty edge-adjacent cells of the color that no normal leg reaches."""
         cdef LegSpec spec
-        cdef BB captures, normal_quiet, steps, friends
+        cdef BB captures, normal_quiet, steps
         self._spec(&spec, cell, army, normal_dirs, colors, False, False, -1, False, -1)
         self._leg(cell, &spec, &normal_quiet, &captures)
-        self._friends(army, &friends)
-        strategic_steps(&self.tables.t, &self.total, &friends, self.live_mask, cell, army,
-                        colors, &normal_quiet, &steps, NULL)
+        strategic_steps(&self.tables.t, &self.total, self.live_mask, cell, colors, &normal_quiet,
+                        &steps, NULL)
         return bb_cells(&steps)
 
     def pivot(self, int cell, int army, int colors, int nocap_kingdom=-1):
@@ -263,7 +265,7 @@ cdef class Position:
         self._spec(&spec, cell, army, EDGE_MASK, colors, True, True, -1, False, nocap_kingdom)
         self._friends(army, &friends)
         pivot_leg(&self.tables.t, &self.total, &friends, self.live_mask, cell, army, colors,
-                  nocap_kingdom, &quiet, &captures, NULL)
+                  nocap_kingdom, False, &quiet, &captures, NULL)
         return bb_cells(&quiet), bb_cells(&captures)
 
     def travel(self, int cell, int army, int colors):

@@ -2,7 +2,7 @@
 # Generating every legal action of a state as integer codes (legs from the
 # core's tables, second legs, bonus moves, the R16 look-ahead), counting them, and perft
 # (R40). A ``reads`` argument, unless NULL, gains the cells whose occupancy a leg looked at
-# (gen_leg): perft's last ply reuses a piece's count while those cells stay the same.
+# (gen_leg, Reads): perft reuses a piece's legs while those cells stay the same.
 # A ``friends`` argument is the board of the moving army's team (friends_of), taken once
 # per position by the caller: the pieces a leg may not capture (R33).
 
@@ -12,7 +12,7 @@ cdef inline void friends_of(const StateC* s, const RulesC* r, int army, BB* out)
 
 cdef inline void leg(const StateC* s, const RulesC* r, const BB* friends, int cell, int army,
                      uint16_t dirs, uint8_t colors, bint capture, bint single, int gate,
-                     bint entry, int nocap, BB* quiet, BB* captures, BB* reads) noexcept nogil:
+                     bint entry, int nocap, BB* quiet, BB* captures, Reads* reads) noexcept nogil:
     cdef LegSpec spec
     make_spec(&spec, army, dirs, colors, capture, single, gate, entry, nocap, False)
     bb_clear(quiet)
@@ -20,20 +20,20 @@ cdef inline void leg(const StateC* s, const RulesC* r, const BB* friends, int ce
     gen_leg(r.t, &s.total, friends, s.live, cell, &spec, quiet, captures, reads)
 
 
-cdef inline void strategic(const StateC* s, const RulesC* r, const BB* friends, int cell,
-                           int army, uint8_t colors, const BB* normal_quiet, BB* out,
-                           BB* reads) noexcept nogil:
-    strategic_steps(r.t, &s.total, friends, s.live, cell, army, colors, normal_quiet, out, reads)
+cdef inline void strategic(const StateC* s, const RulesC* r, int cell, uint8_t colors,
+                           const BB* normal_quiet, BB* out, Reads* reads) noexcept nogil:
+    strategic_steps(r.t, &s.total, s.live, cell, colors, normal_quiet, out, reads)
 
 
 cdef inline void pivot(const StateC* s, const RulesC* r, const BB* friends, int cell, int army,
                        uint8_t colors, int nocap, BB* quiet, BB* captures,
-                       BB* reads) noexcept nogil:
-    pivot_leg(r.t, &s.total, friends, s.live, cell, army, colors, nocap, quiet, captures, reads)
+                       Reads* reads) noexcept nogil:
+    pivot_leg(r.t, &s.total, friends, s.live, cell, army, colors, nocap, False, quiet, captures,
+              reads)
 
 
 cdef inline void travel(const StateC* s, const RulesC* r, const BB* friends, int cell, int army,
-                        uint8_t colors, BB* out, BB* reads) noexcept nogil:
+                        uint8_t colors, BB* out, Reads* reads) noexcept nogil:
     travel_leg(r.t, &s.total, friends, s.live, cell, army, colors, out, reads)
 
 
@@ -44,7 +44,7 @@ cdef inline int gate_of(const StateC* s, int army) noexcept nogil:
 
 cdef inline void royal_leg(const StateC* s, const RulesC* r, const BB* friends, int cell,
                            uint8_t colors, int nocap, BB* quiet, BB* captures,
-                           BB* reads) noexcept nogil:
+                           Reads* reads) noexcept nogil:
     """One King/Queen leg: R18 colors given, R19 gating, R28 entry after a full lap."""
     cdef const PieceC* p = &s.cells[cell]
     leg(s, r, friends, cell, p.army, r.dirs[p.army][info_kind(p.info)], colors, True, False,
@@ -89,7 +89,7 @@ cdef inline int emit(int32_t* out, int n, int origin, const Targets* t) noexcept
 
 
 cdef bint royal_leg1_ok(const StateC* s, const RulesC* r, const BB* friends, int origin,
-                        int target, BB* reads) noexcept nogil:
+                        int target, Reads* reads) noexcept nogil:
     """R16 look-ahead: after this King/Queen leg 1 (all consequences), is there a leg 2?"""
     cdef StateC after
     cdef BB q, c, total, moved
@@ -111,7 +111,8 @@ cdef bint royal_leg1_ok(const StateC* s, const RulesC* r, const BB* friends, int
         gen_leg(r.t, &total, &moved, s.live, target, &spec, &q, &c, reads)
         return not (bb_empty(&q) and bb_empty(&c))
     if reads != NULL:              # a capture's consequences (R31) may look anywhere
-        reads.w[0] = reads.w[1] = reads.w[2] = ~(<uint64_t>0)
+        reads.cells.w[0] = reads.cells.w[1] = reads.cells.w[2] = ~(<uint64_t>0)
+        reads.one_leg = reads.cells
     memcpy(&after, s, sizeof(StateC))
     apply_leg(&after, r, origin, target, LEG_NORMAL)
     if after.result or after.turn.phase != PHASE_MOVE:                   # ends the game or move
@@ -129,7 +130,7 @@ cdef inline void targets_start(Targets* t, int quiet_type) noexcept nogil:
 
 
 cdef void first_legs(const StateC* s, const RulesC* r, const BB* friends, int cell, Targets* t,
-                     BB* reads) noexcept nogil:
+                     Reads* reads) noexcept nogil:
     """First legs of a full move (R13, R14, R16, R18)."""
     cdef const PieceC* p = &s.cells[cell]
     cdef BB* q = &t.quiet
@@ -164,7 +165,7 @@ cdef void first_legs(const StateC* s, const RulesC* r, const BB* friends, int ce
     leg(s, r, friends, cell, army, r.dirs[army][kind], colors, True, False, -1, False, -1, q, c,
         reads)
     if kind_in(kind, STRATEGIC_KINDS):                               # R13
-        strategic(s, r, friends, cell, army, colors, q, &t.extra, reads)
+        strategic(s, r, cell, colors, q, &t.extra, reads)
 
 
 cdef void continuations(const StateC* s, const RulesC* r, const BB* friends, int cell,
@@ -207,7 +208,7 @@ cdef void self_bonus_legs(const StateC* s, const RulesC* r, const BB* friends, i
         leg(s, r, friends, cell, p.army, r.dirs[p.army][kind], colors, True, False, -1, False,
             s.turn.nocap, q, c, NULL)
         if not info_royal(p.info) and kind_in(kind, STRATEGIC_KINDS):    # R37(b)
-            strategic(s, r, friends, cell, p.army, colors, q, &extra, NULL)
+            strategic(s, r, cell, colors, q, &extra, NULL)
             bb_or(q, &extra)
 
 
@@ -347,7 +348,7 @@ cdef enum:
 
 ctypedef struct PieceLegs:
     Targets legs                     # the piece's first legs (R13-R18) on the parent's board
-    BB reads                         # the cells whose occupancy those legs looked at
+    Reads reads                      # the cells whose occupancy those legs looked at
     int32_t count                    # how many
     int16_t cell
 
@@ -377,7 +378,8 @@ cdef inline bint touches(const BB* diff, const BB* reads) noexcept nogil:
 cdef inline void take_piece_legs(const StateC* base, const RulesC* r, const BB* friends,
                                  PieceLegs* pl) noexcept nogil:
     """``pl``'s first legs on ``base``, their count and the cells they looked at."""
-    bb_clear(&pl.reads)
+    bb_clear(&pl.reads.cells)
+    bb_clear(&pl.reads.one_leg)
     first_legs(base, r, friends, pl.cell, &pl.legs, &pl.reads)
     pl.count = emit(NULL, 0, pl.cell, &pl.legs)
 
@@ -413,7 +415,7 @@ cdef bint take_turn_start_legs(const StateC* child, const StateC* parent, const 
         memcpy(ref.piece, grand.piece, grand.npieces * sizeof(PieceLegs))
         for j in range(ref.npieces):
             pl = &ref.piece[j]
-            if touches(&diff, &pl.reads):
+            if touches(&diff, &pl.reads.cells):     # two quiet legs on: all the cells
                 take_piece_legs(&base, r, &friends, pl)
     else:
         ref.npieces = 0
@@ -444,7 +446,7 @@ cdef int turn_start_actions(const StateC* s, const RulesC* r, const TurnStartLeg
         diff.w[word] = s.total.w[word] ^ ref.total.w[word]
     for j in range(ref.npieces):
         pl = &ref.piece[j]
-        if touches(&diff, &pl.reads):
+        if touches(&diff, &pl.reads.one_leg):       # one quiet leg on
             if not have_friends:
                 friends_of(s, r, ref.army, &friends)
                 have_friends = True
