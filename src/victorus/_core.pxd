@@ -31,6 +31,12 @@ ctypedef struct Tables:
     uint8_t kingdom[MAX_CELLS]                 # seat, or NO_KINGDOM
     int16_t portal[NUM_SEATS]                  # R28 portal cell per seat
     uint8_t up_dir[NUM_SEATS]                  # R6 up direction per seat
+    # Where a slide can look, for taking a leg again in some directions only: the cells
+    # of each straight line from a cell (to the board's edge or the centre; the lines
+    # from one cell share no cell, BoardTables checks it), and per pair of cells the
+    # directions from the first whose line holds the second or a spoke flank beside it.
+    BB rays[MAX_CELLS][NUM_DIRS]
+    uint16_t seen_from[MAX_CELLS][MAX_CELLS]
 
 ctypedef struct LegSpec:
     uint16_t dirs          # bit d set: direction d may be used
@@ -201,15 +207,15 @@ cdef inline void team_friends(const BB* occ, const uint8_t* team, int army,
 
 
 cdef inline void strategic_steps(const Tables* t, const BB* total, uint8_t live, int cell,
-                                 uint8_t colors, const BB* normal_quiet, BB* out,
+                                 uint32_t dirs, uint8_t colors, const BB* normal_quiet, BB* out,
                                  Reads* reads) noexcept nogil:
     """R13: one edge step to an empty cell of the piece's color, never a capture; a step
     that ``normal_quiet`` (the piece's normal leg) already reaches is that normal leg.
 
     gen_leg's rules for one step that may not capture, written out: only ring
     neighbours share the piece's color (R5), so no other edge step can stop, and
-    they are on the board, never the centre (its own color) and have no spoke flanks."""
-    cdef uint32_t dirs = t.ring[cell]
+    they are on the board, never the centre (its own color) and have no spoke flanks.
+    ``dirs``: ``t.ring[cell]``, or the part of it to take again."""
     cdef int nxt
     cdef const Step* st
     bb_clear(out)
@@ -269,6 +275,8 @@ cdef list bb_cells(const BB* b)
 
 cdef class BoardTables:
     cdef Tables t
+
+    cdef int _lines(self) except -1
 
 
 cdef class Position:

@@ -71,9 +71,39 @@ cdef class BoardTables:
                 k = self.t.steps[i][d].to
                 if k >= 0 and self.t.color[k] == self.t.color[i]:
                     self.t.ring[i] |= 1 << d
+        self._lines()
         for i in range(NUM_SEATS):
             self.t.portal[i] = _checked(portals[i], 0, ncells - 1, "portal")
             self.t.up_dir[i] = _checked(up_dirs[i], 0, NUM_DIRS - 1, "direction")
+
+    cdef int _lines(self) except -1:
+        """rays and seen_from: each straight line from each cell, step by step to the
+        board's edge or the centre, with its spoke flanks."""
+        cdef int i, d, cur, nxt
+        cdef BB lines
+        cdef const Step* st
+        for i in range(self.t.ncells):
+            bb_clear(&lines)
+            for d in range(NUM_DIRS):
+                bb_clear(&self.t.rays[i][d])
+                cur = i
+                while True:                          # ends: a cell seen twice raises
+                    st = &self.t.steps[cur][d]
+                    nxt = st.to
+                    if nxt < 0:
+                        break
+                    if bb_has(&lines, nxt) or nxt == i:
+                        raise ValueError(f"the lines from cell {i} cross or loop at cell {nxt}")
+                    bb_add(&self.t.rays[i][d], nxt)
+                    self.t.seen_from[i][nxt] |= 1 << d
+                    if st.special & STEP_FLANKED:
+                        self.t.seen_from[i][st.flank0] |= 1 << d
+                        self.t.seen_from[i][st.flank1] |= 1 << d
+                    if nxt == self.t.centre:
+                        break
+                    cur = nxt
+                bb_or(&lines, &self.t.rays[i][d])
+        return 0
 
     @property
     def ncells(self):
@@ -254,8 +284,8 @@ cdef class Position:
         cdef BB captures, normal_quiet, steps
         self._spec(&spec, cell, army, normal_dirs, colors, False, False, -1, False, -1)
         self._leg(cell, &spec, &normal_quiet, &captures)
-        strategic_steps(&self.tables.t, &self.total, self.live_mask, cell, colors, &normal_quiet,
-                        &steps, NULL)
+        strategic_steps(&self.tables.t, &self.total, self.live_mask, cell,
+                        self.tables.t.ring[cell], colors, &normal_quiet, &steps, NULL)
         return bb_cells(&steps)
 
     def pivot(self, int cell, int army, int colors, int nocap_kingdom=-1):

@@ -20,9 +20,10 @@ cdef inline void leg(const StateC* s, const RulesC* r, const BB* friends, int ce
     gen_leg(r.t, &s.total, friends, s.live, cell, &spec, quiet, captures, reads)
 
 
-cdef inline void strategic(const StateC* s, const RulesC* r, int cell, uint8_t colors,
-                           const BB* normal_quiet, BB* out, Reads* reads) noexcept nogil:
-    strategic_steps(r.t, &s.total, s.live, cell, colors, normal_quiet, out, reads)
+cdef inline void strategic(const StateC* s, const RulesC* r, int cell, uint32_t dirs,
+                           uint8_t colors, const BB* normal_quiet, BB* out,
+                           Reads* reads) noexcept nogil:
+    strategic_steps(r.t, &s.total, s.live, cell, dirs, colors, normal_quiet, out, reads)
 
 
 cdef inline void pivot(const StateC* s, const RulesC* r, const BB* friends, int cell, int army,
@@ -165,7 +166,7 @@ cdef void first_legs(const StateC* s, const RulesC* r, const BB* friends, int ce
     leg(s, r, friends, cell, army, r.dirs[army][kind], colors, True, False, -1, False, -1, q, c,
         reads)
     if kind_in(kind, STRATEGIC_KINDS):                               # R13
-        strategic(s, r, cell, colors, q, &t.extra, reads)
+        strategic(s, r, cell, r.t.ring[cell], colors, q, &t.extra, reads)
 
 
 cdef void continuations(const StateC* s, const RulesC* r, const BB* friends, int cell,
@@ -208,7 +209,7 @@ cdef void self_bonus_legs(const StateC* s, const RulesC* r, const BB* friends, i
         leg(s, r, friends, cell, p.army, r.dirs[p.army][kind], colors, True, False, -1, False,
             s.turn.nocap, q, c, NULL)
         if not info_royal(p.info) and kind_in(kind, STRATEGIC_KINDS):    # R37(b)
-            strategic(s, r, cell, colors, q, &extra, NULL)
+            strategic(s, r, cell, r.t.ring[cell], colors, q, &extra, NULL)
             bb_or(q, &extra)
 
 
@@ -359,6 +360,10 @@ ctypedef struct TurnStartLegs:
     # differ from it by quiet actions, so no cell changes hands without emptying.
     BB total
     PieceLegs piece[MAX_ARMY_PIECES]
+    int32_t count                    # all the pieces' legs
+    # Per cell, the pieces (bit j: piece[j]) whose legs one quiet leg there can change
+    # (their reads.one_leg).
+    uint16_t readers[MAX_CELLS]
 
 
 cdef inline bint starts_next_turn(const StateC* child, const StateC* parent,
@@ -382,6 +387,23 @@ cdef inline void take_piece_legs(const StateC* base, const RulesC* r, const BB* 
     bb_clear(&pl.reads.one_leg)
     first_legs(base, r, friends, pl.cell, &pl.legs, &pl.reads)
     pl.count = emit(NULL, 0, pl.cell, &pl.legs)
+
+
+cdef inline void index_piece(TurnStartLegs* ref, int j, bint on) noexcept nogil:
+    """Put ``ref.piece[j]`` into (or take it out of) ``ref``'s count and readers."""
+    cdef const PieceLegs* pl = &ref.piece[j]
+    cdef int word, cell
+    cdef uint64_t x
+    ref.count += pl.count if on else -pl.count
+    for word in range(3):
+        x = pl.reads.one_leg.w[word]
+        while x:
+            cell = word * 64 + lowest_bit(x)
+            x &= x - 1
+            if on:
+                ref.readers[cell] |= 1 << j
+            else:
+                ref.readers[cell] &= ~(1 << j)
 
 
 cdef bint take_turn_start_legs(const StateC* child, const StateC* parent, const RulesC* r,
@@ -413,47 +435,108 @@ cdef bint take_turn_start_legs(const StateC* child, const StateC* parent, const 
             diff.w[word] = parent.total.w[word] ^ grand.total.w[word]
         ref.npieces = grand.npieces
         memcpy(ref.piece, grand.piece, grand.npieces * sizeof(PieceLegs))
+        memcpy(ref.readers, grand.readers, sizeof(ref.readers))
+        ref.count = grand.count
         for j in range(ref.npieces):
             pl = &ref.piece[j]
             if touches(&diff, &pl.reads.cells):     # two quiet legs on: all the cells
+                index_piece(ref, j, False)
                 take_piece_legs(&base, r, &friends, pl)
+                index_piece(ref, j, True)
     else:
         ref.npieces = 0
+        ref.count = 0
+        memset(ref.readers, 0, sizeof(ref.readers))
         for word in range(3):
             x = base.occ[army].w[word]
             while x:
                 pl = &ref.piece[ref.npieces]
-                ref.npieces += 1
                 pl.cell = word * 64 + lowest_bit(x)
                 x &= x - 1
                 take_piece_legs(&base, r, &friends, pl)
+                index_piece(ref, ref.npieces, True)
+                ref.npieces += 1
     ref.total = base.total
     ref.army = army
     return True
 
 
+cdef void retake_legs(const StateC* s, const RulesC* r, const BB* friends, const BB* diff,
+                      const PieceLegs* pl, Targets* t) noexcept nogil:
+    """The first legs of ``pl``'s piece at ``s``, whose board differs at ``diff`` from the
+    one ``pl`` was taken on: a knight's taken again only in the directions that look at a
+    cell of ``diff`` (Tables.seen_from; the lines from a cell share no cell, so its other
+    legs are ``pl``'s), a Hospitaller's, King's or Queen's all again."""
+    cdef const PieceC* p = &s.cells[pl.cell]
+    cdef int kind = info_kind(p.info), word
+    cdef uint32_t dirs, ring, again = 0
+    cdef uint64_t x
+    cdef uint8_t colors
+    cdef BB lines, lq, lc, extra
+    if kind == HOSPITALLER or kind_in(kind, ROYAL_KINDS):
+        first_legs(s, r, friends, pl.cell, t, NULL)
+        return
+    dirs = r.dirs[p.army][kind]
+    ring = r.t.ring[pl.cell] if kind_in(kind, STRATEGIC_KINDS) else 0     # R13
+    for word in range(3):
+        x = diff.w[word]
+        while x:
+            again |= r.t.seen_from[pl.cell][word * 64 + lowest_bit(x)]
+            x &= x - 1
+    again &= dirs | ring
+    t[0] = pl.legs
+    bb_clear(&lines)
+    x = again
+    while x:
+        bb_or(&lines, &r.t.rays[pl.cell][lowest_bit(x)])
+        x &= x - 1
+    for word in range(3):                            # those directions' legs go
+        t.quiet.w[word] &= ~lines.w[word]
+        t.captures.w[word] &= ~lines.w[word]
+        t.extra.w[word] &= ~lines.w[word]
+    colors = color_bit(info_edge(p.info))
+    if dirs & again:                                 # and are taken again
+        leg(s, r, friends, pl.cell, p.army, dirs & again, colors, True, False, -1, False, -1,
+            &lq, &lc, NULL)
+        bb_or(&t.quiet, &lq)
+        bb_or(&t.captures, &lc)
+    if ring & again:
+        strategic(s, r, pl.cell, ring & again, colors, &t.quiet, &extra, NULL)
+        bb_or(&t.extra, &extra)
+
+
 cdef int turn_start_actions(const StateC* s, const RulesC* r, const TurnStartLegs* ref,
                             int32_t* out) noexcept nogil:
     """actions_of a state that starts ``ref``'s army's turn and whose board differs from
-    ``ref``'s only where other armies' pieces stand: a piece's legs are taken again only
-    if they looked at a cell that differs; with ``out`` NULL, only counted."""
+    ``ref``'s by one quiet leg of another army: a piece's legs are taken again only if
+    that leg can change them (``ref.readers``); with ``out`` NULL, only counted."""
     cdef Targets t
     cdef BB diff, friends
     cdef const PieceLegs* pl
-    cdef int n = 0, j, word
-    cdef bint have_friends = False
+    cdef int n, j, word
+    cdef uint64_t x
+    cdef uint32_t touched = 0
     for word in range(3):
-        diff.w[word] = s.total.w[word] ^ ref.total.w[word]
+        diff.w[word] = x = s.total.w[word] ^ ref.total.w[word]
+        while x:
+            touched |= ref.readers[word * 64 + lowest_bit(x)]
+            x &= x - 1
+    if touched:
+        friends_of(s, r, ref.army, &friends)
+    if out == NULL:
+        n = ref.count
+        while touched:
+            pl = &ref.piece[lowest_bit(touched)]
+            touched &= touched - 1
+            retake_legs(s, r, &friends, &diff, pl, &t)
+            n += emit(NULL, 0, pl.cell, &t) - pl.count
+        return add_word(s, NULL, n)
+    n = 0
     for j in range(ref.npieces):
         pl = &ref.piece[j]
-        if touches(&diff, &pl.reads.one_leg):       # one quiet leg on
-            if not have_friends:
-                friends_of(s, r, ref.army, &friends)
-                have_friends = True
-            first_legs(s, r, &friends, pl.cell, &t, NULL)
+        if (touched >> j) & 1:
+            retake_legs(s, r, &friends, &diff, pl, &t)
             n = emit(out, n, pl.cell, &t)
-        elif out == NULL:
-            n += pl.count
         else:
             n = emit(out, n, pl.cell, &pl.legs)
     return add_word(s, out, n)
