@@ -238,7 +238,7 @@ MUTANTS: list[Mutant] = [
        "    if (r21 or s.turn.legs == 2",
        "R13: a royal knight's strategic step does not end its move", ENGINE),
     _m("eng-hospitaller", 14, "engine",
-       "        travel(s, r, friends, cell, army, color_bit(info_edge(p.info)), q, reads)\n        bb_clear(c)",
+       "        travel(s, r, friends, cell, army, SPOKE_MASK, color_bit(info_edge(p.info)), q, reads)\n        bb_clear(c)",
        "        pivot(s, r, friends, cell, army, color_bit(info_edge(p.info)), -1, q, c, reads)",
        "R14: the Hospitaller's first leg is a pivot step instead of its travel", ENGINE),
     _m("eng-pass", (15, 26), "engine", "    elif n == 0:\n        if out != NULL:\n            out[n] = WORD_PASS",
@@ -374,6 +374,9 @@ MUTANTS: list[Mutant] = [
        "R40: a piece taken again still counted (and read) as it was", PERFT),
     _m("eng-retake-lines", (12, 40), "engine", "        t.quiet.w[word] &= ~lines.w[word]\n", "",
        "R12: a line taken again keeps the stops it had", PERFT),
+    _m("eng-retake-pivots", (14, 40), "engine",
+       "            if kind == HOSPITALLER:\n                again |= r.t.pivots_from[pl.cell][cell]\n", "",
+       "R14: a travel leg kept though a leg filled or emptied a cell its pivot steps onto", PERFT),
     _m("eng-retake-ring", (13, 40), "engine", "    again &= dirs | ring\n", "    again &= dirs\n",
        "R13: a strategic step kept though the leg filled or emptied its cell", PERFT),
 

@@ -34,9 +34,11 @@ ctypedef struct Tables:
     # Where a slide can look, for taking a leg again in some directions only: the cells
     # of each straight line from a cell (to the board's edge or the centre; the lines
     # from one cell share no cell, BoardTables checks it), and per pair of cells the
-    # directions from the first whose line holds the second or a spoke flank beside it.
+    # directions from the first whose line holds the second or a spoke flank beside it
+    # (seen_from), or holds a cell whose pivot (R14) steps onto it (pivots_from).
     BB rays[MAX_CELLS][NUM_DIRS]
     uint16_t seen_from[MAX_CELLS][MAX_CELLS]
+    uint16_t pivots_from[MAX_CELLS][MAX_CELLS]
 
 ctypedef struct LegSpec:
     uint16_t dirs          # bit d set: direction d may be used
@@ -247,13 +249,15 @@ cdef inline void pivot_leg(const Tables* t, const BB* total, const BB* friends, 
 
 
 cdef inline void travel_leg(const Tables* t, const BB* total, const BB* friends, uint8_t live,
-                            int cell, int army, uint8_t colors, BB* out, Reads* reads) noexcept nogil:
-    """R14, R16: spoke slides to empty cells of the color from which a pivot exists."""
+                            int cell, int army, uint32_t dirs, uint8_t colors, BB* out,
+                            Reads* reads) noexcept nogil:
+    """R14, R16: spoke slides to empty cells of the color from which a pivot exists;
+    ``dirs``: SPOKE_MASK, or the part of it to take again."""
     cdef LegSpec spec
     cdef BB ends, caps, pq, pc
     cdef int word, p
     cdef uint64_t x
-    make_spec(&spec, army, SPOKE_MASK, colors, False, False, -1, False, -1, False)
+    make_spec(&spec, army, dirs, colors, False, False, -1, False, -1, False)
     bb_clear(&ends)
     bb_clear(&caps)
     gen_leg(t, total, friends, live, cell, &spec, &ends, &caps, reads)

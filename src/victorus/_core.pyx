@@ -79,7 +79,7 @@ cdef class BoardTables:
     cdef int _lines(self) except -1:
         """rays and seen_from: each straight line from each cell, step by step to the
         board's edge or the centre, with its spoke flanks."""
-        cdef int i, d, cur, nxt
+        cdef int i, d, e, cur, nxt
         cdef BB lines
         cdef const Step* st
         for i in range(self.t.ncells):
@@ -96,6 +96,9 @@ cdef class BoardTables:
                         raise ValueError(f"the lines from cell {i} cross or loop at cell {nxt}")
                     bb_add(&self.t.rays[i][d], nxt)
                     self.t.seen_from[i][nxt] |= 1 << d
+                    for e in range(NUM_DIRS):                # R14: pivots from nxt
+                        if (self.t.ring[nxt] >> e) & 1:
+                            self.t.pivots_from[i][self.t.steps[nxt][e].to] |= 1 << d
                     if st.special & STEP_FLANKED:
                         self.t.seen_from[i][st.flank0] |= 1 << d
                         self.t.seen_from[i][st.flank1] |= 1 << d
@@ -304,6 +307,6 @@ cdef class Position:
         cdef BB result, friends
         self._spec(&spec, cell, army, SPOKE_MASK, colors, False, False, -1, False, -1)
         self._friends(army, &friends)
-        travel_leg(&self.tables.t, &self.total, &friends, self.live_mask, cell, army, colors,
-                   &result, NULL)
+        travel_leg(&self.tables.t, &self.total, &friends, self.live_mask, cell, army, SPOKE_MASK,
+                   colors, &result, NULL)
         return bb_cells(&result)

@@ -34,8 +34,8 @@ cdef inline void pivot(const StateC* s, const RulesC* r, const BB* friends, int 
 
 
 cdef inline void travel(const StateC* s, const RulesC* r, const BB* friends, int cell, int army,
-                        uint8_t colors, BB* out, Reads* reads) noexcept nogil:
-    travel_leg(r.t, &s.total, friends, s.live, cell, army, colors, out, reads)
+                        uint32_t dirs, uint8_t colors, BB* out, Reads* reads) noexcept nogil:
+    travel_leg(r.t, &s.total, friends, s.live, cell, army, dirs, colors, out, reads)
 
 
 cdef inline int gate_of(const StateC* s, int army) noexcept nogil:
@@ -142,7 +142,7 @@ cdef void first_legs(const StateC* s, const RulesC* r, const BB* friends, int ce
     cdef uint64_t x
     if kind == HOSPITALLER:
         targets_start(t, LEG_TRAVEL)
-        travel(s, r, friends, cell, army, color_bit(info_edge(p.info)), q, reads)
+        travel(s, r, friends, cell, army, SPOKE_MASK, color_bit(info_edge(p.info)), q, reads)
         bb_clear(c)
         return
     targets_start(t, LEG_NORMAL)
@@ -464,25 +464,33 @@ cdef bint take_turn_start_legs(const StateC* child, const StateC* parent, const 
 cdef void retake_legs(const StateC* s, const RulesC* r, const BB* friends, const BB* diff,
                       const PieceLegs* pl, Targets* t) noexcept nogil:
     """The first legs of ``pl``'s piece at ``s``, whose board differs at ``diff`` from the
-    one ``pl`` was taken on: a knight's taken again only in the directions that look at a
-    cell of ``diff`` (Tables.seen_from; the lines from a cell share no cell, so its other
-    legs are ``pl``'s), a Hospitaller's, King's or Queen's all again."""
+    one ``pl`` was taken on: a knight's or a Hospitaller's taken again only in the
+    directions that look at a cell of ``diff`` (Tables.seen_from and, for a travel's
+    pivots, pivots_from; the lines from a cell share no cell, so its other legs are
+    ``pl``'s), a King's or Queen's all again (R16: the look-ahead may look anywhere)."""
     cdef const PieceC* p = &s.cells[pl.cell]
-    cdef int kind = info_kind(p.info), word
+    cdef int kind = info_kind(p.info), word, cell
     cdef uint32_t dirs, ring, again = 0
     cdef uint64_t x
-    cdef uint8_t colors
+    cdef uint8_t colors = color_bit(info_edge(p.info))
     cdef BB lines, lq, lc, extra
-    if kind == HOSPITALLER or kind_in(kind, ROYAL_KINDS):
+    if kind_in(kind, ROYAL_KINDS):
         first_legs(s, r, friends, pl.cell, t, NULL)
         return
-    dirs = r.dirs[p.army][kind]
-    ring = r.t.ring[pl.cell] if kind_in(kind, STRATEGIC_KINDS) else 0     # R13
     for word in range(3):
         x = diff.w[word]
         while x:
-            again |= r.t.seen_from[pl.cell][word * 64 + lowest_bit(x)]
+            cell = word * 64 + lowest_bit(x)
             x &= x - 1
+            again |= r.t.seen_from[pl.cell][cell]
+            if kind == HOSPITALLER:
+                again |= r.t.pivots_from[pl.cell][cell]
+    if kind == HOSPITALLER:
+        dirs = SPOKE_MASK                            # R14: travel legs
+        ring = 0
+    else:
+        dirs = r.dirs[p.army][kind]
+        ring = r.t.ring[pl.cell] if kind_in(kind, STRATEGIC_KINDS) else 0     # R13
     again &= dirs | ring
     t[0] = pl.legs
     bb_clear(&lines)
@@ -494,8 +502,12 @@ cdef void retake_legs(const StateC* s, const RulesC* r, const BB* friends, const
         t.quiet.w[word] &= ~lines.w[word]
         t.captures.w[word] &= ~lines.w[word]
         t.extra.w[word] &= ~lines.w[word]
-    colors = color_bit(info_edge(p.info))
-    if dirs & again:                                 # and are taken again
+    if kind == HOSPITALLER:                          # and are taken again
+        if again:
+            travel(s, r, friends, pl.cell, p.army, again, colors, &lq, NULL)
+            bb_or(&t.quiet, &lq)
+        return
+    if dirs & again:
         leg(s, r, friends, pl.cell, p.army, dirs & again, colors, True, False, -1, False, -1,
             &lq, &lc, NULL)
         bb_or(&t.quiet, &lq)
