@@ -127,7 +127,7 @@ cdef inline void gen_leg(const Tables* t, const BB* total, const BB* friends, ui
     cdef uint8_t k_start, k_dest
     cdef bint block0, block1
     cdef uint32_t dirs = spec.dirs
-    cdef Step st
+    cdef const Step* st
     cdef int centre = t.centre
     cdef BB blockers = total[0]                      # R12: pieces and the centre block flanks
     bb_add(&blockers, centre)
@@ -139,14 +139,14 @@ cdef inline void gen_leg(const Tables* t, const BB* total, const BB* friends, ui
         dirs &= dirs - 1
         cur = start
         while True:
-            st = t.steps[cur][d]                     # a copy: no write below can change it
+            st = &t.steps[cur][d]
             nxt = st.to
             if st.special:
-                if st.special & STEP_OFF or walled(&st, live):
+                if st.special & STEP_OFF or walled(st, live):
                     break
                 if st.special & STEP_FLANKED:
-                    block0 = bb_has(&blockers, st.flank0)
-                    block1 = bb_has(&blockers, st.flank1)
+                    block0 = bb_has(&blockers, st.flank0)     # (block1: where it matters)
+                    block1 = (block0 or reads != NULL) and bb_has(&blockers, st.flank1)
                     if reads != NULL:                # one filled cell blocks a spoke only
                         bb_add(&reads.cells, st.flank0)      # if the other flank blocks
                         bb_add(&reads.cells, st.flank1)
