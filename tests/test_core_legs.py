@@ -363,3 +363,30 @@ def test_high_cells_use_the_third_word():
     quiet, caps = leg(b, pos, "l27", dirs=dirmask("V180"))
     assert (quiet, caps) == (set(), {"j27"})            # a spoke step along row 27, in the
     assert b.kingdom("l27") == b.kingdom("j27") == 3     # same kingdom: the capture stands
+
+
+def test_board_tables_refuse_lines_that_cross_or_loop():
+    """perft takes a piece's legs again direction by direction: it needs the lines from a
+    cell to share no cell (and to end), which BoardTables checks on every board."""
+    from victorus._core import BoardTables
+
+    def tables(steps):                             # 4 cells, the centre is cell 3
+        return BoardTables(4, 3, steps, [-1] * 96, [0] * 48, [0, 1, 0, 2], [6] * 4, [0] * 6,
+                           [0] * 6)
+
+    straight = [-1] * 48
+    straight[0 * 12 + 0] = 1                       # 0 -> 1 -> 2 -> off the board
+    straight[1 * 12 + 0] = 2
+    assert tables(straight).ncells == 4
+    back = list(straight)
+    back[1 * 12 + 0] = 0                           # 0 -> 1 -> 0
+    with pytest.raises(ValueError, match="lines from cell 0 cross or loop at cell 0"):
+        tables(back)
+    loop = list(straight)
+    loop[2 * 12 + 0] = 1                           # 0 -> 1 -> 2 -> 1 -> ...
+    with pytest.raises(ValueError, match="lines from cell 0 cross or loop at cell 1"):
+        tables(loop)
+    crossing = list(straight)
+    crossing[0 * 12 + 1] = 2                       # directions 0 and 1 both reach cell 2
+    with pytest.raises(ValueError, match="lines from cell 0 cross or loop at cell 2"):
+        tables(crossing)

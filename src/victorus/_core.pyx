@@ -92,7 +92,7 @@ cdef class BoardTables:
                     nxt = st.to
                     if nxt < 0:
                         break
-                    if bb_has(&lines, nxt) or nxt == i:
+                    if nxt == i or bb_has(&lines, nxt) or bb_has(&self.t.rays[i][d], nxt):
                         raise ValueError(f"the lines from cell {i} cross or loop at cell {nxt}")
                     bb_add(&self.t.rays[i][d], nxt)
                     self.t.seen_from[i][nxt] |= 1 << d
