@@ -77,8 +77,9 @@ cdef class BoardTables:
             self.t.up_dir[i] = _checked(up_dirs[i], 0, NUM_DIRS - 1, "direction")
 
     cdef int _lines(self) except -1:
-        """rays and seen_from: each straight line from each cell, step by step to the
-        board's edge or the centre, with its spoke flanks."""
+        """rays, seen_from and pivots_from: each straight line from each cell, step by
+        step to the board's edge or the centre, with its spoke flanks and the cells its
+        cells pivot onto (R14). Refuses lines that cross or loop."""
         cdef int i, d, e, cur, nxt
         cdef BB lines
         cdef const Step* st
