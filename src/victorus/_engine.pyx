@@ -34,7 +34,7 @@ from cpython.buffer cimport (PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABL
 from victorus._core cimport (
     BB, LegSpec, Reads, BoardTables, gen_leg, bb_has, bb_add, bb_del, bb_clear, bb_or, popcount64, bb_count,
     bb_empty, lowest_bit, make_spec, team_friends, strategic_steps, pivot_leg, travel_leg, SPOKE_MASK,
-    kind_points, MAX_LAPS, MAX_CELLS, NUM_SEATS, NUM_KINDS, NO_KINGDOM, MAX_HELD, GATE_CAPTURES,
+    kind_points, MAX_LAPS, MAX_CELLS, NUM_SEATS, NUM_KINDS, NUM_DIRS, NO_KINGDOM, MAX_HELD, GATE_CAPTURES,
     KING, QUEEN, HOSPITALLER, NO_EDGE, COLOR_GREY, NUM_PLANES, PLANE_ARMY0_T, PLANE_BLACK_EDGED,
     PLANE_ROYAL, PLANE_TALLY, PLANE_LAPS, PLANE_CELL_WHITE, PLANE_KINGDOM0, PLANE_FROZEN,
     PLANE_SELF_ELIGIBLE, PLANE_MOVING, PLANE_PHASE_START, PLANE_TO_MOVE0,

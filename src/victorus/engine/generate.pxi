@@ -130,9 +130,14 @@ cdef inline void targets_start(Targets* t, int quiet_type) noexcept nogil:
     t.extra_type = LEG_STRATEGIC
 
 
+cdef enum:
+    ALL_DIRS = (1 << NUM_DIRS) - 1
+
+
 cdef void first_legs(const StateC* s, const RulesC* r, const BB* friends, int cell, Targets* t,
-                     Reads* reads) noexcept nogil:
-    """First legs of a full move (R13, R14, R16, R18)."""
+                     Reads* reads, uint32_t only) noexcept nogil:
+    """First legs of a full move (R13, R14, R16, R18). A knight's or Hospitaller's only in
+    the directions of ``only`` (ALL_DIRS: all of them); a King's or Queen's always all."""
     cdef const PieceC* p = &s.cells[cell]
     cdef BB* q = &t.quiet
     cdef BB* c = &t.captures
@@ -142,7 +147,8 @@ cdef void first_legs(const StateC* s, const RulesC* r, const BB* friends, int ce
     cdef uint64_t x
     if kind == HOSPITALLER:
         targets_start(t, LEG_TRAVEL)
-        travel(s, r, friends, cell, army, SPOKE_MASK, color_bit(info_edge(p.info)), q, reads)
+        travel(s, r, friends, cell, army, SPOKE_MASK & only, color_bit(info_edge(p.info)), q,
+               reads)
         bb_clear(c)
         return
     targets_start(t, LEG_NORMAL)
@@ -163,10 +169,10 @@ cdef void first_legs(const StateC* s, const RulesC* r, const BB* friends, int ce
                         bb_add(q, target)
         return
     colors = color_bit(info_edge(p.info))
-    leg(s, r, friends, cell, army, r.dirs[army][kind], colors, True, False, -1, False, -1, q, c,
-        reads)
+    leg(s, r, friends, cell, army, r.dirs[army][kind] & only, colors, True, False, -1, False, -1,
+        q, c, reads)
     if kind_in(kind, STRATEGIC_KINDS):                               # R13
-        strategic(s, r, cell, r.t.ring[cell], colors, q, &t.extra, reads)
+        strategic(s, r, cell, r.t.ring[cell] & only, colors, q, &t.extra, reads)
 
 
 cdef void continuations(const StateC* s, const RulesC* r, const BB* friends, int cell,
@@ -253,7 +259,7 @@ cdef int actions_of(const StateC* s, const RulesC* r, int32_t* out) noexcept nog
             if cell == s.turn.self_cell:
                 self_bonus_legs(s, r, &friends, cell, &t)
             else:
-                first_legs(s, r, &friends, cell, &t, NULL)
+                first_legs(s, r, &friends, cell, &t, NULL, ALL_DIRS)
             n = emit(out, n, cell, &t)
     return add_word(s, out, n)
 
@@ -385,7 +391,7 @@ cdef inline void take_piece_legs(const StateC* base, const RulesC* r, const BB* 
     """``pl``'s first legs on ``base``, their count and the cells they looked at."""
     bb_clear(&pl.reads.cells)
     bb_clear(&pl.reads.one_leg)
-    first_legs(base, r, friends, pl.cell, &pl.legs, &pl.reads)
+    first_legs(base, r, friends, pl.cell, &pl.legs, &pl.reads, ALL_DIRS)
     pl.count = emit(NULL, 0, pl.cell, &pl.legs)
 
 
@@ -468,14 +474,13 @@ cdef void retake_legs(const StateC* s, const RulesC* r, const BB* friends, const
     directions that look at a cell of ``diff`` (Tables.seen_from and, for a travel's
     pivots, pivots_from; the lines from a cell share no cell, so its other legs are
     ``pl``'s), a King's or Queen's all again (R16: the look-ahead may look anywhere)."""
-    cdef const PieceC* p = &s.cells[pl.cell]
-    cdef int kind = info_kind(p.info), word, cell
-    cdef uint32_t dirs, ring, again = 0
+    cdef int kind = info_kind(s.cells[pl.cell].info), word, cell
+    cdef uint32_t again = 0
     cdef uint64_t x
-    cdef uint8_t colors = color_bit(info_edge(p.info))
-    cdef BB lines, lq, lc, extra
+    cdef BB lines
+    cdef Targets fresh
     if kind_in(kind, ROYAL_KINDS):
-        first_legs(s, r, friends, pl.cell, t, NULL)
+        first_legs(s, r, friends, pl.cell, t, NULL, ALL_DIRS)
         return
     for word in range(3):
         x = diff.w[word]
@@ -485,36 +490,17 @@ cdef void retake_legs(const StateC* s, const RulesC* r, const BB* friends, const
             again |= r.t.seen_from[pl.cell][cell]
             if kind == HOSPITALLER:
                 again |= r.t.pivots_from[pl.cell][cell]
-    if kind == HOSPITALLER:
-        dirs = SPOKE_MASK                            # R14: travel legs
-        ring = 0
-    else:
-        dirs = r.dirs[p.army][kind]
-        ring = r.t.ring[pl.cell] if kind_in(kind, STRATEGIC_KINDS) else 0     # R13
-    again &= dirs | ring
+    first_legs(s, r, friends, pl.cell, &fresh, NULL, again)
     t[0] = pl.legs
     bb_clear(&lines)
     x = again
     while x:
         bb_or(&lines, &r.t.rays[pl.cell][lowest_bit(x)])
         x &= x - 1
-    for word in range(3):                            # those directions' legs go
-        t.quiet.w[word] &= ~lines.w[word]
-        t.captures.w[word] &= ~lines.w[word]
-        t.extra.w[word] &= ~lines.w[word]
-    if kind == HOSPITALLER:                          # and are taken again
-        if again:
-            travel(s, r, friends, pl.cell, p.army, again, colors, &lq, NULL)
-            bb_or(&t.quiet, &lq)
-        return
-    if dirs & again:
-        leg(s, r, friends, pl.cell, p.army, dirs & again, colors, True, False, -1, False, -1,
-            &lq, &lc, NULL)
-        bb_or(&t.quiet, &lq)
-        bb_or(&t.captures, &lc)
-    if ring & again:
-        strategic(s, r, pl.cell, ring & again, colors, &t.quiet, &extra, NULL)
-        bb_or(&t.extra, &extra)
+    for word in range(3):                            # those directions' legs, taken again
+        t.quiet.w[word] = (t.quiet.w[word] & ~lines.w[word]) | fresh.quiet.w[word]
+        t.captures.w[word] = (t.captures.w[word] & ~lines.w[word]) | fresh.captures.w[word]
+        t.extra.w[word] = (t.extra.w[word] & ~lines.w[word]) | fresh.extra.w[word]
 
 
 cdef int turn_start_actions(const StateC* s, const RulesC* r, const TurnStartLegs* ref,
