@@ -445,6 +445,15 @@ def test_malformed_http_gets_a_json_error(server, data, status, message):
     assert got == status and message in body["error"]
 
 
+def test_a_client_still_sending_reads_the_whole_error_answer(server):
+    """The server answers a too-long request line at once, while the client is still
+    sending: it keeps reading (and dropping) the rest before it closes, so the client
+    gets the answer rather than a reset connection."""
+    for _ in range(5):
+        got, body = raw_request(server, b"GET /" + b"a" * 600_000 + b" HTTP/1.0\r\n\r\n")
+        assert got == 414 and "Request-URI Too Long" in body["error"], body
+
+
 @pytest.mark.parametrize("length, status, message", [
     ("\xb2", 400, "needs a Content-Length (a number of bytes)"),      # '²': isdigit() but not int
     ("9" * 5000, 400, "needs a Content-Length"),

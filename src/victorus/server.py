@@ -82,6 +82,10 @@ MAX_CONNECTIONS = 256
 #: Seconds a connection may stay silent while the server waits for it, and seconds a
 #: request may take in all (from the previous answer on the connection to this one).
 REQUEST_TIMEOUT, REQUEST_DEADLINE = 10.0, 30.0
+#: After an error answer that ends a connection, seconds (and bytes) the server still reads
+#: and drops what the client sends before it closes: closing with unread bytes resets the
+#: connection, and the client could lose the answer it has not read yet.
+LINGER_SECONDS, LINGER_BYTES = 2.0, 1024 * 1024
 #: The longest request line and query the server reads.
 MAX_URI = 8192
 STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
@@ -488,6 +492,7 @@ class _Connection(H11Protocol):
         self._idle: asyncio.TimerHandle | None = None
         self._line_seen = False
         self._error: Exception | None = None
+        self._linger_left = 0                  # bytes still dropped after an error answer
         next_event = self.conn.next_event
 
         def remember(*args):
@@ -498,9 +503,8 @@ class _Connection(H11Protocol):
                 raise
         self.conn.next_event = remember        # type: ignore[method-assign]
         if len(self.connections) > MAX_CONNECTIONS:
-            transport.write(_raw_error(503, f"busy: {MAX_CONNECTIONS} connections already; "
-                                            f"try again"))
-            transport.close()
+            self._answer_and_close(_raw_error(503, f"busy: {MAX_CONNECTIONS} connections "
+                                                   f"already; try again"))
             return
         self._start_deadline()
         self._wait_idle(True)
@@ -531,7 +535,25 @@ class _Connection(H11Protocol):
         if self.transport.get_protocol() is self and not self.transport.is_closing():
             self.transport.close()
 
+    def _answer_and_close(self, answer: bytes) -> None:
+        """Send ``answer``, end the sending side, and close once the client has ended its
+        side, or after LINGER_SECONDS or LINGER_BYTES more of its bytes (a lingering
+        close: the client reads the whole answer even while it is still sending)."""
+        self._cancel()
+        self.transport.write(answer)
+        if not self.transport.can_write_eof():
+            self.transport.close()
+            return
+        self.transport.write_eof()
+        self._linger_left = LINGER_BYTES
+        self._idle = self.loop.call_later(LINGER_SECONDS, self._drop)
+
     def data_received(self, data: bytes) -> None:
+        if self._linger_left:
+            self._linger_left = max(0, self._linger_left - len(data))
+            if not self._linger_left:
+                self._drop()
+            return
         self._line_seen = self._line_seen or b"\n" in data
         if not self._busy():
             self._wait_idle(True)
@@ -549,7 +571,9 @@ class _Connection(H11Protocol):
 
     def eof_received(self):
         """A client that ends its side mid-body still gets its answer (the body is
-        short)."""
+        short); after an error answer, the connection closes."""
+        if self._linger_left:
+            return None
         if self._busy() and self.cycle.more_body:
             self.cycle.more_body = False
             self.cycle.message_event.set()
@@ -574,8 +598,7 @@ class _Connection(H11Protocol):
         text = f"{phrase}: {exc or msg}"
         if "Content-Length" in text:
             text += "; a POST needs a Content-Length (a number of bytes) and a JSON object body"
-        self.transport.write(_raw_error(status, text))
-        self.transport.close()
+        self._answer_and_close(_raw_error(status, text))
 
 
 class Server:
