@@ -85,6 +85,7 @@ ctypedef struct RulesC:
     double base[NUM_SEATS][2][MAX_CELLS]
     uint8_t team[NUM_SEATS]
     uint8_t order[NUM_SEATS]
+    uint8_t order_at[NUM_SEATS]      # a present seat's index in order
     int32_t norder
     uint8_t present                  # seat mask
     int32_t quick                    # round limit, 0: not the quick game

@@ -206,13 +206,29 @@ cdef uint8_t round_limit_winners(const StateC* s, const RulesC* r) noexcept nogi
     return team_seats(r, top)
 
 
+cdef inline void moved_this_turn(const StateC* s, BB* out) noexcept nogil:
+    """The cells of the pieces of the army to act that may hold a tally of 2 (R25): a tally
+    grows only by capturing, so in a move of this turn (the last turn's end promoted or
+    cleared it), and every piece that moved this turn is frozen (R24) or is the
+    self-eligible piece (R23, R37(b)). A standard self-bonus leg that captures nothing ends
+    the turn without moving self_cell along; that piece is a King, a Queen or a royal
+    knight (R23), never promoted."""
+    out[0] = s.frozen
+    if s.turn.self_cell >= 0:
+        bb_add(out, s.turn.self_cell)
+    for word in range(3):
+        out.w[word] &= s.occ[s.turn.to_move].w[word]
+
+
 cdef void end_turn(StateC* s, const RulesC* r, bint passed) noexcept nogil:
     """Promotion (R25), pass count (R26), next army and round (R33), draw, round limit."""
-    cdef int army = s.turn.to_move, c, i, word, live = 0
+    cdef int army = s.turn.to_move, i, word, live = 0
     cdef uint64_t x
     cdef PieceC* p
+    cdef BB moved
+    moved_this_turn(s, &moved)
     for word in range(3):
-        x = s.occ[army].w[word]
+        x = moved.w[word]
         while x:
             p = &s.cells[word * 64 + lowest_bit(x)]
             x &= x - 1
@@ -220,9 +236,7 @@ cdef void end_turn(StateC* s, const RulesC* r, bint passed) noexcept nogil:
                 p.info = make_info(info_kind(p.info), info_edge(p.info), True)
                 p.tally = 0
     s.turn.passes = s.turn.passes + 1 if passed else 0
-    for i in range(r.norder):
-        if r.order[i] == army:
-            break
+    i = r.order_at[army]
     cdef bint wrapped = False
     while True:
         i += 1
@@ -235,10 +249,11 @@ cdef void end_turn(StateC* s, const RulesC* r, bint passed) noexcept nogil:
     s.turn.to_move = r.order[i]
     turn_new_move(&s.turn)                          # phase to pending (constants.TURN_FIELDS)
     bb_clear(&s.frozen)                             # R24: frozen pieces thaw
-    for i in range(NUM_SEATS):
-        if s.army_state[i] == ARMY_ACTIVE:
-            live += 1
-    if s.turn.passes >= live:
+    if s.turn.passes:                               # (an army is active: the loop above ended)
+        for i in range(NUM_SEATS):
+            if s.army_state[i] == ARMY_ACTIVE:
+                live += 1
+    if s.turn.passes and s.turn.passes >= live:
         finish(s, 0, RESULT_DRAW)
     elif r.quick and wrapped and s.turn.round > r.quick:
         finish(s, round_limit_winners(s, r), RESULT_ROUND_LIMIT)

@@ -68,6 +68,7 @@ cdef class Rules:
         self.c.norder = len(order)
         for i in range(len(order)):
             self.c.order[i] = order[i]
+            self.c.order_at[order[i]] = i
         self.c.present = present
         self.c.quick = quick
 

@@ -297,14 +297,14 @@ cdef inline bint promotion_due(const StateC* s) noexcept nogil:
     """Whether ending this turn would promote a piece (R25: a tally of 2 or more)."""
     cdef int word
     cdef uint64_t x
-    cdef const PieceC* p
+    cdef BB moved
+    moved_this_turn(s, &moved)
     for word in range(3):
-        x = s.occ[s.turn.to_move].w[word]
+        x = moved.w[word]
         while x:
-            p = &s.cells[word * 64 + lowest_bit(x)]
-            x &= x - 1
-            if p.tally >= 2:
+            if s.cells[word * 64 + lowest_bit(x)].tally >= 2:
                 return True
+            x &= x - 1
     return False
 
 
