@@ -467,37 +467,45 @@ cdef bint take_turn_start_legs(const StateC* child, const StateC* parent, const 
     return True
 
 
-cdef void retake_legs(const StateC* s, const RulesC* r, const BB* friends, const BB* diff,
-                      const PieceLegs* pl, Targets* t) noexcept nogil:
-    """The first legs of ``pl``'s piece at ``s``, whose board differs at ``diff`` from the
-    one ``pl`` was taken on: a knight's or a Hospitaller's taken again only in the
-    directions that look at a cell of ``diff`` (Tables.seen_from and, for a travel's
-    pivots, pivots_from; the lines from a cell share no cell, so its other legs are
-    ``pl``'s), a King's or Queen's all again (R16: the look-ahead may look anywhere)."""
-    cdef int kind = info_kind(s.cells[pl.cell].info), word, cell
+cdef void retake_legs(const StateC* s, const RulesC* r, const BB* friends, const int* changed,
+                      int nchanged, const PieceLegs* pl, Targets* fresh, BB* lines) noexcept nogil:
+    """The first legs of ``pl``'s piece at ``s``, whose board differs from the one ``pl``
+    was taken on at the cells ``changed``, taken again where they may differ: ``fresh``
+    the legs in ``lines``, the rest are ``pl``'s. A knight's or a Hospitaller's are taken
+    again only in the directions that look at a changed cell (Tables.seen_from and, for a
+    travel's pivots, pivots_from; the lines from a cell share no cell), a King's or
+    Queen's all again (R16: the look-ahead may look anywhere; ``lines`` is every cell)."""
+    cdef int kind = info_kind(s.cells[pl.cell].info), i
     cdef uint32_t again = 0
     cdef uint64_t x
-    cdef BB lines
-    cdef Targets fresh
     if kind_in(kind, ROYAL_KINDS):
-        first_legs(s, r, friends, pl.cell, t, NULL, ALL_DIRS)
+        first_legs(s, r, friends, pl.cell, fresh, NULL, ALL_DIRS)
+        lines.w[0] = lines.w[1] = lines.w[2] = ~(<uint64_t>0)
         return
-    for word in range(3):
-        x = diff.w[word]
-        while x:
-            cell = word * 64 + lowest_bit(x)
-            x &= x - 1
-            again |= r.t.seen_from[pl.cell][cell]
-            if kind == HOSPITALLER:
-                again |= r.t.pivots_from[pl.cell][cell]
-    first_legs(s, r, friends, pl.cell, &fresh, NULL, again)
-    t[0] = pl.legs
-    bb_clear(&lines)
+    for i in range(nchanged):
+        again |= r.t.seen_from[pl.cell][changed[i]]
+        if kind == HOSPITALLER:
+            again |= r.t.pivots_from[pl.cell][changed[i]]
+    first_legs(s, r, friends, pl.cell, fresh, NULL, again)
+    bb_clear(lines)
     x = again
     while x:
-        bb_or(&lines, &r.t.rays[pl.cell][lowest_bit(x)])
+        bb_or(lines, &r.t.rays[pl.cell][lowest_bit(x)])
         x &= x - 1
-    for word in range(3):                            # those directions' legs, taken again
+
+
+cdef inline int legs_within(const Targets* t, const BB* lines) noexcept nogil:
+    """How many of the legs of ``t`` end in ``lines``."""
+    cdef int word, n = 0
+    for word in range(3):
+        n += popcount64((t.quiet.w[word] | t.captures.w[word] | t.extra.w[word]) & lines.w[word])
+    return n
+
+
+cdef inline void merge_legs(Targets* t, const Targets* fresh, const BB* lines) noexcept nogil:
+    """``t``'s legs with those in ``lines`` replaced by ``fresh``'s."""
+    cdef int word
+    for word in range(3):
         t.quiet.w[word] = (t.quiet.w[word] & ~lines.w[word]) | fresh.quiet.w[word]
         t.captures.w[word] = (t.captures.w[word] & ~lines.w[word]) | fresh.captures.w[word]
         t.extra.w[word] = (t.extra.w[word] & ~lines.w[word]) | fresh.extra.w[word]
@@ -508,16 +516,21 @@ cdef int turn_start_actions(const StateC* s, const RulesC* r, const TurnStartLeg
     """actions_of a state that starts ``ref``'s army's turn and whose board differs from
     ``ref``'s by one quiet leg of another army: a piece's legs are taken again only if
     that leg can change them (``ref.readers``); with ``out`` NULL, only counted."""
-    cdef Targets t
-    cdef BB diff, friends
+    cdef Targets t, fresh
+    cdef BB friends, lines
     cdef const PieceLegs* pl
-    cdef int n, j, word
+    cdef int n, j, word, nchanged = 0
+    cdef int changed[2]                              # the leg's two cells (a word: none)
     cdef uint64_t x
     cdef uint32_t touched = 0
     for word in range(3):
-        diff.w[word] = x = s.total.w[word] ^ ref.total.w[word]
+        x = s.total.w[word] ^ ref.total.w[word]
         while x:
-            touched |= ref.readers[word * 64 + lowest_bit(x)]
+            if nchanged == 2:                        # not one leg apart: from scratch
+                return actions_of(s, r, out)
+            changed[nchanged] = word * 64 + lowest_bit(x)
+            touched |= ref.readers[changed[nchanged]]
+            nchanged += 1
             x &= x - 1
     if touched:
         friends_of(s, r, ref.army, &friends)
@@ -526,14 +539,16 @@ cdef int turn_start_actions(const StateC* s, const RulesC* r, const TurnStartLeg
         while touched:
             pl = &ref.piece[lowest_bit(touched)]
             touched &= touched - 1
-            retake_legs(s, r, &friends, &diff, pl, &t)
-            n += emit(NULL, 0, pl.cell, &t) - pl.count
+            retake_legs(s, r, &friends, changed, nchanged, pl, &fresh, &lines)
+            n += emit(NULL, 0, pl.cell, &fresh) - legs_within(&pl.legs, &lines)
         return add_word(s, NULL, n)
     n = 0
     for j in range(ref.npieces):
         pl = &ref.piece[j]
         if (touched >> j) & 1:
-            retake_legs(s, r, &friends, &diff, pl, &t)
+            retake_legs(s, r, &friends, changed, nchanged, pl, &fresh, &lines)
+            t = pl.legs
+            merge_legs(&t, &fresh, &lines)
             n = emit(out, n, pl.cell, &t)
         else:
             n = emit(out, n, pl.cell, &pl.legs)
