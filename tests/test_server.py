@@ -454,6 +454,19 @@ def test_a_client_still_sending_reads_the_whole_error_answer(server):
         assert got == 414 and "Request-URI Too Long" in body["error"], body
 
 
+def test_a_request_in_hand_answered_by_an_error_gets_that_answer_alone(server):
+    """A malformed body (a bad chunk size) after a well-formed request: the server answers
+    400 whole while the client still sends, the request in hand gets no other answer, and
+    the server goes on serving."""
+    host = f"127.0.0.1:{server.server_address[1]}".encode()
+    for _ in range(5):
+        got, body = raw_request(server, b"GET /api/state HTTP/1.1\r\nHost: " + host
+                                + b"\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"
+                                + b"x" * 600_000)
+        assert got == 400 and "Bad request" in body["error"], body
+    assert http_request(server, "GET", "/api/meta")[0] == 200
+
+
 @pytest.mark.parametrize("length, status, message", [
     ("\xb2", 400, "needs a Content-Length (a number of bytes)"),      # '²': isdigit() but not int
     ("9" * 5000, 400, "needs a Content-Length"),

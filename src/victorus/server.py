@@ -493,6 +493,7 @@ class _Connection(H11Protocol):
         self._line_seen = False
         self._error: Exception | None = None
         self._linger_left = 0                  # bytes still dropped after an error answer
+        self._linger: asyncio.TimerHandle | None = None
         next_event = self.conn.next_event
 
         def remember(*args):
@@ -540,13 +541,17 @@ class _Connection(H11Protocol):
         side, or after LINGER_SECONDS or LINGER_BYTES more of its bytes (a lingering
         close: the client reads the whole answer even while it is still sending)."""
         self._cancel()
+        self.connections.discard(self)           # it serves no more requests
+        if self.cycle is not None and not self.cycle.response_complete:
+            self.cycle.disconnected = True       # a request in hand gets no other answer
+            self.cycle.message_event.set()
         self.transport.write(answer)
         if not self.transport.can_write_eof():
             self.transport.close()
             return
         self.transport.write_eof()
         self._linger_left = LINGER_BYTES
-        self._idle = self.loop.call_later(LINGER_SECONDS, self._drop)
+        self._linger = self.loop.call_later(LINGER_SECONDS, self._drop)
 
     def data_received(self, data: bytes) -> None:
         if self._linger_left:
@@ -583,6 +588,8 @@ class _Connection(H11Protocol):
     def connection_lost(self, exc):
         if hasattr(self, "_idle"):
             self._cancel()
+            if self._linger is not None:
+                self._linger.cancel()
         super().connection_lost(exc)
 
     def handle_websocket_upgrade(self, event):
