@@ -220,9 +220,17 @@ cdef inline void moved_this_turn(const StateC* s, BB* out) noexcept nogil:
         out.w[word] &= s.occ[s.turn.to_move].w[word]
 
 
+cdef inline int active_armies(const StateC* s) noexcept nogil:
+    """The armies still playing (R26: a draw when they have all passed in turn)."""
+    cdef int a, n = 0
+    for a in range(NUM_SEATS):
+        n += s.army_state[a] == ARMY_ACTIVE
+    return n
+
+
 cdef void end_turn(StateC* s, const RulesC* r, bint passed) noexcept nogil:
     """Promotion (R25), pass count (R26), next army and round (R33), draw, round limit."""
-    cdef int army = s.turn.to_move, i, word, live = 0
+    cdef int army = s.turn.to_move, i, word
     cdef uint64_t x
     cdef PieceC* p
     cdef BB moved
@@ -249,11 +257,7 @@ cdef void end_turn(StateC* s, const RulesC* r, bint passed) noexcept nogil:
     s.turn.to_move = r.order[i]
     turn_new_move(&s.turn)                          # phase to pending (constants.TURN_FIELDS)
     bb_clear(&s.frozen)                             # R24: frozen pieces thaw
-    if s.turn.passes:                               # (an army is active: the loop above ended)
-        for i in range(NUM_SEATS):
-            if s.army_state[i] == ARMY_ACTIVE:
-                live += 1
-    if s.turn.passes and s.turn.passes >= live:
+    if s.turn.passes and s.turn.passes >= active_armies(s):     # R26: all passed in turn
         finish(s, 0, RESULT_DRAW)
     elif r.quick and wrapped and s.turn.round > r.quick:
         finish(s, round_limit_winners(s, r), RESULT_ROUND_LIMIT)
