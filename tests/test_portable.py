@@ -1,7 +1,8 @@
 """The platform layer of the C code (src/victorus/portable.h): tools/portable_check.c
 exercises every service it maps (threads, mutex and condition variable, atomics, the
-monotonic clock, bit counts), built for the host and, when MinGW-w64 is installed,
-cross-compiled through the header's Win32 path and run under Wine when that is installed.
+monotonic clock, bit counts, a pool thread keeping off a CPU), built for the host and,
+when MinGW-w64 is installed, cross-compiled through the header's Win32 path and run under
+Wine when that is installed.
 """
 
 import os

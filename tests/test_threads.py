@@ -5,6 +5,7 @@ No test here depends on timing: thread interleavings vary from run to run, and e
 outcome they can produce is checked against a replay through :class:`victorus.Game`.
 """
 
+import os
 import threading
 
 import numpy as np
@@ -12,6 +13,7 @@ import pytest
 
 import victorus
 from victorus import Cancelled, Game, StopToken, perft
+from victorus._engine import PerftSplit
 from victorus.agents import MCTSAgent
 from victorus.errors import IllegalActionError
 from victorus.vector import VectorGames
@@ -185,6 +187,56 @@ def test_perft_mcts_and_vector_side_by_side():
     for w in workers:
         w.join()
     assert (together["perft"], together["mcts"], together["vector"]) == alone
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity") or len(os.sched_getaffinity(0)) < 2,
+                    reason="threads are placed on Linux, with two CPUs or more")
+def test_a_thread_lent_to_perft_keeps_off_an_earlier_ones_cpu_and_leaves_with_its_own():
+    """perft's threads keep off each other's CPU while they count (docs/performance.md):
+    a thread that finds the first one on its CPU moves off it, and leaves with the CPUs it
+    came with. The first is held on one CPU and the second started on that CPU."""
+    cpu = min(os.sched_getaffinity(0))
+    game = Game()
+    parts = [[part] for child in game._engine.children() for part in child.children()]
+    split = PerftSplit(parts, 5, None, 2)           # perft 7: it runs until stopped
+    token, second_id, seen = StopToken(), [], {}
+
+    def first():
+        os.sched_setaffinity(0, {cpu})               # this thread's own CPUs, nobody else's
+        split.run(token)
+
+    def second():
+        second_id.append(threading.get_native_id())
+        came_with = os.sched_getaffinity(0)
+        os.sched_setaffinity(0, {cpu})               # moved onto the first one's CPU ...
+        os.sched_setaffinity(0, came_with)           # ... and free to leave it
+        split.run(token)
+        seen["came with"], seen["left with"] = came_with, os.sched_getaffinity(0)
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    try:
+        threads[0].start()
+        while split.groups_done() == 0:              # the first one has counted a part
+            threads[0].join(0.001)
+        threads[1].start()
+        while not second_id:
+            threads[1].join(0.001)
+        moved = None
+        for _ in range(20000):                       # a guard: it moves at its first part
+            try:
+                narrowed = os.sched_getaffinity(second_id[0])
+            except ProcessLookupError:               # it has ended
+                break
+            if cpu not in narrowed:
+                moved = narrowed
+                break
+            threads[1].join(0.001)
+    finally:
+        token.stop()
+        for t in threads:
+            t.join()
+    assert moved is not None and moved == seen["came with"] - {cpu}
+    assert seen["left with"] == seen["came with"]
 
 
 def test_failing_progress_stops_only_its_own_perft():

@@ -1,5 +1,9 @@
 """victorus.vector: many games stepped in C, checked against victorus.Game step by step."""
 
+import os
+import sys
+import time
+
 import numpy as np
 import pytest
 
@@ -69,6 +73,27 @@ def test_results_do_not_depend_on_threads():
     for other in runs[1:]:
         for a, b in zip(runs[0], other):
             assert all(np.array_equal(x, y) for x, y in zip(a, b))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or len(os.sched_getaffinity(0)) < 2,
+                    reason="pool threads are placed on Linux, with two CPUs or more")
+def test_a_pool_thread_keeps_off_the_cpu_of_the_thread_that_steps():
+    """With another process busy on a core, the kernel would often wake the pool's worker
+    on the caller's core, where the two only take turns: a worker leaves the CPU the
+    step's caller ran on out of its own CPUs, and the caller's are never changed."""
+    mine = os.sched_getaffinity(0)
+    before = set(os.listdir("/proc/self/task"))
+    vec = VectorGames(64, "compact", players=2, threads=2, seed=1, observations=None,
+                      legal=None)
+    started = [int(tid) for tid in set(os.listdir("/proc/self/task")) - before]
+    assert started                                   # the pool's worker, at least
+    narrowed = []
+    deadline = time.monotonic() + 60                 # a guard: the worker wakes every step
+    while not narrowed and time.monotonic() < deadline:
+        vec.step(vec.sample())
+        narrowed = [cpus for cpus in map(os.sched_getaffinity, started) if cpus != mine]
+    assert len(narrowed) == 1 and narrowed[0] < mine and len(narrowed[0]) == len(mine) - 1
+    assert os.sched_getaffinity(0) == mine
 
 
 def as_counts(obs):

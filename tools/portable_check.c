@@ -1,6 +1,7 @@
 /* Exercises every service of src/victorus/portable.h: threads started and joined (with
  * their results), a mutex and condition-variable handshake and a timed wait, the atomics,
- * the monotonic clock and the bit counts on their edge values. Built and run by
+ * the monotonic clock, the bit counts on their edge values, and a pool thread keeping off
+ * its caller's CPU. Built and run by
  * tests/test_portable.py with the host's gcc (the POSIX path) and, when MinGW-w64 is
  * installed, cross-compiled for Windows (the Win32 path) and run under Wine.
  *
@@ -9,12 +10,19 @@
  *
  * Prints one line naming the path compiled and the checks passed; exits 1 at the first
  * failed check, naming it. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE                  /* as Python.h defines it for the extensions */
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
 #include "portable.h"
+
+#if defined(__linux__) && !defined(VICTORUS_PLACEMENT)
+#error "portable.h: Linux builds keep pool threads off their caller's CPU"
+#endif
 
 #define THREADS 8
 #define ADDS 100000
@@ -266,6 +274,55 @@ static void check_bits(void) {
     }
 }
 
+/* -- placement ---------------------------------------------------------------------- */
+
+/* In a thread of its own (its CPUs change, the main thread's do not). */
+static void* placement_thread(void* arg) {
+    victorus_placement_t p, crowded;
+    int cpu = victorus_current_cpu();
+    (void)arg;
+#if defined(VICTORUS_PLACEMENT)
+    {
+        cpu_set_t now;
+        int allowed;
+        check(cpu >= 0, "current_cpu is a CPU", cpu, 0);
+        victorus_placement_init(&p, 2);
+        allowed = CPU_COUNT(&p.allowed);
+        CHECK_EQ("placement_init: nothing avoided yet", p.avoided, -1);
+        victorus_placement_avoid(&p, -1);
+        CHECK_EQ("avoid(-1) keeps every CPU", p.avoided, -1);
+        if (allowed >= 2) {
+            victorus_placement_avoid(&p, cpu);
+            CHECK_EQ("avoid(cpu): that CPU avoided", p.avoided, cpu);
+            CHECK_EQ("avoid: the thread's affinity read back", pthread_getaffinity_np(
+                pthread_self(), sizeof(now), &now), 0);
+            CHECK_EQ("avoid: the caller's CPU is left out", CPU_ISSET(cpu, &now), 0);
+            CHECK_EQ("avoid: every other CPU is kept", CPU_COUNT(&now), allowed - 1);
+            check(victorus_current_cpu() != cpu, "avoid: the thread has moved off",
+                  victorus_current_cpu(), cpu);
+        }
+        victorus_placement_init(&crowded, allowed + 1);  /* more threads than CPUs */
+        victorus_placement_avoid(&crowded, victorus_current_cpu());
+        CHECK_EQ("a pool with more threads than CPUs is left where it is", crowded.avoided, -1);
+    }
+#else
+    CHECK_EQ("current_cpu is unknown off Linux", cpu, -1);
+    victorus_placement_init(&p, 2);
+    victorus_placement_avoid(&p, 0);
+    CHECK_EQ("avoid does nothing off Linux", p.avoided, -1);
+    victorus_placement_init(&crowded, 3);
+    CHECK_EQ("placement_init off Linux", crowded.avoided, -1);
+#endif
+    return NULL;
+}
+
+static void check_placement(void) {
+    victorus_thread_t thread;
+    CHECK_EQ("placement thread started",
+             victorus_thread_create(&thread, NULL, placement_thread, NULL), 0);
+    CHECK_EQ("placement thread joined", victorus_thread_join(thread, NULL), 0);
+}
+
 int main(void) {
     check_atomic_values();
     check_threads_and_atomics();
@@ -273,6 +330,7 @@ int main(void) {
     check_timed_wait();
     check_bits();
     check_clock();
+    check_placement();
 #if defined(_WIN32)
     printf("portable_check: Win32 path, %d checks passed\n", checks);
 #else

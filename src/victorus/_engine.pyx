@@ -26,6 +26,8 @@ from libc.string cimport memcmp, memcpy, memset
 from libc.stdlib cimport calloc, malloc, realloc, free
 from libc.math cimport fmod, lround
 from cpython.exc cimport PyErr_CheckSignals
+from victorus._threads cimport (MAX_THREADS, placement_t, current_cpu, placement_init,
+                                placement_avoid, placement_restore)
 from cpython.list cimport PyList_New, PyList_GET_ITEM, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
 from cpython.buffer cimport (PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABLE,

@@ -25,5 +25,12 @@ cdef extern from "portable.h" nogil:
     int pthread_cond_broadcast "victorus_cond_broadcast"(pthread_cond_t* cond)
     int pthread_cond_signal "victorus_cond_signal"(pthread_cond_t* cond)
 
+    ctypedef struct placement_t "victorus_placement_t":
+        pass
+    int current_cpu "victorus_current_cpu"()
+    void placement_init "victorus_placement_init"(placement_t* p, int threads)
+    void placement_avoid "victorus_placement_avoid"(placement_t* p, int cpu)
+    void placement_restore "victorus_placement_restore"(placement_t* p)
+
 cdef enum:
     MAX_THREADS = 64

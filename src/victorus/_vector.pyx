@@ -18,7 +18,8 @@ from victorus._threads cimport (
     MAX_THREADS, pthread_t, pthread_mutex_t, pthread_cond_t, pthread_create, pthread_join,
     pthread_mutex_init, pthread_mutex_destroy, pthread_mutex_lock, pthread_mutex_unlock,
     pthread_cond_init, pthread_cond_destroy, pthread_cond_wait, pthread_cond_broadcast,
-    pthread_cond_signal, pthread_cond_timedwait_ms)
+    pthread_cond_signal, pthread_cond_timedwait_ms, placement_t, current_cpu, placement_init,
+    placement_avoid)
 from victorus._policy cimport (ChooseFn, WorkspaceNew, WorkspaceFree, MemoryNew, MemoryFree,
                                NoteFn, ForgetFn, random_choose)
 from victorus._greedy cimport greedy_choose
@@ -89,6 +90,7 @@ ctypedef struct VecC:
     pthread_cond_t start_cv
     pthread_cond_t done_cv
     int generation, busy, stop, next
+    int caller_cpu                   # the CPU the step's caller ran on as it dispatched
     int cancel                       # Ctrl-C: the searches stop at once (their workspaces')
 
 
@@ -245,15 +247,19 @@ cdef void vec_run(VecC* v, int worker) noexcept nogil:
 ctypedef struct WorkerC:
     VecC* v
     int index                        # its workspaces: VecC.workspace[index]
+    placement_t placement            # its CPUs: it keeps off its caller's
 
 
 cdef void* vec_worker(void* arg) noexcept nogil:
     """A pool thread: spin briefly, then sleep, until the next task; take its games while
     any is left. A thread that wakes late (another process had its core) finds none and
-    holds nothing up: the caller waits for games, never for threads."""
+    holds nothing up: the caller waits for games, never for threads. Woken, it keeps off
+    the CPU the caller dispatched from (Linux): with a third busy thread on two cores the
+    kernel would often wake it there, where the two take turns instead of sharing."""
     cdef VecC* v = (<WorkerC*>arg).v
     cdef int worker = (<WorkerC*>arg).index
     cdef int seen = 0, spin
+    placement_init(&(<WorkerC*>arg).placement, v.threads)
     while True:
         spin = 0
         while atomic_load(&v.generation, SEQ_CST) == seen and spin < SPIN // 10:
@@ -266,6 +272,7 @@ cdef void* vec_worker(void* arg) noexcept nogil:
             return NULL
         seen = atomic_load(&v.generation, SEQ_CST)
         pthread_mutex_unlock(&v.lock)
+        placement_avoid(&(<WorkerC*>arg).placement, atomic_load(&v.caller_cpu, SEQ_CST))
         vec_run(v, worker)
 
 
@@ -277,6 +284,7 @@ cdef void vec_dispatch(VecC* v, int task) noexcept nogil:
     atomic_store(&v.busy, v.n, SEQ_CST)
     atomic_store(&v.next, 0, SEQ_CST)
     if v.threads > 1:
+        atomic_store(&v.caller_cpu, current_cpu(), SEQ_CST)
         pthread_mutex_lock(&v.lock)
         atomic_fetch_add(&v.generation, 1, SEQ_CST)
         pthread_cond_broadcast(&v.start_cv)

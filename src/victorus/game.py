@@ -482,7 +482,7 @@ def _perft_split(children, depth: int, threads: int, progress, table,
                  stop: StopToken | None) -> tuple[int, int]:
     """perft from depth 4 on several threads: the positions two plies down, grouped by
     root action, taken one at a time by every thread (PerftSplit)."""
-    split = PerftSplit([child.children() for child in children], depth - 2, table)
+    split = PerftSplit([child.children() for child in children], depth - 2, table, threads)
     reported = 0
 
     def tick():

@@ -9,6 +9,14 @@
  *                victorus_atomic_{load,store}_u64, orders VICTORUS_RELAXED, VICTORUS_SEQ_CST
  *   clock        victorus_now_seconds(): monotonic seconds as a double
  *   bits         victorus_popcount64, victorus_lowest_bit (the argument is not 0)
+ *   placement    victorus_current_cpu() (the CPU the caller runs on, -1: unknown) and a
+ *                pool thread's victorus_placement_t: _init(p, threads) in the thread
+ *                remembers the CPUs it may use, _avoid(p, cpu) keeps it off `cpu` (a CPU
+ *                another thread of its pool runs on) when another is allowed and the set
+ *                has a CPU for each of the pool's threads, _restore(p) gives it back the
+ *                CPUs it had. Linux only (VICTORUS_PLACEMENT is defined; it needs
+ *                _GNU_SOURCE, which Python.h defines); elsewhere the CPU is -1 and
+ *                keeping off it does nothing
  *
  * POSIX (Linux, macOS) with GCC or Clang: each name is a macro for the call the code made
  * before this header (pthreads, the __atomic builtins, clock_gettime(CLOCK_MONOTONIC),
@@ -260,6 +268,59 @@ static inline double victorus_now_seconds(void) {
 #define victorus_popcount64(x) __builtin_popcountll((x))
 #define victorus_lowest_bit(x) __builtin_ctzll((x))
 
+#endif
+
+/* -- placement ----------------------------------------------------------------------- */
+
+#if defined(__linux__) && defined(_GNU_SOURCE)
+#include <sched.h>
+#define VICTORUS_PLACEMENT 1
+
+/* A pool thread's CPUs: the set it may run on when it starts, and the CPU it keeps off. */
+typedef struct victorus_placement {
+    cpu_set_t allowed;
+    int avoided;                 /* -1: none */
+    int usable;                  /* the set has a CPU for every thread of the pool */
+} victorus_placement_t;
+
+static inline int victorus_current_cpu(void) { return sched_getcpu(); }
+
+static inline void victorus_placement_init(victorus_placement_t* p, int threads) {
+    p->avoided = -1;
+    p->usable = pthread_getaffinity_np(pthread_self(), sizeof(cpu_set_t), &p->allowed) == 0
+        && CPU_COUNT(&p->allowed) >= threads;
+}
+
+/* Keep the calling thread off `cpu` (the pool's caller's), if it may run elsewhere. */
+static inline void victorus_placement_avoid(victorus_placement_t* p, int cpu) {
+    cpu_set_t mask;
+    if (!p->usable || cpu == p->avoided || cpu < 0 || cpu >= CPU_SETSIZE)
+        return;
+    mask = p->allowed;
+    CPU_CLR(cpu, &mask);
+    if (CPU_COUNT(&mask) > 0
+            && pthread_setaffinity_np(pthread_self(), sizeof(cpu_set_t), &mask) == 0)
+        p->avoided = cpu;
+}
+
+/* The CPUs it had at _init again (a thread lent to a pool is given back as it came). */
+static inline void victorus_placement_restore(victorus_placement_t* p) {
+    if (p->avoided >= 0
+            && pthread_setaffinity_np(pthread_self(), sizeof(cpu_set_t), &p->allowed) == 0)
+        p->avoided = -1;
+}
+#else /* Windows, macOS, or built without _GNU_SOURCE: the kernel places the threads */
+typedef struct victorus_placement { int avoided; } victorus_placement_t;
+static __inline int victorus_current_cpu(void) { return -1; }
+static __inline void victorus_placement_init(victorus_placement_t* p, int threads) {
+    (void)threads;
+    p->avoided = -1;
+}
+static __inline void victorus_placement_avoid(victorus_placement_t* p, int cpu) {
+    (void)p;
+    (void)cpu;
+}
+static __inline void victorus_placement_restore(victorus_placement_t* p) { (void)p; }
 #endif
 
 #endif /* VICTORUS_PORTABLE_H */

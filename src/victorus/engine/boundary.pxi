@@ -614,17 +614,25 @@ cdef class PerftSplit:
     that another process holds up leaves the rest to the others (perft's threads split
     the tree two plies down: hundreds of small parts). Positions come in groups (a root
     action's children); :meth:`groups_done` counts the groups whose parts are all
-    counted."""
+    counted. A thread that finds itself on the CPU of a thread that came before it keeps
+    off that CPU while it counts (Linux, ``threads`` CPUs or more): with another process
+    busy on a core the kernel may leave two of perft's threads taking turns on one."""
     cdef Rules rules
     cdef StateC* states
     cdef uint64_t* counts
     cdef int* group                      # each position's group
     cdef int* left                       # per group: positions not yet counted
     cdef int n, ngroups, depth, next_index, finished_groups
+    cdef int threads, runners            # the threads meant to run it, those that came
+    cdef int cpu_of[MAX_THREADS]         # per thread that came (in order): its CPU, -1: gone
     cdef PerftTable table                # None: plain perft
 
-    def __init__(self, groups, int depth, PerftTable table=None):
+    def __init__(self, groups, int depth, PerftTable table=None, int threads=1):
         cdef list engines = [e for members in groups for e in members]
+        cdef int t
+        self.threads = threads
+        for t in range(MAX_THREADS):
+            self.cpu_of[t] = -1
         self.n = len(engines)
         self.ngroups = len(groups)
         self.depth = depth
@@ -661,11 +669,15 @@ cdef class PerftSplit:
         cdef uint64_t hits = 0
         cdef bint hashed = self.table is not None
         cdef StateC s
+        cdef int me = atomic_fetch_add(&self.runners, 1, SEQ_CST)
+        cdef placement_t place
         with nogil:
+            placement_init(&place, self.threads)
             while not atomic_load(flag, RELAXED):
                 i = atomic_fetch_add(&self.next_index, 1, SEQ_CST)
                 if i >= self.n:
                     break
+                self.keep_apart(me, &place)
                 memcpy(&s, &self.states[i], sizeof(StateC))      # on this thread's stack
                 if not hashed:
                     self.counts[i] = perft_c(&s, &self.rules.c, self.depth, flag, NULL,
@@ -675,7 +687,22 @@ cdef class PerftSplit:
                                                   &hits, flag)
                 if atomic_sub_fetch(&self.left[self.group[i]], 1, SEQ_CST) == 0:
                     atomic_fetch_add(&self.finished_groups, 1, SEQ_CST)
+            if me < MAX_THREADS:
+                atomic_store(&self.cpu_of[me], -1, SEQ_CST)
+            placement_restore(&place)            # the caller's thread, as it came
         return hits
+
+    cdef void keep_apart(self, int me, placement_t* place) noexcept nogil:
+        """Note the CPU of the ``me``-th thread, and keep it off that CPU if a thread that
+        came before it is there."""
+        cdef int cpu = current_cpu(), j
+        if me >= MAX_THREADS or cpu < 0:
+            return
+        atomic_store(&self.cpu_of[me], cpu, SEQ_CST)
+        for j in range(me):
+            if atomic_load(&self.cpu_of[j], SEQ_CST) == cpu:
+                placement_avoid(place, cpu)
+                return
 
     def groups_done(self):
         """Groups whose parts are all counted."""
