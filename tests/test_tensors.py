@@ -155,6 +155,38 @@ def test_out_buffers_are_filled_and_checked():
         game.legal_action_mask(out=np.zeros(game.num_distinct_actions, np.uint8))
 
 
+def test_weighted_rows_of_the_planes_in_one_call():
+    """Engine.observation_rows_into (OpenSpiel's small observation) writes the planes,
+    their weighted sums per cell and the last planes' values, as numpy computes them; bad
+    shapes are refused before anything is written."""
+    rng = np.random.default_rng(3)
+    weights = rng.normal(size=(5, len(PLANES))).astype(np.float32)
+    weights[rng.random(weights.shape) < 0.7] = 0
+    for board, players, variant in CONFIGS:
+        game = victorus.Game(board, players=players, variant=variant)
+        victorus.play_random(game, seed=len(board) + players, max_actions=60)
+        cells = len(game.board)
+        planes = np.full((len(PLANES), cells), 9.0, np.float32)
+        rows = np.full((5, cells), 9.0, np.float32)
+        tail = np.full(7, 9.0, np.float32)
+        for seat in game.config.present:
+            game._engine.observation_rows_into(planes, weights, rows, tail, seat)
+            assert np.array_equal(planes, game.observation(seat))
+            assert np.allclose(rows, weights @ planes, rtol=1e-6, atol=1e-5)
+            assert np.array_equal(tail, planes[-7:, 0])
+    engine, good = game._engine, np.zeros((5, cells), np.float32)
+    for bad in ((np.zeros((len(PLANES), cells + 1), np.float32), weights, good, tail, 0),
+                (planes, weights[:, 1:].copy(), good, tail, 0),
+                (planes, weights, np.zeros((4, cells), np.float32), tail, 0),
+                (planes, weights, np.zeros((5, cells - 1), np.float32), tail, 0),
+                (planes, weights, good, np.zeros(len(PLANES) + 1, np.float32), 0),
+                (planes, weights, good, tail, 6)):
+        before = good.copy()
+        with pytest.raises(ValueError, match="must be"):
+            engine.observation_rows_into(*bad)
+        assert np.array_equal(good, before)
+
+
 def test_play_id_plays_that_action_and_refuses_others():
     game = victorus.Game()
     ident = game.action_id("h3-h7")

@@ -203,12 +203,10 @@ class SmallObserver(VictorusObserver):
         self.cells = np.reshape(self.tensor[:rows * cells], (rows, cells))
         self.globals = self.tensor[rows * cells:]
         self.dict = {"cells": self.cells, "globals": self.globals}
-        self.planes_globals = self.planes[-len(SMALL_GLOBALS):, 0]     # a view
 
     def set_from(self, state, player):
-        state.game._engine.observation_into(self.planes, state.teams[player][0])   # in C
-        np.matmul(_SMALL_WEIGHTS, self.planes, out=self.cells)
-        self.globals[:] = self.planes_globals
+        state.game._engine.observation_rows_into(self.planes, _SMALL_WEIGHTS, self.cells,
+                                                 self.globals, state.teams[player][0])   # in C
 
 
 pyspiel.register_game(_GAME_TYPE, VictorusSpielGame)

@@ -389,6 +389,36 @@ cdef class Engine:
             raise ValueError(f"out must be [{NUM_PLANES}, {n}] and seat 0-5")
         write_observation(&self.s, &self.rules.c, seat, &out[0, 0])   # GIL held: never torn
 
+    def observation_rows_into(self, float[:, ::1] planes, const float[:, ::1] weights,
+                              float[:, ::1] rows, float[::1] tail, int seat):
+        """The planes seen by ``seat`` into ``planes`` [NUM_PLANES, N], then per cell the
+        weighted sums ``rows = weights @ planes`` ([R, NUM_PLANES] weights, [R, N] rows)
+        and ``tail`` the last len(tail) planes' values in the first cell: OpenSpiel's
+        small observation (victorus.openspiel.SMALL_ROWS) in one call."""
+        cdef int n = self.rules.c.t.ncells, r, p, c, first
+        cdef float w
+        cdef float* row
+        cdef const float* plane
+        if planes.shape[0] != NUM_PLANES or planes.shape[1] != n or not 0 <= seat < NUM_SEATS:
+            raise ValueError(f"planes must be [{NUM_PLANES}, {n}] and seat 0-5")
+        if weights.shape[1] != NUM_PLANES or rows.shape[0] != weights.shape[0] \
+                or rows.shape[1] != n or tail.shape[0] > NUM_PLANES:
+            raise ValueError(f"weights must be [R, {NUM_PLANES}], rows [R, {n}] and tail at "
+                             f"most {NUM_PLANES} long")
+        write_observation(&self.s, &self.rules.c, seat, &planes[0, 0])
+        for r in range(weights.shape[0]):
+            row = &rows[r, 0]
+            memset(row, 0, n * sizeof(float))
+            for p in range(NUM_PLANES):
+                w = weights[r, p]
+                if w != 0:
+                    plane = &planes[p, 0]
+                    for c in range(n):
+                        row[c] += w * plane[c]
+        first = NUM_PLANES - tail.shape[0]
+        for p in range(tail.shape[0]):
+            tail[p] = planes[first + p, 0]
+
     def observation_into_uint8(self, uint8_t[:, ::1] out, int seat):
         """The same planes as saturated integer counts (the vector games' uint8 kind)."""
         cdef int n = self.rules.c.t.ncells
