@@ -300,6 +300,25 @@ static void* placement_thread(void* arg) {
             CHECK_EQ("avoid: every other CPU is kept", CPU_COUNT(&now), allowed - 1);
             check(victorus_current_cpu() != cpu, "avoid: the thread has moved off",
                   victorus_current_cpu(), cpu);
+            victorus_placement_avoid(&p, cpu);           /* the same CPU again: no change */
+            CHECK_EQ("avoid(the same cpu) keeps it", p.avoided, cpu);
+            victorus_placement_restore(&p);
+            CHECK_EQ("restore: nothing avoided", p.avoided, -1);
+            pthread_getaffinity_np(pthread_self(), sizeof(now), &now);
+            CHECK_EQ("restore: every CPU it came with", CPU_EQUAL(&now, &p.allowed), 1);
+            /* Someone else sets its CPUs (the program, taskset): that setting is kept. */
+            victorus_placement_avoid(&p, cpu);
+            CPU_ZERO(&now);
+            CPU_SET(cpu, &now);
+            CHECK_EQ("a CPU set from outside", pthread_setaffinity_np(
+                pthread_self(), sizeof(now), &now), 0);
+            victorus_placement_restore(&p);
+            pthread_getaffinity_np(pthread_self(), sizeof(now), &now);
+            CHECK_EQ("restore keeps a setting made from outside",
+                     CPU_COUNT(&now) == 1 && CPU_ISSET(cpu, &now), 1);
+            CHECK_EQ("that setting is what it may use", CPU_EQUAL(&now, &p.allowed), 1);
+            victorus_placement_avoid(&p, cpu);           /* one CPU for two threads: stay */
+            CHECK_EQ("avoid within an outside setting too small for the pool", p.avoided, -1);
         }
         victorus_placement_init(&crowded, allowed + 1);  /* more threads than CPUs */
         victorus_placement_avoid(&crowded, victorus_current_cpu());

@@ -276,36 +276,56 @@ static inline double victorus_now_seconds(void) {
 #include <sched.h>
 #define VICTORUS_PLACEMENT 1
 
-/* A pool thread's CPUs: the set it may run on when it starts, and the CPU it keeps off. */
+/* A pool thread's CPUs: those it may use (its own when it starts, or as set since by
+ * someone else: the program, taskset), those it set last, and the CPU it keeps off. */
 typedef struct victorus_placement {
     cpu_set_t allowed;
-    int avoided;                 /* -1: none */
-    int usable;                  /* the set has a CPU for every thread of the pool */
+    cpu_set_t set;
+    int avoided;                 /* -1: none, the thread has `allowed` */
+    int threads;                 /* the pool's: it moves only if each can have a CPU */
 } victorus_placement_t;
 
 static inline int victorus_current_cpu(void) { return sched_getcpu(); }
 
 static inline void victorus_placement_init(victorus_placement_t* p, int threads) {
     p->avoided = -1;
-    p->usable = pthread_getaffinity_np(pthread_self(), sizeof(cpu_set_t), &p->allowed) == 0
-        && CPU_COUNT(&p->allowed) >= threads;
+    p->threads = threads;
+    if (pthread_getaffinity_np(pthread_self(), sizeof(cpu_set_t), &p->allowed) != 0)
+        CPU_ZERO(&p->allowed);
 }
 
-/* Keep the calling thread off `cpu` (the pool's caller's), if it may run elsewhere. */
+/* Whether the thread still has the CPUs this placement gave it; if not, someone else set
+ * them, and they are the ones it may use from now on. */
+static inline int victorus_placement_untouched(victorus_placement_t* p) {
+    cpu_set_t now;
+    if (pthread_getaffinity_np(pthread_self(), sizeof(cpu_set_t), &now) != 0)
+        return 0;
+    if (CPU_EQUAL(&now, p->avoided < 0 ? &p->allowed : &p->set))
+        return 1;
+    p->allowed = now;
+    p->avoided = -1;
+    return 0;
+}
+
+/* Keep the calling thread off `cpu` (a CPU another thread of its pool runs on), if it
+ * may run elsewhere and the CPUs it may use are enough for the pool's threads. */
 static inline void victorus_placement_avoid(victorus_placement_t* p, int cpu) {
-    cpu_set_t mask;
-    if (!p->usable || cpu == p->avoided || cpu < 0 || cpu >= CPU_SETSIZE)
+    if (cpu == p->avoided || cpu < 0 || cpu >= CPU_SETSIZE
+            || CPU_COUNT(&p->allowed) < p->threads)
         return;
-    mask = p->allowed;
-    CPU_CLR(cpu, &mask);
-    if (CPU_COUNT(&mask) > 0
-            && pthread_setaffinity_np(pthread_self(), sizeof(cpu_set_t), &mask) == 0)
+    victorus_placement_untouched(p);
+    if (CPU_COUNT(&p->allowed) < p->threads)
+        return;
+    p->set = p->allowed;
+    CPU_CLR(cpu, &p->set);                    /* (none cleared if it may not use `cpu`) */
+    if (pthread_setaffinity_np(pthread_self(), sizeof(cpu_set_t), &p->set) == 0)
         p->avoided = cpu;
 }
 
-/* The CPUs it had at _init again (a thread lent to a pool is given back as it came). */
+/* The CPUs it may use again (a thread lent to a pool leaves as it came), unless someone
+ * else has set its CPUs meanwhile. */
 static inline void victorus_placement_restore(victorus_placement_t* p) {
-    if (p->avoided >= 0
+    if (p->avoided >= 0 && victorus_placement_untouched(p)
             && pthread_setaffinity_np(pthread_self(), sizeof(cpu_set_t), &p->allowed) == 0)
         p->avoided = -1;
 }
