@@ -115,12 +115,16 @@ def test_vector_step_beside_inference(benchmark, overlapped):
     benchmark(overlapping if overlapped else serial)
 
 
-def test_openspiel_rl_environment_steps(benchmark):
+@pytest.mark.parametrize("params", [{}, {"board": "compact", "players": 2},
+                                    {"board": "compact", "players": 2, "observation": "small"}],
+                         ids=["standard-6p", "compact-2p", "compact-2p-small"])
+def test_openspiel_rl_environment_steps(benchmark, params):
+    """100 steps of OpenSpiel's rl_environment from a fresh game (rates: 100 / mean)."""
     pyspiel = pytest.importorskip("pyspiel")
     from open_spiel.python import rl_environment
 
     import victorus.openspiel  # noqa: F401
-    env = rl_environment.Environment(pyspiel.load_game("victorus"))
+    env = rl_environment.Environment(pyspiel.load_game("victorus", params))
     rng = np.random.default_rng(0)
 
     def steps():

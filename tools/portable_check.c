@@ -20,7 +20,7 @@
 
 #include "portable.h"
 
-#if defined(__linux__) && !defined(VICTORUS_PLACEMENT)
+#if defined(__linux__) && !defined(__ANDROID__) && !defined(VICTORUS_PLACEMENT)
 #error "portable.h: Linux builds keep pool threads off their caller's CPU"
 #endif
 
@@ -320,6 +320,9 @@ static void* placement_thread(void* arg) {
             victorus_placement_avoid(&p, cpu);           /* one CPU for two threads: stay */
             CHECK_EQ("avoid within an outside setting too small for the pool", p.avoided, -1);
         }
+        victorus_placement_init(&crowded, 1);            /* a pool of one: nobody beside */
+        victorus_placement_avoid(&crowded, victorus_current_cpu());
+        CHECK_EQ("a pool of one thread is left where it is", crowded.avoided, -1);
         victorus_placement_init(&crowded, allowed + 1);  /* more threads than CPUs */
         victorus_placement_avoid(&crowded, victorus_current_cpu());
         CHECK_EQ("a pool with more threads than CPUs is left where it is", crowded.avoided, -1);

@@ -14,9 +14,9 @@
  *                remembers the CPUs it may use, _avoid(p, cpu) keeps it off `cpu` (a CPU
  *                another thread of its pool runs on) when another is allowed and the set
  *                has a CPU for each of the pool's threads, _restore(p) gives it back the
- *                CPUs it had. Linux only (VICTORUS_PLACEMENT is defined; it needs
- *                _GNU_SOURCE, which Python.h defines); elsewhere the CPU is -1 and
- *                keeping off it does nothing
+ *                CPUs it had. Linux only, not Android (VICTORUS_PLACEMENT is defined;
+ *                it needs _GNU_SOURCE, which Python.h defines); elsewhere the CPU is -1
+ *                and keeping off it does nothing
  *
  * POSIX (Linux, macOS) with GCC or Clang: each name is a macro for the call the code made
  * before this header (pthreads, the __atomic builtins, clock_gettime(CLOCK_MONOTONIC),
@@ -272,7 +272,7 @@ static inline double victorus_now_seconds(void) {
 
 /* -- placement ----------------------------------------------------------------------- */
 
-#if defined(__linux__) && defined(_GNU_SOURCE)
+#if defined(__linux__) && !defined(__ANDROID__) && defined(_GNU_SOURCE)
 #include <sched.h>
 #define VICTORUS_PLACEMENT 1
 
@@ -310,16 +310,19 @@ static inline int victorus_placement_untouched(victorus_placement_t* p) {
 /* Keep the calling thread off `cpu` (a CPU another thread of its pool runs on), if it
  * may run elsewhere and the CPUs it may use are enough for the pool's threads. */
 static inline void victorus_placement_avoid(victorus_placement_t* p, int cpu) {
-    if (cpu == p->avoided || cpu < 0 || cpu >= CPU_SETSIZE
+    cpu_set_t mask;
+    if (cpu == p->avoided || cpu < 0 || cpu >= CPU_SETSIZE || p->threads < 2
             || CPU_COUNT(&p->allowed) < p->threads)
         return;
     victorus_placement_untouched(p);
     if (CPU_COUNT(&p->allowed) < p->threads)
         return;
-    p->set = p->allowed;
-    CPU_CLR(cpu, &p->set);                    /* (none cleared if it may not use `cpu`) */
-    if (pthread_setaffinity_np(pthread_self(), sizeof(cpu_set_t), &p->set) == 0)
+    mask = p->allowed;
+    CPU_CLR(cpu, &mask);                      /* (none cleared if it may not use `cpu`) */
+    if (pthread_setaffinity_np(pthread_self(), sizeof(cpu_set_t), &mask) == 0) {
+        p->set = mask;                        /* only what it really has */
         p->avoided = cpu;
+    }
 }
 
 /* The CPUs it may use again (a thread lent to a pool leaves as it came), unless someone
