@@ -243,6 +243,39 @@ def test_a_thread_lent_to_perft_keeps_off_an_earlier_ones_cpu_and_leaves_with_it
     assert seen["left with"] == seen["came with"]
 
 
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity") or len(os.sched_getaffinity(0)) < 2,
+                    reason="threads are placed on Linux, with two CPUs or more")
+def test_an_mcts_helper_thread_keeps_off_the_cpu_of_the_searching_thread():
+    """A search on two threads grows tree 0 in the calling thread, whose CPUs are never
+    changed, and its helper thread keeps off that thread's CPU (docs/performance.md)."""
+    mine = os.sched_getaffinity(0)
+    token = StopToken()
+    agent = MCTSAgent(None, seconds=60, threads=2, seed=1)   # until the token stops it
+    before = set(os.listdir("/proc/self/task"))
+    caller = threading.Thread(target=agent.search, args=(Game("compact", players=2),),
+                              kwargs={"stop": token})
+    narrowed, callers = [], []
+    try:
+        caller.start()
+        for _ in range(20000):                       # a guard: it moves as it starts
+            for tid in set(os.listdir("/proc/self/task")) - before - {str(caller.native_id)}:
+                try:
+                    cpus = os.sched_getaffinity(int(tid))
+                except ProcessLookupError:           # a thread that has ended since
+                    continue
+                if cpus != mine:
+                    narrowed.append(cpus)
+            if narrowed or not caller.is_alive():
+                callers.append(os.sched_getaffinity(caller.native_id))
+                break
+            caller.join(0.001)
+    finally:
+        token.stop()
+        caller.join()
+    assert len(narrowed) == 1 and narrowed[0] < mine and len(narrowed[0]) == len(mine) - 1
+    assert callers == [mine]
+
+
 def test_failing_progress_stops_only_its_own_perft():
     """A perft progress callback that raises stops that perft, and neither an MCTS
     search nor another perft running in other threads."""

@@ -14,7 +14,8 @@ from victorus._engine cimport (
     team_returns, material_points, stop_flag, splitmix64, mix64, atomic_load, atomic_store,
     SEQ_CST, RELAXED)
 from victorus._evaluate cimport EvalWeights, default_weights, evaluate
-from victorus._threads cimport MAX_THREADS, pthread_t, pthread_create, pthread_join
+from victorus._threads cimport (MAX_THREADS, pthread_t, pthread_create, pthread_join,
+                                placement_t, current_cpu, placement_init, placement_avoid)
 from victorus._policy cimport decisive_index
 
 #: Threads an MCTS search may use.
@@ -55,6 +56,8 @@ ctypedef struct MctsTree:
     uint64_t rng
     int32_t max_nodes                # the tree stops growing here (rollouts go on)
     bint main                        # runs in the Python thread: checks for Ctrl-C
+    int avoid_cpu                    # a helper thread keeps off the caller's CPU (-1: none)
+    int pool                         # the search's threads
     int* stop                        # the search's stop flag, shared by its trees
     const int* cancel                # the caller's StopToken
     MctsNode* nodes
@@ -240,7 +243,11 @@ cdef void* mcts_run(void* arg) noexcept nogil:
     """Grow one tree (a search thread's)."""
     cdef MctsTree* t = <MctsTree*>arg
     cdef int32_t actions[MAX_ACTIONS]
+    cdef placement_t place
     cdef StateC* s = <StateC*>malloc(sizeof(StateC))
+    if not t.main and t.avoid_cpu >= 0:              # a thread of its own: never given back
+        placement_init(&place, t.pool)
+        placement_avoid(&place, t.avoid_cpu)
     if s == NULL:
         t.error = 1
         atomic_store(t.stop, 1, SEQ_CST)
@@ -265,6 +272,8 @@ cdef void mcts_setup(MctsTree* t, const StateC* root, const RulesC* r, const Mct
     t.rng = mix64(seed + <uint64_t>(index + 1) * <uint64_t>0x9E3779B97F4A7C15)
     t.max_nodes = p.max_nodes
     t.main = False
+    t.avoid_cpu = -1
+    t.pool = 1
     t.stop = stop
     t.cancel = cancel
     t.error = 0
@@ -402,6 +411,8 @@ def mcts(Engine engine, int64_t iterations, double seconds, int threads, uint64_
     cdef uint8_t* stop_block = <uint8_t*>calloc(256, 1)
     cdef int* halt = <int*>(stop_block + 128)
     cdef const int* cancel = stop_flag(stop)
+    # tree 0 grows in this thread; the others keep off its CPU (docs/performance.md)
+    cdef int caller_cpu = current_cpu() if threads > 1 else -1
     cdef MctsParams params
     params.iterations, params.seconds = iterations, seconds
     params.rollout_actions, params.c, params.max_nodes = rollout_actions, c, max_nodes
@@ -419,6 +430,8 @@ def mcts(Engine engine, int64_t iterations, double seconds, int threads, uint64_
                    -1 if iterations < 0 else iterations // threads + (i < iterations % threads),
                    deadline, seed, i, halt, cancel)
         trees[i].main = i == 0
+        trees[i].pool = threads
+        trees[i].avoid_cpu = caller_cpu
     visits = [0] * n
     values = [0.0] * n
     cdef int64_t done = 0, nodes = 0
