@@ -247,7 +247,6 @@ cdef void vec_run(VecC* v, int worker) noexcept nogil:
 ctypedef struct WorkerC:
     VecC* v
     int index                        # its workspaces: VecC.workspace[index]
-    placement_t placement            # its CPUs: it keeps off its caller's
 
 
 cdef void* vec_worker(void* arg) noexcept nogil:
@@ -259,7 +258,8 @@ cdef void* vec_worker(void* arg) noexcept nogil:
     cdef VecC* v = (<WorkerC*>arg).v
     cdef int worker = (<WorkerC*>arg).index
     cdef int seen = 0, spin
-    placement_init(&(<WorkerC*>arg).placement, v.threads)
+    cdef placement_t place                           # its CPUs: it keeps off its caller's
+    placement_init(&place, v.threads)
     while True:
         spin = 0
         while atomic_load(&v.generation, SEQ_CST) == seen and spin < SPIN // 10:
@@ -272,7 +272,7 @@ cdef void* vec_worker(void* arg) noexcept nogil:
             return NULL
         seen = atomic_load(&v.generation, SEQ_CST)
         pthread_mutex_unlock(&v.lock)
-        placement_avoid(&(<WorkerC*>arg).placement, atomic_load(&v.caller_cpu, SEQ_CST))
+        placement_avoid(&place, atomic_load(&v.caller_cpu, SEQ_CST))
         vec_run(v, worker)
 
 
