@@ -6,6 +6,7 @@ from libc.stdint cimport int32_t, int64_t, uint64_t
 
 from victorus._engine cimport StateC, RulesC
 from victorus._evaluate cimport EvalWeights
+from victorus._policy cimport Opponent
 
 ctypedef struct AlphaBetaParams:
     int depth                        # the deepest iteration, in actions
@@ -14,7 +15,7 @@ ctypedef struct AlphaBetaParams:
     int table_bits                   # the transposition table's 2**table_bits entries
     EvalWeights weights
 
-cdef class AlphaBetaOpponent:
+cdef class AlphaBetaOpponent(Opponent):
     cdef AlphaBetaParams params
 
 cdef void* alphabeta_workspace_new(const void* params, const int* cancel) noexcept nogil

@@ -305,6 +305,8 @@ cdef class AlphaBetaOpponent:
         self.params.depth, self.params.max_nodes = depth, max_nodes
         self.params.seconds, self.params.table_bits = seconds, table_bits
         read_weights(weights, &self.params.weights)
+        self.choose, self.block = alphabeta_choose, &self.params
+        self.workspace_new, self.workspace_free = alphabeta_workspace_new, alphabeta_workspace_free
 
 
 ctypedef struct AlphaBetaWorkspace:

@@ -73,3 +73,11 @@ def choose(Engine e, uint64_t rng):
     if index < 0:
         raise ValueError("the game is over: greedy has nothing to choose")
     return index, rng
+
+
+cdef class GreedyOpponent(Opponent):
+    """The greedy agent as an opponent inside the vector games' step
+    (GreedyAgent.native_opponent): no settings, no workspace."""
+
+    def __init__(self):
+        self.choose = greedy_choose

@@ -18,6 +18,7 @@ cdef void mcts_value(const StateC* s, const RulesC* r, float* out) noexcept nogi
 from libc.stdint cimport int32_t, int64_t, uint64_t
 
 from victorus._evaluate cimport EvalWeights
+from victorus._policy cimport Opponent
 
 ctypedef struct MctsParams:
     int64_t iterations               # per decision; < 0: until the time budget
@@ -28,7 +29,7 @@ ctypedef struct MctsParams:
     bint evaluated                   # rollouts scored by the evaluation (else material)
     EvalWeights weights              # the evaluation's default weights
 
-cdef class MctsOpponent:
+cdef class MctsOpponent(Opponent):
     cdef MctsParams params
 
 cdef void* mcts_workspace_new(const void* params, const int* cancel) noexcept nogil

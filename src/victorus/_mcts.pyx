@@ -314,6 +314,8 @@ cdef class MctsOpponent:
         self.params.rollout_actions, self.params.c = rollout_actions, c
         self.params.max_nodes, self.params.evaluated = max_nodes, evaluated
         default_weights(&self.params.weights)
+        self.choose, self.block = mcts_choose, &self.params
+        self.workspace_new, self.workspace_free = mcts_workspace_new, mcts_workspace_free
 
 
 ctypedef struct MctsWorkspace:

@@ -5,10 +5,9 @@
 # - its ChooseFn; for a search also its WorkspaceNew and WorkspaceFree (buffers per worker
 #   thread) and, if it keeps something of a game between decisions, its MemoryNew,
 #   MemoryFree, NoteFn and ForgetFn;
-# - an agent without settings: an AGENT_* number in _vector.pyx and its name in
-#   victorus.vector.AGENTS; a search: a cdef class holding its parameter block (as
-#   _mcts.MctsOpponent), returned by its Python agent's ``native_opponent()``, its case
-#   in VectorEngine.set_agent and its spec's kind in victorus.vector.SEARCH_OPPONENTS.
+# - a subclass of Opponent (below) that holds its parameter block and fills the pointers
+#   in its __init__ (as _mcts.MctsOpponent), returned by its Python agent's
+#   ``native_opponent()``. The vector pool reads only these pointers: it cimports no search.
 
 from libc.stdint cimport int32_t, uint64_t
 from libc.string cimport memcpy
@@ -65,3 +64,22 @@ cdef inline int decisive_index(const StateC* s, const RulesC* r, const int32_t* 
         if trial.result != RESULT_NONE and (trial.winners >> me) & 1:
             return k
     return -1
+
+
+cdef class Opponent:
+    """A C agent as the vector games' step plays it: its functions and parameter block.
+    ``choose`` is required; ``block`` (NULL: no settings) points into the subclass's own
+    parameter struct, which lives as long as the object; a NULL ``workspace_new`` or
+    ``memory_new`` means the agent keeps no buffers or no memory of a game."""
+    cdef ChooseFn choose
+    cdef const void* block
+    cdef WorkspaceNew workspace_new
+    cdef WorkspaceFree workspace_free
+    cdef MemoryNew memory_new
+    cdef MemoryFree memory_free
+    cdef NoteFn note
+    cdef ForgetFn forget
+
+
+cdef class RandomOpponent(Opponent):
+    pass

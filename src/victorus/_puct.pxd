@@ -8,6 +8,7 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, 
 from victorus._core cimport NUM_SEATS
 from victorus._engine cimport StateC, RulesC
 from victorus._evaluate cimport EvalWeights
+from victorus._policy cimport Opponent
 
 # -- the tree (its work: victorus._puct) ---------------------------------------------------
 
@@ -59,7 +60,7 @@ ctypedef struct PuctParams:
     bint reuse_tree
     int kind                         # the C evaluator (C_HEURISTIC or C_UNIFORM)
 
-cdef class PuctOpponent:
+cdef class PuctOpponent(Opponent):
     cdef PuctParams params
 
 cdef void* puct_workspace_new(const void* params, const int* cancel) noexcept nogil

@@ -854,6 +854,10 @@ cdef class PuctOpponent:
         self.params.evaluated, self.params.evaluated_priors = evaluated, evaluated_priors
         self.params.reuse_tree = reuse_tree
         self.params.kind = C_UNIFORM if uniform else C_HEURISTIC
+        self.choose, self.block = puct_choose, &self.params
+        self.workspace_new, self.workspace_free = puct_workspace_new, puct_workspace_free
+        self.memory_new, self.memory_free = puct_memory_new, puct_memory_free
+        self.note, self.forget = puct_note, puct_forget
 
 
 ctypedef struct PuctWorkspace:

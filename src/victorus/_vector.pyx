@@ -20,14 +20,8 @@ from victorus._threads cimport (
     pthread_cond_init, pthread_cond_destroy, pthread_cond_wait, pthread_cond_broadcast,
     pthread_cond_signal, pthread_cond_timedwait_ms, placement_t, current_cpu, placement_init,
     placement_avoid)
-from victorus._policy cimport (ChooseFn, WorkspaceNew, WorkspaceFree, MemoryNew, MemoryFree,
-                               NoteFn, ForgetFn, random_choose)
-from victorus._greedy cimport greedy_choose
-from victorus._mcts cimport MctsOpponent, mcts_choose, mcts_workspace_new, mcts_workspace_free
-from victorus._alphabeta cimport (AlphaBetaOpponent, alphabeta_choose, alphabeta_workspace_new,
-                                  alphabeta_workspace_free)
-from victorus._puct cimport (PuctOpponent, puct_choose, puct_workspace_new, puct_workspace_free,
-                             puct_memory_new, puct_memory_free, puct_note, puct_forget)
+from victorus._policy cimport (Opponent, ChooseFn, WorkspaceNew, WorkspaceFree, MemoryNew,
+                               MemoryFree, NoteFn, ForgetFn)
 
 # -- many games stepped at once (victorus.vector) ----------------------------------------
 # The games live in one C array; a step validates every action first (nothing changes if
@@ -43,9 +37,6 @@ cdef enum:
     TASK_RESET = 0
     TASK_STEP = 1
     TASK_LOAD = 2                    # set_game: one game (AsyncC.index) settled
-    AGENT_NONE = 0                   # the built-in agents (victorus.vector.AGENTS); a search
-    AGENT_RANDOM = 1                 # is given as its opponent object (MctsOpponent, ...)
-    AGENT_GREEDY = 2
 
 
 ctypedef struct VecC:
@@ -421,10 +412,10 @@ cdef class VectorEngine:
         self.pool_ready = False
 
     def __init__(self, Engine start, int n, int threads, int64_t max_actions, int obs_kind,
-                 buffers, bint observer_frame=False, agents=(AGENT_NONE,) * NUM_SEATS):
-        """``agents``: per seat, AGENT_NONE (the caller plays it), AGENT_RANDOM,
-        AGENT_GREEDY or a search's opponent object (MctsOpponent, AlphaBetaOpponent),
-        played inside the step; seats given one object share its workspaces."""
+                 buffers, bint observer_frame=False, agents=(None,) * NUM_SEATS):
+        """``agents``: per seat, None (the caller plays it) or an agent's
+        :class:`victorus._policy.Opponent` (its ``native_opponent()``), played inside the
+        step; seats given one object share its workspaces and memories."""
         self.rules = start.rules
         cdef VecC* v = &self.v
         cdef int seat, cell
@@ -505,28 +496,20 @@ cdef class VectorEngine:
                 self.set_agent(seat, self.opponents[seat], threads)
 
     cdef set_agent(self, int seat, agent, int threads):
+        """Seat ``seat``'s agent from its Opponent's pointers (None: the caller's seat)."""
         cdef VecC* v = &self.v
         v.agent[seat], v.agent_params[seat] = NULL, NULL
-        if isinstance(agent, MctsOpponent):
-            v.agent[seat], v.agent_params[seat] = mcts_choose, &(<MctsOpponent>agent).params
-            v.workspace_free[seat] = mcts_workspace_free
-            self.make_workspaces(seat, threads, mcts_workspace_new)
-        elif isinstance(agent, AlphaBetaOpponent):
-            v.agent[seat] = alphabeta_choose
-            v.agent_params[seat] = &(<AlphaBetaOpponent>agent).params
-            v.workspace_free[seat] = alphabeta_workspace_free
-            self.make_workspaces(seat, threads, alphabeta_workspace_new)
-        elif isinstance(agent, PuctOpponent):
-            v.agent[seat], v.agent_params[seat] = puct_choose, &(<PuctOpponent>agent).params
-            v.workspace_free[seat] = puct_workspace_free
-            self.make_workspaces(seat, threads, puct_workspace_new)
-            v.memory_free[seat] = puct_memory_free
-            self.make_memories(seat, puct_memory_new)
-            v.note[seat], v.forget[seat] = puct_note, puct_forget
-        elif agent == AGENT_RANDOM:
-            v.agent[seat] = random_choose
-        elif agent == AGENT_GREEDY:
-            v.agent[seat] = greedy_choose
+        if agent is None:
+            return
+        cdef Opponent opponent = <Opponent?>agent
+        v.agent[seat], v.agent_params[seat] = opponent.choose, opponent.block
+        if opponent.workspace_new != NULL:
+            v.workspace_free[seat] = opponent.workspace_free
+            self.make_workspaces(seat, threads, opponent.workspace_new)
+        if opponent.memory_new != NULL:
+            v.memory_free[seat] = opponent.memory_free
+            self.make_memories(seat, opponent.memory_new)
+            v.note[seat], v.forget[seat] = opponent.note, opponent.forget
 
     cdef make_workspaces(self, int seat, int threads, WorkspaceNew make):
         cdef int t

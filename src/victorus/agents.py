@@ -15,7 +15,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from . import _engine, _greedy, _mcts
+from . import _engine, _greedy, _mcts, _policy
 from .checks import check_int
 from .constants import NUM_SEATS
 from .errors import ConfigError
@@ -41,6 +41,11 @@ class RandomAgent:
     def choose(self, game: Game):
         return self.rng.choice(game.legal_actions())
 
+    def native_opponent(self):
+        """This agent inside the step of :class:`victorus.vector.VectorGames`: one draw
+        from the game's agent random state per decision."""
+        return _policy.RandomOpponent()
+
 
 class GreedyAgent:
     """Prefers captures by piece value and avoids leaving pieces en prise (R37 points).
@@ -60,6 +65,11 @@ class GreedyAgent:
     def choose(self, game: Game):
         index, self.rng_state = _greedy.choose(game._engine, self.rng_state)
         return game.legal_actions()[index]
+
+    def native_opponent(self):
+        """This agent inside the step of :class:`victorus.vector.VectorGames` (the same C
+        function, drawing from the game's agent random state)."""
+        return _greedy.GreedyOpponent()
 
 
 class MCTSAgent:

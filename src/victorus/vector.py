@@ -85,8 +85,8 @@ from .tensors import _numpy, describe_id, num_actions
 OBSERVATIONS = {kind: i for i, kind in enumerate(OBSERVATION_KINDS)}   # the engine's OBS_*
 LEGAL = (None, "mask", "ids")
 FRAMES = ("absolute", "observer")
-#: The agents that play inside the step without a search (the engine's AGENT_* numbers).
-AGENTS = {"random": 1, "greedy": 2}
+#: The agents that play inside the step without a search or a budget.
+AGENTS = ("random", "greedy")
 #: The searches that play inside the step: make_agent builds them from the spec (its
 #: ``native_opponent()`` is the parameter block the engine plays).
 SEARCH_OPPONENTS = ("mcts", "alphabeta", "puct", "best")
@@ -286,9 +286,9 @@ class VectorGames:
 
 
 def _agents_by_seat(config, opponents) -> tuple:
-    """The engine's agent for each seat from ``opponents``: 0 (the caller's), an AGENTS
-    number, or a search's parameter block (shared by the seats of one key)."""
-    agents: list = [0] * NUM_SEATS
+    """The engine's agent for each seat from ``opponents``: None (the caller's) or an
+    agent's native opponent (shared by the seats of one key)."""
+    agents: list = [None] * NUM_SEATS
     if opponents is None:
         return tuple(agents)
     if not isinstance(opponents, dict):
@@ -298,17 +298,16 @@ def _agents_by_seat(config, opponents) -> tuple:
         agent = _opponent(key, spec)
         for seat in _seats_of(config, key):
             agents[seat] = agent
-    if not any(isinstance(agents[s], int) and agents[s] == 0 for s in config.present):
+    if all(agents[s] is not None for s in config.present):
         raise ConfigError("opponents play every seat: leave at least one seat to the caller")
     return tuple(agents)
 
 
 def _opponent(key, spec):
-    """The engine's agent for an opponent spec: an AGENTS number, or the parameter block
-    of the search make_agent builds from it."""
-    if isinstance(spec, str) and spec in AGENTS:
-        return AGENTS[spec]
-    if not isinstance(spec, str) or spec.partition(":")[0] not in SEARCH_OPPONENTS:
+    """The engine's agent for an opponent spec: the native opponent (functions and
+    parameter block) of the agent make_agent builds from it."""
+    if not isinstance(spec, str) or not (spec in AGENTS
+                                         or spec.partition(":")[0] in SEARCH_OPPONENTS):
         raise ConfigError(f"opponent {key!r}: unknown agent {spec!r}; the agents that play "
                           f"inside the step are {OPPONENT_SPECS}")
     try:
