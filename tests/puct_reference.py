@@ -1,5 +1,5 @@
 """A slow, obviously-correct PUCT over the public API (victorus.Game), the reference
-for the C search of victorus._puct: the same selection (virtual loss, first-play
+for the C search of victorus.search._puct: the same selection (virtual loss, first-play
 urgency, exact values of proven nodes), expansion, backup and proofs, one leaf of a
 batch at a time. Evaluators take a Game and return (priors over legal_actions(),
 values per seat)."""

@@ -1,4 +1,4 @@
-"""The alpha-beta agent (victorus.search_agents, C in victorus._alphabeta): its value and
+"""The alpha-beta agent (victorus.search_agents, C in victorus.search._alphabeta): its value and
 best action against a slow minimax / paranoid search in Python over the public API, on
 positions of two teams and of three or more (R33); reproducibility; budgets and specs;
 cancellation."""
@@ -9,10 +9,10 @@ import pytest
 
 import victorus
 from helpers import load_tool, position
-from victorus import _alphabeta
 from victorus.agents import make_agent
 from victorus.errors import ConfigError
 from victorus.evaluation import evaluate
+from victorus.search import _alphabeta
 from victorus.search_agents import AlphaBetaAgent
 
 WIN_DECAY = 0.001         # a win k actions deep is worth 1 - k / 1000 (docs/agents.md)

@@ -1,4 +1,4 @@
-"""PUCT in C (victorus.puct, victorus._puct) against the slow Python reference
+"""PUCT in C (victorus.puct, victorus.search._puct) against the slow Python reference
 (tests/puct_reference.py), and the search's contract: batches, proofs, reuse, noise,
 bad evaluators, cancellation. Values are per seat with team mates sharing (R33)."""
 

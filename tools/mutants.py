@@ -18,7 +18,7 @@ from typing import NamedTuple
 #: Implementation -> glob patterns of its source files (relative to the checkout).
 IMPLEMENTATIONS = {
     "engine": ("src/victorus/_engine.pyx", "src/victorus/_engine.pxd", "src/victorus/engine/*.pxi",
-               "src/victorus/_vector.pyx", "src/victorus/_mcts.pyx"),
+               "src/victorus/_vector.pyx", "src/victorus/search/_mcts.pyx"),
     "core": ("src/victorus/_core.pyx", "src/victorus/_core.pxd"),
     "reference": ("src/victorus/_reference.py", "src/victorus/_reference_game.py"),
     "geometry": ("src/victorus/geometry.py", "src/victorus/constants.py"),

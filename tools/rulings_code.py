@@ -19,9 +19,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from rulings_index import ruling_sections  # noqa: E402  (a script beside this one)
 
 #: The files searched, in the order they are listed (the rules' implementations first).
-SOURCES = ("_core.pyx", "_engine.pxd", "engine/*.pxi", "_vector.pyx", "_mcts.pyx",
+SOURCES = ("_core.pyx", "_engine.pxd", "engine/*.pxi", "_vector.pyx", "search/_mcts.pyx",
            "_reference.py", "_reference_game.py", "geometry.py", "constants.py", "variants.py",
-           "notation.py", "pieces.py", "game.py", "record.py", "tensors.py", "agents.py")
+           "notation.py", "pieces.py", "game.py", "record.py", "tensors.py", "search/*.py")
 #: A function, class or struct header (a declaration like ``cdef int n = f(x)`` is not one).
 DEF = re.compile(r"^\s*(?:cpdef|cdef|def|class|ctypedef)\b(?:[^(:=]*?\s)?([A-Za-z_]\w*)\s*[(:]")
 RULING = re.compile(r"\bR(\d+)\b")

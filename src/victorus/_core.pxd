@@ -74,11 +74,8 @@ cdef inline void bb_or(BB* a, const BB* b) noexcept nogil:
 cdef inline bint bb_empty(const BB* b) noexcept nogil:
     return (b.w[0] | b.w[1] | b.w[2]) == 0
 
-# Bit counts (portable.h: __builtin_popcountll and __builtin_ctzll of GCC and Clang, the
-# __popcnt64 and _BitScanForward64 intrinsics on Windows). lowest_bit(0) is undefined.
-cdef extern from "portable.h":
-    int popcount64 "victorus_popcount64"(unsigned long long) noexcept nogil
-    int lowest_bit "victorus_lowest_bit"(unsigned long long) noexcept nogil
+# Bit counts (declared in _portable.pxd, with the rest of portable.h).
+from victorus._portable cimport popcount64, lowest_bit
 
 cdef inline bint in_live_kingdom(const Tables* t, uint8_t live, int cell) noexcept nogil:
     cdef uint8_t k = t.kingdom[cell]

@@ -1,6 +1,6 @@
 # cython: language_level=3
 # What the engine (victorus._engine) shares with the modules built on it, victorus._vector
-# and victorus._mcts: the C state and rules records, the Engine class, a call's StopToken
+# and victorus.search._mcts: the C state and rules records, the Engine class, a call's StopToken
 # and the few C functions a client calls. Everything else stays inside the engine.
 
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
@@ -12,16 +12,10 @@ cdef enum:
     MAX_ACTIONS = 2304         # 12 pieces x 192 targets bounds any position
     MAX_ACTION_WORDS = 36      # 64-bit words of a bit per action
 
-# Atomics (portable.h: the __atomic builtins of GCC and Clang, Interlocked* on Windows).
-cdef extern from "portable.h" nogil:
-    int atomic_load "victorus_atomic_load_int"(const int* ptr, int order) noexcept
-    void atomic_store "victorus_atomic_store_int"(int* ptr, int value, int order) noexcept
-    int atomic_fetch_add "victorus_atomic_fetch_add_int"(int* ptr, int value, int order) noexcept
-    int atomic_sub_fetch "victorus_atomic_sub_fetch_int"(int* ptr, int value, int order) noexcept
-    uint64_t load_u64 "victorus_atomic_load_u64"(uint64_t* ptr, int order) noexcept
-    void store_u64 "victorus_atomic_store_u64"(uint64_t* ptr, uint64_t value, int order) noexcept
-    int SEQ_CST "VICTORUS_SEQ_CST"
-    int RELAXED "VICTORUS_RELAXED"
+# Atomics (declared in _portable.pxd, with the rest of portable.h), for the engine's
+# modules that cimport them from here.
+from victorus._portable cimport (atomic_load, atomic_store, atomic_fetch_add, atomic_sub_fetch,
+                                 load_u64, store_u64, SEQ_CST, RELAXED)
 
 # A piece in 3 bytes: its army (-1: an empty cell), its info byte (kind, edge and royal
 # status: make_info and the info_* readers below) and its R25 tally. A King's or Queen's

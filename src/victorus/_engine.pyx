@@ -17,7 +17,7 @@ concern each, included below in dependency order from ``src/victorus/engine/``:
 hashed perft table), ``observe`` (action ids, observation planes), ``history`` (undo
 records), and ``boundary`` (StopToken, Rules, Engine, GameCore). ``_engine.pxd`` is what the
 modules built on the engine see: :mod:`victorus._vector` (batched games on a thread
-pool) and :mod:`victorus._mcts` (UCT). docs/architecture.md draws the map.
+pool) and :mod:`victorus.search._mcts` (UCT). docs/architecture.md draws the map.
 """
 
 # The included parts use these names (cython-lint reads this file alone).
@@ -26,8 +26,8 @@ from libc.string cimport memcmp, memcpy, memset
 from libc.stdlib cimport calloc, malloc, realloc, free
 from libc.math cimport fmod, lround
 from cpython.exc cimport PyErr_CheckSignals
-from victorus._threads cimport (MAX_THREADS, placement_t, current_cpu, placement_init,
-                                placement_avoid, placement_restore)
+from victorus._portable cimport (MAX_THREADS, placement_t, current_cpu, placement_init,
+                                 placement_avoid, placement_restore)
 from cpython.list cimport PyList_New, PyList_GET_ITEM, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
 from cpython.buffer cimport (PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABLE,

@@ -14,14 +14,14 @@ from victorus._engine cimport (
     observation_float32, observation_uint8, splitmix64, atomic_load, atomic_store,
     atomic_fetch_add, atomic_sub_fetch, SEQ_CST)
 from cpython.exc cimport PyErr_CheckSignals
-from victorus._threads cimport (
+from victorus._portable cimport (
     MAX_THREADS, pthread_t, pthread_mutex_t, pthread_cond_t, pthread_create, pthread_join,
     pthread_mutex_init, pthread_mutex_destroy, pthread_mutex_lock, pthread_mutex_unlock,
     pthread_cond_init, pthread_cond_destroy, pthread_cond_wait, pthread_cond_broadcast,
     pthread_cond_signal, pthread_cond_timedwait_ms, placement_t, current_cpu, placement_init,
     placement_avoid)
-from victorus._policy cimport (Opponent, ChooseFn, WorkspaceNew, WorkspaceFree, MemoryNew,
-                               MemoryFree, NoteFn, ForgetFn)
+from victorus.search._policy cimport (Opponent, ChooseFn, WorkspaceNew, WorkspaceFree, MemoryNew,
+                                      MemoryFree, NoteFn, ForgetFn)
 
 # -- many games stepped at once (victorus.vector) ----------------------------------------
 # The games live in one C array; a step validates every action first (nothing changes if
@@ -414,7 +414,7 @@ cdef class VectorEngine:
     def __init__(self, Engine start, int n, int threads, int64_t max_actions, int obs_kind,
                  buffers, bint observer_frame=False, agents=(None,) * NUM_SEATS):
         """``agents``: per seat, None (the caller plays it) or an agent's
-        :class:`victorus._policy.Opponent` (its ``native_opponent()``), played inside the
+        :class:`victorus.search._policy.Opponent` (its ``native_opponent()``), played inside the
         step; seats given one object share its workspaces and memories."""
         self.rules = start.rules
         cdef VecC* v = &self.v

@@ -467,7 +467,7 @@ def _puct_rows(games, iterations: int, batch: int = 64) -> list[Row]:
     outside the evaluator beyond the same search with the evaluator in C (the same
     tree), best of three."""
     from .agents import MCTSAgent
-    from .puct import PUCTAgent, uniform_evaluator
+    from .search.puct import PUCTAgent, uniform_evaluator
     inside = [0.0]
 
     def timed(leaves):
@@ -505,7 +505,7 @@ def _puct_rows(games, iterations: int, batch: int = 64) -> list[Row]:
 def _alphabeta_row(games, nodes: int, seconds: float) -> Row:
     """Alpha-beta nodes per second (the default evaluation, ``nodes`` a decision) over
     ``games``, against play()+undo() per second on the same positions (``seconds``)."""
-    from .search_agents import AlphaBetaAgent
+    from .search.alphabeta import AlphaBetaAgent
     agent = AlphaBetaAgent(nodes, seed=1)
     searched, start = 0, time.perf_counter()
     for game in games:

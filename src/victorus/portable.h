@@ -1,5 +1,5 @@
 /* The few platform services of victorus's C code, one name each (declared to Cython in
- * _threads.pxd, _engine.pxd, _mcts.pxd and _core.pxd):
+ * _portable.pxd, _engine.pxd, _mcts.pxd and _core.pxd):
  *
  *   threads      victorus_thread_create/join, victorus_mutex_*, victorus_cond_*
  *                (pthreads' signatures and results: 0 on success, an errno code otherwise)

@@ -1,7 +1,11 @@
-# Threads, locks and condition variables, and the most threads a vector of games or an MCTS
-# search may use: shared by victorus._vector and victorus._mcts (declarations only, no
-# module). The names and signatures are POSIX threads'; portable.h maps them to pthreads on
-# POSIX and to Win32 threads, SRW locks and condition variables on Windows.
+# The platform, declared once (portable.h; declarations only, no module): threads, locks
+# and condition variables, CPU placement, atomics, the monotonic clock and bit counts, and
+# the most threads a vector of games, perft or a search may use. The thread names and
+# signatures are POSIX threads'; portable.h maps them to pthreads, the __atomic builtins
+# of GCC and Clang and clock_gettime on POSIX, and to Win32 threads, SRW locks, Interlocked*,
+# QueryPerformanceCounter and MSVC intrinsics on Windows.
+
+from libc.stdint cimport uint64_t
 
 cdef extern from "portable.h" nogil:
     ctypedef struct pthread_t "victorus_thread_t":
@@ -34,3 +38,23 @@ cdef extern from "portable.h" nogil:
 
 cdef enum:
     MAX_THREADS = 64
+
+# Atomics on int and uint64_t, with a memory order (SEQ_CST or RELAXED).
+cdef extern from "portable.h" nogil:
+    int atomic_load "victorus_atomic_load_int"(const int* ptr, int order) noexcept
+    void atomic_store "victorus_atomic_store_int"(int* ptr, int value, int order) noexcept
+    int atomic_fetch_add "victorus_atomic_fetch_add_int"(int* ptr, int value, int order) noexcept
+    int atomic_sub_fetch "victorus_atomic_sub_fetch_int"(int* ptr, int value, int order) noexcept
+    uint64_t load_u64 "victorus_atomic_load_u64"(uint64_t* ptr, int order) noexcept
+    void store_u64 "victorus_atomic_store_u64"(uint64_t* ptr, uint64_t value, int order) noexcept
+    int SEQ_CST "VICTORUS_SEQ_CST"
+    int RELAXED "VICTORUS_RELAXED"
+
+# Monotonic seconds.
+cdef extern from "portable.h":
+    double now_seconds "victorus_now_seconds"() noexcept nogil
+
+# Bit counts; lowest_bit(0) is undefined.
+cdef extern from "portable.h":
+    int popcount64 "victorus_popcount64"(unsigned long long) noexcept nogil
+    int lowest_bit "victorus_lowest_bit"(unsigned long long) noexcept nogil

@@ -13,10 +13,10 @@ from victorus._engine cimport (
     StateC, RulesC, Engine, StopToken, MAX_ACTIONS, MAX_ACTION_WORDS, gen_actions, apply_action,
     team_returns, material_points, stop_flag, splitmix64, mix64, atomic_load, atomic_store,
     SEQ_CST, RELAXED)
-from victorus._evaluate cimport EvalWeights, default_weights, evaluate
-from victorus._threads cimport (MAX_THREADS, pthread_t, pthread_create, pthread_join,
-                                placement_t, current_cpu, placement_init, placement_avoid)
-from victorus._policy cimport decisive_index
+from victorus.search._evaluate cimport EvalWeights, default_weights, evaluate
+from victorus._portable cimport (now_seconds, MAX_THREADS, pthread_t, pthread_create, pthread_join,
+                                 placement_t, current_cpu, placement_init, placement_avoid)
+from victorus.search._policy cimport decisive_index
 
 #: Threads an MCTS search may use.
 MAX_WORKER_THREADS = MAX_THREADS
@@ -296,7 +296,7 @@ cdef int most_visited(const MctsTree* t, int nactions, uint32_t* visits) noexcep
     return best
 
 
-# -- the opponent inside the vector games' step (victorus._policy) ------------------------
+# -- the opponent inside the vector games' step (victorus.search._policy) ------------------------
 # One search per decision, single-threaded, as MCTSAgent.choose with threads=1: the
 # decisive shortcut, else one draw from the game's agent random state seeds the search
 # (the seed MCTSAgent draws from its rng). Each worker thread of the vector has its own
@@ -397,7 +397,7 @@ def mcts(Engine engine, int64_t iterations, double seconds, int threads, uint64_
     army to act, iterations run, nodes made). The search reads a copy of the state, so
     play() on ``engine`` from another thread cannot tear it; ``stop`` (a StopToken) ends
     it early, as the budget would. ``evaluated``: a rollout's end is scored by the
-    heuristic evaluation (victorus._evaluate, default weights) instead of material."""
+    heuristic evaluation (victorus.search._evaluate, default weights) instead of material."""
     cdef int32_t actions[MAX_ACTIONS]
     cdef int n = gen_actions(&engine.s, &engine.rules.c, actions)
     if n == 0 or not 1 <= threads <= MAX_THREADS or max_nodes < 1 or rollout_actions < 0:

@@ -7,10 +7,10 @@ import math
 import re
 from dataclasses import dataclass
 
-from . import _mcts
-from .checks import check_int, parse_int
-from .errors import ConfigError
-from .game import Game
+from ..checks import check_int, parse_int
+from ..errors import ConfigError
+from ..game import Game
+from . import _mcts  # type: ignore[attr-defined]
 
 
 def check_seconds(seconds) -> None:
@@ -41,7 +41,7 @@ MAX_SECONDS, MAX_THREADS, MAX_ITERATIONS = 3600.0, _mcts.MAX_WORKER_THREADS, 2**
 
 def decisive(game: Game, actions):
     """The only legal action, or the first that wins at once (``actions``: the game's
-    legal_actions()); None if there is neither. In C (``victorus._policy``), as the
+    legal_actions()); None if there is neither. In C (``victorus.search._policy``), as the
     search opponents inside :class:`victorus.vector.VectorGames` take it."""
     index = _mcts.decisive(game._engine)
     return None if index < 0 else actions[index]

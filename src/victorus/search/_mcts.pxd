@@ -1,24 +1,18 @@
 # cython: language_level=3
-# What the UCT module (victorus._mcts) shares with the other searches (victorus._puct).
+# What the UCT module (victorus.search._mcts) shares with the other searches (victorus.search._puct).
 
 from victorus._engine cimport StateC, RulesC
-
-
-# Monotonic seconds (portable.h: clock_gettime(CLOCK_MONOTONIC) on POSIX,
-# QueryPerformanceCounter on Windows).
-cdef extern from "portable.h":
-    double now_seconds "victorus_now_seconds"() noexcept nogil
 
 
 cdef void mcts_value(const StateC* s, const RulesC* r, float* out) noexcept nogil
 
 
-# -- the UCT as an opponent inside the vector games' step (a victorus._policy.ChooseFn) ----
+# -- the UCT as an opponent inside the vector games' step (a victorus.search._policy.ChooseFn) ----
 
 from libc.stdint cimport int32_t, int64_t, uint64_t
 
-from victorus._evaluate cimport EvalWeights
-from victorus._policy cimport Opponent
+from victorus.search._evaluate cimport EvalWeights
+from victorus.search._policy cimport Opponent
 
 ctypedef struct MctsParams:
     int64_t iterations               # per decision; < 0: until the time budget

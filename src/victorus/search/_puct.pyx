@@ -14,11 +14,11 @@ from victorus._core cimport (
     kind_points)
 from victorus._engine cimport (
     StateC, RulesC, Engine, Rules, StopToken, MAX_ACTIONS, gen_actions, apply_action, team_returns,
-    stop_flag, splitmix64, mix64, atomic_load, RELAXED, observation_uint8, observation_float32,
-    info_kind, info_royal)
-from victorus._mcts cimport mcts_value, now_seconds
-from victorus._evaluate cimport default_weights, evaluate
-from victorus._policy cimport decisive_index
+    stop_flag, splitmix64, mix64, observation_uint8, observation_float32, info_kind, info_royal)
+from victorus.search._mcts cimport mcts_value
+from victorus._portable cimport atomic_load, RELAXED, now_seconds
+from victorus.search._evaluate cimport default_weights, evaluate
+from victorus.search._policy cimport decisive_index
 
 import numpy as np
 
@@ -28,8 +28,7 @@ MAX_LEGAL_ACTIONS = MAX_ACTIONS
 
 cdef extern from "Python.h":
     int check_signals "PyErr_CheckSignals"() except -1
-
-# -- the tree (PNode, PuctC: victorus._puct.pxd) -------------------------------------------
+# -- the tree (PNode, PuctC: victorus.search._puct.pxd) ---------------------------------
 # One array of nodes; a node's children are contiguous (made together when it is
 # expanded, one per legal action in gen_actions order, each with its prior). Values are
 # per seat (2-6 armies; team mates share their returns, R33): the army to act at a node
@@ -828,7 +827,7 @@ def run_trees(list trees, evaluator, int64_t iterations, double seconds, double 
     return [tree.t.done for tree in trees]
 
 
-# -- the opponent inside the vector games' step (victorus._policy) ------------------------
+# -- the opponent inside the vector games' step (victorus.search._policy) ------------------------
 # PUCTAgent.choose with a C evaluator: the decisive shortcut, else a search seeded by one
 # draw from the game's agent random state (the seed PUCTAgent draws from its rng). The
 # tree is the game's memory: kept between decisions and advanced by the actions the game
@@ -854,10 +853,9 @@ cdef class PuctOpponent:
         self.params.evaluated, self.params.evaluated_priors = evaluated, evaluated_priors
         self.params.reuse_tree = reuse_tree
         self.params.kind = C_UNIFORM if uniform else C_HEURISTIC
-        self.choose, self.block = puct_choose, &self.params
+        self.choose, self.block, self.note, self.forget = puct_choose, &self.params, puct_note, puct_forget
         self.workspace_new, self.workspace_free = puct_workspace_new, puct_workspace_free
         self.memory_new, self.memory_free = puct_memory_new, puct_memory_free
-        self.note, self.forget = puct_note, puct_forget
 
 
 ctypedef struct PuctWorkspace:

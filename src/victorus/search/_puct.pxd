@@ -1,16 +1,16 @@
 # cython: language_level=3
-# PUCT's tree (victorus._puct works on it without the GIL), and PUCT with a C evaluator as
-# an opponent inside the vector games' step: a victorus._policy.ChooseFn, its parameter
+# PUCT's tree (victorus.search._puct works on it without the GIL), and PUCT with a C evaluator as
+# an opponent inside the vector games' step: a victorus.search._policy.ChooseFn, its parameter
 # block, its workspace and its memory of a game (the tree kept between decisions).
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 from victorus._core cimport NUM_SEATS
 from victorus._engine cimport StateC, RulesC
-from victorus._evaluate cimport EvalWeights
-from victorus._policy cimport Opponent
+from victorus.search._evaluate cimport EvalWeights
+from victorus.search._policy cimport Opponent
 
-# -- the tree (its work: victorus._puct) ---------------------------------------------------
+# -- the tree (its work: victorus.search._puct) ---------------------------------------------------
 
 ctypedef struct PNode:
     int32_t parent                   # -1 at the root
@@ -26,8 +26,8 @@ ctypedef struct PNode:
     double value[NUM_SEATS]          # summed values per seat
 
 ctypedef struct PuctC:
-    # one tree (victorus._puct.PuctTree's, or a vector game's opponent's): the tree work
-    # of victorus._puct reads and writes nothing else, without the GIL
+    # one tree (victorus.search._puct.PuctTree's, or a vector game's opponent's): the tree work
+    # of victorus.search._puct reads and writes nothing else, without the GIL
     PNode* nodes
     int32_t nnodes, capacity, max_nodes
     StateC root

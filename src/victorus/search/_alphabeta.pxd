@@ -1,12 +1,12 @@
 # cython: language_level=3
-# The alpha-beta search (victorus._alphabeta) as an opponent inside the vector games' step:
-# a victorus._policy.ChooseFn, its parameter block and its workspace.
+# The alpha-beta search (victorus.search._alphabeta) as an opponent inside the vector games' step:
+# a victorus.search._policy.ChooseFn, its parameter block and its workspace.
 
 from libc.stdint cimport int32_t, int64_t, uint64_t
 
 from victorus._engine cimport StateC, RulesC
-from victorus._evaluate cimport EvalWeights
-from victorus._policy cimport Opponent
+from victorus.search._evaluate cimport EvalWeights
+from victorus.search._policy cimport Opponent
 
 ctypedef struct AlphaBetaParams:
     int depth                        # the deepest iteration, in actions

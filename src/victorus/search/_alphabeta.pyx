@@ -1,6 +1,6 @@
 # cython: language_level=3, cdivision=True
 """Alpha-beta search in C (:class:`victorus.search_agents.AlphaBetaAgent`): a client of the
-engine (victorus._engine) and of the heuristic evaluation (victorus._evaluate).
+engine (victorus._engine) and of the heuristic evaluation (victorus.search._evaluate).
 
 Values are those of the team of the army to act at the root (R33), read from the
 evaluation at the leaves: a node whose army to act is of that team takes the most, any
@@ -25,9 +25,9 @@ from victorus._core cimport NUM_SEATS, RESULT_NONE, WORD_STOP, CAPTURE_FLAG, cod
 from victorus._engine cimport (StateC, RulesC, Engine, StopToken, MAX_ACTIONS, gen_actions,
                                apply_action, team_returns, position_key, stop_flag, mix64,
                                splitmix64, atomic_load, RELAXED, info_kind, info_royal)
-from victorus._evaluate cimport EvalWeights, evaluate, read_weights
-from victorus._mcts cimport now_seconds
-from victorus._policy cimport decisive_index
+from victorus.search._evaluate cimport EvalWeights, evaluate, read_weights
+from victorus._portable cimport now_seconds
+from victorus.search._policy cimport decisive_index
 
 
 cdef extern from "Python.h":
@@ -256,7 +256,7 @@ def alphabeta(Engine engine, int depth, int64_t max_nodes, double seconds, uint6
               int table_bits, weights=None, StopToken stop=None):
     """Search from ``engine``'s state (at least one legal action) by iterative deepening
     to ``depth`` actions, ``max_nodes`` nodes (< 0: no limit) and/or ``seconds`` (0: no
-    limit); ``weights`` as in :func:`victorus._evaluate.evaluate_engine`. Returns (the best
+    limit); ``weights`` as in :func:`victorus.search._evaluate.evaluate_engine`. Returns (the best
     action's index in gen_actions order, its value for the root team, the depth of the
     last complete iteration, nodes searched). Reads a copy of the state; ``stop`` (a
     StopToken) ends it early, as the budget would."""
@@ -286,7 +286,7 @@ def alphabeta(Engine engine, int depth, int64_t max_nodes, double seconds, uint6
     return code_index(root_actions, n, best_code), value, reached, t.nodes
 
 
-# -- the opponent inside the vector games' step (victorus._policy) ------------------------
+# -- the opponent inside the vector games' step (victorus.search._policy) ------------------------
 # One search per decision, as AlphaBetaAgent.choose: the decisive shortcut, else one draw
 # from the game's agent random state seeds the search (the seed AlphaBetaAgent draws from
 # its rng), with an empty table as each of its searches has. Each worker thread of the

@@ -1,5 +1,5 @@
 # cython: language_level=3
-# The heuristic evaluation (victorus._evaluate) as other C modules see it: the weights
+# The heuristic evaluation (victorus.search._evaluate) as other C modules see it: the weights
 # record and the nogil function giving a value per seat.
 
 from victorus._engine cimport StateC, RulesC

@@ -1,6 +1,6 @@
 # cython: language_level=3, cdivision=True
 """A heuristic evaluation of a position in C, per seat in (-1, 1): the leaf value of the
-alpha-beta search (victorus._alphabeta) and a cheap judge for any C search.
+alpha-beta search (victorus.search._alphabeta) and a cheap judge for any C search.
 
 Five terms, each per team (R33: the armies of a team share one value), each taken against
 the mean over the present teams, so that with two teams one team's value is the other's

@@ -1,0 +1,100 @@
+"""Search agents built on the heuristic evaluation (:mod:`victorus.evaluation`):
+:class:`AlphaBetaAgent`, ``make_agent("alphabeta:0.1s")``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from .. import _engine
+from ..checks import check_int
+from ..errors import ConfigError
+from ..game import Game
+from . import _alphabeta  # type: ignore[attr-defined]
+from .budgets import check_seconds, decisive
+
+#: Bounds of an alpha-beta budget (seconds: search.MAX_SECONDS): nodes, depth in actions.
+MAX_NODES, MAX_DEPTH = 2**62, _alphabeta.MAX_DEPTH
+
+
+@dataclass(frozen=True)
+class AlphaBetaResult:
+    """What an alpha-beta search found: the chosen ``action``, its ``value`` for the team
+    of the army to act, the ``depth`` (in actions) of the last complete iteration and
+    the ``nodes`` searched."""
+
+    action: object
+    value: float
+    depth: int
+    nodes: int
+
+
+class AlphaBetaAgent:
+    """Alpha-beta in C on the heuristic evaluation (``victorus.search._alphabeta``), the GIL
+    released.
+
+    Two teams: negamax on the team value; three or more: paranoid (the team of the army
+    to act against all others together, R33). Depth counts actions (a turn is several
+    actions). Iterative deepening to ``depth`` actions, stopped by the budget: ``nodes``
+    (deterministic for a seed) and/or ``seconds`` (wall time); depth 1 always completes.
+    A transposition table of ``2**table_bits`` entries (24 bytes each) keyed by the
+    position key; the table's action first, then captures by the points they take. The
+    seed orders quiet actions (and so breaks ties between equal actions). ``weights``:
+    the evaluation's (:data:`victorus.evaluation.TERMS` names; missing ones default).
+    An action that wins at once is taken without search.
+    """
+
+    def __init__(self, nodes: int | None = None, seed=None, *, seconds: float | None = None,
+                 depth: int = MAX_DEPTH, table_bits: int = 16, weights: dict | None = None):
+        if nodes is None and seconds is None:
+            raise ConfigError("give an alpha-beta budget: nodes, seconds or both")
+        if nodes is not None:
+            check_int("nodes", nodes, 1, MAX_NODES)
+        check_seconds(seconds)
+        check_int("depth", depth, 1, MAX_DEPTH)
+        check_int("table_bits", table_bits, _alphabeta.MIN_TABLE_BITS, _alphabeta.MAX_TABLE_BITS)
+        from .evaluation import evaluate
+        evaluate(Game("compact", players=2), weights)        # validates the weights
+        self.name = "alphabeta:" + (f"{seconds:g}s" if nodes is None else str(nodes))
+        self.nodes, self.seconds, self.depth = nodes, seconds, depth
+        self.table_bits, self.weights = table_bits, dict(weights) if weights else None
+        self.rng = random.Random(seed)
+
+    def search(self, game: Game, stop=None) -> AlphaBetaResult:
+        """Search the position (it must not be over). ``stop`` (a
+        :class:`victorus.StopToken`) set from another thread ends it early, as the
+        budget would; the last complete iteration's action is returned."""
+        if stop is not None and not isinstance(stop, _engine.StopToken):
+            raise ConfigError(f"stop must be a victorus.StopToken or None, got {stop!r}")
+        game = game.copy(history=False)
+        actions = game.legal_actions()
+        if not actions:
+            raise ConfigError("the game is over: there is nothing to search")
+        best, value, depth, nodes = _alphabeta.alphabeta(
+            game._engine, self.depth, -1 if self.nodes is None else self.nodes,
+            self.seconds or 0.0, self.rng.getrandbits(64), self.table_bits, self.weights, stop)
+        return AlphaBetaResult(actions[best], value, depth, nodes)
+
+    def choose(self, game: Game):
+        return decisive(game, game.legal_actions()) or self.search(game).action
+
+    def native_opponent(self):
+        """These settings as an opponent played in C inside the step of
+        :class:`victorus.vector.VectorGames` (``opponents={seat: "alphabeta:2000"}``):
+        the same choice, the search seeded by one draw from the game's agent random
+        state."""
+        return _alphabeta.AlphaBetaOpponent(self.depth, -1 if self.nodes is None else self.nodes,
+                                            self.seconds or 0.0, self.table_bits, self.weights)
+
+
+def alphabeta_from_budget(seed=None, iterations: int | None = None,
+                          seconds: float | None = None) -> AlphaBetaAgent:
+    """The agent of an ``alphabeta:<nodes>`` or ``alphabeta:<seconds>s`` spec (the budget
+    grammar of ``mcts``; no threads); no budget: 0.1 seconds."""
+    if iterations is None and seconds is None:
+        seconds = 0.1
+    return AlphaBetaAgent(iterations, seed, seconds=seconds)
+
+
+__all__ = ["AlphaBetaAgent", "AlphaBetaResult", "alphabeta_from_budget"]

@@ -1,0 +1,102 @@
+"""The heuristic evaluation of a position (R37 material, royals in danger, the race to the
+centre, captures, mobility), computed in C (``victorus.search._evaluate``), and a slow reference
+of every term over the public API (``reference_terms``), which the tests compare it with.
+
+>>> import victorus
+>>> from victorus.evaluation import evaluate
+>>> evaluate(victorus.Game("compact", players=2))      # the start: even
+(0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+
+Each term is a number per team (R33); a team's value is ``0.99 tanh`` of the weighted sum
+of its terms minus their mean over the present teams, so with two teams one team's value
+is the other's negated. A finished game is worth its returns (+1, -1, 0) exactly.
+docs/agents.md ("The heuristic evaluation") gives the terms and the tuned weights.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..constants import KING, NUM_SEATS, QUEEN
+from ..game import Game
+from ..geometry import hex_distance, winding_base
+from . import _evaluate  # type: ignore[attr-defined]
+
+#: The terms, in the order of the weights.
+TERMS: tuple[str, ...] = _evaluate.TERMS
+#: The default (tuned) weights.
+DEFAULT_WEIGHTS: dict[str, float] = _evaluate.default_weight_values()
+#: An unfinished position's value stays within (-VALUE_BOUND, VALUE_BOUND).
+VALUE_BOUND = 0.99
+
+
+def evaluate(game: Game, weights: dict | None = None) -> tuple[float, ...]:
+    """Per seat (6 floats in [-1, 1]): the evaluation of ``game``'s position in C.
+    ``weights``: a mapping of TERMS names to numbers (missing ones: DEFAULT_WEIGHTS)."""
+    return _evaluate.evaluate_engine(game._engine, weights)
+
+
+def terms(game: Game) -> dict[str, tuple[float, ...]]:
+    """Per term, the raw value of each team number (a team is numbered by its lowest seat,
+    ``game.config.teams``; numbers of no team stay 0), computed in C."""
+    return _evaluate.engine_terms(game._engine)
+
+
+def _capture_targets(game: Game) -> list[int]:
+    return [a.target for a in game.legal_actions() if a.capture]
+
+
+def _at_turn_start(game: Game, seat: int) -> Game:
+    """The position with ``seat`` to act at the start of its turn (a turn-start VPN)."""
+    fields = game.vpn().split()
+    fields[2] = str(seat)
+    return Game.from_vpn(" ".join(fields))
+
+
+def reference_terms(game: Game) -> dict[str, tuple[float, ...]]:
+    """The raw terms of :func:`terms` in Python over the public API (slow; for tests).
+    ``danger`` and ``mobility`` read every live army's actions at the start of its turn,
+    so the position must be at the start of a turn (R39)."""
+    teams, present = game.config.teams, game.config.present
+    view = game.view()
+    out = {name: [0.0] * NUM_SEATS for name in TERMS}
+    for seat, points in enumerate(game.material()):
+        out["material"][teams[seat]] += points / 10
+    rim = max(hex_distance(q, r) for q, r in game.board.coords)
+    for cell, (army, kind) in enumerate(zip(view.army, view.kind)):
+        if army >= 0 and kind in (KING, QUEEN):
+            q, r = game.board.coords[cell]
+            lap = (winding_base(q, r, army, kind == KING) + 360 * view.laps[cell]) / 360
+            closeness = (rim - hex_distance(q, r)) / (rim - 1)
+            progress = min(1.0, max(0.0, lap)) * (1 + closeness) / 2
+            out["progress"][teams[army]] = max(out["progress"][teams[army]], progress)
+    taken = [view.pieces()[cell] for cell in _capture_targets(game)]
+    out["captures"][teams[game.to_move]] = max((p.points for p in taken if p), default=0) / 10
+    attacked: set[int] = set()
+    for seat in present:
+        if view.states[seat] != "active":
+            continue
+        start = _at_turn_start(game, seat)
+        out["mobility"][teams[seat]] += len(start.legal_actions()) / 100
+        attacked.update(c for c in _capture_targets(start) if view.kind[c] in (KING, QUEEN))
+    for cell in attacked:
+        out["danger"][teams[view.army[cell]]] += 1
+    return {name: tuple(values) for name, values in out.items()}
+
+
+def reference_evaluate(game: Game, weights: dict | None = None) -> tuple[float, ...]:
+    """:func:`evaluate` in Python from :func:`reference_terms` (slow; for tests)."""
+    if game.is_over:
+        return tuple(game.returns())
+    weights = {**DEFAULT_WEIGHTS, **(weights or {})}
+    teams, present = game.config.teams, game.config.present
+    team_ids = sorted({teams[s] for s in present})
+    raw = reference_terms(game)
+    score = dict.fromkeys(team_ids, 0.0)
+    for name in TERMS:
+        sign = -1 if name == "danger" else 1
+        mean = sum(raw[name][t] for t in team_ids) / len(team_ids)
+        for t in team_ids:
+            score[t] += sign * weights[name] * (raw[name][t] - mean)
+    return tuple(VALUE_BOUND * math.tanh(score[teams[s]]) if s in present else 0.0
+                 for s in range(NUM_SEATS))

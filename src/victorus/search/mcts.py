@@ -1,0 +1,179 @@
+"""UCT: :class:`MCTSAgent` in C (root parallelism, a native opponent of the vector games)
+and :class:`PythonMCTSAgent`, the same search in Python over the public API."""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+
+from .. import _engine
+from ..checks import check_int
+from ..constants import NUM_SEATS
+from ..errors import ConfigError
+from ..game import Game, play_random
+from . import _mcts  # type: ignore[attr-defined]
+from .budgets import SearchResult, budget_name, check_budget, decisive
+
+
+class MCTSAgent:
+    """UCT in C: selection, expansion, random rollouts and backup run in the engine
+    without the GIL (``victorus.search._mcts.mcts``).
+
+    Each node keeps a value per seat and the army to act at a node picks the child
+    best for its own seat, so it plays for 2-6 armies and teams (R33: team mates share
+    their returns). Rollouts are uniformly random actions, at most ``rollout_actions``;
+    an unfinished rollout is scored by R37 material (on the board and held, per team)
+    squashed into (-0.5, 0.5), so that a real win (+1) counts for more; with
+    ``evaluated`` it is scored by the heuristic evaluation (:mod:`victorus.evaluation`)
+    instead. An action that wins at once is taken without search.
+
+    Budget per decision: ``iterations`` (deterministic for a seed and ``threads``),
+    ``seconds`` (wall time), or both (whichever ends first). ``threads`` > 1 grows one
+    tree per thread (root parallelism) and sums the root's visits. A tree stops
+    growing at ``max_nodes`` nodes (56 bytes each); the search goes on with rollouts.
+    """
+
+    def __init__(self, iterations: int | None = 1000, rollout_actions: int = 10,
+                 c: float = 1.4, seed=None, *, seconds: float | None = None,
+                 threads: int = 1, max_nodes: int = 1_000_000, evaluated: bool = False):
+        check_budget(iterations, seconds, threads)
+        for name, value, low in (("rollout_actions", rollout_actions, 0),
+                                 ("max_nodes", max_nodes, 1)):
+            check_int(name, value, low, 2**31 - 1)
+        if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 <= c < math.inf:
+            raise ConfigError(f"c (UCT exploration) must be a number >= 0, got {c!r}")
+        self.name = budget_name("mcts", iterations, seconds, threads)
+        self.iterations, self.seconds, self.threads = iterations, seconds, threads
+        self.rollout_actions, self.c, self.max_nodes = rollout_actions, float(c), max_nodes
+        self.evaluated = bool(evaluated)
+        self.rng = random.Random(seed)
+
+    def search(self, game: Game, stop=None) -> SearchResult:
+        """Search the position (it must not be over) and report every root action.
+
+        The search reads a copy of the position; ``stop`` (a :class:`victorus.StopToken`)
+        set from another thread ends it early, as its budget would."""
+        if stop is not None and not isinstance(stop, _engine.StopToken):
+            raise ConfigError(f"stop must be a victorus.StopToken or None, got {stop!r}")
+        game = game.copy(history=False)      # one position for the actions and the search
+        actions = game.legal_actions()
+        if not actions:
+            raise ConfigError("the game is over: there is nothing to search")
+        if len(actions) == 1:
+            return SearchResult(actions[0], tuple(actions), (0,), (0.0,), 0, 0)
+        visits, values, done, nodes = _mcts.mcts(
+            game._engine, -1 if self.iterations is None else self.iterations,
+            self.seconds or 0.0, self.threads, self.rng.getrandbits(64), self.rollout_actions,
+            self.c, self.max_nodes, stop, self.evaluated)
+        best = max(range(len(actions)), key=lambda i: (visits[i], -i))
+        return SearchResult(actions[best], tuple(actions), tuple(visits),
+                            tuple(v / n if n else 0.0 for v, n in zip(values, visits)),
+                            done, nodes)
+
+    def choose(self, game: Game):
+        actions = game.legal_actions()
+        return decisive(game, actions) or self.search(game).action
+
+    def native_opponent(self):
+        """These settings as an opponent played in C inside the step of
+        :class:`victorus.vector.VectorGames` (``opponents={seat: "mcts:200"}``): the same
+        choice, the search seeded by one draw from the game's agent random state."""
+        if self.threads > 1:
+            raise ConfigError(f"{self.name}: an opponent inside the step searches on one "
+                              f"thread (the vector's threads share out the games): drop "
+                              f"'@{self.threads}'")
+        return _mcts.MctsOpponent(-1 if self.iterations is None else self.iterations,
+                                  self.seconds or 0.0, self.rollout_actions, self.c,
+                                  self.max_nodes, self.evaluated)
+
+
+@dataclass
+class _Node:
+    seat: int                                   # the army to act here
+    actions: list
+    children: dict = field(default_factory=dict)
+    visits: int = 0
+    value: list = field(default_factory=lambda: [0.0] * NUM_SEATS)   # summed returns per seat
+
+
+class PythonMCTSAgent:
+    """The same UCT as :class:`MCTSAgent`, in Python over the public API only: an
+    example to start from (docs/search.md). The tree, selection and backup are Python;
+    rollouts run in C (``play_random(..., history=False)``); the evaluation reads
+    ``Game.material()``. Budget: ``iterations`` and/or ``seconds`` per decision.
+    """
+
+    def __init__(self, iterations: int | None = 200, rollout_actions: int = 10,
+                 c: float = 1.4, seed=None, *, seconds: float | None = None):
+        check_budget(iterations, seconds, 1)
+        self.name = budget_name("mcts-py", iterations, seconds, 1)
+        self.iterations, self.seconds = iterations, seconds
+        self.rollout_actions = rollout_actions
+        self.c = c
+        self.rng = random.Random(seed)
+
+    def _returns(self, game: Game) -> list[float]:
+        teams = game.config.teams
+        if game.is_over:
+            return list(game.returns())
+        material = game.material()
+        by_team: dict[int, float] = {}
+        for seat in game.config.present:
+            by_team[teams[seat]] = by_team.get(teams[seat], 0.0) + material[seat]
+        total = sum(by_team.values()) or 1.0
+        mean = total / len(by_team)
+        return [0.5 * math.tanh(4 * (by_team[teams[s]] - mean) / total)
+                if s in game.config.present else 0.0 for s in range(NUM_SEATS)]
+
+    def choose(self, game: Game):
+        actions = game.legal_actions()
+        winning = decisive(game, actions)
+        if winning is not None:
+            return winning
+        root = _Node(game.to_move, actions)
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        while ((self.iterations is None or done < self.iterations)
+               and (deadline is None or time.perf_counter() < deadline)):
+            done += 1
+            sim = game.copy(history=False)
+            node = root
+            path = [root]
+            while True:                          # selection and expansion
+                untried = [a for a in node.actions if a.key not in node.children]
+                if untried or sim.is_over:
+                    break
+                node = self._select(node, sim)
+                path.append(node)
+            if untried and not sim.is_over:
+                action = self.rng.choice(untried)
+                sim.play(action)
+                child = _Node(sim.to_move, [] if sim.is_over else sim.legal_actions())
+                node.children[action.key] = (action, child)
+                path.append(child)
+            play_random(sim, self.rng.getrandbits(64), self.rollout_actions, history=False)
+            returns = self._returns(sim)
+            for visited in path:                  # multi-player backup
+                visited.visits += 1
+                for s in range(NUM_SEATS):
+                    visited.value[s] += returns[s]
+        if not root.children:
+            return self.rng.choice(actions)
+        best = max(root.children.values(), key=lambda pair: pair[1].visits)
+        return best[0]
+
+    def _select(self, node: _Node, sim: Game) -> _Node:
+        log_n = math.log(node.visits)
+        seat = node.seat
+
+        def uct(pair):
+            child = pair[1]
+            return child.value[seat] / child.visits + self.c * math.sqrt(log_n / child.visits)
+        action, child = max(node.children.values(), key=uct)
+        sim.play(action)
+        return child
+
+
+__all__ = ["MCTSAgent", "PythonMCTSAgent"]

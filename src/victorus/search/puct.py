@@ -1,0 +1,209 @@
+"""PUCT search (AlphaZero's) in C, guided by an evaluator: a network, your own function,
+or the built-in heuristic.
+
+The tree work (selection with virtual loss, expansion, backup, the proof of decided
+positions) runs in C without the GIL (``victorus.search._puct``); the evaluator is called with a
+batch of up to ``batch_size`` leaves (:class:`victorus.search._puct.LeafBatch`: observations in
+each leaf's mover's frame, legal action ids, the army to act) and returns priors over
+each leaf's legal actions and a value per seat (or for the army to act). Values are per
+seat, so it plays for 2-6 armies and teams (R33: team mates share their values): the army
+to act at a node picks the child best for its own seat.
+
+For self-play: root Dirichlet noise (``noise_fraction``, ``dirichlet_alpha``), a
+``temperature`` for the choice, :meth:`victorus.agents.SearchResult.policy` as the
+training target, and tree reuse (the subtree of the actions played since the last
+search is kept).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import threading
+from dataclasses import replace
+
+from .. import _engine
+from ..checks import check_int
+from ..errors import ConfigError
+from ..game import Game
+from . import _puct  # type: ignore[attr-defined]
+from .budgets import SearchResult, budget_name, check_budget, decisive
+
+OBSERVATIONS = ("uint8", "float32", "none")
+#: The smallest tree: room for the root and all its children in any position.
+MIN_NODES = 1 + _puct.MAX_LEGAL_ACTIONS
+ID_FRAMES = ("absolute", "observer")
+#: The evaluators in C: None (the heuristic: priors from the points an action captures,
+#: values from a short random rollout) and 'uniform' (uniform priors, values of 0:
+#: driven by finished games alone).
+C_EVALUATORS = (None, "uniform")
+
+
+def uniform_evaluator(batch):
+    """Uniform priors and a value of 0 for every leaf, in Python: the same search as
+    ``evaluator='uniform'`` in C (the difference is the cost of the Python boundary)."""
+    return None, [0.0] * batch.size
+
+
+def _check_number(name: str, value, low: float, high: float = math.inf) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+        raise ConfigError(f"{name} must be a number in [{low}, {high}], got {value!r}")
+    return float(value)
+
+
+class PUCTAgent:
+    """PUCT with an evaluator: a callable, or one of C_EVALUATORS (no Python per leaf).
+
+    Budget per decision: ``iterations`` (deterministic for a seed and ``batch_size``),
+    ``seconds``, or both. An iteration is one backup: a leaf evaluated, or a finished
+    or proven position reached again. Selection maximises Q + c_puct P sqrt(N)/(1 + n);
+    an unvisited child's Q is its parent's minus ``fpu_reduction``. The chosen action
+    is a proven win if there is one, else the most visited (``temperature`` 0) or a
+    draw from the visit counts raised to 1/temperature. The tree is kept between calls
+    (``reuse_tree``) and grows to at most ``max_nodes`` nodes (88 bytes each, per
+    position searched; once full, leaves are evaluated without growing it).
+    Calls on one agent are serialised by a lock of its own.
+    """
+
+    def __init__(self, iterations: int | None = 800, *, seconds: float | None = None,
+                 evaluator=None, batch_size: int = 16, c_puct: float = 1.5,
+                 fpu_reduction: float = 0.0, dirichlet_alpha: float = 0.3,
+                 noise_fraction: float = 0.0, temperature: float = 0.0,
+                 observation: str = "uint8", id_frame: str = "absolute",
+                 reuse_tree: bool = True, max_nodes: int = 2_000_000,
+                 rollout_actions: int = 10, evaluated: bool = False,
+                 evaluated_priors: bool = False, seed=None):
+        check_budget(iterations, seconds, 1)
+        if evaluator not in C_EVALUATORS and not callable(evaluator):
+            raise ConfigError(f"evaluator must be a callable(batch) -> (priors, values), "
+                              f"or one of {C_EVALUATORS} (in C), got {evaluator!r}")
+        check_int("batch_size", batch_size, 1, 4096)
+        check_int("max_nodes", max_nodes, MIN_NODES, 2**31 - 1)
+        check_int("rollout_actions", rollout_actions, 0, 2**31 - 1)
+        if observation not in OBSERVATIONS or id_frame not in ID_FRAMES:
+            raise ConfigError(f"observation must be one of {OBSERVATIONS} and id_frame one of "
+                              f"{ID_FRAMES}, got {observation!r} and {id_frame!r}")
+        self.c_puct = _check_number("c_puct", c_puct, 0.0)
+        self.fpu_reduction = _check_number("fpu_reduction", fpu_reduction, 0.0, 2.0)
+        self.dirichlet_alpha = _check_number("dirichlet_alpha", dirichlet_alpha, 0.01, 100.0)
+        self.noise_fraction = _check_number("noise_fraction", noise_fraction, 0.0, 1.0)
+        self.temperature = _check_number("temperature", temperature, 0.0, 100.0)
+        self.name = budget_name("puct", iterations, seconds, 1)
+        self.iterations, self.seconds, self.evaluator = iterations, seconds, evaluator
+        self.batch_size, self.max_nodes, self.reuse_tree = batch_size, max_nodes, reuse_tree
+        self.observation, self.id_frame = observation, id_frame
+        self.rollout_actions, self.evaluated = rollout_actions, bool(evaluated)
+        self.evaluated_priors = bool(evaluated_priors)
+        self.rng = random.Random(seed)
+        self._lock = threading.Lock()
+        self._trees: list = []                   # per position searched: (tree, its ply)
+        self._searching: int | None = None       # the thread searching, while it does
+
+    def _tree_for(self, game: Game, slot: int):
+        """Slot ``slot``'s kept tree advanced to ``game``'s position, or a new one."""
+        engine = game._engine
+        tree, root_ply = self._trees[slot] if slot < len(self._trees) else (None, 0)
+        if tree is not None and self.reuse_tree and tree.rules is engine.rules \
+                and game.ply >= root_ply:
+            tree.advance(engine, engine.history_keys()[root_ply:])
+        elif tree is not None and tree.rules is engine.rules:
+            tree.reset(engine)
+        else:
+            board, config = game.board, game.config
+            tree = _puct.PuctTree(engine, self.batch_size, self.max_nodes, self.c_puct,
+                                  self.fpu_reduction, self.observation, self.id_frame == "observer",
+                                  lambda e: Game._from_engine(board, config, e),
+                                  self.rollout_actions, self.evaluated, self.evaluated_priors)
+        if slot == len(self._trees):
+            self._trees.append((tree, game.ply))
+        self._trees[slot] = (tree, game.ply)
+        return tree
+
+    def search(self, game: Game, stop=None) -> SearchResult:
+        """Search the position (it must not be over) and report every root action.
+
+        ``stop`` (a :class:`victorus.StopToken`) set from another thread ends the search
+        early, as its budget would."""
+        return self.search_many([game], stop)[0]
+
+    def search_many(self, games, stop=None) -> list[SearchResult]:
+        """Search several positions together, each with its own tree and budget: every
+        call of the evaluator holds leaves of all of them (one forward pass for many
+        self-play games). Trees are kept per position in the list (tree reuse when the
+        same list of games is searched again after their moves)."""
+        if stop is not None and not isinstance(stop, _engine.StopToken):
+            raise ConfigError(f"stop must be a victorus.StopToken or None, got {stop!r}")
+        games = list(games)
+        if not games or not all(isinstance(game, Game) for game in games):
+            raise ConfigError(f"give a list of one or more victorus.Game, got {games!r}")
+        if len({game.board.name for game in games}) > 1:
+            raise ConfigError("games searched together must be on one board (their "
+                              "observations share a batch)")
+        legal = [game.legal_actions() for game in games]
+        if not all(legal):
+            raise ConfigError("a game is over: there is nothing to search")
+        if self._searching == threading.get_ident():
+            raise RuntimeError("PUCTAgent.search called from its own evaluator: use another "
+                               "agent for a search inside an evaluation")
+        with self._lock:
+            self._searching = threading.get_ident()
+            try:
+                return self._search_locked(games, legal, stop)
+            finally:
+                self._searching = None
+
+    def _search_locked(self, games, legal, stop) -> list[SearchResult]:
+        del self._trees[len(games):]
+        trees = [self._tree_for(game, slot) for slot, game in enumerate(games)]
+        done = _puct.run_trees(trees, self.evaluator,
+                               -1 if self.iterations is None else self.iterations,
+                               self.seconds or 0.0, self.dirichlet_alpha, self.noise_fraction,
+                               [self.rng.getrandbits(64) for _ in trees], stop)
+        found = [(tree.root_children(), tree.proven_child, tree.nodes_used) for tree in trees]
+        if not self.reuse_tree:
+            self._trees.clear()
+        return [self._result(actions, n, *seen) for actions, n, seen in zip(legal, done, found)]
+
+    def _result(self, actions, done: int, children, proven: int, nodes: int) -> SearchResult:
+        if not children:                         # stopped before the root was evaluated
+            children = [(0, 0.0, 1.0 / len(actions), None)] * len(actions)
+        visits = tuple(c[0] for c in children)
+        values = tuple(c[3] if c[3] is not None else c[1] for c in children)
+        result = SearchResult(None, tuple(actions), visits, values, done, nodes,
+                              tuple(c[2] for c in children))
+        return replace(result, action=actions[self._pick(result, proven)])
+
+    def _pick(self, result: SearchResult, proven: int) -> int:
+        if proven >= 0:
+            return proven
+        if self.temperature > 0 and sum(result.visits):
+            return self.rng.choices(range(len(result.visits)), result.policy(self.temperature))[0]
+        return max(range(len(result.visits)), key=lambda i: (result.visits[i], result.values[i], -i))
+
+    def verify(self) -> None:
+        """Check the kept tree's invariants (ValueError if one fails): for tests and
+        debugging."""
+        with self._lock:
+            for tree, _ in self._trees:
+                _puct.verify_tree(tree)
+
+    def choose(self, game: Game):
+        actions = game.legal_actions()
+        return decisive(game, actions) or self.search(game).action
+
+    def native_opponent(self):
+        """These settings as an opponent played in C inside the step of
+        :class:`victorus.vector.VectorGames` (``opponents={seat: "puct:200"}``): the same
+        choice, the search seeded by one draw from the game's agent random state, the tree
+        kept per game between decisions (``reuse_tree``). Needs a C evaluator and
+        temperature 0."""
+        if self.evaluator not in C_EVALUATORS or self.temperature > 0:
+            raise ConfigError(f"{self.name}: an opponent inside the step needs a C evaluator "
+                              f"{C_EVALUATORS} and temperature 0, got {self.evaluator!r} and "
+                              f"{self.temperature!r}")
+        return _puct.PuctOpponent(-1 if self.iterations is None else self.iterations,
+                                  self.seconds or 0.0, self.batch_size, self.max_nodes,
+                                  self.c_puct, self.fpu_reduction, self.dirichlet_alpha,
+                                  self.noise_fraction, self.rollout_actions, self.evaluated,
+                                  self.evaluated_priors, self.reuse_tree,
+                                  self.evaluator == "uniform")

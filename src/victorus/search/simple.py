@@ -1,0 +1,53 @@
+"""The agents without a search: uniformly random, and greedy (in C). Both also play
+inside the step of :class:`victorus.vector.VectorGames` (``native_opponent()``)."""
+
+from __future__ import annotations
+
+import random
+
+from ..game import Game
+from . import _greedy, _policy  # type: ignore[attr-defined]
+
+
+class RandomAgent:
+    """Uniformly random legal actions."""
+
+    def __init__(self, seed=None):
+        self.name = "random"
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game):
+        return self.rng.choice(game.legal_actions())
+
+    def native_opponent(self):
+        """This agent inside the step of :class:`victorus.vector.VectorGames`: one draw
+        from the game's agent random state per decision."""
+        return _policy.RandomOpponent()
+
+
+class GreedyAgent:
+    """Prefers captures by piece value and avoids leaving pieces en prise (R37 points).
+
+    Each legal action is played on a copy and scored: the value it captures (+100 for a
+    win at once), minus the most valuable piece the next army to act could then capture
+    when it is of another team. Ties are broken at random. Runs in C
+    (``victorus.search._greedy``), the very agent that plays ``opponents={seat: "greedy"}``
+    inside :class:`victorus.vector.VectorGames`; ``rng_state`` is its 64-bit random state
+    (one draw per decision).
+    """
+
+    def __init__(self, seed=None):
+        self.name = "greedy"
+        self.rng_state = random.Random(seed).getrandbits(64)
+
+    def choose(self, game: Game):
+        index, self.rng_state = _greedy.choose(game._engine, self.rng_state)
+        return game.legal_actions()[index]
+
+    def native_opponent(self):
+        """This agent inside the step of :class:`victorus.vector.VectorGames` (the same C
+        function, drawing from the game's agent random state)."""
+        return _greedy.GreedyOpponent()
+
+
+__all__ = ["GreedyAgent", "RandomAgent"]
