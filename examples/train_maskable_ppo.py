@@ -36,12 +36,12 @@ import time
 import gymnasium
 import numpy as np
 
+from victorus.agents import OPPONENT_SPECS, VECTOR_KINDS
 from victorus.errors import MissingDependencyError
 from victorus.game import Game
 from victorus.gym_env import ENV_IDS
 from victorus.progress import Progress
 from victorus.ratings import wilson
-from victorus.vector import AGENTS, OPPONENT_SPECS, SEARCH_OPPONENTS
 
 INSTALL = ('pip install torch --index-url https://download.pytorch.org/whl/cpu '
            '&& pip install "victorus[rl]"')
@@ -233,7 +233,7 @@ def opponents(text: str) -> list[str]:
     """Comma-separated opponent specs of the env: random, greedy or a search in the step."""
     names = text.split(",")
     for name in names:
-        if not (name in AGENTS or name.partition(":")[0] in SEARCH_OPPONENTS):
+        if name.partition(":")[0] not in VECTOR_KINDS:
             raise argparse.ArgumentTypeError(
                 f"opponents are {OPPONENT_SPECS}, comma-separated; got {name!r}")
     return names

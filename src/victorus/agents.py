@@ -2,8 +2,9 @@
 public face of the search wing (:mod:`victorus.search`).
 
 An agent has a ``name`` and ``choose(game) -> Action`` (a legal action of the
-army to act). ``make_agent("mcts:200", seed=1)`` builds one from a spec; the kinds and
-their budgets are the registry's (:data:`AGENT_SPECS`, :mod:`victorus.search.registry`).
+army to act). ``make_agent("mcts:200", seed=1)`` builds one from a spec; the kinds, their budgets,
+which play inside the vector step and on the page are the registry's (:data:`KINDS`,
+:mod:`victorus.search.registry`).
 """
 
 from .search.alphabeta import AlphaBetaAgent, AlphaBetaResult
@@ -14,12 +15,20 @@ from .search.registry import (
     AGENT_SPECS,
     BEST_SETTINGS,
     BUDGET_HELP,
+    KINDS,
     LADDER_SPECS,
+    OPPONENT_SPECS,
+    REGISTRY,
+    VECTOR_KINDS,
+    AgentKind,
+    PageLimits,
+    alphabeta_agent,
     best_agent,
     make_agent,
 )
 from .search.simple import GreedyAgent, RandomAgent
 
-__all__ = ["AGENT_SPECS", "AlphaBetaAgent", "AlphaBetaResult", "BEST_SETTINGS", "BUDGET_HELP",
-           "GreedyAgent", "LADDER_SPECS", "MCTSAgent", "PUCTAgent", "PythonMCTSAgent",
-           "RandomAgent", "SearchResult", "SplitMix64", "best_agent", "make_agent"]
+__all__ = ["AGENT_SPECS", "AgentKind", "AlphaBetaAgent", "AlphaBetaResult", "BEST_SETTINGS",
+           "BUDGET_HELP", "GreedyAgent", "KINDS", "LADDER_SPECS", "MCTSAgent", "OPPONENT_SPECS",
+           "PUCTAgent", "PageLimits", "PythonMCTSAgent", "REGISTRY", "RandomAgent", "SearchResult",
+           "SplitMix64", "VECTOR_KINDS", "alphabeta_agent", "best_agent", "make_agent"]

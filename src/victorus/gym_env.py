@@ -34,7 +34,8 @@ from .constants import OBSERVATION_VERSION, PLANES
 from .errors import ConfigError
 from .game import DEFAULT_MAX_ACTIONS, Game
 from .render import text_board
-from .vector import AGENTS, OPPONENT_SPECS, SEARCH_OPPONENTS, VectorGames
+from .search.registry import OPPONENT_SPECS, VECTOR_KINDS
+from .vector import VectorGames
 
 #: The registered ids and their games (board, players, variant).
 ENV_IDS = {"victorus/Compact2p-v0": ("compact", 2, "standard"),
@@ -64,8 +65,7 @@ class LearnerEnv(gymnasium.Env):
             raise ConfigError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         if observations not in ("float32", "uint8"):
             raise ConfigError(f"observations must be 'float32' or 'uint8', got {observations!r}")
-        if not isinstance(opponent, str) or not (
-                opponent in AGENTS or opponent.partition(":")[0] in SEARCH_OPPONENTS):
+        if not isinstance(opponent, str) or opponent.partition(":")[0] not in VECTOR_KINDS:
             raise ConfigError(f"opponent must be one of {OPPONENT_SPECS}, got {opponent!r}")
         check_seat(seat)
         self._start = Game(board, players=players, variant=variant)

@@ -15,12 +15,14 @@ from .errors import VictorusError
 from .game import Game
 from .geometry import SEAT_NAMES, Board, hex_distance, plane
 from .render import ARMY_MARK_NAMES, ARMY_MARKS, CELL_FILL, SEAT_COLORS, render_layers, render_svg
+from .search.registry import PAGE_MENU
 from .variants import PRESENT_SEATS
 
 #: Board frames a page may say it holds (one per view: six seats, with and without labels).
 MAX_FRAMES_HELD = 12
-#: The agents the page offers for a seat (any agent spec is accepted through the API).
-PAGE_AGENTS = ("greedy", "random", "mcts:0.2s", "mcts:1s", "best:0.2s", "best:1s")
+#: The agents the page offers for a seat, its default first (the registry's menu; any spec
+#: within its kind's page limits is accepted through the API).
+PAGE_AGENTS = PAGE_MENU
 #: Turns told in words (the summary) and marked on the board.
 SUMMARY_TURNS = 6
 

@@ -22,11 +22,14 @@ CONTROLLERS = f"'person' or an agent spec ({AGENT_SPECS})"
 class Session:
     """``game`` with a controller per seat: :data:`PERSON` or an agent spec (absent seats
     show :data:`ABSENT`); agents are seeded ``seed + seat``. ``time_limit``: seconds to
-    start a turn (None: no clock); ``now``: the clock's time source."""
+    start a turn (None: no clock); ``now``: the clock's time source; ``make``: how an
+    agent is made from its spec and seed (``victorus serve`` passes the page's
+    ``make_page_agent``, which holds each kind to its limits)."""
 
     def __init__(self, game: Game, controllers, time_limit: float | None = None,
-                 seed: int = 0, now=time.monotonic):
+                 seed: int = 0, now=time.monotonic, make=make_agent):
         self.game = game
+        self.make = make
         self.seed = seed
         self.forfeit_ply = 0                 # the game's length after its last forfeit
         self.clock = TurnClock(check_time_limit(time_limit), now)
@@ -51,17 +54,16 @@ class Session:
         checked = [ABSENT if s not in present else self._check(s, spec)
                    for s, spec in enumerate(controllers)]
         self.controllers = checked
-        self.agents = {s: make_agent(c, seed=self.seed + s)
+        self.agents = {s: self.make(c, seed=self.seed + s)
                        for s, c in enumerate(checked) if c not in (PERSON, ABSENT)}
 
-    @staticmethod
-    def _check(seat: int, spec) -> str:
+    def _check(self, seat: int, spec) -> str:
         if spec == PERSON:
             return spec
         if not isinstance(spec, str):
             raise ConfigError(f"seat {seat}: {CONTROLLERS}, got {spec!r}")
         try:
-            make_agent(spec)
+            self.make(spec)
         except ConfigError as exc:
             raise ConfigError(f"seat {seat}: {exc}") from None
         return spec

@@ -25,27 +25,14 @@ from .game import DEFAULT_MAX_ACTIONS, Game, play_random, replay_action
 from .geometry import SEAT_NAMES
 from .narration import Narration
 from .page_state import RequestError
+from .search.registry import make_page_agent
 from .session import PERSON, Session
 from .simulate import game_seed
 
 MAX_AGENT_DELAY = 10.0
-#: The page's agents think in one worker thread: an MCTS budget above these would stall it.
-MAX_MCTS_ITERATIONS, MAX_MCTS_SECONDS, MAX_MCTS_THREADS = 20_000, 5.0, 4
 #: A watched game (record or simulation) is replayed in full before it is shown; this
 #: bounds its memory (two games' histories and the log, about 70 MB) and time (~1 s).
 MAX_WATCH_ACTIONS = 100_000
-
-
-def _check_page_seats(session: Session) -> None:
-    """The page's own limit on agents (they share one thread)."""
-    for seat, agent in session.agents.items():
-        if ((getattr(agent, "iterations", None) or 0) > MAX_MCTS_ITERATIONS
-                or (getattr(agent, "seconds", None) or 0) > MAX_MCTS_SECONDS
-                or getattr(agent, "threads", 1) > MAX_MCTS_THREADS):
-            raise RequestError(f"seat {seat}: at most mcts:{MAX_MCTS_ITERATIONS}, "
-                               f"mcts:{MAX_MCTS_SECONDS:g}s and @{MAX_MCTS_THREADS} threads on "
-                               f"the page (the agents share one thread), got "
-                               f"{session.controllers[seat]!r}")
 
 
 @dataclass
@@ -157,10 +144,10 @@ class Table:
             game = Game(board, players=players, variant=variant)
             if seats is None:
                 seats = [PERSON if s == game.config.present[0] else "greedy" for s in range(6)]
-            session = Session(game, self._check_seats(seats), limit, self.seed, self.now)
+            session = Session(game, self._check_seats(seats), limit, self.seed, self.now,
+                              make_page_agent)
         except VictorusError as exc:
             raise RequestError(str(exc)) from None
-        _check_page_seats(session)
         with self.lock:
             self.session, self.agent_delay = session, delay
             self.watch, self.resigned = None, None
@@ -172,7 +159,6 @@ class Table:
             before = self.session.controllers
             try:
                 self.session.set_controllers(self._check_seats(seats))
-                _check_page_seats(self.session)
             except VictorusError as exc:
                 self.session.set_controllers(before)
                 raise RequestError(str(exc)) from None

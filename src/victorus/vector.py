@@ -32,8 +32,8 @@ the agents' actions count towards ``max_actions``. The agents (:data:`OPPONENT_S
 the specs of :func:`victorus.agents.make_agent`) draw from each game's own random state
 (:meth:`~VectorGames.agent_rng`): ``greedy`` is :class:`victorus.agents.GreedyAgent`,
 move for move; ``mcts:<budget>``, ``alphabeta:<budget>``, ``puct:<budget>`` and
-``best:<budget>`` are :class:`~victorus.agents.MCTSAgent`,
-:class:`~victorus.search_agents.AlphaBetaAgent` and :class:`~victorus.puct.PUCTAgent`,
+``best:<budget>`` are :class:`~victorus.search.mcts.MCTSAgent`,
+:class:`~victorus.search.alphabeta.AlphaBetaAgent` and :class:`~victorus.search.puct.PUCTAgent`,
 each decision searched on the worker thread's own buffers (made once per thread) with a
 seed drawn from that state (:class:`victorus.search.SplitMix64`); PUCT keeps each game's
 tree between decisions, as its agent does. A time budget (``mcts:0.05s``) makes the
@@ -75,24 +75,16 @@ from __future__ import annotations
 import threading
 
 from ._vector import MAX_LEGAL_ACTIONS, MAX_WORKER_THREADS, VectorEngine
-from .agents import BUDGET_HELP, make_agent
 from .checks import check_int
 from .constants import NUM_SEATS, OBSERVATION_KINDS, OBSERVATION_VERSION, PLANES
 from .errors import ConfigError, IllegalActionError
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game
+from .search.registry import make_vector_opponent
 from .tensors import _numpy, describe_id, num_actions
 
 OBSERVATIONS = {kind: i for i, kind in enumerate(OBSERVATION_KINDS)}   # the engine's OBS_*
 LEGAL = (None, "mask", "ids")
 FRAMES = ("absolute", "observer")
-#: The agents that play inside the step without a search or a budget.
-AGENTS = ("random", "greedy")
-#: The searches that play inside the step: make_agent builds them from the spec (its
-#: ``native_opponent()`` is the parameter block the engine plays).
-SEARCH_OPPONENTS = ("mcts", "alphabeta", "puct", "best")
-#: The opponent specs VectorGames accepts, for error messages.
-OPPONENT_SPECS = (", ".join([*map(repr, AGENTS), *(f"'{kind}[:BUDGET]'" for kind in SEARCH_OPPONENTS)])
-                  + f" ({BUDGET_HELP})")
 #: More than this many games per batch is refused. Each game costs about 12 KB of C state,
 #: plus 32 KB (standard board; 16 KB compact) for its mask and 64 KB (32 KB) for float32
 #: observations.
@@ -124,8 +116,7 @@ class VectorGames:
         self.id_frame = id_frame
         agents = _agents_by_seat(start.config, opponents)
         #: The seats the caller plays (every present seat without an agent).
-        self.learner_seats = tuple(s for s in start.config.present
-                                   if isinstance(agents[s], int) and agents[s] == 0)
+        self.learner_seats = tuple(s for s in start.config.present if agents[s] is None)
         #: The planes written (constants.OBSERVATION_VERSION, bumped with any plane change).
         self.observation_version = OBSERVATION_VERSION
         self.num_envs, self.max_actions = num_envs, max_actions
@@ -305,13 +296,9 @@ def _agents_by_seat(config, opponents) -> tuple:
 
 def _opponent(key, spec):
     """The engine's agent for an opponent spec: the native opponent (functions and
-    parameter block) of the agent make_agent builds from it."""
-    if not isinstance(spec, str) or not (spec in AGENTS
-                                         or spec.partition(":")[0] in SEARCH_OPPONENTS):
-        raise ConfigError(f"opponent {key!r}: unknown agent {spec!r}; the agents that play "
-                          f"inside the step are {OPPONENT_SPECS}")
+    parameter block) of the agent the registry builds from it."""
     try:
-        return make_agent(spec, seed=0).native_opponent()
+        return make_vector_opponent(spec)
     except ConfigError as error:
         raise ConfigError(f"opponent {key!r}: {error}") from None
 

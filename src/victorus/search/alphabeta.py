@@ -88,13 +88,4 @@ class AlphaBetaAgent:
                                             self.seconds or 0.0, self.table_bits, self.weights)
 
 
-def alphabeta_from_budget(seed=None, iterations: int | None = None,
-                          seconds: float | None = None) -> AlphaBetaAgent:
-    """The agent of an ``alphabeta:<nodes>`` or ``alphabeta:<seconds>s`` spec (the budget
-    grammar of ``mcts``; no threads); no budget: 0.1 seconds."""
-    if iterations is None and seconds is None:
-        seconds = 0.1
-    return AlphaBetaAgent(iterations, seed, seconds=seconds)
-
-
-__all__ = ["AlphaBetaAgent", "AlphaBetaResult", "alphabeta_from_budget"]
+__all__ = ["AlphaBetaAgent", "AlphaBetaResult"]

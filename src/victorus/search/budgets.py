@@ -50,8 +50,8 @@ def decisive(game: Game, actions):
 class SplitMix64:
     """A 64-bit splitmix64 random state as a search agent's ``rng``: ``getrandbits(64)``
     draws a search's seed as the C agents do. Given the state of
-    :meth:`victorus.vector.VectorGames.agent_rng`, an :class:`~victorus.agents.MCTSAgent`,
-    :class:`~victorus.search_agents.AlphaBetaAgent` or :class:`~victorus.puct.PUCTAgent`
+    :meth:`victorus.vector.VectorGames.agent_rng`, an :class:`~victorus.search.mcts.MCTSAgent`,
+    :class:`~victorus.search.alphabeta.AlphaBetaAgent` or :class:`~victorus.search.puct.PUCTAgent`
     plays as that game's opponents of the same spec (one draw per searched decision);
     ``state`` is then theirs again."""
 

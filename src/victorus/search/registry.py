@@ -1,59 +1,198 @@
-"""The agent kinds, in one registry: make_agent and every list of agents derive from it."""
+"""The agent kinds, in one registry (OpenSpiel's registered bots): a kind's name, how it
+is built, its budget grammar, whether it plays inside the vector step and what the page
+lets it spend. ``make_agent``, the help texts, the ladder, the vector opponents' check and
+the page's menu and limits all derive from :data:`KINDS`. A new agent is one entry here
+plus its module.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Callable
+
 from ..errors import ConfigError
-from .alphabeta import alphabeta_from_budget
+from .alphabeta import AlphaBetaAgent
 from .budgets import budget_name, parse_budget
 from .mcts import MCTSAgent, PythonMCTSAgent
 from .puct import PUCTAgent
 from .simple import GreedyAgent, RandomAgent
 
-#: What a search spec's budget is, for help texts and error messages.
-BUDGET_HELP = "BUDGET: iterations (alphabeta: nodes) like 500, or seconds like 0.5s"
-#: The agent specs make_agent accepts, for help texts and error messages.
-AGENT_SPECS = ("'random', 'greedy', 'mcts[:BUDGET][@THREADS]', 'mcts-py[:BUDGET]', "
-               "'puct[:BUDGET]', 'alphabeta[:BUDGET]', 'best[:BUDGET]' (the strongest) "
-               f"({BUDGET_HELP})")
-
 #: best's settings: measured by matches at 0.05 s a move (docs/agents.md, the ladder).
 BEST_SETTINGS: dict = {"c_puct": 0.35, "rollout_actions": 10, "evaluated": True}
 
 
-def best_agent(seed=None, iterations: int | None = None, seconds: float | None = None):
+def best_agent(seed=None, iterations: int | None = None, seconds: float | None = None,
+               **settings):
     """``best:<budget>``: the strongest built-in agent at a budget, as an engine has one
     strongest setting (no budget: 0.1 s a decision). Today PUCT with the C heuristic:
     priors from captures, leaves valued by rollouts of 10 actions scored by the heuristic
-    evaluation, c_puct 0.35 (BEST_SETTINGS); docs/agents.md gives the matches."""
+    evaluation, c_puct 0.35 (BEST_SETTINGS); docs/agents.md gives the matches.
+    ``settings``: more PUCTAgent settings (the page's ``max_nodes``)."""
     if iterations is None and seconds is None:
         seconds = 0.1
-    agent = PUCTAgent(iterations, seconds=seconds, seed=seed, **BEST_SETTINGS)
+    agent = PUCTAgent(iterations, seconds=seconds, seed=seed, **BEST_SETTINGS, **settings)
     agent.name = budget_name("best", iterations, seconds, 1)
     return agent
 
 
-_MCTS_KINDS: dict = {"mcts": MCTSAgent, "mcts-py": PythonMCTSAgent, "puct": PUCTAgent,
-                     "alphabeta": alphabeta_from_budget, "best": best_agent}
+def alphabeta_agent(seed=None, iterations: int | None = None, seconds: float | None = None,
+                    **settings) -> AlphaBetaAgent:
+    """The agent of an ``alphabeta:<nodes>`` or ``alphabeta:<seconds>s`` spec (the budget
+    grammar of ``mcts``, counted in nodes; no threads); no budget: 0.1 seconds."""
+    if iterations is None and seconds is None:
+        seconds = 0.1
+    return AlphaBetaAgent(iterations, seed, seconds=seconds, **settings)
+
+
+@dataclass(frozen=True)
+class PageLimits:
+    """What the page (``victorus serve``, whose agents share one thread) lets one seat of
+    a kind spend on a decision: at most ``count`` of its budget's unit, ``seconds`` and
+    ``threads``, and the ``settings`` it is built with, which bound the memory it keeps
+    (``memory``: that bound in bytes, stated in docs/serve.md)."""
+
+    count: int | None = None
+    seconds: float | None = None
+    threads: int = 1
+    settings: dict = field(default_factory=dict)
+    memory: int = 0
+    menu: tuple[str, ...] = ()       # the budgets the page's menu offers ("" for none)
+
+
+@dataclass(frozen=True)
+class AgentKind:
+    """One kind of agent: ``build(seed=..., **budget)`` makes it; ``unit`` names its
+    integer budget (None: it takes no budget); ``threads``: '@THREADS' accepted;
+    ``in_vector``: it plays inside the step of VectorGames (``native_opponent()``);
+    ``ladder``: it plays in the ladder; ``page``: the page's limits (None: not on the
+    page)."""
+
+    name: str
+    build: Callable[..., object]
+    summary: str
+    unit: str | None = None
+    threads: bool = False
+    in_vector: bool = False
+    ladder: bool = True
+    page: PageLimits | None = None
+
+    @property
+    def spec(self) -> str:
+        """Its spec's form, as help texts show it."""
+        return self.name + ("[:BUDGET]" if self.unit else "") + ("[@THREADS]" if self.threads else "")
+
+
+#: Bytes of the page's trees: MCTS nodes are 56 bytes, PUCT's 88, an alpha-beta table
+#: entry 24 (2**16 of them by default).
+PAGE_TREE_NODES = 100_000
+
+KINDS: tuple[AgentKind, ...] = (
+    AgentKind("random", lambda seed=None: RandomAgent(seed), "uniformly random",
+              in_vector=True, page=PageLimits(menu=("",))),
+    AgentKind("greedy", lambda seed=None: GreedyAgent(seed), "captures first, in C",
+              in_vector=True, page=PageLimits(menu=("",))),
+    AgentKind("mcts", MCTSAgent, "UCT in C", unit="iterations", threads=True, in_vector=True,
+              page=PageLimits(count=20_000, seconds=5.0, threads=4,
+                              settings={"max_nodes": PAGE_TREE_NODES},
+                              memory=4 * PAGE_TREE_NODES * 56, menu=("0.2s", "1s"))),
+    AgentKind("mcts-py", PythonMCTSAgent, "the same UCT in Python", unit="iterations",
+              page=PageLimits(count=2_000, seconds=5.0)),
+    AgentKind("puct", PUCTAgent, "PUCT in C on the heuristic", unit="iterations",
+              in_vector=True,
+              page=PageLimits(count=20_000, seconds=5.0, settings={"max_nodes": PAGE_TREE_NODES},
+                              memory=PAGE_TREE_NODES * 88)),
+    AgentKind("alphabeta", alphabeta_agent, "alpha-beta in C on the heuristic", unit="nodes",
+              in_vector=True,
+              page=PageLimits(count=2_000_000, seconds=5.0, settings={"table_bits": 16},
+                              memory=(1 << 16) * 24)),
+    AgentKind("best", best_agent, "the strongest", unit="iterations", in_vector=True,
+              page=PageLimits(count=20_000, seconds=5.0, settings={"max_nodes": PAGE_TREE_NODES},
+                              memory=PAGE_TREE_NODES * 88, menu=("0.2s", "1s"))),
+)
+#: The kinds by name.
+REGISTRY: dict[str, AgentKind] = {kind.name: kind for kind in KINDS}
 
 
 
+def _budget_help() -> str:
+    """``BUDGET: iterations (alphabeta: nodes) like 500, or seconds like 0.5s``: the most
+    common unit, then the kinds counted in another."""
+    units = [kind.unit for kind in KINDS if kind.unit]
+    usual = max(units, key=units.count)
+    others = ", ".join(f"{kind.name}: {kind.unit}" for kind in KINDS if kind.unit not in (None, usual))
+    return f"BUDGET: {usual}" + (f" ({others})" if others else "") + " like 500, or seconds like 0.5s"
 
-def make_agent(spec: str, seed=None):
-    """An agent from a spec (AGENT_SPECS): ``mcts:2000``, ``mcts:0.5s@2``, ``mcts-py:200``."""
+
+#: What a search spec's budget is, for help texts and error messages.
+BUDGET_HELP = _budget_help()
+#: The agent specs make_agent accepts, for help texts and error messages.
+AGENT_SPECS = ", ".join(f"'{kind.spec}'" for kind in KINDS) + f" ({BUDGET_HELP})"
+#: Every agent of the ladder (``tools/ladder.py``, victorus.tournament.ladder_agents):
+#: ``{budget}`` is replaced by each budget of the ladder, a spec without it plays once.
+LADDER_SPECS = tuple(kind.name + (":{budget}" if kind.unit else "") for kind in KINDS if kind.ladder)
+#: The kinds that play inside the step of VectorGames, and their specs for error messages.
+VECTOR_KINDS = tuple(kind.name for kind in KINDS if kind.in_vector)
+OPPONENT_SPECS = (", ".join(f"'{kind.name}" + ("[:BUDGET]'" if kind.unit else "'")
+                            for kind in KINDS if kind.in_vector) + f" ({BUDGET_HELP})")
+#: The agents the page's menu offers for a seat, its default first (any spec within its
+#: kind's PageLimits is accepted).
+PAGE_DEFAULT = "greedy"
+PAGE_MENU = (PAGE_DEFAULT, *(spec for kind in KINDS if kind.page for budget in kind.page.menu
+                             if (spec := kind.name + (f":{budget}" if budget else "")) != PAGE_DEFAULT))
+
+
+def kind_of(spec) -> AgentKind:
+    """The registered kind of an agent spec (its name before ':'), or ConfigError."""
     if not isinstance(spec, str):
         raise ConfigError(f"agent spec must be a string, got {spec!r}")
-    kind, _, arg = spec.partition(":")
-    if kind == "random" and not arg:
-        return RandomAgent(seed)
-    if kind == "greedy" and not arg:
-        return GreedyAgent(seed)
-    if kind in _MCTS_KINDS:
-        return _MCTS_KINDS[kind](seed=seed, **parse_budget(kind, arg, spec, threads=kind == "mcts"))
-    raise ConfigError(f"unknown agent {spec!r}: accepted are {AGENT_SPECS}")
+    kind = REGISTRY.get(spec.partition(":")[0])
+    if kind is None or (kind.unit is None and spec != kind.name):
+        raise ConfigError(f"unknown agent {spec[:80]!r}: accepted are {AGENT_SPECS}")
+    return kind
 
 
-#: Every built-in agent, for the ladder (``tools/ladder.py``, victorus.tournament.ladder_agents):
-#: ``{budget}`` is replaced by each budget of the ladder, a spec without it plays once.
-#: Add a new agent here.
-LADDER_SPECS = ("random", "greedy", "mcts:{budget}", "mcts-py:{budget}", "puct:{budget}",
-                "alphabeta:{budget}", "best:{budget}")
+def make_agent(spec: str, seed=None, **settings):
+    """An agent from a spec (AGENT_SPECS): ``mcts:2000``, ``mcts:0.5s@2``, ``mcts-py:200``.
+    ``settings``: more keyword arguments of the kind's class (``max_nodes``...)."""
+    kind = kind_of(spec)
+    if kind.unit is None:
+        return kind.build(seed=seed, **settings)
+    budget = parse_budget(kind.name, spec.partition(":")[2], spec, threads=kind.threads)
+    return kind.build(seed=seed, **budget, **settings)
+
+
+def make_vector_opponent(spec):
+    """The native opponent (victorus.search._policy.Opponent) of an agent spec that plays
+    inside the step of VectorGames, or ConfigError naming the kinds that do."""
+    if not isinstance(spec, str) or spec.partition(":")[0] not in VECTOR_KINDS:
+        raise ConfigError(f"unknown agent {spec!r}; the agents that play inside the step are "
+                          f"{OPPONENT_SPECS}")
+    return make_agent(spec, seed=0).native_opponent()
+
+
+def make_page_agent(spec: str, seed=None):
+    """An agent for a seat of the page: ``spec`` within its kind's PageLimits (its budget,
+    threads), built with the page's settings that bound its memory; else ConfigError
+    naming the limit."""
+    kind = kind_of(spec)
+    limits = kind.page
+    if limits is None:
+        raise ConfigError(f"{spec!r}: {kind.name} does not play on the page")
+    agent = make_agent(spec, seed, **limits.settings)
+    count = getattr(agent, "iterations", None) if kind.unit == "iterations" \
+        else getattr(agent, "nodes", None)
+    seconds = getattr(agent, "seconds", None)
+    if (limits.count is not None and (count or 0) > limits.count
+            or limits.seconds is not None and (seconds or 0) > limits.seconds
+            or getattr(agent, "threads", 1) > limits.threads):
+        threads = f", on at most @{limits.threads} threads" if kind.threads else ""
+        raise ConfigError(f"{spec!r}: on the page {kind.name} takes at most {limits.count:,} "
+                          f"{kind.unit} and {limits.seconds:g}s a decision{threads} (the "
+                          f"agents share one thread)")
+    return agent
+
+
+__all__ = ["AGENT_SPECS", "BEST_SETTINGS", "BUDGET_HELP", "KINDS", "LADDER_SPECS",
+           "OPPONENT_SPECS", "PAGE_MENU", "REGISTRY", "VECTOR_KINDS", "AgentKind",
+           "PageLimits", "alphabeta_agent", "best_agent", "kind_of", "make_agent",
+           "make_page_agent", "make_vector_opponent"]
