@@ -70,6 +70,7 @@ DIFF = "tests/test_core_differential.py"
 GEOM = "tests/test_geometry.py"
 NOTATION = "tests/test_notation.py"
 RECORD = "tests/test_record.py"
+GAME_ENDS = "tests/test_game_ends.py"
 ENGINE = (RULES, PERFT)
 CORE = (LEGS, RULES, PERFT)
 REFERENCE = (RULES, "tests/test_perft.py::test_midgame_perft_reference", DIFF)
@@ -489,4 +490,21 @@ MUTANTS: list[Mutant] = [
     _m("ref-perft-leaf", 40, "reference", "    if depth == 1:\n        return len(actions)",
        "    if depth == 1:\n        return len([a for a in actions if str(a) != 'end'])",
        "R40: end not counted at the last ply", REFERENCE),
+    _m("eng-perft-past-the-end", 40, "engine",
+       "    return (quiet and child.turn.phase == PHASE_START and not child.result\n",
+       "    return (quiet and child.turn.phase == PHASE_START\n",
+       "R40: perft counts on from a turn start after an action that ended the game",
+       (GAME_ENDS, PERFT)),
+    _m("eng-perft-undo-result", 40, "engine", "    s.result = u.result\n", "",
+       "R40: perft's undo of a quiet action leaves the game ended, so its siblings count as finished",
+       (GAME_ENDS, PERFT)),
+    _m("eng-draw-armies-out", 26, "engine", "        n += s.army_state[a] == ARMY_ACTIVE\n",
+       "        n += s.army_state[a] <= ARMY_ELIMINATED\n",
+       "R26: an army already out counts toward the all-pass draw", (GAME_ENDS, RULES)),
+    _m("eng-key-laps", 29, "engine",
+       "| (<uint64_t>p.tally << 32) | <uint32_t>piece_laps(s, p)))",
+       "| (<uint64_t>p.tally << 32)))",
+       "R29: position keys ignore a royal's laps, though its legal actions differ",
+       ("tests/test_game_ends.py::test_keys_and_equality_see_every_field_of_the_state",
+        "tests/test_keys.py")),
 ]
