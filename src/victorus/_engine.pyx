@@ -13,8 +13,9 @@ there, so these loops run without bounds checks.
 The engine is one compilation unit (every hot call inlines) written in parts, one
 concern each, included below in dependency order from ``src/victorus/engine/``:
 ``state`` (the C state and rules records), ``apply`` (the only writer of a state),
-``generate`` (legal actions, plain perft), ``keys`` (position keys, equality, the
-hashed perft table), ``observe`` (action ids, observation planes), ``history`` (undo
+``generate`` (legal actions), ``keys`` (position keys, equality), ``perft`` (all of
+perft: make and unmake, turn starts from their parent, the hashed table, the threaded
+split), ``observe`` (action ids, observation planes), ``history`` (undo
 records), and ``boundary`` (StopToken, Rules, Engine, GameCore). ``_engine.pxd`` is what the
 modules built on the engine see: :mod:`victorus._vector` (batched games on a thread
 pool) and :mod:`victorus.search._mcts` (UCT). docs/architecture.md draws the map.
@@ -60,6 +61,7 @@ include "engine/state.pxi"
 include "engine/apply.pxi"
 include "engine/generate.pxi"
 include "engine/keys.pxi"
+include "engine/perft.pxi"
 include "engine/observe.pxi"
 include "engine/history.pxi"
 include "engine/boundary.pxi"

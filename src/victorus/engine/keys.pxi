@@ -1,6 +1,6 @@
 # Part of the C engine, included by src/victorus/_engine.pyx (which lists the order).
-# Position keys (64-bit, for transposition tables and repetition), position
-# equality, and the hashed perft's lock-free table of subtree counts (R40).
+# Position keys (64-bit, for transposition tables, repetition and the hashed perft's
+# table, perft.pxi) and position equality.
 
 # -- position keys (search: transposition tables, repetition) --------------------------
 # A 64-bit key of everything that decides what happens next: the pieces (kind, edge,
@@ -66,82 +66,6 @@ cdef uint64_t position_key(const StateC* s, const RulesC* r, uint64_t salt) noex
     for word in range(3):
         key ^= mix64(salts[4 + TURN_FIELD_COUNT + word] ^ mix64(s.frozen.w[word]))
     return key
-
-
-# -- hashed perft ----------------------------------------------------------------------
-# A transposition table of subtree counts (depth >= 2; depth 1 is counted in bulk), keyed
-# by position_key. Threads share it without locks: an entry is two words, the count
-# with its depth and that XORed with the key, so a torn entry reads as a miss.
-
-ctypedef struct PerftEntry:
-    uint64_t check                   # key ^ data
-    uint64_t data                    # count << 8 | depth
-
-
-cdef class PerftTable:
-    """The table of a hashed perft: ``megabytes`` rounded down to a power of two of
-    16-byte entries, zeroed."""
-    cdef PerftEntry* entries
-    cdef uint64_t mask
-    cdef readonly uint64_t entry_count
-
-    def __cinit__(self, uint64_t megabytes):
-        cdef uint64_t count = 1
-        while count * 2 * sizeof(PerftEntry) <= megabytes << 20:
-            count *= 2
-        self.entries = <PerftEntry*>calloc(count, sizeof(PerftEntry))
-        if self.entries == NULL:
-            raise MemoryError(f"no memory for a {megabytes} MB perft table")
-        self.entry_count = count
-        self.mask = count - 1
-
-    def __dealloc__(self):
-        free(self.entries)
-
-
-cdef uint64_t perft_hashed(const StateC* s, const RulesC* r, int depth, PerftTable table,
-                           uint64_t* hits, const int* stop) noexcept nogil:
-    """perft_c, with the counts of subtrees of depth >= 2 kept in ``table``."""
-    if depth <= 1:
-        return perft_c(s, r, depth, stop, NULL, NULL, NULL)
-    cdef uint64_t key = position_key(s, r, 0)
-    cdef PerftEntry* entry = &table.entries[key & table.mask]
-    cdef uint64_t data = load_u64(&entry.data, RELAXED)
-    if (load_u64(&entry.check, RELAXED) ^ data) == key and (data & 0xFF) == <uint64_t>depth:
-        hits[0] += 1
-        return data >> 8
-    cdef int32_t actions[MAX_ACTIONS]
-    cdef int n = gen_actions(s, r, actions), i
-    cdef uint64_t total = 0
-    cdef StateC child
-    cdef QuietUndo undo
-    cdef TurnStartLegs ref
-    cdef bint undoable = not promotion_due(s), quiet
-    ref.army = -1
-    memcpy(&child, s, sizeof(StateC))
-    for i in range(n):                   # make and unmake, and the last ply, as perft_c
-        if atomic_load(stop, RELAXED):
-            return total                 # not stored: the caller discards it
-        quiet = undoable and quiet_action(s, r, actions[i])
-        if quiet:
-            quiet_save(&child, actions[i], &undo)
-        apply_action(&child, r, actions[i])
-        if depth > 2:
-            total += perft_hashed(&child, r, depth - 1, table, hits, stop)
-        elif starts_next_turn(&child, s, quiet) and take_turn_start_legs(&child, s, r, &ref, NULL, NULL):
-            total += turn_start_actions(&child, r, &ref, NULL)
-        else:
-            total += count_actions(&child, r)
-        if quiet:
-            quiet_restore(&child, actions[i], &undo)
-        else:
-            memcpy(&child, s, sizeof(StateC))
-    if atomic_load(stop, RELAXED):
-        return total                     # a child was cut short: partial, not stored
-    data = (total << 8) | <uint64_t>depth
-    store_u64(&entry.data, data, RELAXED)
-    store_u64(&entry.check, key ^ data, RELAXED)
-    return total
 
 
 cdef inline bint same_turn(const TurnC* a, const TurnC* b, bint quick) noexcept nogil:
