@@ -74,3 +74,45 @@ def test_turn_matches_the_table_of_turn_fields():
     for name, value in TURN_FIELDS:
         assert getattr(start, name) == (PHASES[value] if name == "phase" else value), name
     assert start.frozen == frozenset()
+
+
+def test_id_decoders_in_python_and_in_c_agree():
+    """id_is_leg, id_origin, id_target and id_in_frame: generated into the Cython include
+    beside action_id, with their Python twins here; the vector games' observer-frame ids
+    (C, R9) are the Python twin's on every legal action of games played on."""
+    import random
+
+    import numpy as np
+
+    import victorus
+    from victorus.tensors import _columns
+    from victorus.vector import VectorGames
+    text = constants.cython_include()
+    for name in ("id_is_leg", "id_origin", "id_target", "id_in_frame"):
+        assert f"cdef inline {'bint' if name == 'id_is_leg' else 'int'} {name}(" in text
+    n = len(victorus.Board("compact"))
+    columns = _columns("compact", 3)
+    inverse = [0] * n
+    for cell, column in enumerate(columns):
+        inverse[column] = cell
+    for ident in range(constants.num_action_ids(n)):
+        leg = constants.id_is_leg(ident, n)
+        assert leg == (ident < n * n)
+        moved = constants.id_in_frame(ident, n, columns)
+        assert constants.id_in_frame(moved, n, inverse) == ident
+        if leg:
+            o, t = constants.id_origin(ident, n), constants.id_target(ident, n)
+            assert constants.leg_id(o, t, n) == ident
+            assert moved == constants.leg_id(columns[o], columns[t], n)
+        else:
+            assert moved == ident
+    games = VectorGames(1, "compact", players=3, seed=4, legal="ids", id_frame="observer")
+    game, rng = victorus.Game("compact", players=3), random.Random(4)
+    for _ in range(30):
+        seat = game.to_move
+        frame = _columns("compact", seat)
+        expected = sorted(constants.id_in_frame(int(i), n, frame) for i in game.legal_action_ids())
+        assert sorted(games.ids[0, :games.counts[0]].tolist()) == expected
+        ident = int(rng.choice(game.legal_action_ids()))
+        game.play_id(ident)
+        games.step(np.array([constants.id_in_frame(ident, n, frame)]))

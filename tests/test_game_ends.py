@@ -63,7 +63,8 @@ ENDINGS = [("round-limit", ROUND_LIMIT_2P), ("round-limit", ROUND_LIMIT_3P),
            ("round-limit", ROUND_LIMIT_QUIET_LEG),
            ("elimination", ELIMINATION_2P), ("elimination", ELIMINATION_4P),
            ("draw", ALL_PASS_DRAW)]
-IDS = ["round-limit-2p", "round-limit-3p", "round-limit-quiet-leg", "elimination-2p", "elimination-4p", "all-pass-draw"]
+IDS = ["round-limit-2p", "round-limit-3p", "round-limit-quiet-leg", "elimination-2p",
+       "elimination-4p", "all-pass-draw"]
 
 
 def plain_perft(game, depth: int, reasons: dict) -> int:

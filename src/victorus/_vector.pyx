@@ -8,7 +8,7 @@ from libc.string cimport memcpy, memset
 from libc.stdlib cimport calloc, malloc, free
 
 from victorus._core cimport (MAX_CELLS, NUM_PLANES, NUM_SEATS, RESULT_NONE, OBS_FLOAT32, OBS_UINT8,
-                             action_id, num_action_ids)
+                             action_id, num_action_ids, id_in_frame)
 from victorus._engine cimport (
     StateC, RulesC, Engine, Rules, MAX_ACTIONS, gen_actions, apply_action, team_returns,
     observation_float32, observation_uint8, splitmix64, atomic_load, atomic_store,
@@ -111,18 +111,12 @@ cdef void vec_outputs(VecC* v, int i) noexcept nogil:
 cdef inline int frame_id(const VecC* v, int seat, int ident) noexcept nogil:
     """An absolute action id as the caller sees it: in ``seat``'s frame when the ids are
     the observer's (a leg's cells replaced by their columns in the seat's view)."""
-    cdef int n = v.cells
-    if not v.observer_frame or ident >= n * n:
-        return ident
-    return v.r.view[seat][ident // n] * n + v.r.view[seat][ident % n]
+    return id_in_frame(ident, v.cells, v.r.view[seat]) if v.observer_frame else ident
 
 
 cdef inline int absolute_id(const VecC* v, int seat, int ident) noexcept nogil:
     """The inverse of frame_id (ids out of range are left alone: they match nothing)."""
-    cdef int n = v.cells
-    if not v.observer_frame or ident < 0 or ident >= n * n:
-        return ident
-    return v.unview[seat][ident // n] * n + v.unview[seat][ident % n]
+    return id_in_frame(ident, v.cells, v.unview[seat]) if v.observer_frame else ident
 
 
 cdef void vec_apply(VecC* v, int i, int32_t code) noexcept nogil:

@@ -167,6 +167,31 @@ def word_id(word: str, n: int) -> int:
     return n * n + ID_WORDS.index(word)
 
 
+# The decoders of an id, each with its C twin generated into the Cython include below.
+def id_is_leg(ident: int, n: int) -> bool:
+    """Whether ``ident`` is a leg's id (not a word's) on a board of ``n`` cells."""
+    return 0 <= ident < n * n
+
+
+def id_origin(ident: int, n: int) -> int:
+    """The origin cell of a leg's id."""
+    return ident // n
+
+
+def id_target(ident: int, n: int) -> int:
+    """The target cell of a leg's id."""
+    return ident % n
+
+
+def id_in_frame(ident: int, n: int, columns) -> int:
+    """A leg's id with both cells mapped through ``columns`` (a seat's view: the
+    observer's frame, R9; the inverse map: back to the board's cells); any other id
+    unchanged."""
+    if not id_is_leg(ident, n):
+        return ident
+    return leg_id(columns[id_origin(ident, n)], columns[id_target(ident, n)], n)
+
+
 #: Slots of a board's table of Action objects: one per leg key, then one per word code
 #: (``code >> 24``: 1-4). The engine indexes it the same way (``Engine.legal_actions``).
 ACTION_SLOTS = KEY_MASK + 1 + (WORD_FORFEIT >> 24) + 1
@@ -238,7 +263,18 @@ def cython_include() -> str:
               '    """The fixed id of an action code (constants: leg_id, word_id)."""',
               "    if code >= WORD_STOP:",
               "        return n * n + (code - WORD_STOP) // (WORD_END - WORD_STOP)",
-              "    return code_origin(code) * n + code_target(code)"]
+              "    return code_origin(code) * n + code_target(code)", "", "",
+              "cdef inline bint id_is_leg(int ident, int n) noexcept nogil:",
+              "    return 0 <= ident < n * n", "", "",
+              "cdef inline int id_origin(int ident, int n) noexcept nogil:",
+              "    return ident // n", "", "",
+              "cdef inline int id_target(int ident, int n) noexcept nogil:",
+              "    return ident % n", "", "",
+              "cdef inline int id_in_frame(int ident, int n, const uint8_t* columns) noexcept nogil:",
+              '    """A leg\'s id with both cells mapped through ``columns`` (constants.id_in_frame)."""',
+              "    if not id_is_leg(ident, n):",
+              "        return ident",
+              "    return columns[id_origin(ident, n)] * n + columns[id_target(ident, n)]"]
     lines += ["", "", "cdef inline int kind_points(int kind, bint royal) noexcept nogil:",
               '    """R37 points of a piece."""']
     for kind in range(NUM_KINDS):

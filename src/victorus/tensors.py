@@ -29,6 +29,9 @@ from .constants import (
     PLANES,
     QUEEN,
     WHITE,
+    id_is_leg,
+    id_origin,
+    id_target,
     leg_id,
     num_action_ids,
     word_id,
@@ -194,9 +197,9 @@ def _describe(value) -> str:
 
 def describe_id(board: Board, ident: int) -> str:
     n = len(board)
-    if ident >= n * n:
+    if not id_is_leg(ident, n):
         return WORDS[ident - n * n]
-    return f"{board.labels[ident // n]}-{board.labels[ident % n]}"
+    return f"{board.labels[id_origin(ident, n)]}-{board.labels[id_target(ident, n)]}"
 
 
 def observation(game, seat: int, out=None, dtype: str = "float32"):

@@ -10,8 +10,8 @@ from libc.stdlib cimport calloc, malloc, realloc, free
 from libc.math cimport exp, log, sqrt, pow, cos, INFINITY
 
 from victorus._core cimport (
-    NUM_SEATS, RESULT_NONE, NUM_PLANES, KEY_MASK, WORD_STOP, action_id, code_origin, code_target,
-    kind_points)
+    NUM_SEATS, RESULT_NONE, NUM_PLANES, KEY_MASK, WORD_STOP, action_id, id_in_frame,
+    code_target, kind_points)
 from victorus._engine cimport (
     StateC, RulesC, Engine, Rules, StopToken, MAX_ACTIONS, gen_actions, apply_action, team_returns,
     stop_flag, splitmix64, mix64, observation_uint8, observation_float32, info_kind, info_royal)
@@ -642,8 +642,8 @@ cdef class PuctTree:
                 for i in range(n):
                     code = self.t.leaf_actions[<Py_ssize_t>j * MAX_ACTIONS + i]
                     ids[j, i] = action_id(code, cells)
-                    if self.observer_ids and ids[j, i] < cells * cells:
-                        ids[j, i] = col[code_origin(code)] * cells + col[code_target(code)]
+                    if self.observer_ids:
+                        ids[j, i] = id_in_frame(ids[j, i], cells, col)
                 for i in range(n, width):
                     ids[j, i] = -1
                 if self.obs_kind == 1:
