@@ -479,6 +479,39 @@ async def _follow(server: Server, ws: WebSocket) -> None:
 
 
 # -- connections ---------------------------------------------------------------------------
+# uvicorn's public settings cover the keep-alive timeout, the socket's size and pings;
+# they have no request deadline against a slow drip, no connection limit answered in JSON,
+# no JSON for malformed requests and no lingering close. For those this server extends
+# uvicorn's HTTP/1.1 protocol class, which is not public: the names it relies on are
+# listed here, checked when a server starts (a uvicorn without them is refused with one
+# line naming them) and by tests/test_uvicorn_contract.py; pyproject.toml pins the
+# uvicorn releases tested.
+UVICORN_PRIVATE = {
+    "H11Protocol": ("connection_made", "data_received", "on_response_complete",
+                    "eof_received", "connection_lost", "handle_websocket_upgrade",
+                    "send_400_response"),
+    "H11Protocol instance": ("conn", "cycle", "connections", "transport", "loop"),
+    "RequestResponseCycle instance": ("response_complete", "disconnected", "message_event",
+                                      "more_body"),
+}
+
+
+def uvicorn_contract_missing() -> list[str]:
+    """The names of UVICORN_PRIVATE the installed uvicorn lacks (read from its source for
+    the attributes its constructors set): [] when this server can extend it."""
+    import inspect
+
+    from uvicorn.protocols.http import h11_impl
+    missing = [f"H11Protocol.{name}" for name in UVICORN_PRIVATE["H11Protocol"]
+               if not callable(getattr(h11_impl.H11Protocol, name, None))]
+    for owner, cls in (("H11Protocol instance", h11_impl.H11Protocol),
+                       ("RequestResponseCycle instance", getattr(h11_impl, "RequestResponseCycle", None))):
+        source = inspect.getsource(cls) if cls is not None else ""
+        missing += [f"{owner.split()[0]}.{name}" for name in UVICORN_PRIVATE[owner]
+                    if f"self.{name} =" not in source and f"self.{name}: " not in source]
+    return missing
+
+
 class _Connection(H11Protocol):
     """uvicorn's HTTP/1.1 connection with this server's limits: at most MAX_CONNECTIONS
     at once (sockets included; more get a JSON 503 at once), silent for at most
@@ -623,6 +656,12 @@ class Server:
         self.server_address = self.socket.getsockname()
         self.allowed_hosts = _allowed_hosts(host, self.server_address[1])
         self.app = _app(self)
+        missing = uvicorn_contract_missing()
+        if missing:
+            raise VictorusError(f"victorus serve extends uvicorn's HTTP/1.1 protocol, and uvicorn "
+                                f"{uvicorn.__version__} lacks {', '.join(missing)}: install a "
+                                f"release victorus was tested with (pip install victorus "
+                                f"pins the range)")
         config = uvicorn.Config(self.app, http=_Connection, ws="wsproto", lifespan="off",
                                 log_level="critical", log_config=None, access_log=False, server_header=False,
                                 timeout_keep_alive=int(REQUEST_TIMEOUT),
