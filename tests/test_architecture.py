@@ -21,7 +21,8 @@ def import_graph() -> dict[str, set[str]]:
     inside functions count too); names are below ``victorus`` (``search.mcts``), the
     package's own face is ``__init__``."""
     graph = {}
-    modules = {module_name(p) for p in PACKAGE.rglob("*.py")}
+    modules = {module_name(p) for p in [*PACKAGE.rglob("*.py"), *PACKAGE.rglob("*.pyx"),
+                                        *PACKAGE.rglob("*.pxd")]}
     for path in PACKAGE.rglob("*.py"):
         name = module_name(path)
         package = name.rpartition(".")[0] if path.name != "__init__.py" or name == "__init__" \
@@ -44,6 +45,61 @@ def import_graph() -> dict[str, set[str]]:
                             if t in modules)
         graph[name] = deps - {name}
     return graph
+
+
+def cimport_graph() -> dict[str, set[str]]:
+    """Compiled module (a .pyx with its .pxd, and the engine's .pxi parts) -> the package
+    modules it cimports or imports."""
+    import re
+    graph: dict[str, set[str]] = {}
+    for path in [*PACKAGE.rglob("*.pyx"), *PACKAGE.rglob("*.pxd"), *PACKAGE.glob("engine/*.pxi")]:
+        name = "_engine" if path.suffix == ".pxi" else module_name(path)
+        text = path.read_text()
+        deps = set(re.findall(r"^\s*from victorus\.([\w.]+) c?import", text, re.M))
+        graph.setdefault(name, set()).update(deps - {name})
+    return graph
+
+
+def house_map() -> dict[str, tuple[int, str]]:
+    """docs/architecture.md's floors: module -> (floor, room)."""
+    import re
+    text = (PACKAGE.parents[1] / "docs" / "architecture.md").read_text()
+    table = text[text.index("<!-- floors:"):text.index("<!-- end of floors -->")]
+    floors: dict[str, tuple[int, str]] = {}
+    for line in table.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 3 or not re.fullmatch(r"-?\d+", cells[0]):
+            continue
+        for file in re.findall(r"`([^`]+)`", cells[2]):
+            name = file.rsplit(".", 1)[0].replace("/", ".").removesuffix(".__init__")
+            assert name not in floors, f"{file} is on two floors"
+            floors[name] = (int(cells[0]), cells[1])
+    return floors
+
+
+def test_the_architecture_map_is_the_code():
+    """docs/architecture.md: every module on exactly one floor, and no module using one
+    on a floor above its own (imports and cimports, lazy ones too)."""
+    floors = house_map()
+    modules = {module_name(p) for p in [*PACKAGE.rglob("*.py"), *PACKAGE.rglob("*.pyx"),
+                                        *PACKAGE.rglob("*.pxd")]} - {"__init__"}
+    assert sorted(modules - set(floors)) == [], "modules the map leaves out"
+    assert sorted(set(floors) - modules) == [], "files the map names that do not exist"
+    uses = import_graph()
+    for name, deps in cimport_graph().items():
+        uses.setdefault(name, set()).update(deps)
+    upward = sorted(f"{a} (floor {floors[a][0]}) uses {b} (floor {floors[b][0]})"
+                    for a, deps in uses.items() if a in floors
+                    for b in deps if b in floors and floors[b][0] > floors[a][0])
+    assert upward == []
+
+
+def test_the_vector_pool_cimports_no_search():
+    """The vector pool plays any C agent through its Opponent (search/_policy.pxd): it
+    cimports the interface, never a search."""
+    deps = cimport_graph()["_vector"]
+    assert "search._policy" in deps
+    assert sorted(d for d in deps if d.startswith("search.") and d != "search._policy") == []
 
 
 def test_no_import_cycles():
