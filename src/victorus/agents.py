@@ -31,6 +31,13 @@ from .search import (
 from .search_agents import alphabeta_from_budget
 
 
+def _legal_now(game: Game, name: str) -> list:
+    """The legal actions; ConfigError on a finished game, as every agent refuses one."""
+    if game.is_over:
+        raise ConfigError(f"the game is over: {name} has nothing to choose")
+    return game.legal_actions()
+
+
 class RandomAgent:
     """Uniformly random legal actions."""
 
@@ -39,7 +46,7 @@ class RandomAgent:
         self.rng = random.Random(seed)
 
     def choose(self, game: Game):
-        return self.rng.choice(game.legal_actions())
+        return self.rng.choice(_legal_now(game, self.name))
 
 
 class GreedyAgent:
@@ -58,6 +65,7 @@ class GreedyAgent:
         self.rng_state = random.Random(seed).getrandbits(64)
 
     def choose(self, game: Game):
+        _legal_now(game, self.name)
         index, self.rng_state = _greedy.choose(game._engine, self.rng_state)
         return game.legal_actions()[index]
 
@@ -173,7 +181,7 @@ class PythonMCTSAgent:
                 if s in game.config.present else 0.0 for s in range(NUM_SEATS)]
 
     def choose(self, game: Game):
-        actions = game.legal_actions()
+        actions = _legal_now(game, self.name)
         winning = decisive(game, actions)
         if winning is not None:
             return winning

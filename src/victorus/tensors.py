@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .checks import check_int, check_seat
+from .checks import check_action_id, check_seat
 from .constants import (
     CENTRE,
     GREY,
@@ -181,10 +181,7 @@ def action_from_id(game, ident: int):
 
 
 def _check_id(board: Board, ident) -> int:
-    size = num_actions(board)
-    if not isinstance(ident, (int, bool)) and hasattr(ident, "__index__"):
-        ident = int(ident.__index__())                   # numpy integers
-    return check_int("an action id", ident, 0, size - 1)
+    return check_action_id(ident, num_actions(board))
 
 
 def _describe(value) -> str:
