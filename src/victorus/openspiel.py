@@ -153,6 +153,11 @@ class VictorusSpielState(pyspiel.State):
     def _legal_actions(self, player):
         return np.sort(self.game.legal_action_ids()).tolist()
 
+    def apply_action(self, action):
+        """OpenSpiel's apply_action with the id checked first: its binding would turn a
+        numpy float or a bool into an id (C++ callers reach _apply_action's check)."""
+        super().apply_action(check_action_id(action, self.num_actions))
+
     def _apply_action(self, action):
         self.game.play_id(check_action_id(action, self.num_actions))
         self.actions_played += 1
