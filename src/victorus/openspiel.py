@@ -90,11 +90,14 @@ class VictorusSpielGame(pyspiel.Game):
             raise ValueError(f"observation must be one of {OBSERVATIONS}, "
                              f"got {params['observation']!r}")
         self.observation = params["observation"]
-        self._options = {"board": params["board"], "players": check_int("players", params["players"], 2, NUM_SEATS),
+        # checked as Game checks them (R36's cap within max_game_length, a C int); the
+        # params handed on to OpenSpiel are then plain ints
+        params["players"] = check_int("players", params["players"], 2, NUM_SEATS)
+        params["max_actions"] = check_int("max_actions", params["max_actions"], 1,
+                                          min(MAX_ACTION_CAP, 2**31 - 1))
+        self._options = {"board": params["board"], "players": params["players"],
                          "variant": params["variant"]}
-        # as Game's R36 cap, and within OpenSpiel's max_game_length (a C int)
-        self.max_actions = check_int("max_actions", params["max_actions"], 1,
-                                     min(MAX_ACTION_CAP, 2**31 - 1))
+        self.max_actions = params["max_actions"]
         prototype = Game(**self._options)
         self.teams = _teams(prototype.config)
         self.player_of_seat = {seat: p for p, team in enumerate(self.teams) for seat in team}

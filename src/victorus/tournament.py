@@ -333,7 +333,7 @@ def play_agent(agent, game: Game, where: str = "", name: str | None = None):
         raise AgentError(f"agent {name!r} raised {type(exc).__name__}: {exc} ({at})") from exc
     try:
         game.play(action)
-    except (VictorusError, TypeError, ValueError) as exc:
+    except Exception as exc:                     # whatever the answer made play() raise
         raise AgentError(f"agent {name!r} answered {shown(action, 60)}, which the game "
                          f"refused: {exc} ({at})") from exc
     return action
