@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from .agents import AGENT_SPECS, LADDER_SPECS, make_agent
 from .checks import check_int, shown
-from .errors import AgentError, ConfigError, VictorusError
+from .errors import AgentError, ConfigError
 from .game import MAX_ACTION_CAP, Game, play_random
 from .progress import Progress
 from .ratings import PairScore, Rating, bradley_terry, default_anchor, wilson
@@ -353,7 +353,7 @@ def _play_games(job: _Job, plans) -> list:
     outcomes, up to a _Fault, which ends the list."""
     start = Game(job.board, players=job.players, variant=job.variant)
     teams = sorted(set(start.config.teams[s] for s in start.config.present))
-    outcomes = []
+    outcomes: list[GameOutcome | _Fault] = []
     for plan in plans:
         game = _opening(job, start, plan.opening)
         by_team = {team: job.entrants[agent].build(game_seed(job.seed, _AGENT_SEEDS + 8 * plan.index + k))
