@@ -437,6 +437,19 @@ def test_a_saved_checkpoint_round_trips_with_its_board(example, tmp_path):
 # ------------------------------------------------------------------ leftovers
 
 
+@pytest.mark.parametrize("convert", ["id_columns", "to_observer_ids", "to_absolute_ids"])
+@pytest.mark.parametrize("ids", [np.array([1040.7]), np.array(["1040"]), np.array([True]),
+                                 np.array([1040], dtype="m8[s]"), [None], [1040, 0.5],
+                                 [[1040], 1]], ids=repr)
+def test_id_conversions_take_only_integer_ids(convert, ids):
+    board = Game("compact", players=2).board
+    with pytest.raises(ConfigError, match="action ids must be integers"):
+        getattr(victorus.tensors, convert)(board, ids, 1)
+    exact = getattr(victorus.tensors, convert)(board, [1040, 5], 1)
+    assert np.array_equal(getattr(victorus.tensors, convert)(board, np.array([1040, 5], np.uint16), 1),
+                          exact)
+
+
 def test_vector_games_without_a_seed_draw_one_and_keep_it():
     games = VectorGames(2, "compact", 2, seed=None)
     first = games.sample().copy()
@@ -447,7 +460,8 @@ def test_vector_games_without_a_seed_draw_one_and_keep_it():
 @pytest.mark.parametrize("ids", [np.array([1040, 1040], dtype="m8[s]"),
                                  np.array([1040, 1040], dtype="M8[s]"),
                                  np.array([True, False]), np.array([1040.0, 1040.0]),
-                                 np.array(["1040", "1040"])], ids=repr)
+                                 np.array(["1040", "1040"]), [None, 1040], [[1040], 1040],
+                                 [1040.5, 1040]], ids=repr)
 def test_vector_games_take_only_integer_id_arrays(ids):
     games = VectorGames(2, "compact", 2)
     before = games.game(0)

@@ -55,6 +55,21 @@ def as_int(value) -> int | None:
     return None
 
 
+def as_int_array(values):
+    """``values`` as a numpy array if they are integers (:func:`as_int`'s rule for each:
+    an array of an integer dtype, kinds 'i' and 'u', or a sequence of integers; empty is
+    fine); None for anything else (floats, strings, bools, timedeltas, objects...)."""
+    import numpy
+    try:
+        array = numpy.asarray(values)
+    except (ValueError, TypeError):              # ragged sequences
+        return None
+    if array.dtype.kind in "iu" or (array.size == 0 and array.dtype.kind == "f"
+                                    and not isinstance(values, numpy.ndarray)):
+        return array
+    return None
+
+
 def check_int(name: str, value, low: int, high: int | None = None, error=ConfigError) -> int:
     """``value`` as an ``int`` if it is an integer (:func:`as_int`: a Python int, a numpy
     integer scalar or a 0-d numpy integer array; never a bool) within ``low``..``high``
@@ -96,4 +111,4 @@ def parse_int(name: str, text, low: int, high: int, error=ConfigError,
     return check_int(name, int(text), low, high, error)
 
 
-__all__ = ["accepted", "as_int", "check_action_id", "check_int", "check_seat", "parse_int", "shown"]
+__all__ = ["accepted", "as_int", "as_int_array", "check_action_id", "check_int", "check_seat", "parse_int", "shown"]

@@ -77,11 +77,11 @@ import threading
 
 from ._vector import MAX_LEGAL_ACTIONS, MAX_WORKER_THREADS, VectorEngine
 from .agents import BUDGET_HELP, make_agent
-from .checks import as_int, check_int
+from .checks import as_int, as_int_array, check_int
 from .constants import NUM_SEATS, OBSERVATION_KINDS, OBSERVATION_VERSION, PLANES
 from .errors import ConfigError, IllegalActionError
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game
-from .tensors import _numpy, describe_id, num_actions
+from .tensors import _describe, _numpy, describe_id, num_actions
 
 OBSERVATIONS = {kind: i for i, kind in enumerate(OBSERVATION_KINDS)}   # the engine's OBS_*
 LEGAL = (None, "mask", "ids")
@@ -225,16 +225,15 @@ class VectorGames:
         np = _numpy()
         ids = actions
         if not (isinstance(ids, np.ndarray) and ids.dtype == np.int32 and ids.flags.c_contiguous):
-            ids = np.asarray(actions)
-            # kinds 'i' and 'u' only: timedelta64 is a numpy integer type, bool is not one
-            if ids.shape != (self.num_envs,) or ids.dtype.kind not in "iu":
+            ids = as_int_array(actions)         # no bool, float, timedelta... ids
+            if ids is None or ids.shape != (self.num_envs,):
                 raise ConfigError(f"actions must be {self.num_envs} integer action ids, got "
-                                  f"{ids.dtype} {ids.shape}")
+                                  f"{_describe(actions if ids is None else ids)}")
             self._actions[:] = ids.clip(-1, self.num_actions)
             ids = self._actions
         elif ids.shape != (self.num_envs,):
             raise ConfigError(f"actions must be {self.num_envs} integer action ids, got "
-                              f"{ids.dtype} {ids.shape}")
+                              f"{_describe(ids)}")
         return ids
 
     def _refuse(self, actions, bad: int) -> None:
