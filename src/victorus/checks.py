@@ -111,4 +111,5 @@ def parse_int(name: str, text, low: int, high: int, error=ConfigError,
     return check_int(name, int(text), low, high, error)
 
 
-__all__ = ["accepted", "as_int", "as_int_array", "check_action_id", "check_int", "check_seat", "parse_int", "shown"]
+__all__ = ["accepted", "as_int", "as_int_array", "check_action_id", "check_int", "check_seat",
+           "parse_int", "shown"]
