@@ -284,6 +284,32 @@ def test_numpy_integers_are_taken_wherever_an_integer_is():
     assert 1 not in with_opponent.learner_seats and 0 in with_opponent.learner_seats
 
 
+@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:10", "mcts-py:10", "puct:10",
+                                  "alphabeta:50", "best:10"])
+def test_agents_take_numpy_seeds_and_refuse_what_is_no_seed(spec):
+    game = Game("compact", players=2)
+    assert make_agent(spec, seed=np.int64(4)).choose(game) == make_agent(spec, seed=4).choose(game)
+    for seed in (1.5, "4", np.float64(4)):
+        with pytest.raises(ConfigError, match="seed must be an integer or None"):
+            make_agent(spec, seed=seed)
+
+
+def test_runs_take_numpy_integers_and_their_results_stay_json():
+    i = np.int64
+    result = tournament(["random", "greedy"], i(2), seed=i(1), max_actions=i(40), openings=i(2))
+    assert json.loads(json.dumps(result.as_dict()))["openings"] == 2
+    assert result == tournament(["random", "greedy"], 2, seed=1, max_actions=40, openings=2)
+    assert victorus.simulate(i(2), seed=i(3), board="compact", players=i(2), workers=i(1)) == \
+        victorus.simulate(2, seed=3, board="compact", players=2, workers=1)
+    assert wilson(i(3), i(5), np.float32(2)) == wilson(3, 5, 2.0)
+    assert bradley_terry(["a", "b"], [PairScore("a", "b", i(3), i(1), i(0))], prior=i(1)) == \
+        bradley_terry(["a", "b"], [PairScore("a", "b", 3, 1, 0)], prior=1)
+    from victorus.gym_env import LearnerEnv
+    numpy_seeded, seeded = LearnerEnv(), LearnerEnv()
+    assert np.array_equal(numpy_seeded.reset(seed=i(5))[0], seeded.reset(seed=5)[0])
+    assert numpy_seeded.games.agent_rng(0) == seeded.games.agent_rng(0)
+
+
 @pytest.mark.parametrize("call", [
     lambda g: g.game(True), lambda g: g.game(1.0), lambda g: g.reset(2.0),
     lambda g: g.set_game(np.float32(0), Game("compact", players=2))], ids=range(4))

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 
 from . import _engine, _greedy, _mcts
-from .checks import check_int
+from .checks import check_int, check_seed
 from .constants import NUM_SEATS
 from .errors import ConfigError
 from .game import Game, play_random
@@ -43,7 +43,7 @@ class RandomAgent:
 
     def __init__(self, seed=None):
         self.name = "random"
-        self.rng = random.Random(seed)
+        self.rng = random.Random(check_seed(seed))
 
     def choose(self, game: Game):
         return self.rng.choice(_legal_now(game, self.name))
@@ -62,7 +62,7 @@ class GreedyAgent:
 
     def __init__(self, seed=None):
         self.name = "greedy"
-        self.rng_state = random.Random(seed).getrandbits(64)
+        self.rng_state = random.Random(check_seed(seed)).getrandbits(64)
 
     def choose(self, game: Game):
         _legal_now(game, self.name)
@@ -101,7 +101,7 @@ class MCTSAgent:
         self.iterations, self.seconds, self.threads = iterations, seconds, threads
         self.rollout_actions, self.c, self.max_nodes = rollout_actions, float(c), max_nodes
         self.evaluated = bool(evaluated)
-        self.rng = random.Random(seed)
+        self.rng = random.Random(check_seed(seed))
 
     def search(self, game: Game, stop=None) -> SearchResult:
         """Search the position (it must not be over) and report every root action.
@@ -165,7 +165,7 @@ class PythonMCTSAgent:
         self.iterations, self.seconds = iterations, seconds
         self.rollout_actions = rollout_actions
         self.c = c
-        self.rng = random.Random(seed)
+        self.rng = random.Random(check_seed(seed))
 
     def _returns(self, game: Game) -> list[float]:
         teams = game.config.teams

@@ -90,6 +90,17 @@ def check_action_id(value, num_actions: int, error=ConfigError) -> int:
     return check_int("an action id", value, 0, num_actions - 1, error)
 
 
+def check_seed(seed, name: str = "seed", error=ConfigError) -> int | None:
+    """An agent's seed as ``random.Random`` takes it: None (fresh entropy) or an integer
+    (:func:`as_int`, so numpy integers too); anything else is ``error``."""
+    if seed is None:
+        return None
+    number = as_int(seed)
+    if number is None:
+        raise error(f"{name} must be an integer or None, got {shown(seed)}")
+    return number
+
+
 def check_seat(seat, name: str = "seat", error=ConfigError) -> int:
     """``seat`` if it is a seat number, 0 to NUM_SEATS - 1."""
     return check_int(name, seat, 0, NUM_SEATS - 1, error)
@@ -112,4 +123,4 @@ def parse_int(name: str, text, low: int, high: int, error=ConfigError,
 
 
 __all__ = ["accepted", "as_int", "as_int_array", "check_action_id", "check_int", "check_seat",
-           "parse_int", "shown"]
+           "check_seed", "parse_int", "shown"]

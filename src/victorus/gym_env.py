@@ -31,7 +31,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from .checks import check_action_id, check_seat
+from .checks import check_action_id, check_int, check_seat
 from .constants import OBSERVATION_VERSION, PLANES
 from .errors import ConfigError
 from .game import DEFAULT_MAX_ACTIONS, Game
@@ -91,7 +91,7 @@ class LearnerEnv(gymnasium.Env):
         self._seeded = self._over = False
 
     def reset(self, *, seed: int | None = None, options=None):
-        super().reset(seed=seed)
+        super().reset(seed=None if seed is None else check_int("seed (or None)", seed, 0))
         if seed is not None or not self._seeded:       # the first reset seeds from np_random
             self.games.reset(int(self.np_random.integers(0, 2**63)))
             self._seeded = True

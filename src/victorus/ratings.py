@@ -4,11 +4,12 @@ on the Elo scale with 95% intervals (numpy only)."""
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
 
-from .checks import check_int, shown
+from .checks import as_int, check_int, shown
 from .errors import ConfigError
 
 #: Elo points per natural-log unit of the odds: P(i beats j) = 1 / (1 + 10 ** ((r_j - r_i) / 400)).
@@ -18,12 +19,24 @@ Z95 = 1.959963984540054
 MAX_COUNT = 2**53
 
 
+def _number(value) -> float | None:
+    """``value`` as a float if it is a real number (Python's or numpy's; an integer
+    through checks.as_int), not a bool; else None."""
+    number = as_int(value)
+    if number is not None:
+        return float(number)
+    if isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)):
+        return float(value)
+    return None
+
+
 def _check_z(z) -> float:
     """``z`` (standard errors either side of an interval) if it is a finite number > 0."""
-    if isinstance(z, bool) or not isinstance(z, (int, float)) or not 0 < z < math.inf:
+    number = _number(z)
+    if number is None or not 0 < number < math.inf:
         raise ConfigError(f"z (standard errors either side) must be a finite number > 0, "
                           f"got {shown(z)}")
-    return float(z)
+    return number
 
 
 def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -32,10 +45,11 @@ def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]
     an integer >= 0, ``z`` a number > 0: anything else is a ConfigError."""
     trials = check_int("trials", trials, 0, MAX_COUNT)
     z = _check_z(z)
-    if isinstance(successes, bool) or not isinstance(successes, (int, float)) or not (
-            0 <= successes <= trials):
+    number = _number(successes)
+    if number is None or not 0 <= number <= trials:
         raise ConfigError(f"successes must be a number from 0 to trials ({trials}), "
                           f"got {shown(successes)}")
+    successes = number
     if trials == 0:
         return 0.0, 1.0
     p = successes / trials
@@ -110,8 +124,10 @@ def bradley_terry(agents, scores, anchor: str | None = None, prior: float = 1.0,
     anchor = default_anchor(agents) if anchor is None else anchor
     if anchor not in index:
         raise ConfigError(f"the anchor {anchor!r} is not one of the agents {agents!r}")
-    if isinstance(prior, bool) or not isinstance(prior, (int, float)) or not 0 <= prior < math.inf:
-        raise ConfigError(f"prior (virtual draws per pair) must be a number >= 0, got {prior!r}")
+    number = _number(prior)
+    if number is None or not 0 <= number < math.inf:
+        raise ConfigError(f"prior (virtual draws per pair) must be a number >= 0, got {shown(prior)}")
+    prior = number
     z = _check_z(z)
     n = len(agents)
     points = np.zeros((n, n))                 # points[i, j]: what i scored against j

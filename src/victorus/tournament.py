@@ -444,11 +444,11 @@ def tournament(agents, games: int, seed: int = 0, board: str = "compact", player
     time budget, whose searches depend on the machine's speed. ``progress``: a bar with
     an ETA on stderr, by default only on a terminal (True: always, False: never).
     """
-    check_int("games", games, 1, MAX_GAMES)
-    check_int("seed", seed, 0)
-    check_int("max_actions", max_actions, 1, MAX_ACTION_CAP)
-    check_int("openings (random plies per opening)", openings, 0, MAX_OPENING_PLIES)
-    check_int("workers", workers, 1, 256)
+    games = check_int("games", games, 1, MAX_GAMES)
+    seed = check_int("seed", seed, 0)
+    max_actions = check_int("max_actions", max_actions, 1, MAX_ACTION_CAP)
+    openings = check_int("openings (random plies per opening)", openings, 0, MAX_OPENING_PLIES)
+    workers = check_int("workers", workers, 1, 256)
     if lineup not in LINEUPS:
         raise ConfigError(f"lineup must be one of {', '.join(LINEUPS)}, got {lineup!r}")
     if backend not in BACKENDS:
