@@ -173,6 +173,35 @@ def test_the_ladder_writes_nothing_when_an_agent_fails(monkeypatch, tmp_path, ca
         capsys.readouterr().err
 
 
+def test_victorus_play_asks_its_agents_on_a_copy_and_names_one_that_fails(monkeypatch):
+    import io
+
+    from victorus.play import session
+    original = GreedyAgent.choose
+
+    def leaky(self, game):
+        action = original(self, game)
+        game.play(game.legal_actions()[-1])          # the forgotten undo
+        return action
+    outputs = []
+    for choose in (original, leaky):
+        monkeypatch.setattr(GreedyAgent, "choose", choose)
+        played = session(stdin=io.StringIO(""), stdout=io.StringIO(), board="compact",
+                         players=2, humans=(), agent="greedy", seed=1)
+        assert played.run() == 0
+        outputs.append(played.game.history())
+    assert outputs[0] == outputs[1]
+
+    def broken(self, game):
+        raise RuntimeError("broken")
+    monkeypatch.setattr(GreedyAgent, "choose", broken)
+    played = session(stdin=io.StringIO(""), stdout=io.StringIO(), board="compact", players=2,
+                     humans=(), agent="greedy", seed=1)
+    with pytest.raises(victorus.AgentError, match=r"agent 'greedy' raised RuntimeError: broken \(at VPN"):
+        played.run()
+    assert played.game.ply == 0
+
+
 # ------------------------------------------------------------------ one integer contract
 
 NOT_INTEGERS = [1040.9, 1040.0, "1040", b"1040", np.float32(1040), np.float64(1040), None,

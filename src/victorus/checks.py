@@ -3,7 +3,10 @@ agent spec, a command-line option, a web request) goes through :func:`check_int`
 :func:`parse_int`, so each is refused the same way: an error of the caller's class
 naming the field, its range and the value, and a string of digits longer than the
 range's is refused before ``int()`` reads it (no 5,000-digit conversion, no bare
-``ValueError`` from Python's digit limit).
+``ValueError`` from Python's digit limit). An integer is a Python int, a numpy integer
+scalar or a 0-d numpy integer array (:func:`as_int`), never a bool, a float or a string;
+every environment's action goes through :func:`check_action_id`, arrays of ids through
+:func:`as_int_array`, agents' seeds through :func:`check_seed`.
 """
 
 from __future__ import annotations
