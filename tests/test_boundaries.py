@@ -106,6 +106,20 @@ def test_a_failing_agent_is_named_with_its_game_and_position_and_finished_games_
     assert len(as_json["outcomes"]) == 2 and json.loads(json.dumps(as_json)) == as_json
 
 
+def test_a_factory_that_fails_for_one_game_is_named_and_finished_games_kept():
+    builds = [0]
+
+    def factory(seed):
+        builds[0] += 1
+        if builds[0] == 4:                       # 1: the tournament's check, 2: game 0
+            raise RuntimeError("no agent today")
+        return Faulty("raise", 10**9)
+    with pytest.raises(victorus.AgentError, match=r"agent 'faulty' could not be built: "
+                       r"RuntimeError: no agent today \(game 2 at VPN") as caught:
+        tournament([factory, "random"], games=4, seed=2)
+    assert caught.value.result.games == 2
+
+
 def test_the_position_inside_a_turn_is_its_start_and_the_actions_since():
     game = Game("compact", players=2)
     assert position(game) == f"VPN {game.vpn()}"

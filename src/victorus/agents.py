@@ -65,9 +65,9 @@ class GreedyAgent:
         self.rng_state = random.Random(check_seed(seed)).getrandbits(64)
 
     def choose(self, game: Game):
-        _legal_now(game, self.name)
+        actions = _legal_now(game, self.name)
         index, self.rng_state = _greedy.choose(game._engine, self.rng_state)
-        return game.legal_actions()[index]
+        return actions[index]
 
 
 class MCTSAgent:

@@ -356,11 +356,18 @@ def _play_games(job: _Job, plans) -> list:
     outcomes: list[GameOutcome | _Fault] = []
     for plan in plans:
         game = _opening(job, start, plan.opening)
-        by_team = {team: job.entrants[agent].build(game_seed(job.seed, _AGENT_SEEDS + 8 * plan.index + k))
-                   for k, (team, agent) in enumerate(zip(teams, plan.lineup))}
         names = {team: job.entrants[agent].name for team, agent in zip(teams, plan.lineup)}
-        actions = 0
+        by_team = {}
         try:
+            for k, (team, agent) in enumerate(zip(teams, plan.lineup)):
+                seed = game_seed(job.seed, _AGENT_SEEDS + 8 * plan.index + k)
+                try:
+                    by_team[team] = job.entrants[agent].build(seed)
+                except Exception as exc:         # a factory's bug, as a choose()'s
+                    raise AgentError(f"agent {names[team]!r} could not be built: "
+                                     f"{type(exc).__name__}: {exc} (game {plan.index} at "
+                                     f"{position(game)})") from exc
+            actions = 0
             while not game.is_over and actions < job.max_actions:
                 team = game.config.teams[game.to_move]
                 play_agent(by_team[team], game, f"game {plan.index}", names[team])
