@@ -414,6 +414,21 @@ def test_a_vector_opponent_named_twice_is_refused_whatever_the_order(opponents):
         VectorGames(1, "compact", 2, opponents=opponents)
 
 
+@pytest.mark.parametrize("raw", [b'{"action": "j5-i8", "action": "pass"}',
+                                 b'{"seats": ["person"], "board": "compact", "board": "standard"}'])
+def test_a_web_request_naming_a_field_twice_is_refused(raw):
+    from helpers import serving
+    from test_server import call, state
+    from victorus.session import PERSON
+    from victorus.table import Table
+    with serving(Table("compact", 2, seats=[PERSON] * 6, agent_delay=0), worker=False) as server:
+        before = state(server)
+        path = "/api/play" if b"action" in raw else "/api/new"
+        status, data = call(server, path, raw=raw)
+        assert status == 400 and "more than once; give each field once" in data["error"], data
+        assert state(server) == before
+
+
 # ------------------------------------------------------------------ checkpoints
 
 
