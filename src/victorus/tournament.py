@@ -442,7 +442,9 @@ def tournament(agents, games: int, seed: int = 0, board: str = "compact", player
     games, the number of teams for ``"teams"`` and ``"one-vs-rest"``), so every agent
     plays every side of the same position. ``openings=0``: every game from the start.
     A game past ``max_actions`` of the agents (R36) is unfinished: a draw in pairs
-    and ratings.
+    and ratings. Agents are asked on a copy of the game; one that raises, or answers
+    an action the game refuses, raises :class:`~victorus.errors.AgentError` naming it,
+    the game and the VPN, its ``result`` the games finished before it.
 
     ``workers=N`` plays on N processes (agents then travel pickled: specs and factories
     defined at a module's top level always do), ``backend="ray"`` on a Ray cluster
