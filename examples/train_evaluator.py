@@ -44,6 +44,8 @@ import random
 import sys
 import tempfile
 import time
+import zipfile
+import zlib
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 
@@ -55,6 +57,8 @@ import numpy as np  # noqa: E402  (after the thread settings, which numpy reads 
 
 import victorus
 from victorus.agents import GreedyAgent, MCTSAgent
+from victorus.checks import as_int
+from victorus.constants import OBSERVATION_VERSION
 from victorus.errors import ConfigError, MissingDependencyError
 from victorus.progress import Progress
 from victorus.puct import PUCTAgent
@@ -63,6 +67,11 @@ from victorus.tensors import id_columns, num_actions
 
 OPPONENTS = ("greedy", "mcts")
 BACKENDS = ("local", "ray")
+#: A checkpoint (--save) is an .npz of the weights, the Adam state and these fields: the
+#: format's name and version, the board it was trained on and the observation version
+#: of its planes; --load checks them and every array's shape before using one.
+CHECKPOINT_FORMAT = "victorus-train-evaluator"
+CHECKPOINT_VERSION = 1
 
 
 @dataclass(frozen=True)
@@ -111,6 +120,7 @@ class Network:
         self.learning_rate, self.weight_decay = learning_rate, weight_decay
         self.moments: dict = {}        # Adam's (m, v) per weight, made by the first step
         self.steps = 0
+        self.board = ""                # the board trained on (written into checkpoints)
 
     @property
     def hidden(self) -> int:
@@ -202,19 +212,68 @@ class Network:
         for name, (m, v) in self.moments.items():
             arrays[f"m_{name}"], arrays[f"v_{name}"] = m, v
         arrays["steps"] = np.array(self.steps)
+        arrays.update(format=np.array(CHECKPOINT_FORMAT), version=np.array(CHECKPOINT_VERSION),
+                      board=np.array(self.board), observation_version=np.array(OBSERVATION_VERSION))
         atomic_write(path, lambda f: np.savez(f, **arrays), binary=True)
 
     @classmethod
-    def load(cls, path: str, learning_rate: float = 1e-3) -> "Network":
-        with np.load(path) as data:
-            missing = [k for k in cls.NAMES if k not in data]
-            if missing:
-                raise ConfigError(f"{path} is not a network checkpoint: it lacks {missing}")
-            net = cls.from_state({k: data[k] for k in cls.NAMES})
-            for name in cls.NAMES:
-                if f"m_{name}" in data and f"v_{name}" in data:
-                    net.moments[name] = (data[f"m_{name}"].copy(), data[f"v_{name}"].copy())
-            net.steps = int(data["steps"]) if "steps" in data else 0
+    def load(cls, path: str, learning_rate: float = 1e-3, *, board: str | None = None,
+             inputs: int | None = None, actions: int | None = None,
+             hidden: int | None = None) -> "Network":
+        """The network saved at ``path``, checked: its format and version, then (when
+        given) the ``board``, ``inputs`` and ``actions`` of the run, and ``hidden``;
+        ConfigError naming the file and the mismatch otherwise."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                saved = {k: data[k] for k in data.files}
+        except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile, zlib.error) as exc:
+            raise ConfigError(f"{path}: not a readable checkpoint ({type(exc).__name__}: "
+                              f"{exc})") from None
+
+        def refuse(why: str):
+            raise ConfigError(f"{path}: {why}")
+        if str(saved.get("format", "")) != CHECKPOINT_FORMAT:
+            refuse(f"not a network checkpoint of examples/train_evaluator.py (no "
+                   f"{CHECKPOINT_FORMAT!r} format field)")
+        if as_int(saved.get("version")) != CHECKPOINT_VERSION:
+            refuse(f"checkpoint version {saved.get('version')}; this script reads version "
+                   f"{CHECKPOINT_VERSION}")
+        if as_int(saved.get("observation_version")) != OBSERVATION_VERSION:
+            refuse(f"trained on observation version {saved.get('observation_version')}; "
+                   f"this victorus writes version {OBSERVATION_VERSION}")
+        missing = [k for k in (*cls.NAMES, "steps", "board") if k not in saved]
+        if missing:
+            refuse(f"not a whole network checkpoint: it lacks {missing}")
+        made_for = str(saved["board"])
+        w1, wp = saved["w1"], saved["wp"]
+        if w1.ndim != 2 or wp.ndim != 2:
+            refuse(f"w1 and wp must be matrices, got shapes {w1.shape} and {wp.shape}")
+        (n_in, width), n_act = w1.shape, wp.shape[0]
+        shapes = {"w1": (n_in, width), "b1": (width,), "w2": (width, width), "b2": (width,),
+                  "wp": (n_act, width), "bp": (n_act,), "wv": (width,), "bv": (1,)}
+        for name, shape in shapes.items():
+            array = saved[name]
+            if array.shape != shape or array.dtype.kind != "f":
+                refuse(f"{name} is {array.dtype} {array.shape}, expected float {shape}")
+            for moment in (f"m_{name}", f"v_{name}"):
+                if moment in saved and saved[moment].shape != shape:
+                    refuse(f"{moment} has shape {saved[moment].shape}, expected {shape}")
+        steps = as_int(saved["steps"])
+        if steps is None or steps < 0:
+            refuse(f"steps must be an integer >= 0, got {saved['steps']}")
+        if (board is not None and made_for != board) or (inputs, actions) not in (
+                (None, None), (n_in, n_act)):
+            refuse(f"made for the {made_for or 'unnamed'} board ({n_in} inputs, {n_act} "
+                   f"actions); this run plays the {board} board ({inputs} inputs, "
+                   f"{actions} actions)")
+        if hidden is not None and hidden != width:
+            refuse(f"has {width} hidden units, --hidden {hidden} contradicts it (leave "
+                   f"--hidden out to use the checkpoint's)")
+        net = cls.from_state({k: saved[k] for k in cls.NAMES})
+        for name in cls.NAMES:
+            if f"m_{name}" in saved and f"v_{name}" in saved:
+                net.moments[name] = (saved[f"m_{name}"].copy(), saved[f"v_{name}"].copy())
+        net.steps, net.board = steps, made_for
         net.learning_rate = learning_rate
         return net
 
@@ -398,7 +457,7 @@ def play_evaluation(state: dict, setup: Setup, opponent: str, indices, seed: int
         other = opponent_agent(opponent, setup, seed + i)
         while not game.is_over and game.ply < setup.max_actions:
             agent = net_agent if game.config.teams[game.to_move] == mine else other
-            game.play(agent.choose(game))
+            game.play(agent.choose(game.copy()))     # an agent never changes the game
         if not game.is_over or not game.winners:
             outcomes.append("draw")
         else:
@@ -545,11 +604,14 @@ def run(args) -> dict:
     setup = args.setup
     game = setup.new_game()
     planes, cells = game.observation(0, dtype="uint8").shape
-    if args.load:
-        net = Network.load(args.load, args.learning_rate)
+    if args.load:                            # checked against this run in parse()
+        net = Network.load(args.load, args.learning_rate, board=setup.board,
+                           inputs=planes * cells, actions=num_actions(game.board),
+                           hidden=args.hidden)
     else:
         net = Network(planes * cells, num_actions(game.board), args.hidden, args.seed,
                       args.learning_rate)
+        net.board = setup.board
     buffer = ReplayBuffer(args.buffer, planes, cells)
     rng = np.random.default_rng(args.seed)
     actors = Actors(args.backend, args.workers, args.address)
@@ -597,7 +659,8 @@ def parse(argv: list[str]):
     add("--games", type=int, default=32, help="self-play games per iteration")
     add("--parallel", type=int, default=8, help="self-play games stepped in turn per actor")
     add("--simulations", type=int, default=64, help="PUCT iterations per self-play decision")
-    add("--hidden", type=int, default=64, help="units in each hidden layer")
+    add("--hidden", type=int, default=None,
+        help="units in each hidden layer (default 64; with --load, the checkpoint's)")
     add("--learning-rate", type=float, default=1e-3)
     add("--steps", type=int, default=64, help="training minibatches per iteration")
     add("--batch", type=int, default=128, help="positions per minibatch")
@@ -623,13 +686,13 @@ def parse(argv: list[str]):
     if args.quick:
         given = {a.lstrip("-").replace("-", "_") for a in argv if a.startswith("--")}
         for name, value in QUICK.items():
-            if name not in given:
+            if name not in given and not (name == "hidden" and args.load):
                 setattr(args, name, value)
     if args.iterations < 0:
         parser.error(f"--iterations must be at least 0 (0: evaluate only), got {args.iterations}")
     for name in ("games", "parallel", "simulations", "hidden", "steps", "batch",
                  "buffer", "eval_games", "max_actions"):
-        if getattr(args, name) < 1:
+        if getattr(args, name) is not None and getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
     for option in ("curve", "save"):
         path = getattr(args, option)
@@ -639,7 +702,16 @@ def parse(argv: list[str]):
         parser.error(f"--load {args.load}: no such file")
     args.setup = Setup(args.board, args.players, args.variant, args.simulations,
                        max_actions=args.max_actions, eval_seconds=args.eval_seconds)
-    args.setup.new_game()                     # a bad board, player count or variant fails here
+    game = args.setup.new_game()              # a bad board, player count or variant fails here
+    if args.load:                             # one line naming the file and the mismatch
+        try:
+            args.hidden = Network.load(
+                args.load, board=args.board, inputs=game.observation(0, dtype="uint8").size,
+                actions=num_actions(game.board), hidden=args.hidden).hidden
+        except ConfigError as error:
+            parser.error(f"--load {error}")
+    elif args.hidden is None:
+        args.hidden = 64
     args.argv = list(argv)
     return args
 

@@ -116,7 +116,7 @@ def test_same_results_on_one_or_two_worker_processes():
 
 
 def test_an_error_in_a_worker_process_reaches_the_caller():
-    with pytest.raises(victorus.IllegalActionError):
+    with pytest.raises(victorus.AgentError, match="agent 'first' answered 'pass'.*game [01] at VPN"):
         tournament([Passer(), "random"], games=2, workers=2)
 
 

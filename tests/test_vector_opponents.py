@@ -134,7 +134,7 @@ def test_a_search_opponent_plays_up_to_the_learners_turn_in_set_game():
     ("mcts:20@2", "on one thread.*drop '@2'"),
     ("alphabeta:1.5", "bad search budget in 'alphabeta:1.5'"),
     ("puct:20@2", "bad search budget in 'puct:20@2'"),
-    ("mcts-py:20", "unknown agent 'mcts-py:20'.*'greedy', 'random', 'mcts\\[:BUDGET\\]', "
+    ("mcts-py:20", "unknown agent 'mcts-py:20'.*'random', 'greedy', 'mcts\\[:BUDGET\\]', "
                    "'puct\\[:BUDGET\\]', 'alphabeta\\[:BUDGET\\]', 'best\\[:BUDGET\\]'"),
     ("greedy:3", "unknown agent 'greedy:3'"),
     (7, "unknown agent 7"),

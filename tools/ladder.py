@@ -5,7 +5,10 @@ markdown table of docs/agents.md (``--anchor``, default greedy, is rated 0).
     python tools/ladder.py --budgets 0.01s,0.05s --games 20 --openings 4 --write docs/agents.md
 
 Without ``--write`` the table goes to standard output. The command and the machine are
-written under the table, so the page says how to reproduce it.
+written under the table, so the page says how to reproduce it. An agent that fails (it
+raises, or answers an action the game refuses) stops the run: the games finished before
+it are printed to standard error with the error naming the agent, the game and the
+position (VPN), nothing is written, and the exit status is 1.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import sys
 import time
 from pathlib import Path
 
+from victorus.errors import AgentError
 from victorus.tournament import ladder_agents, tournament
 
 BEGIN, END = "<!-- ladder: begin -->", "<!-- ladder: end -->"
@@ -81,8 +85,14 @@ def main(argv=None) -> int:
     if args.anchor not in agents:
         parser.error(f"--anchor must be one of {', '.join(agents)}")
     wall, cpu = time.perf_counter(), _cpu_seconds()
-    result = tournament(agents, args.games, seed=args.seed, board=args.board, players=2,
-                        openings=args.openings, workers=args.workers)
+    try:
+        result = tournament(agents, args.games, seed=args.seed, board=args.board, players=2,
+                            openings=args.openings, workers=args.workers)
+    except AgentError as error:          # a part of a ladder is no ladder: nothing written
+        if error.result is not None:
+            print(error.result.table(), file=sys.stderr)
+        print(f"ladder.py: error: {error}", file=sys.stderr)
+        return 1
     wall, cpu = time.perf_counter() - wall, _cpu_seconds() - cpu
     command = (f"python tools/ladder.py --budgets {args.budgets} --games {args.games} "
                f"--openings {args.openings} --board {args.board} --seed {args.seed} "

@@ -7,6 +7,11 @@ A game past ``--max-actions`` (R36) is unfinished and counts as neither win nor 
 
 Usage: python tools/match.py alphabeta:0.05s greedy --openings 20 [--board compact]
 Prints one line: wins, losses, draws, unfinished, the win rate and its interval.
+
+Agents are asked on a copy of the game (victorus.tournament.play_agent). An agent that
+raises or answers an action the game refuses stops the match: the line of the games
+finished before it is printed, then the error naming the agent, the game (0 is the
+first) and the position (VPN); the exit status is 1.
 """
 
 from __future__ import annotations
@@ -18,7 +23,9 @@ import sys
 
 import victorus
 from victorus.agents import make_agent
+from victorus.errors import AgentError
 from victorus.progress import Progress
+from victorus.tournament import play_agent
 
 
 class MatchResult:
@@ -39,6 +46,8 @@ class MatchResult:
         return max(0.0, centre - half), min(1.0, centre + half)
 
     def line(self) -> str:
+        if not self.games:
+            return "no game finished"
         low, high = self.interval()
         return (f"wins {self.wins} losses {self.losses} draws {self.draws} unfinished "
                 f"{self.unfinished} of {self.games}: win rate {self.wins / self.games:.3f} "
@@ -55,20 +64,21 @@ def opening(seed: int, plies: int, board: str, players: int) -> victorus.Game:
         seed += 1_000_003
 
 
-def play(game: victorus.Game, agents: dict, max_actions: int) -> victorus.Game:
-    """Play ``game`` on: ``agents`` maps a team number to its agent."""
+def play(game: victorus.Game, agents: dict, max_actions: int, where: str = "") -> victorus.Game:
+    """Play ``game`` on: ``agents`` maps a team number to its agent (AgentError if one
+    fails, naming ``where``)."""
     teams = game.config.teams
     for _ in range(max_actions):
         if game.is_over:
             break
-        game.play(agents[teams[game.to_move]].choose(game))
+        play_agent(agents[teams[game.to_move]], game, where)
     return game
 
 
 def match(first, second, openings: int, seed: int = 0, plies: int = 8, board: str = "compact",
           max_actions: int = 1500, progress=None) -> MatchResult:
     """``first`` and ``second``: factories ``seed -> agent``. Each opening twice, colours
-    swapped."""
+    swapped. AgentError if an agent fails; its ``result`` is the games finished before."""
     result = MatchResult()
     rng = random.Random(seed)
     with Progress(2 * openings, "games", progress) as bar:
@@ -77,8 +87,11 @@ def match(first, second, openings: int, seed: int = 0, plies: int = 8, board: st
             team_ids = sorted(set(start.config.teams))
             for side in (0, 1):
                 ours, theirs = team_ids[side], team_ids[1 - side]
-                game = play(start.copy(), {ours: first(rng.getrandbits(32)),
-                                           theirs: second(rng.getrandbits(32))}, max_actions)
+                agents = {ours: first(rng.getrandbits(32)), theirs: second(rng.getrandbits(32))}
+                try:
+                    game = play(start.copy(), agents, max_actions, f"game {result.games}")
+                except AgentError as error:
+                    raise AgentError(str(error), result) from error
                 if not game.is_over:
                     result.unfinished += 1
                 elif not game.winners:
@@ -101,8 +114,15 @@ def main(argv=None) -> int:
     parser.add_argument("--board", default="compact")
     parser.add_argument("--max-actions", type=int, default=1500)
     args = parser.parse_args(argv)
-    result = match(lambda s: make_agent(args.first, seed=s), lambda s: make_agent(args.second, seed=s),
-                   args.openings, args.seed, args.plies, args.board, args.max_actions)
+    try:
+        result = match(lambda s: make_agent(args.first, seed=s),
+                       lambda s: make_agent(args.second, seed=s),
+                       args.openings, args.seed, args.plies, args.board, args.max_actions)
+    except AgentError as error:
+        print(f"{args.first} vs {args.second}, {args.board} 2 players, stopped: "
+              f"{error.result.line()}")
+        print(f"match.py: error: {error}", file=sys.stderr)
+        return 1
     print(f"{args.first} vs {args.second}, {args.board} 2 players: {result.line()}")
     return 0
 

@@ -9,6 +9,7 @@
 import sys as _sys
 
 from .errors import (
+    AgentError,
     Cancelled,
     ConfigError,
     IllegalActionError,
@@ -35,7 +36,7 @@ else:
     if "gymnasium" in _sys.modules:         # register the gymnasium ids (victorus.gym_env)
         from . import gym_env  # noqa: F401
 
-__all__ = ["Action", "Board", "Cancelled", "ConfigError", "Game", "IllegalActionError",
+__all__ = ["Action", "AgentError", "Board", "Cancelled", "ConfigError", "Game", "IllegalActionError",
            "MissingDependencyError", "NotationError", "RecordError", "record",
            "SimulatedGame", "StateError", "StopToken", "VictorusError", "perft", "play_random", "simulate"]
 __version__ = "0.1.0"

@@ -456,7 +456,7 @@ def _mcts_rate(agent_class, games, iterations: int, rollout: int, threads: int =
     agent = agent_class(iterations, rollout_actions=rollout, seed=1, **extra)
     start = time.perf_counter()
     for game in games:
-        agent.choose(game)
+        agent.choose(game.copy())        # the positions stay as they are for the next run
     return iterations * len(games) / (time.perf_counter() - start)
 
 

@@ -3,12 +3,16 @@ agent spec, a command-line option, a web request) goes through :func:`check_int`
 :func:`parse_int`, so each is refused the same way: an error of the caller's class
 naming the field, its range and the value, and a string of digits longer than the
 range's is refused before ``int()`` reads it (no 5,000-digit conversion, no bare
-``ValueError`` from Python's digit limit).
+``ValueError`` from Python's digit limit). An integer is a Python int, a numpy integer
+scalar or a 0-d numpy integer array (:func:`as_int`), never a bool, a float or a string;
+every environment's action goes through :func:`check_action_id`, arrays of ids through
+:func:`as_int_array`, agents' seeds through :func:`check_seed`.
 """
 
 from __future__ import annotations
 
 import re
+import sys
 
 from .constants import NUM_SEATS
 from .errors import ConfigError
@@ -33,13 +37,71 @@ def accepted(low: int, high: int | None) -> str:
     return f"an integer >= {low}" if high is None else f"an integer from {low} to {high}"
 
 
+def as_int(value) -> int | None:
+    """``value`` as a Python int if it is an integer: an ``int``, a numpy integer scalar or
+    a 0-d numpy integer array; None for anything else (bool and numpy bool, floats even
+    when whole, strings, bytes, None, timedelta, arrays of more than one number...)."""
+    if type(value) is int:
+        return value
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):                   # an int subclass (IntEnum...)
+        return int(value)
+    numpy = sys.modules.get("numpy")             # not imported: value is no numpy integer
+    if numpy is None:
+        return None
+    if isinstance(value, numpy.ndarray) and value.ndim == 0:
+        value = value[()]
+    # kinds 'i' and 'u' only: numpy's timedelta64 subclasses its signed integer
+    if isinstance(value, numpy.integer) and value.dtype.kind in "iu":
+        return int(value)
+    return None
+
+
+def as_int_array(values):
+    """``values`` as a numpy array if they are integers (:func:`as_int`'s rule for each:
+    an array of an integer dtype, kinds 'i' and 'u', or a sequence of integers; empty is
+    fine); None for anything else (floats, strings, bools, timedeltas, objects...)."""
+    import numpy
+    try:
+        array = numpy.asarray(values)
+    except (ValueError, TypeError):              # ragged sequences
+        return None
+    if array.dtype.kind in "iu" or (array.size == 0 and array.dtype.kind == "f"
+                                    and not isinstance(values, numpy.ndarray)):
+        return array
+    return None
+
+
 def check_int(name: str, value, low: int, high: int | None = None, error=ConfigError) -> int:
-    """``value`` if it is an ``int`` (not a bool) within ``low``..``high`` (``high`` None:
-    no upper bound); else ``error`` naming ``name`` and the range."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < low or (
-            high is not None and value > high):
+    """``value`` as an ``int`` if it is an integer (:func:`as_int`: a Python int, a numpy
+    integer scalar or a 0-d numpy integer array; never a bool) within ``low``..``high``
+    (``high`` None: no upper bound); else ``error`` naming ``name``, the range and the
+    value."""
+    number = as_int(value)
+    if number is None or number < low or (high is not None and number > high):
         raise error(f"{name} must be {accepted(low, high)}, got {shown(value)}")
-    return int(value)
+    return number
+
+
+def check_action_id(value, num_actions: int, error=ConfigError) -> int:
+    """The action id ``value`` as an ``int``: exactly the integers of an action space of
+    ``num_actions`` ids (0 to ``num_actions - 1``), as :func:`check_int` takes them;
+    anything else (a float, a string, bytes, None, a bool...) is refused with ``error``
+    naming the value and the range. Every environment's ``step`` checks its actions
+    here; whether the id is legal now is the game's to say."""
+    return check_int("an action id", value, 0, num_actions - 1, error)
+
+
+def check_seed(seed, name: str = "seed", error=ConfigError) -> int | None:
+    """An agent's seed as ``random.Random`` takes it: None (fresh entropy) or an integer
+    (:func:`as_int`, so numpy integers too); anything else is ``error``."""
+    if seed is None:
+        return None
+    number = as_int(seed)
+    if number is None:
+        raise error(f"{name} must be an integer or None, got {shown(seed)}")
+    return number
 
 
 def check_seat(seat, name: str = "seat", error=ConfigError) -> int:
@@ -63,4 +125,5 @@ def parse_int(name: str, text, low: int, high: int, error=ConfigError,
     return check_int(name, int(text), low, high, error)
 
 
-__all__ = ["accepted", "check_int", "check_seat", "parse_int", "shown"]
+__all__ = ["accepted", "as_int", "as_int_array", "check_action_id", "check_int", "check_seat",
+           "check_seed", "parse_int", "shown"]

@@ -13,7 +13,7 @@ from . import __version__
 from .agents import AGENT_SPECS
 from .checks import parse_int
 from .constants import PIECE_LETTERS
-from .errors import ConfigError, VictorusError
+from .errors import AgentError, ConfigError, VictorusError
 from .files import check_writable, write_atomic
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, MAX_PERFT_HASH_MB, MAX_PERFT_THREADS, Game, _perft
 from .geometry import SEAT_NAMES
@@ -148,7 +148,10 @@ def _tournament_parser(commands) -> None:
                     "sides, and print win rates with 95% Wilson intervals. With three or more "
                     "agents in a two-team game: a round robin of GAMES games a pair, with "
                     "Bradley-Terry ratings on the Elo scale (random at 0 if it plays, else the "
-                    "first agent) and 95% intervals.")
+                    "first agent) and 95% intervals. An agent that raises or answers an "
+                    "action the game refuses stops the run: the error names it, the game "
+                    "and the position (VPN), the games finished before are printed and "
+                    "written to --json (with \"stopped\"), and the exit status is 1.")
     p.add_argument("games", type=_int_in("GAMES", 1, MAX_GAMES), metavar="GAMES",
                    help="games in all, or per pair in a round robin")
     p.add_argument("agents", nargs="+", metavar="AGENT")
@@ -332,14 +335,22 @@ def _write_csv(results, target: str) -> None:
 def cmd_tournament(args) -> int:
     from . import tournament
     _check_outputs(args.json)
-    result = tournament.tournament(
-        args.agents, args.games, seed=args.seed, board=args.board, players=args.players,
-        variant=args.variant, max_actions=args.max_actions, progress=args.progress,
-        openings=args.openings, lineup=args.lineup, workers=args.workers,
-        backend=args.backend, address=args.address)
+    try:
+        result = tournament.tournament(
+            args.agents, args.games, seed=args.seed, board=args.board, players=args.players,
+            variant=args.variant, max_actions=args.max_actions, progress=args.progress,
+            openings=args.openings, lineup=args.lineup, workers=args.workers,
+            backend=args.backend, address=args.address)
+    except AgentError as error:      # the games finished before it are kept and written
+        if error.result is None:
+            raise
+        result = error.result
     print(result.table(), file=sys.stderr if args.json == "-" else sys.stdout)
     if args.json is not None:
         _write_json(args.json, result.as_dict())
+    if result.stopped is not None:
+        print(f"victorus: error: {result.stopped}", file=sys.stderr)
+        return 1
     return 0
 
 

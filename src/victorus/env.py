@@ -5,7 +5,9 @@ Agents are ``"seat_<n>"`` for the present seats (R33). Observations are dicts
 "legal_ids": int32 [MAX_LEGAL_ACTIONS], "legal_count": int32 []}`` from the agent's
 own point of view (victorus.tensors): the first ``legal_count`` entries of
 ``legal_ids`` are the legal ids (in legal_actions() order, -1 after them), so a
-policy need not scan the mask. Actions are the fixed ids of docs/adapters.md.
+policy need not scan the mask. Actions are the fixed ids of docs/adapters.md:
+integers of the action space (Python ints, numpy integer scalars, 0-d integer arrays);
+anything else is refused with ConfigError.
 Rewards come at the end only: +1 for every seat of the winning team, -1 for the
 others, 0 for all in a draw. A game stopped by ``max_actions`` (R36) is truncated.
 """
@@ -16,7 +18,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from .checks import check_int
+from .checks import check_action_id, check_int
 from .constants import OBSERVATION_VERSION
 from .errors import ConfigError
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game
@@ -105,7 +107,7 @@ class VictorusEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self.game.play_id(int(action))
+        self.game.play_id(check_action_id(action, self.action_spaces[agent].n))
         self.actions_played += 1
         self._cumulative_rewards[agent] = 0
         if self.game.is_over:

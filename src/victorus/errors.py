@@ -25,6 +25,17 @@ class RecordError(VictorusError, ValueError):
     """A game record file is malformed or does not replay (its line number is named)."""
 
 
+class AgentError(VictorusError):
+    """An agent asked for an action (in a tournament, a match, ``victorus play``) raised
+    or answered with something the game refused; the message names the agent, the game
+    and the position (VPN, R39). ``result``: what was finished before it (a tournament's
+    :class:`~victorus.tournament.TournamentResult` of the finished games), else None."""
+
+    def __init__(self, message: str, result=None):
+        super().__init__(message)
+        self.result = result
+
+
 class Cancelled(VictorusError):
     """perft or simulate was stopped by its StopToken from another thread; what it had
     computed is discarded. (A search stopped by its token ends normally, with what it

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from . import tensors
 from ._engine import Engine, PerftSplit, PerftTable, Rules, StopToken
-from .checks import check_int, check_seat
+from .checks import as_int, check_int, check_seat, shown
 from .constants import (
     ACTION_SLOTS,
     CAPTURE_FLAG,
@@ -557,8 +557,10 @@ def play_random(game: Game, seed=None, max_actions: int | None = DEFAULT_MAX_ACT
         seed = seed.getrandbits(64)
     elif seed is None:
         seed = int.from_bytes(os.urandom(8), "little")
-    elif isinstance(seed, bool) or not isinstance(seed, int):
-        raise ConfigError(f"seed must be an int, a random.Random or None, got {seed!r}")
+    elif as_int(seed) is None:
+        raise ConfigError(f"seed must be an integer, a random.Random or None, got {shown(seed)}")
+    else:
+        seed = as_int(seed)
     if not isinstance(game, Game):
         raise ConfigError(f"play_random needs a victorus.Game, got {type(game).__name__}")
     played = game._engine.random_playout(seed & (2**64 - 1),

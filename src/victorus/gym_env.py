@@ -8,8 +8,10 @@ learner's army to act; actions are the fixed ids, by default in that army's fram
 (``id_frame="observer"``, as the observation is rotated). The legal mask is in
 ``info["action_mask"]`` and from :meth:`LearnerEnv.action_masks` (MaskablePPO's
 convention). The reward is the learner's team's: +1 when it wins, -1 when it loses, 0
-otherwise (a draw, a game going on, truncation by ``max_actions``, R36). An illegal
-action loses the game at once (reward -1, ``terminated``, ``info["illegal_action"]``),
+otherwise (a draw, a game going on, truncation by ``max_actions``, R36). An action is
+an integer of the action space (a Python int, a numpy integer scalar or a 0-d integer
+array; a bool, a float, a string... is refused with ConfigError, as an id out of range
+is). An illegal action loses the game at once (reward -1, ``terminated``, ``info["illegal_action"]``),
 as gymnasium's checker and unmasked samplers expect an action space to be playable;
 ``illegal_actions="raise"`` raises IllegalActionError instead.
 
@@ -29,7 +31,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from .checks import check_seat
+from .checks import check_action_id, check_int, check_seat
 from .constants import OBSERVATION_VERSION, PLANES
 from .errors import ConfigError
 from .game import DEFAULT_MAX_ACTIONS, Game
@@ -48,7 +50,7 @@ ENV_IDS = {"victorus/Compact2p-v0": ("compact", 2, "standard"),
 class LearnerEnv(gymnasium.Env):
     """The team of ``seat`` against ``opponent``, which plays every other team:
     ``"random"``, ``"greedy"`` or a search played inside the step like ``"mcts:200"`` or
-    ``"puct:0.05s"`` (:data:`victorus.vector.OPPONENT_SPECS`); see the module
+    ``"puct:0.05s"`` (:data:`victorus.agents.OPPONENT_SPECS`); see the module
     documentation. ``reset(seed=...)`` seeds the opponents' random choices; an unseeded
     reset goes on with the same random stream."""
 
@@ -89,7 +91,7 @@ class LearnerEnv(gymnasium.Env):
         self._seeded = self._over = False
 
     def reset(self, *, seed: int | None = None, options=None):
-        super().reset(seed=seed)
+        super().reset(seed=None if seed is None else check_int("seed (or None)", seed, 0))
         if seed is not None or not self._seeded:       # the first reset seeds from np_random
             self.games.reset(int(self.np_random.integers(0, 2**63)))
             self._seeded = True
@@ -102,8 +104,8 @@ class LearnerEnv(gymnasium.Env):
         if self._over:
             raise ConfigError("the episode is over: call reset() before stepping again")
         games = self.games
-        ident = int(action)
-        if not (0 <= ident < games.num_actions and games.masks[0, ident]):
+        ident = check_action_id(action, games.num_actions)
+        if not games.masks[0, ident]:
             if self.illegal_actions == "raise":
                 games.step([ident])                    # raises, naming the action
             self._over = True

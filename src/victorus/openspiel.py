@@ -21,8 +21,9 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
+from .checks import as_int, check_action_id, check_int
 from .constants import NUM_SEATS, OBSERVATION_VERSION, PIECE_LETTERS
-from .game import DEFAULT_MAX_ACTIONS, Game
+from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game
 from .tensors import PLANES, num_actions
 from .variants import Config
 
@@ -82,16 +83,21 @@ class VictorusSpielGame(pyspiel.Game):
 
     def __init__(self, params=None):
         params = {**_DEFAULTS, **(params or {})}
-        if int(params["observation_version"]) != OBSERVATION_VERSION:
+        if as_int(params["observation_version"]) != OBSERVATION_VERSION:
             raise ValueError(f"observation_version {params['observation_version']} was asked for; "
                              f"this victorus writes version {OBSERVATION_VERSION} (docs/adapters.md)")
         if params["observation"] not in OBSERVATIONS:
             raise ValueError(f"observation must be one of {OBSERVATIONS}, "
                              f"got {params['observation']!r}")
         self.observation = params["observation"]
-        self._options = {"board": params["board"], "players": int(params["players"]),
+        # checked as Game checks them (R36's cap within max_game_length, a C int); the
+        # params handed on to OpenSpiel are then plain ints
+        params["players"] = check_int("players", params["players"], 2, NUM_SEATS)
+        params["max_actions"] = check_int("max_actions", params["max_actions"], 1,
+                                          min(MAX_ACTION_CAP, 2**31 - 1))
+        self._options = {"board": params["board"], "players": params["players"],
                          "variant": params["variant"]}
-        self.max_actions = int(params["max_actions"])
+        self.max_actions = params["max_actions"]
         prototype = Game(**self._options)
         self.teams = _teams(prototype.config)
         self.player_of_seat = {seat: p for p, team in enumerate(self.teams) for seat in team}
@@ -135,6 +141,7 @@ class VictorusSpielState(pyspiel.State):
         self.teams = game.teams
         self.player_of_seat = game.player_of_seat
         self.max_actions = game.max_actions
+        self.num_actions = game.num_distinct_actions()
         self.game = _SpielGame(**game._options)
         self.actions_played = 0
 
@@ -149,13 +156,18 @@ class VictorusSpielState(pyspiel.State):
     def _legal_actions(self, player):
         return np.sort(self.game.legal_action_ids()).tolist()
 
+    def apply_action(self, action):
+        """OpenSpiel's apply_action with the id checked first: its binding would turn a
+        numpy float or a bool into an id (C++ callers reach _apply_action's check)."""
+        super().apply_action(check_action_id(action, self.num_actions))
+
     def _apply_action(self, action):
-        self.game.play_id(int(action))
+        self.game.play_id(check_action_id(action, self.num_actions))
         self.actions_played += 1
 
     def _action_to_string(self, player, action):
         from .tensors import describe_id
-        return describe_id(self.game.board, int(action))
+        return describe_id(self.game.board, check_action_id(action, self.num_actions))
 
     def is_terminal(self):
         return self.game.is_over or self._capped()

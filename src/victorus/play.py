@@ -22,6 +22,7 @@ from .game import Game
 from .geometry import SEAT_NAMES
 from .render import text_board
 from .session import PERSON, Session
+from .tournament import play_agent
 
 #: When the board is printed: once at the start of each of a person's turns (and at the
 #: end), after every turn, or after every action.
@@ -76,8 +77,7 @@ class TerminalSession(Session):
             seat = self.game.to_move
             agent = self.agent_to_act()
             if agent is not None:
-                action = agent.choose(self.game)
-                self.game.play(action)
+                action = play_agent(agent, self.game)     # on a copy; AgentError names it
                 self.say(f"{SEAT_NAMES[seat]} ({agent.name}) plays {action}")
                 self._after_action()
                 continue

@@ -4,19 +4,52 @@ on the Elo scale with 95% intervals (numpy only)."""
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
 
+from .checks import as_int, check_int, shown
 from .errors import ConfigError
 
 #: Elo points per natural-log unit of the odds: P(i beats j) = 1 / (1 + 10 ** ((r_j - r_i) / 400)).
 ELO_PER_NATURAL_UNIT = 400 / math.log(10)
 Z95 = 1.959963984540054
+#: The most games one count may hold: exact in a float64, so no rating overflows.
+MAX_COUNT = 2**53
+
+
+def _number(value) -> float | None:
+    """``value`` as a float if it is a real number (Python's or numpy's; an integer
+    through checks.as_int), not a bool; else None."""
+    number = as_int(value)
+    if number is not None:
+        return float(number)
+    if isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)):
+        return float(value)
+    return None
+
+
+def _check_z(z) -> float:
+    """``z`` (standard errors either side of an interval) if it is a finite number > 0."""
+    number = _number(z)
+    if number is None or not 0 < number < math.inf:
+        raise ConfigError(f"z (standard errors either side) must be a finite number > 0, "
+                          f"got {shown(z)}")
+    return number
 
 
 def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a rate (95% by default); (0, 1) for no trials."""
+    """The Wilson score interval of a rate (95% by default); (0, 1) for no trials.
+    ``successes`` is a number from 0 to ``trials`` (a draw may count half), ``trials``
+    an integer >= 0, ``z`` a number > 0: anything else is a ConfigError."""
+    trials = check_int("trials", trials, 0, MAX_COUNT)
+    z = _check_z(z)
+    number = _number(successes)
+    if number is None or not 0 <= number <= trials:
+        raise ConfigError(f"successes must be a number from 0 to trials ({trials}), "
+                          f"got {shown(successes)}")
+    successes = number
     if trials == 0:
         return 0.0, 1.0
     p = successes / trials
@@ -35,6 +68,11 @@ class PairScore:
     wins_a: int
     wins_b: int
     draws: int
+
+    def __post_init__(self) -> None:
+        for name in ("wins_a", "wins_b", "draws"):     # counts: no negative, no fraction
+            object.__setattr__(self, name, check_int(
+                f"{name} of {self.a!r} vs {self.b!r}", getattr(self, name), 0, MAX_COUNT))
 
     @property
     def games(self) -> int:
@@ -75,7 +113,9 @@ def bradley_terry(agents, scores, anchor: str | None = None, prior: float = 1.0,
     from the inverse of the likelihood's Hessian (the anchor held at 0). ``anchor``
     (default: ``random`` if it plays, else the first agent) is rated 0. ``prior``
     virtual draws are added to every pair that played, so that a clean sweep still
-    gives a finite rating (0: the plain maximum likelihood).
+    gives a finite rating (0: the plain maximum likelihood, which exists only when
+    every split of the agents into two groups has each group scoring against the other;
+    else a ConfigError names who never scored). ``z`` is a number > 0.
     """
     agents = tuple(agents)
     index = {name: i for i, name in enumerate(agents)}
@@ -84,11 +124,16 @@ def bradley_terry(agents, scores, anchor: str | None = None, prior: float = 1.0,
     anchor = default_anchor(agents) if anchor is None else anchor
     if anchor not in index:
         raise ConfigError(f"the anchor {anchor!r} is not one of the agents {agents!r}")
-    if isinstance(prior, bool) or not isinstance(prior, (int, float)) or not 0 <= prior < math.inf:
-        raise ConfigError(f"prior (virtual draws per pair) must be a number >= 0, got {prior!r}")
+    number = _number(prior)
+    if number is None or not 0 <= number < math.inf:
+        raise ConfigError(f"prior (virtual draws per pair) must be a number >= 0, got {shown(prior)}")
+    prior = number
+    z = _check_z(z)
     n = len(agents)
     points = np.zeros((n, n))                 # points[i, j]: what i scored against j
     for pair in scores:
+        if not isinstance(pair, PairScore):
+            raise ConfigError(f"scores must be PairScore objects, got {shown(pair)}")
         if pair.a not in index or pair.b not in index or pair.a == pair.b:
             raise ConfigError(f"a score between {pair.a!r} and {pair.b!r}: both must be "
                               f"distinct agents of {agents!r}")
@@ -98,6 +143,7 @@ def bradley_terry(agents, scores, anchor: str | None = None, prior: float = 1.0,
         points[j, i] += pair.wins_b + (played - pair.wins_a - pair.wins_b) / 2
     games = points + points.T
     _check_connected(agents, games)
+    _check_scored(agents, points)
     free = [i for i in range(n) if agents[i] != anchor]
     theta, covariance = _maximise(points, games, free)
     spread = z * np.sqrt(np.maximum(np.diag(covariance), 0.0))
@@ -130,6 +176,28 @@ def _check_connected(agents, games) -> None:
         missing = [agents[i] for i in range(len(agents)) if i not in reached]
         raise ConfigError(f"ratings need every agent linked by games: {missing!r} never "
                           f"met {agents[0]!r} even through others")
+
+
+def _check_scored(agents, points) -> None:
+    """The maximum likelihood exists only if no group of agents scored nothing against
+    all the others (it would be rated infinitely far below them): every agent must reach
+    every other along 'scored against' links (a draw scores both ways)."""
+    n = len(agents)
+    for start in range(n):
+        reached, frontier = {start}, [start]
+        while frontier:
+            i = frontier.pop()
+            for j in np.nonzero(points[i])[0]:
+                if int(j) not in reached:
+                    reached.add(int(j))
+                    frontier.append(int(j))
+        if len(reached) != n:
+            never = [agents[i] for i in range(n) if i not in reached]
+            losers = [agents[i] for i in sorted(reached)]
+            raise ConfigError(
+                f"no maximum-likelihood rating exists: {losers!r} never scored a point "
+                f"against {never!r} (a clean sweep: the gap would be infinite); give "
+                f"prior > 0 (virtual draws per pair) for finite ratings")
 
 
 def _maximise(points, games, free, iterations: int = 100):

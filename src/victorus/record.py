@@ -15,7 +15,8 @@ A record has header lines, then one turn per line::
     1.1 d3-f9
     ...
 
-``start:`` (a VPN, R39) is present when the game did not begin at the setup of
+A UTF-8 byte-order mark before the first line (some text editors write one) is
+skipped. ``start:`` (a VPN, R39) is present when the game did not begin at the setup of
 its configuration. A turn line is ``<round>.<seat>`` and the turn's actions in
 R38 notation; only the last line may be an unfinished turn. ``result:`` is the
 end reason and the winning seats (``-`` for none), or ``unfinished``; when it
@@ -277,6 +278,8 @@ def parse(text: str, max_actions: int | None = None) -> GameRecord:
         raise RecordError(f"a record is text, got {type(text).__name__}")
     if max_actions is not None:
         check_int("max_actions (or None)", max_actions, 0, MAX_RECORD_ACTIONS)
+    if text.startswith("\ufeff"):       # a UTF-8 byte-order mark, as some editors write
+        text = text[1:]
     lines = text.split("\n")
     for n, line in enumerate(lines, start=1):
         if "\r" in line[:-1]:

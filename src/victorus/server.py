@@ -43,6 +43,7 @@ import asyncio
 import json
 import socket
 import threading
+from collections import Counter
 from http import HTTPStatus
 from importlib import resources
 
@@ -167,9 +168,20 @@ def _accepts_gzip(header: str) -> bool:
     return False
 
 
+def _unique_fields(pairs) -> dict:
+    """A JSON object's fields, refused if one is named twice (json would keep the last:
+    what a request asks must not depend on the order of its fields)."""
+    body = dict(pairs)
+    if len(body) != len(pairs):
+        twice = sorted(key for key, count in Counter(k for k, _ in pairs).items() if count > 1)
+        raise RequestError(f"request body names {', '.join(map(repr, twice))} more than "
+                           f"once; give each field once")
+    return body
+
+
 def _parse_body(raw: bytes) -> dict:
     try:
-        body = json.loads(raw or b"{}")
+        body = json.loads(raw or b"{}", object_pairs_hook=_unique_fields)
     except RecursionError:
         raise RequestError("request body is nested too deeply; the API's bodies are flat "
                            "JSON objects") from None

@@ -93,13 +93,13 @@ def simulate(games: int, seed: int = 0, players: int | None = None, board: str =
     from another thread makes it raise :class:`victorus.Cancelled`. Either way no
     result is returned.
     """
-    check_int("games", games, 0, MAX_GAMES)
-    check_int("seed", seed, 0)
+    games = check_int("games", games, 0, MAX_GAMES)
+    seed = check_int("seed", seed, 0)
     if max_actions is not None:
-        check_int("max_actions", max_actions, 1, MAX_ACTION_CAP)
+        max_actions = check_int("max_actions", max_actions, 1, MAX_ACTION_CAP)
     if workers is None:
         workers = os.cpu_count() or 1
-    check_int("workers", workers, 1, 256)
+    workers = check_int("workers", workers, 1, 256)
     if backend not in BACKENDS:
         raise ConfigError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     if stop is not None and not isinstance(stop, StopToken):

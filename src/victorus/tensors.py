@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .checks import check_int, check_seat
+from .checks import as_int_array, check_action_id, check_seat
 from .constants import (
     CENTRE,
     GREY,
@@ -108,7 +108,7 @@ def id_columns(board: Board, ids, seat: int):
     e.g. ``obs[:, origin]`` with ``origin, target = id_columns(board, ids, seat)``."""
     np = _np or _numpy()
     check_seat(seat)
-    ids = np.asarray(ids, dtype=np.int64)
+    ids = _id_array(ids)
     n = len(board)
     if ids.size and (ids.min() < 0 or ids.max() >= num_action_ids(n)):
         raise ConfigError(f"action ids go from 0 to {num_action_ids(n) - 1} on the {board.name} "
@@ -120,13 +120,23 @@ def id_columns(board: Board, ids, seat: int):
     return origin, target
 
 
+def _id_array(ids):
+    """``ids`` as an int64 array if they are integers (checks.as_int_array), else
+    ConfigError."""
+    array = as_int_array(ids)
+    if array is None:
+        raise ConfigError(f"action ids must be integers (an integer array or sequence), "
+                          f"got {_describe(ids)}")
+    return array.astype((_np or _numpy()).int64, copy=False)
+
+
 def to_observer_ids(board: Board, ids, seat: int):
     """Action ids in ``seat``'s frame: a leg ``o -> t`` becomes ``column(o) * N +
     column(t)`` with the columns of ``seat``'s rotated observation; the words keep their
     ids. The ids of ``VectorGames(id_frame="observer")``; the inverse is
     :func:`to_absolute_ids`."""
     np = _np or _numpy()
-    ids = np.asarray(ids, dtype=np.int64)
+    ids = _id_array(ids)
     origin, target = id_columns(board, ids, seat)
     return np.where(origin >= 0, origin * len(board) + target, ids)
 
@@ -135,7 +145,7 @@ def to_absolute_ids(board: Board, ids, seat: int):
     """The board's action ids (R9 cells) of ids in ``seat``'s frame (the inverse of
     :func:`to_observer_ids`)."""
     np = _np or _numpy()
-    ids = np.asarray(ids, dtype=np.int64)
+    ids = _id_array(ids)
     origin, target = id_columns(board, ids, seat)          # validates the ids and seat
     n = len(board)
     cells = np.asarray(rotation(board.name, seat), dtype=np.int64)
@@ -184,10 +194,7 @@ def action_from_id(game, ident: int):
 
 
 def _check_id(board: Board, ident) -> int:
-    size = num_actions(board)
-    if not isinstance(ident, (int, bool)) and hasattr(ident, "__index__"):
-        ident = int(ident.__index__())                   # numpy integers
-    return check_int("an action id", ident, 0, size - 1)
+    return check_action_id(ident, num_actions(board))
 
 
 def _describe(value) -> str:

@@ -7,6 +7,13 @@ An entrant is an agent spec (``make_agent``), an agent object (a ``name`` and
 agents afresh (a spec or factory from the game's seed, an object as a deep copy of
 it), so a game depends only on the tournament's seed and its own index: the results
 are the same for any number of workers.
+
+An agent is asked on a copy of the game (:func:`play_agent`): looking ahead by playing
+and undoing on it never changes the tournament's game. An agent that raises, or answers
+with an action the game refuses (malformed or illegal), stops the tournament with an
+:class:`~victorus.errors.AgentError` naming the agent, the game's index and the position
+(VPN, R39); its ``result`` holds every game finished before it (``victorus tournament
+--json`` writes them, with ``"stopped"`` saying why). No game is scored from a fault.
 """
 
 from __future__ import annotations
@@ -18,8 +25,8 @@ import signal
 from dataclasses import dataclass
 
 from .agents import AGENT_SPECS, LADDER_SPECS, make_agent
-from .checks import check_int
-from .errors import ConfigError
+from .checks import check_int, shown
+from .errors import AgentError, ConfigError
 from .game import MAX_ACTION_CAP, Game, play_random
 from .progress import Progress
 from .ratings import PairScore, Rating, bradley_terry, default_anchor, wilson
@@ -69,6 +76,9 @@ class TournamentResult:
     teams: int
     openings: int
     outcomes: tuple[GameOutcome, ...]
+    #: Why the tournament stopped before its last game (AgentError's message), else None:
+    #: ``outcomes`` are then the games finished before it.
+    stopped: str | None = None
 
     @property
     def games(self) -> int:
@@ -127,9 +137,20 @@ class TournamentResult:
         pairs = self.pairs()
         return bradley_terry(self.agents, pairs, anchor) if pairs else ()
 
+    def _ratings_or_why(self) -> tuple[tuple[Rating, ...], str | None]:
+        """The ratings, or (stopped early, some pairs unplayed) none and why."""
+        try:
+            return self.ratings(), None
+        except ConfigError as error:
+            if self.stopped is None:
+                raise
+            return (), str(error)
+
     def as_dict(self) -> dict:
         """The result for ``victorus tournament --json``."""
-        return {"games": self.games, "draws": self.draws, "unfinished": self.unfinished,
+        ratings, why = self._ratings_or_why()
+        stopped = {} if self.stopped is None else {"stopped": self.stopped, "ratings_error": why}
+        return {**stopped, "games": self.games, "draws": self.draws, "unfinished": self.unfinished,
                 "lineup": self.lineup, "teams": self.teams, "openings": self.openings,
                 "agents": [{"agent": agent, "games": self.played(agent), "wins": self.wins[agent],
                             "win_rate": self.win_rate(agent), "wilson_95": list(self.interval(agent))}
@@ -137,7 +158,7 @@ class TournamentResult:
                 "pairs": [{"a": p.a, "b": p.b, "wins_a": p.wins_a, "wins_b": p.wins_b,
                            "draws": p.draws, "score_a": p.score_a, "wilson_95": list(p.interval())}
                           for p in self.pairs()],
-                "ratings": [r.as_dict() for r in self.ratings()],
+                "ratings": [r.as_dict() for r in ratings],
                 "outcomes": [game.as_dict() for game in self.outcomes]}
 
     def table(self) -> str:
@@ -159,7 +180,11 @@ class TournamentResult:
             lines.append("pairs (wins-losses-draws, score of the first with a draw as half):")
             lines.extend(f"  {p.a} vs {p.b}: {p.wins_a}-{p.wins_b}-{p.draws}  score {p.score_a:.3f}  "
                          f"95% CI [{p.interval()[0]:.3f}, {p.interval()[1]:.3f}]" for p in pairs)
-        ratings = self.ratings()
+        ratings, why = self._ratings_or_why()
+        if why is not None:
+            lines.append(f"no ratings from the games finished: {why}")
+        if self.stopped is not None:
+            lines.append(f"stopped after {self.games} games: {self.stopped}")
         if ratings:
             lines.append(f"ratings (Bradley-Terry, Elo scale, {default_anchor(self.agents)} = 0, "
                          f"95% intervals):")
@@ -280,19 +305,76 @@ def _opening(job: _Job, start: Game, number: int | None) -> Game:
                       f"the game: give fewer opening plies")
 
 
-def _play_games(job: _Job, plans) -> list[GameOutcome]:
-    """Play the planned games (in this process, a worker process or a Ray task)."""
+def position(game: Game) -> str:
+    """Where a running game stands, for messages: its VPN (R39), or inside a turn the VPN
+    of the turn's start and the actions played since."""
+    if game.is_over:
+        return f"a finished game ({game.result_reason})"
+    trial, since = game.copy(), []
+    while trial.phase != "start" and trial.ply:
+        since.append(str(trial.history(1)[0]))
+        trial.undo()
+    if trial.phase != "start":                   # its history starts inside the turn
+        return f"round {game.round}, seat {game.to_move}'s turn ({game.phase} phase)"
+    return f"VPN {trial.vpn()}" + (f" then {' '.join(reversed(since))}" if since else "")
+
+
+def play_agent(agent, game: Game, where: str = "", name: str | None = None):
+    """Ask ``agent`` for its action on a copy of ``game`` (it may play and undo there:
+    ``game`` never changes by it) and play that action on ``game``; returns it.
+    AgentError if the agent raises or answers with what ``game.play`` refuses, naming
+    the agent (``name``, default its own), ``where`` (like ``"game 12"``) and the
+    position. KeyboardInterrupt and other BaseExceptions pass through."""
+    name = getattr(agent, "name", repr(agent)) if name is None else name
+    at = f"{where} at {position(game)}" if where else f"at {position(game)}"
+    try:
+        action = agent.choose(game.copy())
+    except Exception as exc:
+        raise AgentError(f"agent {name!r} raised {type(exc).__name__}: {exc} ({at})") from exc
+    try:
+        game.play(action)
+    except Exception as exc:                     # whatever the answer made play() raise
+        raise AgentError(f"agent {name!r} answered {shown(action, 60)}, which the game "
+                         f"refused: {exc} ({at})") from exc
+    return action
+
+
+@dataclass(frozen=True)
+class _Fault:
+    """A game an agent broke off (AgentError's message); the games of its chunk after it
+    were not played."""
+
+    index: int
+    message: str
+
+
+def _play_games(job: _Job, plans) -> list:
+    """Play the planned games (in this process, a worker process or a Ray task): their
+    outcomes, up to a _Fault, which ends the list."""
     start = Game(job.board, players=job.players, variant=job.variant)
     teams = sorted(set(start.config.teams[s] for s in start.config.present))
-    outcomes = []
+    outcomes: list[GameOutcome | _Fault] = []
     for plan in plans:
         game = _opening(job, start, plan.opening)
-        by_team = {team: job.entrants[agent].build(game_seed(job.seed, _AGENT_SEEDS + 8 * plan.index + k))
-                   for k, (team, agent) in enumerate(zip(teams, plan.lineup))}
-        actions = 0
-        while not game.is_over and actions < job.max_actions:
-            game.play(by_team[game.config.teams[game.to_move]].choose(game))
-            actions += 1
+        names = {team: job.entrants[agent].name for team, agent in zip(teams, plan.lineup)}
+        by_team = {}
+        try:
+            for k, (team, agent) in enumerate(zip(teams, plan.lineup)):
+                seed = game_seed(job.seed, _AGENT_SEEDS + 8 * plan.index + k)
+                try:
+                    by_team[team] = job.entrants[agent].build(seed)
+                except Exception as exc:         # a factory's bug, as a choose()'s
+                    raise AgentError(f"agent {names[team]!r} could not be built: "
+                                     f"{type(exc).__name__}: {exc} (game {plan.index} at "
+                                     f"{position(game)})") from exc
+            actions = 0
+            while not game.is_over and actions < job.max_actions:
+                team = game.config.teams[game.to_move]
+                play_agent(by_team[team], game, f"game {plan.index}", names[team])
+                actions += 1
+        except AgentError as error:
+            outcomes.append(_Fault(plan.index, str(error)))
+            return outcomes
         winner = (plan.lineup[teams.index(game.config.teams[game.winners[0]])]
                   if game.is_over and game.winners else None)
         outcomes.append(GameOutcome(plan.index, plan.match, plan.opening, plan.lineup,
@@ -360,7 +442,9 @@ def tournament(agents, games: int, seed: int = 0, board: str = "compact", player
     games, the number of teams for ``"teams"`` and ``"one-vs-rest"``), so every agent
     plays every side of the same position. ``openings=0``: every game from the start.
     A game past ``max_actions`` of the agents (R36) is unfinished: a draw in pairs
-    and ratings.
+    and ratings. Agents are asked on a copy of the game; one that raises, or answers
+    an action the game refuses, raises :class:`~victorus.errors.AgentError` naming it,
+    the game and the VPN, its ``result`` the games finished before it.
 
     ``workers=N`` plays on N processes (agents then travel pickled: specs and factories
     defined at a module's top level always do), ``backend="ray"`` on a Ray cluster
@@ -369,11 +453,11 @@ def tournament(agents, games: int, seed: int = 0, board: str = "compact", player
     time budget, whose searches depend on the machine's speed. ``progress``: a bar with
     an ETA on stderr, by default only on a terminal (True: always, False: never).
     """
-    check_int("games", games, 1, MAX_GAMES)
-    check_int("seed", seed, 0)
-    check_int("max_actions", max_actions, 1, MAX_ACTION_CAP)
-    check_int("openings (random plies per opening)", openings, 0, MAX_OPENING_PLIES)
-    check_int("workers", workers, 1, 256)
+    games = check_int("games", games, 1, MAX_GAMES)
+    seed = check_int("seed", seed, 0)
+    max_actions = check_int("max_actions", max_actions, 1, MAX_ACTION_CAP)
+    openings = check_int("openings (random plies per opening)", openings, 0, MAX_OPENING_PLIES)
+    workers = check_int("workers", workers, 1, 256)
     if lineup not in LINEUPS:
         raise ConfigError(f"lineup must be one of {', '.join(LINEUPS)}, got {lineup!r}")
     if backend not in BACKENDS:
@@ -400,11 +484,18 @@ def tournament(agents, games: int, seed: int = 0, board: str = "compact", player
     if backend == "ray" or workers > 1:
         _check_picklable(entrants)
     if backend == "ray":
-        outcomes = _run_ray(job, plans, workers, progress, address)
+        played = _run_ray(job, plans, workers, progress, address)
     else:
-        outcomes = _run_local(job, plans, workers, progress)
-    return TournamentResult(tuple(names), lineup, teams, openings,
-                            tuple(sorted(outcomes, key=lambda game: game.index)))
+        played = _run_local(job, plans, workers, progress)
+    faults = sorted((item for item in played if isinstance(item, _Fault)), key=lambda f: f.index)
+    outcomes = tuple(sorted((item for item in played if isinstance(item, GameOutcome)),
+                            key=lambda game: game.index))
+    if faults:
+        stopped = (f"{faults[0].message}; {len(outcomes)} of {len(plans)} games were "
+                   f"finished before it stopped the tournament")
+        raise AgentError(stopped, TournamentResult(tuple(names), lineup, teams, openings,
+                                                   outcomes, stopped))
+    return TournamentResult(tuple(names), lineup, teams, openings, outcomes)
 
 
 def _chunks(plans, workers: int) -> list[list[_Plan]]:
@@ -412,7 +503,7 @@ def _chunks(plans, workers: int) -> list[list[_Plan]]:
     return [plans[i:i + size] for i in range(0, len(plans), size)]
 
 
-def _play_chunk(task) -> list[GameOutcome]:
+def _play_chunk(task) -> list:
     return _play_games(*task)
 
 
@@ -421,15 +512,18 @@ def _leave_interrupts_to_parent() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _run_local(job: _Job, plans, workers: int, progress) -> list[GameOutcome]:
+def _run_local(job: _Job, plans, workers: int, progress) -> list:
     """The games in this process, or on ``workers`` processes started afresh ('spawn':
-    safe beside threads), chunks of games handed out as the workers finish them."""
-    outcomes: list[GameOutcome] = []
+    safe beside threads), chunks of games handed out as the workers finish them; the
+    first _Fault stops them (with the games finished so far)."""
+    outcomes: list = []
     with Progress(len(plans), "games", progress) as bar:
         if workers == 1:
             for plan in plans:
                 outcomes.extend(_play_games(job, [plan]))
                 bar.advance()
+                if isinstance(outcomes[-1], _Fault):
+                    break
             return outcomes
         chunks = _chunks(plans, workers)
         pool = multiprocessing.get_context("spawn").Pool(min(workers, len(chunks)),
@@ -438,6 +532,8 @@ def _run_local(job: _Job, plans, workers: int, progress) -> list[GameOutcome]:
             for part in pool.imap_unordered(_play_chunk, [(job, chunk) for chunk in chunks]):
                 outcomes.extend(part)
                 bar.advance(len(part))
+                if part and isinstance(part[-1], _Fault):
+                    break                # terminate() below stops the other workers
             pool.close()
         finally:
             pool.terminate()             # Ctrl-C or an error here stops every worker at once
@@ -445,8 +541,8 @@ def _run_local(job: _Job, plans, workers: int, progress) -> list[GameOutcome]:
     return outcomes
 
 
-def _run_ray(job: _Job, plans, workers: int, progress, address) -> list[GameOutcome]:
-    """The same games in chunks of Ray tasks."""
+def _run_ray(job: _Job, plans, workers: int, progress, address) -> list:
+    """The same games in chunks of Ray tasks (each stops at its first _Fault)."""
     with ray_session(workers, address) as ray:
         task = ray.remote(_play_games)
         shared = ray.put(job)

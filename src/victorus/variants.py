@@ -42,7 +42,7 @@ class Config:
         (None: the variant's own count, or 6); what is wrong is raised as ``error``."""
         allied, quick, variant_players = parse_variant(variant, error)
         if players is not None:
-            check_int("players", players, 2, 6)
+            players = check_int("players", players, 2, 6)
         if variant_players is not None and players is not None and variant_players != players:
             raise error(f"variant {variant!r} says {variant_players} players "
                         f"but players={players!r}")

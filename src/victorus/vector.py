@@ -72,15 +72,16 @@ True
 
 from __future__ import annotations
 
+import secrets
 import threading
 
 from ._vector import MAX_LEGAL_ACTIONS, MAX_WORKER_THREADS, VectorEngine
-from .checks import check_int
+from .checks import as_int, as_int_array, check_int
 from .constants import NUM_SEATS, OBSERVATION_KINDS, OBSERVATION_VERSION, PLANES
 from .errors import ConfigError, IllegalActionError
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game
 from .search.registry import make_vector_opponent
-from .tensors import _numpy, describe_id, num_actions
+from .tensors import _describe, _numpy, describe_id, num_actions
 
 OBSERVATIONS = {kind: i for i, kind in enumerate(OBSERVATION_KINDS)}   # the engine's OBS_*
 LEGAL = (None, "mask", "ids")
@@ -97,18 +98,18 @@ class VectorGames:
     def __init__(self, num_envs: int, board: str = "standard", players: int | None = None,
                  variant: str = "standard", *, observations: str | None = "float32",
                  legal: str | None = "mask", max_actions: int | None = DEFAULT_MAX_ACTIONS,
-                 threads: int = 1, seed: int = 0, id_frame: str = "absolute",
+                 threads: int = 1, seed: int | None = 0, id_frame: str = "absolute",
                  opponents: dict | None = None):
         np = _numpy()
-        check_int("num_envs", num_envs, 1, MAX_ENVS)
-        check_int("threads", threads, 1, MAX_WORKER_THREADS)
+        num_envs = check_int("num_envs", num_envs, 1, MAX_ENVS)
+        threads = check_int("threads", threads, 1, MAX_WORKER_THREADS)
         if observations not in OBSERVATIONS:
             raise ConfigError(f"observations must be 'float32', 'uint8' or None, "
                               f"got {observations!r}")
         if legal not in LEGAL:
             raise ConfigError(f"legal must be 'mask', 'ids' or None, got {legal!r}")
         if max_actions is not None:
-            check_int("max_actions", max_actions, 1, MAX_ACTION_CAP)
+            max_actions = check_int("max_actions", max_actions, 1, MAX_ACTION_CAP)
         if id_frame not in FRAMES:
             raise ConfigError(f"id_frame must be 'absolute' or 'observer', got {id_frame!r}")
         start = Game(board, players=players, variant=variant)
@@ -141,6 +142,9 @@ class VectorGames:
         #: Held by every call; hold it yourself to read a call's outputs from several threads.
         self.lock = threading.RLock()
         self._sender: int | None = None       # the thread between send() and recv()
+        #: None: a seed drawn from the system's entropy (reset() without a seed keeps it)
+        self._seed = secrets.randbits(64) if seed is None else check_int(
+            "seed (or None)", seed, 0, 2**64 - 1)
         self._engine = VectorEngine(start._engine, n, threads, max_actions or 0,
                                     OBSERVATIONS[observations], buffers,
                                     id_frame == "observer", agents)
@@ -152,9 +156,10 @@ class VectorGames:
 
     def reset(self, seed: int | None = None) -> "VectorGames":
         """Every game to the start position; ``seed`` seeds :meth:`sample` (game ``i`` from
-        ``(seed, i)``)."""
+        ``(seed, i)``); None keeps the last seed (the constructor's ``seed=None`` draws
+        one from the system's entropy)."""
         if seed is not None:
-            check_int("seed", seed, 0, 2**64 - 1)
+            seed = check_int("seed (or None)", seed, 0, 2**64 - 1)
         with self.lock:
             self._check_idle()
             if seed is not None:
@@ -211,15 +216,15 @@ class VectorGames:
         np = _numpy()
         ids = actions
         if not (isinstance(ids, np.ndarray) and ids.dtype == np.int32 and ids.flags.c_contiguous):
-            ids = np.asarray(actions)
-            if ids.shape != (self.num_envs,) or not np.issubdtype(ids.dtype, np.integer):
+            ids = as_int_array(actions)         # no bool, float, timedelta... ids
+            if ids is None or ids.shape != (self.num_envs,):
                 raise ConfigError(f"actions must be {self.num_envs} integer action ids, got "
-                                  f"{ids.dtype} {ids.shape}")
+                                  f"{_describe(actions if ids is None else ids)}")
             self._actions[:] = ids.clip(-1, self.num_actions)
             ids = self._actions
         elif ids.shape != (self.num_envs,):
             raise ConfigError(f"actions must be {self.num_envs} integer action ids, got "
-                              f"{ids.dtype} {ids.shape}")
+                              f"{_describe(ids)}")
         return ids
 
     def _refuse(self, actions, bad: int) -> None:
@@ -245,7 +250,7 @@ class VectorGames:
         configuration; not over): curricula, fixed openings, evaluation suites. Its
         episode starts there (no action played, rewards zero); the outputs of that row
         are rewritten."""
-        check_int("index", index, 0, self.num_envs - 1)
+        index = check_int("index", index, 0, self.num_envs - 1)
         if not isinstance(game, Game):
             raise ConfigError(f"set_game needs a victorus.Game, got {type(game).__name__}")
         if game.board.name != self.board.name or game.config != self.config:
@@ -260,7 +265,7 @@ class VectorGames:
 
     def game(self, index: int) -> Game:
         """A copy of game ``index`` as a :class:`victorus.Game` (no history)."""
-        check_int("index", index, 0, self.num_envs - 1)
+        index = check_int("index", index, 0, self.num_envs - 1)
         with self.lock:
             self._check_idle()
             return Game._from_engine(self.board, self.config, self._engine.engine(index))
@@ -270,7 +275,7 @@ class VectorGames:
         :meth:`reset` from ``(seed, index)``): a :class:`victorus.agents.GreedyAgent` with
         this ``rng_state``, or a search agent of the same spec with
         ``rng=victorus.search.SplitMix64(state)``, plays as they do."""
-        check_int("index", index, 0, self.num_envs - 1)
+        index = check_int("index", index, 0, self.num_envs - 1)
         with self.lock:
             self._check_idle()
             return self._engine.agent_rng(index)
@@ -285,9 +290,14 @@ def _agents_by_seat(config, opponents) -> tuple:
     if not isinstance(opponents, dict):
         raise ConfigError(f"opponents must be a dict {{seat or 'team:<t>': agent}}, "
                           f"got {opponents!r}")
+    named: dict[int, object] = {}                # seat -> the key that named it
     for key, spec in opponents.items():
         agent = _opponent(key, spec)
         for seat in _seats_of(config, key):
+            if seat in named:                     # else the later key would win silently
+                raise ConfigError(f"opponents name seat {seat} twice: {named[seat]!r} and "
+                                  f"{key!r}; give each seat one agent")
+            named[seat] = key
             agents[seat] = agent
     if all(agents[s] is not None for s in config.present):
         raise ConfigError("opponents play every seat: leave at least one seat to the caller")
@@ -306,8 +316,9 @@ def _opponent(key, spec):
 def _seats_of(config, key) -> list[int]:
     """The present seats an opponents key names: a seat, or ``"team:<t>"``."""
     teams = sorted({config.teams[s] for s in config.present})
-    if isinstance(key, int) and not isinstance(key, bool) and key in config.present:
-        return [key]
+    seat = as_int(key)
+    if seat is not None and seat in config.present:
+        return [seat]
     if isinstance(key, str) and key.startswith("team:") and key[5:].isdigit() \
             and int(key[5:]) in teams:
         return [s for s in config.present if config.teams[s] == int(key[5:])]

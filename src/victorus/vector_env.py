@@ -26,6 +26,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from .constants import OBSERVATION_VERSION, PLANES
+from .errors import ConfigError
 from .game import DEFAULT_MAX_ACTIONS
 from .vector import VectorGames
 
@@ -46,6 +47,8 @@ class VictorusVectorEnv(VectorEnv):
                  variant: str = "standard", *, observations: str = "float32",
                  max_actions: int | None = DEFAULT_MAX_ACTIONS, threads: int = 1,
                  copy: bool = True, id_frame: str = "absolute", opponents: dict | None = None):
+        if observations not in ("float32", "uint8"):     # its observation space needs planes
+            raise ConfigError(f"observations must be 'float32' or 'uint8', got {observations!r}")
         self.games = VectorGames(num_envs, board, players, variant, observations=observations,
                                  legal="mask", max_actions=max_actions, threads=threads,
                                  id_frame=id_frame, opponents=opponents)

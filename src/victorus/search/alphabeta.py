@@ -8,7 +8,7 @@ import random
 from dataclasses import dataclass
 
 from .. import _engine
-from ..checks import check_int
+from ..checks import check_int, check_seed
 from ..errors import ConfigError
 from ..game import Game
 from . import _alphabeta  # type: ignore[attr-defined]
@@ -59,7 +59,7 @@ class AlphaBetaAgent:
         self.name = "alphabeta:" + (f"{seconds:g}s" if nodes is None else str(nodes))
         self.nodes, self.seconds, self.depth = nodes, seconds, depth
         self.table_bits, self.weights = table_bits, dict(weights) if weights else None
-        self.rng = random.Random(seed)
+        self.rng = random.Random(check_seed(seed))
 
     def search(self, game: Game, stop=None) -> AlphaBetaResult:
         """Search the position (it must not be over). ``stop`` (a

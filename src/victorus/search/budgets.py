@@ -39,6 +39,13 @@ def budget_name(kind: str, iterations, seconds, threads: int) -> str:
 MAX_SECONDS, MAX_THREADS, MAX_ITERATIONS = 3600.0, _mcts.MAX_WORKER_THREADS, 2**31 - 1
 
 
+def legal_now(game: Game, name: str) -> list:
+    """The legal actions; ConfigError on a finished game, as every agent refuses one."""
+    if game.is_over:
+        raise ConfigError(f"the game is over: {name} has nothing to choose")
+    return game.legal_actions()
+
+
 def decisive(game: Game, actions):
     """The only legal action, or the first that wins at once (``actions``: the game's
     legal_actions()); None if there is neither. In C (``victorus.search._policy``), as the

@@ -9,12 +9,12 @@ import time
 from dataclasses import dataclass, field
 
 from .. import _engine
-from ..checks import check_int
+from ..checks import check_int, check_seed
 from ..constants import NUM_SEATS
 from ..errors import ConfigError
 from ..game import Game, play_random
 from . import _mcts  # type: ignore[attr-defined]
-from .budgets import SearchResult, budget_name, check_budget, decisive
+from .budgets import SearchResult, budget_name, check_budget, decisive, legal_now
 
 
 class MCTSAgent:
@@ -48,7 +48,7 @@ class MCTSAgent:
         self.iterations, self.seconds, self.threads = iterations, seconds, threads
         self.rollout_actions, self.c, self.max_nodes = rollout_actions, float(c), max_nodes
         self.evaluated = bool(evaluated)
-        self.rng = random.Random(seed)
+        self.rng = random.Random(check_seed(seed))
 
     def search(self, game: Game, stop=None) -> SearchResult:
         """Search the position (it must not be over) and report every root action.
@@ -112,7 +112,7 @@ class PythonMCTSAgent:
         self.iterations, self.seconds = iterations, seconds
         self.rollout_actions = rollout_actions
         self.c = c
-        self.rng = random.Random(seed)
+        self.rng = random.Random(check_seed(seed))
 
     def _returns(self, game: Game) -> list[float]:
         teams = game.config.teams
@@ -128,7 +128,7 @@ class PythonMCTSAgent:
                 if s in game.config.present else 0.0 for s in range(NUM_SEATS)]
 
     def choose(self, game: Game):
-        actions = game.legal_actions()
+        actions = legal_now(game, self.name)
         winning = decisive(game, actions)
         if winning is not None:
             return winning

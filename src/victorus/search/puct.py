@@ -23,7 +23,7 @@ import threading
 from dataclasses import replace
 
 from .. import _engine
-from ..checks import check_int
+from ..checks import check_int, check_seed
 from ..errors import ConfigError
 from ..game import Game
 from . import _puct  # type: ignore[attr-defined]
@@ -94,7 +94,7 @@ class PUCTAgent:
         self.observation, self.id_frame = observation, id_frame
         self.rollout_actions, self.evaluated = rollout_actions, bool(evaluated)
         self.evaluated_priors = bool(evaluated_priors)
-        self.rng = random.Random(seed)
+        self.rng = random.Random(check_seed(seed))
         self._lock = threading.Lock()
         self._trees: list = []                   # per position searched: (tree, its ply)
         self._searching: int | None = None       # the thread searching, while it does

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import random
 
+from ..checks import check_seed
 from ..game import Game
 from . import _greedy, _policy  # type: ignore[attr-defined]
+from .budgets import legal_now
 
 
 class RandomAgent:
@@ -14,10 +16,10 @@ class RandomAgent:
 
     def __init__(self, seed=None):
         self.name = "random"
-        self.rng = random.Random(seed)
+        self.rng = random.Random(check_seed(seed))
 
     def choose(self, game: Game):
-        return self.rng.choice(game.legal_actions())
+        return self.rng.choice(legal_now(game, self.name))
 
     def native_opponent(self):
         """This agent inside the step of :class:`victorus.vector.VectorGames`: one draw
@@ -38,11 +40,12 @@ class GreedyAgent:
 
     def __init__(self, seed=None):
         self.name = "greedy"
-        self.rng_state = random.Random(seed).getrandbits(64)
+        self.rng_state = random.Random(check_seed(seed)).getrandbits(64)
 
     def choose(self, game: Game):
+        actions = legal_now(game, self.name)
         index, self.rng_state = _greedy.choose(game._engine, self.rng_state)
-        return game.legal_actions()[index]
+        return actions[index]
 
     def native_opponent(self):
         """This agent inside the step of :class:`victorus.vector.VectorGames` (the same C
