@@ -125,8 +125,8 @@ def test_a_stop_token_ends_the_search():
     game = played(2, 3, 20)
     stopped = victorus.StopToken()
     stopped.stop()
-    result = AlphaBetaAgent(seconds=600).search(game, stop=stopped)
-    assert result.depth == 0 and result.action in game.legal_actions()
+    with pytest.raises(victorus.Cancelled, match="already stopped"):   # the one rule
+        AlphaBetaAgent(seconds=600).search(game, stop=stopped)
     token, results = victorus.StopToken(), []
     worker = threading.Thread(target=lambda: results.append(
         AlphaBetaAgent(seconds=600).search(game, stop=token)))

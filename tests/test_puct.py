@@ -218,8 +218,8 @@ def test_a_stop_token_ends_the_search_and_bad_arguments_are_refused():
     game = midgame()
     token = victorus.StopToken()
     token.stop()
-    result = PUCTAgent(None, seconds=60, seed=0).search(game, stop=token)
-    assert result.iterations == 0
+    with pytest.raises(victorus.Cancelled, match="already stopped"):      # the one rule
+        PUCTAgent(None, seconds=60, seed=0).search(game, stop=token)
     for kwargs in ({"batch_size": 0}, {"c_puct": -1}, {"observation": "int4"},
                    {"evaluator": 3}, {"iterations": None}, {"noise_fraction": 2}):
         with pytest.raises(ConfigError):

@@ -336,8 +336,22 @@ def test_stop_token_cancels_its_call_only():
 def test_stop_token_ends_a_search_as_its_budget_would():
     token = StopToken()
     token.stop()
-    result = MCTSAgent(iterations=10**6, seed=1).search(Game(), stop=token)
-    assert result.iterations == 0 and result.action in Game().legal_actions()
+    with pytest.raises(victorus.Cancelled, match="already stopped"):      # the one rule
+        MCTSAgent(iterations=10**6, seed=1).search(Game(), stop=token)
+    token, results = StopToken(), []
+
+    def search():
+        try:
+            results.append(MCTSAgent(iterations=None, seconds=3600, seed=1).search(
+                Game(), stop=token).action)
+        except victorus.Cancelled as exc:              # stopped before it began
+            results.append(exc)
+    worker = threading.Thread(target=search)
+    worker.start()
+    token.stop()                                       # an hour's search ends at once
+    worker.join(120)
+    assert not worker.is_alive() and len(results) == 1
+    assert isinstance(results[0], victorus.Cancelled) or results[0] in Game().legal_actions()
     with pytest.raises(victorus.ConfigError, match="StopToken"):
         MCTSAgent(iterations=10).search(Game(), stop=True)
 

@@ -433,6 +433,19 @@ MAX_PERFT_THREADS = 256
 MAX_PERFT_HASH_MB = 65536
 
 
+def check_stop(stop, what: str) -> None:
+    """The one rule of every call that takes a ``stop`` token (perft, simulate, the
+    searches and the agents' ``choose``; docs/robustness.md): ``stop`` is None or a
+    :class:`StopToken`, and a token already stopped raises :class:`Cancelled` before any
+    work. Stopped during the call, perft and simulate raise Cancelled (their partial
+    counts mean nothing), and a search returns what it has searched, as its budget ending
+    would."""
+    if stop is not None and not isinstance(stop, StopToken):
+        raise ConfigError(f"stop must be a victorus.StopToken or None, got {stop!r}")
+    if stop is not None and stop.stopped:
+        raise Cancelled(f"{what} was given a StopToken that is already stopped")
+
+
 def perft(game: Game, depth: int, threads: int = 1, progress=None, hash_mb: int = 0,
           stop: StopToken | None = None) -> int:
     """R40: the number of action sequences of length ``depth`` from the game's state.
@@ -459,10 +472,7 @@ def _perft(game: Game, depth: int, threads: int = 1, progress=None,
     check_int("perft hash_mb (0: no table)", hash_mb, 0, MAX_PERFT_HASH_MB)
     if not isinstance(game, Game):
         raise ConfigError(f"perft needs a victorus.Game, got {type(game).__name__}")
-    if stop is not None and not isinstance(stop, StopToken):
-        raise ConfigError(f"stop must be a victorus.StopToken or None, got {stop!r}")
-    if stop is not None and stop.stopped:
-        raise Cancelled("perft was given a StopToken that is already stopped")
+    check_stop(stop, "perft")
     table = PerftTable(hash_mb) if hash_mb else None     # MemoryError if it cannot be had
     if depth <= 3:                                  # milliseconds at most
         return (game._engine.perft(depth), 0) if table is None else \

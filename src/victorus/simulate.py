@@ -17,7 +17,7 @@ from ._engine import StopToken
 from .checks import check_int
 from .constants import PIECE_LETTERS
 from .errors import ConfigError, MissingDependencyError
-from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game, run_interruptibly
+from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game, check_stop, run_interruptibly
 from .progress import Progress
 
 MASK64 = 2**64 - 1
@@ -102,8 +102,7 @@ def simulate(games: int, seed: int = 0, players: int | None = None, board: str =
     workers = check_int("workers", workers, 1, 256)
     if backend not in BACKENDS:
         raise ConfigError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
-    if stop is not None and not isinstance(stop, StopToken):
-        raise ConfigError(f"stop must be a victorus.StopToken or None, got {stop!r}")
+    check_stop(stop, "simulate")
     if stop is not None and backend != "local":
         raise ConfigError("stop is for backend='local' (a Ray run stops with Ctrl-C)")
     if address is not None and backend != "ray":

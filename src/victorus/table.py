@@ -20,11 +20,12 @@ from dataclasses import dataclass, replace
 from . import page_state, record
 from .analysis import Analysis
 from .checks import check_int
-from .errors import VictorusError
-from .game import DEFAULT_MAX_ACTIONS, Game, play_random, replay_action
+from .errors import Cancelled, VictorusError
+from .game import DEFAULT_MAX_ACTIONS, Game, StopToken, play_random, replay_action
 from .geometry import SEAT_NAMES
 from .narration import Narration
 from .page_state import RequestError
+from .search.budgets import takes_stop
 from .search.registry import make_page_agent
 from .session import PERSON, Session
 from .simulate import game_seed
@@ -89,6 +90,7 @@ class Table:
         self._entries: tuple[str, list] = ("", [])                # (log_key, the log sent)
         self._shown: dict = {}                   # the states of this version, by choices
         self.number = 0                          # games started on this table (new_game)
+        self.thinking: StopToken | None = None   # the token of the agent thinking now
         self.resigned: int | None = None         # the seat that resigned the game played
         self.analysis = Analysis()
         self.seed = seed
@@ -108,6 +110,9 @@ class Table:
         and the turn's clock start again, and every waiter and listener is told."""
         if message is not None:
             self.message = message
+        if self.thinking is not None:             # an agent's answer is no longer wanted:
+            self.thinking.stop()                  # its search ends now, not at its budget
+            self.thinking = None
         # The log (the game's turns, or the watched game's) only grows from one version
         # to the next, unless the game was replaced or actions were taken back: then the
         # pages holding it get it again in full (state's ``log``).
@@ -256,8 +261,15 @@ class Table:
             if agent is None or self.now() < self.changed_at + self.agent_delay:
                 return False
             version, trial = self.version, self.game.copy(history=False)
-        action = agent.choose(trial)              # thinks outside the lock
+            self.thinking = StopToken()           # stopped by the next change (_changed)
+            token = self.thinking
+        try:                                      # thinks outside the lock
+            action = agent.choose(trial, stop=token) if takes_stop(agent) else agent.choose(trial)
+        except Cancelled:                         # the game changed before it began
+            return False
         with self.lock:
+            if self.thinking is token:
+                self.thinking = None
             if self.version != version:           # the game changed meanwhile
                 return False
             self.game.play(action)

@@ -100,10 +100,8 @@ cdef void order_actions(Search* t, const StateC* s, const int32_t* actions, int 
 
 
 cdef bint out_of_budget(Search* t) noexcept nogil:
-    """True when the search must stop: the caller's token, a node or time budget (past
-    depth 1), or Ctrl-C."""
-    if atomic_load(t.cancel, RELAXED):
-        return True
+    """True when the search must stop: Ctrl-C, or (past depth 1, which always completes)
+    the caller's token or the vector's Ctrl-C flag, a node or a time budget."""
     if t.interruptible and t.nodes & 4095 == 0:
         with gil:
             if check_signals() < 0:
@@ -111,6 +109,8 @@ cdef bint out_of_budget(Search* t) noexcept nogil:
                 return True
     if not t.budgeted:
         return False
+    if atomic_load(t.cancel, RELAXED):
+        return True
     if t.max_nodes >= 0 and t.nodes > t.max_nodes:
         return True
     return t.deadline > 0 and t.nodes & 255 == 0 and now_seconds() >= t.deadline

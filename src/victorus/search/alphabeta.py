@@ -7,12 +7,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .. import _engine
 from ..checks import check_int, check_seed
 from ..errors import ConfigError
-from ..game import Game
+from ..game import Game, check_stop
 from . import _alphabeta  # type: ignore[attr-defined]
-from .budgets import check_seconds, decisive
+from .budgets import check_seconds, decisive, legal_now
 
 #: Bounds of an alpha-beta budget (seconds: search.MAX_SECONDS): nodes, depth in actions.
 MAX_NODES, MAX_DEPTH = 2**62, _alphabeta.MAX_DEPTH
@@ -65,8 +64,7 @@ class AlphaBetaAgent:
         """Search the position (it must not be over). ``stop`` (a
         :class:`victorus.StopToken`) set from another thread ends it early, as the
         budget would; the last complete iteration's action is returned."""
-        if stop is not None and not isinstance(stop, _engine.StopToken):
-            raise ConfigError(f"stop must be a victorus.StopToken or None, got {stop!r}")
+        check_stop(stop, self.name)
         game = game.copy(history=False)
         actions = game.legal_actions()
         if not actions:
@@ -76,8 +74,11 @@ class AlphaBetaAgent:
             self.seconds or 0.0, self.rng.getrandbits(64), self.table_bits, self.weights, stop)
         return AlphaBetaResult(actions[best], value, depth, nodes)
 
-    def choose(self, game: Game):
-        return decisive(game, game.legal_actions()) or self.search(game).action
+    def choose(self, game: Game, stop=None):
+        """The search's choice (an action that wins at once without search); ``stop`` as
+        in :meth:`search`."""
+        check_stop(stop, self.name)
+        return decisive(game, legal_now(game, self.name)) or self.search(game, stop).action
 
     def native_opponent(self):
         """These settings as an opponent played in C inside the step of

@@ -3,6 +3,7 @@ spec grammar, the shortcut for a decisive action, and :class:`SearchResult`."""
 
 from __future__ import annotations
 
+import inspect
 import math
 import re
 from dataclasses import dataclass
@@ -37,6 +38,15 @@ def budget_name(kind: str, iterations, seconds, threads: int) -> str:
 #: Bounds of an MCTS budget: seconds per decision, search threads, iterations (a node's
 #: visits are 32-bit counters in the engine).
 MAX_SECONDS, MAX_THREADS, MAX_ITERATIONS = 3600.0, _mcts.MAX_WORKER_THREADS, 2**31 - 1
+
+
+def takes_stop(agent) -> bool:
+    """Whether ``agent.choose`` takes a ``stop`` token (every built-in agent does; an
+    agent of one's own needs only ``choose(game)``)."""
+    try:
+        return "stop" in inspect.signature(agent.choose).parameters
+    except (TypeError, ValueError):              # a builtin or C callable: no signature
+        return False
 
 
 def legal_now(game: Game, name: str) -> list:

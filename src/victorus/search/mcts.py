@@ -8,11 +8,10 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from .. import _engine
 from ..checks import check_int, check_seed
 from ..constants import NUM_SEATS
 from ..errors import ConfigError
-from ..game import Game, play_random
+from ..game import Game, check_stop, play_random
 from . import _mcts  # type: ignore[attr-defined]
 from .budgets import SearchResult, budget_name, check_budget, decisive, legal_now
 
@@ -55,8 +54,7 @@ class MCTSAgent:
 
         The search reads a copy of the position; ``stop`` (a :class:`victorus.StopToken`)
         set from another thread ends it early, as its budget would."""
-        if stop is not None and not isinstance(stop, _engine.StopToken):
-            raise ConfigError(f"stop must be a victorus.StopToken or None, got {stop!r}")
+        check_stop(stop, self.name)
         game = game.copy(history=False)      # one position for the actions and the search
         actions = game.legal_actions()
         if not actions:
@@ -72,9 +70,11 @@ class MCTSAgent:
                             tuple(v / n if n else 0.0 for v, n in zip(values, visits)),
                             done, nodes)
 
-    def choose(self, game: Game):
-        actions = game.legal_actions()
-        return decisive(game, actions) or self.search(game).action
+    def choose(self, game: Game, stop=None):
+        """The most visited action (an action that wins at once without search); ``stop``
+        as in :meth:`search`."""
+        check_stop(stop, self.name)
+        return decisive(game, legal_now(game, self.name)) or self.search(game, stop).action
 
     def native_opponent(self):
         """These settings as an opponent played in C inside the step of
@@ -127,7 +127,10 @@ class PythonMCTSAgent:
         return [0.5 * math.tanh(4 * (by_team[teams[s]] - mean) / total)
                 if s in game.config.present else 0.0 for s in range(NUM_SEATS)]
 
-    def choose(self, game: Game):
+    def choose(self, game: Game, stop=None):
+        """``stop`` (a :class:`victorus.StopToken`) set from another thread ends the
+        search early, as its budget would."""
+        check_stop(stop, self.name)
         actions = legal_now(game, self.name)
         winning = decisive(game, actions)
         if winning is not None:
@@ -136,7 +139,8 @@ class PythonMCTSAgent:
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while ((self.iterations is None or done < self.iterations)
-               and (deadline is None or time.perf_counter() < deadline)):
+               and (deadline is None or time.perf_counter() < deadline)
+               and not (stop is not None and stop.stopped)):
             done += 1
             sim = game.copy(history=False)
             node = root

@@ -22,12 +22,11 @@ import random
 import threading
 from dataclasses import replace
 
-from .. import _engine
 from ..checks import check_int, check_seed
 from ..errors import ConfigError
-from ..game import Game
+from ..game import Game, check_stop
 from . import _puct  # type: ignore[attr-defined]
-from .budgets import SearchResult, budget_name, check_budget, decisive
+from .budgets import SearchResult, budget_name, check_budget, decisive, legal_now
 
 OBSERVATIONS = ("uint8", "float32", "none")
 #: The smallest tree: room for the root and all its children in any position.
@@ -131,8 +130,7 @@ class PUCTAgent:
         call of the evaluator holds leaves of all of them (one forward pass for many
         self-play games). Trees are kept per position in the list (tree reuse when the
         same list of games is searched again after their moves)."""
-        if stop is not None and not isinstance(stop, _engine.StopToken):
-            raise ConfigError(f"stop must be a victorus.StopToken or None, got {stop!r}")
+        check_stop(stop, self.name)
         games = list(games)
         if not games or not all(isinstance(game, Game) for game in games):
             raise ConfigError(f"give a list of one or more victorus.Game, got {games!r}")
@@ -187,9 +185,11 @@ class PUCTAgent:
             for tree, _ in self._trees:
                 _puct.verify_tree(tree)
 
-    def choose(self, game: Game):
-        actions = game.legal_actions()
-        return decisive(game, actions) or self.search(game).action
+    def choose(self, game: Game, stop=None):
+        """The search's choice (an action that wins at once without search); ``stop`` as
+        in :meth:`search`."""
+        check_stop(stop, self.name)
+        return decisive(game, legal_now(game, self.name)) or self.search(game, stop).action
 
     def native_opponent(self):
         """These settings as an opponent played in C inside the step of

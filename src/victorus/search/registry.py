@@ -172,24 +172,26 @@ def make_vector_opponent(spec):
 
 def make_page_agent(spec: str, seed=None):
     """An agent for a seat of the page: ``spec`` within its kind's PageLimits (its budget,
-    threads), built with the page's settings that bound its memory; else ConfigError
-    naming the limit."""
+    threads), built with the page's settings that bound its memory, and a count budget
+    (iterations, nodes) also ended by the page's seconds, whichever comes first, so that a
+    decision is bounded in time on any machine; else ConfigError naming the limit."""
     kind = kind_of(spec)
     limits = kind.page
     if limits is None:
         raise ConfigError(f"{spec!r}: {kind.name} does not play on the page")
-    agent = make_agent(spec, seed, **limits.settings)
-    count = getattr(agent, "iterations", None) if kind.unit == "iterations" \
-        else getattr(agent, "nodes", None)
-    seconds = getattr(agent, "seconds", None)
-    if (limits.count is not None and (count or 0) > limits.count
-            or limits.seconds is not None and (seconds or 0) > limits.seconds
-            or getattr(agent, "threads", 1) > limits.threads):
+    if kind.unit is None:
+        return kind.build(seed=seed, **limits.settings)
+    budget = parse_budget(kind.name, spec.partition(":")[2], spec, threads=kind.threads)
+    count, seconds = budget.get("iterations"), budget.get("seconds")
+    if ((count or 0) > (limits.count or 0) or (seconds or 0) > (limits.seconds or 0)
+            or budget.get("threads", 1) > limits.threads):
         threads = f", on at most @{limits.threads} threads" if kind.threads else ""
         raise ConfigError(f"{spec!r}: on the page {kind.name} takes at most {limits.count:,} "
                           f"{kind.unit} and {limits.seconds:g}s a decision{threads} (the "
                           f"agents share one thread)")
-    return agent
+    if count is not None:
+        budget["seconds"] = limits.seconds
+    return kind.build(seed=seed, **budget, **limits.settings)
 
 
 __all__ = ["AGENT_SPECS", "BEST_SETTINGS", "BUDGET_HELP", "KINDS", "LADDER_SPECS",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from ..checks import check_seed
-from ..game import Game
+from ..game import Game, check_stop
 from . import _greedy, _policy  # type: ignore[attr-defined]
 from .budgets import legal_now
 
@@ -18,7 +18,10 @@ class RandomAgent:
         self.name = "random"
         self.rng = random.Random(check_seed(seed))
 
-    def choose(self, game: Game):
+    def choose(self, game: Game, stop=None):
+        """One draw; ``stop`` (a :class:`victorus.StopToken`) already stopped raises
+        Cancelled, as for every agent."""
+        check_stop(stop, self.name)
         return self.rng.choice(legal_now(game, self.name))
 
     def native_opponent(self):
@@ -42,7 +45,9 @@ class GreedyAgent:
         self.name = "greedy"
         self.rng_state = random.Random(check_seed(seed)).getrandbits(64)
 
-    def choose(self, game: Game):
+    def choose(self, game: Game, stop=None):
+        """The best-scored action (one draw for ties); ``stop`` as for every agent."""
+        check_stop(stop, self.name)
         actions = legal_now(game, self.name)
         index, self.rng_state = _greedy.choose(game._engine, self.rng_state)
         return actions[index]
