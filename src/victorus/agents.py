@@ -20,6 +20,7 @@ from .checks import check_int
 from .constants import NUM_SEATS
 from .errors import ConfigError
 from .game import Game, play_random
+from .notation import Action
 from .puct import PUCTAgent
 from .search import (
     SearchResult,
@@ -34,11 +35,12 @@ from .search_agents import alphabeta_from_budget
 class RandomAgent:
     """Uniformly random legal actions."""
 
-    def __init__(self, seed=None):
+    def __init__(self, seed: int | None = None) -> None:
         self.name = "random"
         self.rng = random.Random(seed)
 
-    def choose(self, game: Game):
+    def choose(self, game: Game) -> Action:
+        """The action to play in ``game``: one of its legal actions (the game must not be over)."""
         return self.rng.choice(game.legal_actions())
 
 
@@ -53,11 +55,12 @@ class GreedyAgent:
     (one draw per decision).
     """
 
-    def __init__(self, seed=None):
+    def __init__(self, seed: int | None = None) -> None:
         self.name = "greedy"
         self.rng_state = random.Random(seed).getrandbits(64)
 
-    def choose(self, game: Game):
+    def choose(self, game: Game) -> Action:
+        """The action to play in ``game``: one of its legal actions (the game must not be over)."""
         index, self.rng_state = _greedy.choose(game._engine, self.rng_state)
         return game.legal_actions()[index]
 
@@ -81,8 +84,8 @@ class MCTSAgent:
     """
 
     def __init__(self, iterations: int | None = 1000, rollout_actions: int = 10,
-                 c: float = 1.4, seed=None, *, seconds: float | None = None,
-                 threads: int = 1, max_nodes: int = 1_000_000, evaluated: bool = False):
+                 c: float = 1.4, seed: int | None = None, *, seconds: float | None = None,
+                 threads: int = 1, max_nodes: int = 1_000_000, evaluated: bool = False) -> None:
         check_budget(iterations, seconds, threads)
         for name, value, low in (("rollout_actions", rollout_actions, 0),
                                  ("max_nodes", max_nodes, 1)):
@@ -117,7 +120,8 @@ class MCTSAgent:
                             tuple(v / n if n else 0.0 for v, n in zip(values, visits)),
                             done, nodes)
 
-    def choose(self, game: Game):
+    def choose(self, game: Game) -> Action:
+        """The action to play in ``game``: one of its legal actions (the game must not be over)."""
         actions = game.legal_actions()
         return decisive(game, actions) or self.search(game).action
 
@@ -151,7 +155,8 @@ class PythonMCTSAgent:
     """
 
     def __init__(self, iterations: int | None = 200, rollout_actions: int = 10,
-                 c: float = 1.4, seed=None, *, seconds: float | None = None):
+                 c: float = 1.4, seed: int | None = None, *,
+                 seconds: float | None = None) -> None:
         check_budget(iterations, seconds, 1)
         self.name = budget_name("mcts-py", iterations, seconds, 1)
         self.iterations, self.seconds = iterations, seconds
@@ -172,7 +177,8 @@ class PythonMCTSAgent:
         return [0.5 * math.tanh(4 * (by_team[teams[s]] - mean) / total)
                 if s in game.config.present else 0.0 for s in range(NUM_SEATS)]
 
-    def choose(self, game: Game):
+    def choose(self, game: Game) -> Action:
+        """The action to play in ``game``: one of its legal actions (the game must not be over)."""
         actions = game.legal_actions()
         winning = decisive(game, actions)
         if winning is not None:

@@ -84,7 +84,7 @@ class VictorusEnv(AECEnv):
         self._cumulative_rewards = {agent: 0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
-        self.infos = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict] = {agent: {} for agent in self.agents}
         self.actions_played = 0
         self.agent_selection = f"seat_{self.game.to_move}"
 
@@ -109,7 +109,7 @@ class VictorusEnv(AECEnv):
         self.actions_played += 1
         self._cumulative_rewards[agent] = 0
         if self.game.is_over:
-            winners = set(self.game.winners)
+            winners = set(self.game.winners or ())
             for other in self.agents:
                 seat = self._seat(other)
                 self.rewards[other] = 0 if not winners else (1 if seat in winners else -1)

@@ -13,10 +13,9 @@ import random
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FuturesTimeout
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from . import tensors
-from ._engine import Engine, PerftSplit, PerftTable, Rules, StopToken
+from ._engine import Engine, GameCore, PerftSplit, PerftTable, Rules, StopToken
 from .checks import check_int, check_seat
 from .constants import (
     ACTION_SLOTS,
@@ -43,21 +42,6 @@ from .notation import (
 from .pieces import Army, Held, Piece, Turn, setup_cells
 from .variants import Config
 from .view import PositionView, position_view
-
-if TYPE_CHECKING:
-    class GameCore:
-        """What mypy needs of the compiled base class (_engine.pyx)."""
-
-        __slots__ = ("_engine", "_actions")
-        _engine: Engine
-        _actions: list
-
-        def legal_actions(self) -> list[Action]: ...
-        def play(self, action: Action | str) -> None: ...
-        @property
-        def is_over(self) -> bool: ...
-else:
-    from ._engine import GameCore
 
 _WORDS_BY_KEY = {key: word_action(word) for word, key in WORD_CODES.items()}
 _BASE = object()             # Game._origin: "the VPN of the engine's base state", made lazily
@@ -144,6 +128,10 @@ class Game(GameCore):
     """
 
     __slots__ = ("board", "config", "_origin")
+    board: Board
+    """The board the game is played on (its cells, labels and geometry)."""
+    config: Config
+    """The configuration: players, variant, teams and the order of play."""
     _origin: object            # a VPN str, "" (the setup), None (mid-turn start) or _BASE
 
     def __init__(self, board: str = "standard", players: int | None = None,
@@ -209,6 +197,7 @@ class Game(GameCore):
 
     @property
     def round(self) -> int:
+        """The round being played, counted from 1."""
         return self._engine.round
 
     @property

@@ -245,7 +245,8 @@ class Board:
         steps, flanks = [], []
         index = self.index_of_coords
         for q, r in self.coords:
-            row_steps, row_flanks = [], []
+            row_steps: list[int | None] = []
+            row_flanks: list[tuple[int | None, ...] | None] = []
             for dq, dr in DIRECTION_VECTORS:
                 target = index.get((q + dq, r + dr))
                 row_steps.append(target)

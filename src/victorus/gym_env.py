@@ -81,6 +81,9 @@ class LearnerEnv(gymnasium.Env):
         planes = self.games.observations
         assert planes is not None                       # observations are float32 or uint8
         self._planes = planes
+        masks = self.games.masks
+        assert masks is not None                        # legal="mask", VectorGames' default
+        self._masks = masks
         cells = len(self.games.board)
         low, high = (-np.inf, np.inf) if observations == "float32" else (0, 255)
         self.observation_space = spaces.Box(low, high, (len(PLANES), cells),
@@ -103,7 +106,7 @@ class LearnerEnv(gymnasium.Env):
             raise ConfigError("the episode is over: call reset() before stepping again")
         games = self.games
         ident = int(action)
-        if not (0 <= ident < games.num_actions and games.masks[0, ident]):
+        if not (0 <= ident < games.num_actions and self._masks[0, ident]):
             if self.illegal_actions == "raise":
                 games.step([ident])                    # raises, naming the action
             self._over = True
@@ -117,7 +120,7 @@ class LearnerEnv(gymnasium.Env):
 
     def action_masks(self):
         """The legal actions now: a bool array over the action ids (MaskablePPO)."""
-        return self.games.masks[0].copy()
+        return self._masks[0].copy()
 
     def _info(self) -> dict:
         return {"action_mask": self.action_masks(), "to_move": int(self.games.to_move[0])}

@@ -286,7 +286,7 @@ def _variant_error(message: str):
 
 def _check_counts(cells, records):
     """No army has more pieces of a kind than its 12 (on the board and held by others)."""
-    seen = {}
+    seen: dict[tuple[int, int, int | None], int] = {}
     for piece in cells:
         if piece is not None:
             key = (piece.army, piece.kind, piece.edge)

@@ -26,6 +26,7 @@ from . import _engine, _puct
 from .checks import check_int
 from .errors import ConfigError
 from .game import Game
+from .notation import Action
 from .search import SearchResult, budget_name, check_budget, decisive
 
 OBSERVATIONS = ("uint8", "float32", "none")
@@ -168,8 +169,8 @@ class PUCTAgent:
             children = [(0, 0.0, 1.0 / len(actions), None)] * len(actions)
         visits = tuple(c[0] for c in children)
         values = tuple(c[3] if c[3] is not None else c[1] for c in children)
-        result = SearchResult(None, tuple(actions), visits, values, done, nodes,
-                              tuple(c[2] for c in children))
+        result = SearchResult(actions[0], tuple(actions), visits, values, done, nodes,
+                              tuple(c[2] for c in children))     # its action: picked below
         return replace(result, action=actions[self._pick(result, proven)])
 
     def _pick(self, result: SearchResult, proven: int) -> int:
@@ -186,7 +187,8 @@ class PUCTAgent:
             for tree, _ in self._trees:
                 _puct.verify_tree(tree)
 
-    def choose(self, game: Game):
+    def choose(self, game: Game) -> Action:
+        """The action to play in ``game``: one of its legal actions (the game must not be over)."""
         actions = game.legal_actions()
         return decisive(game, actions) or self.search(game).action
 

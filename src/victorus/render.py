@@ -143,7 +143,7 @@ def render_layers(obj, size: float = 22.0, seat: int = 0, labels: bool = False,
 def _centres(board, size, seat) -> list[tuple[float, float]]:
     """Each cell's centre in the picture, ``seat`` at the bottom."""
     def centre(coords):
-        q, r = rotate(*coords, -seat)
+        q, r = rotate(coords[0], coords[1], -seat)
         return size * 1.5 * q, size * math.sqrt(3) * (r + q / 2)
     return [centre(coords) for coords in board.coords]
 

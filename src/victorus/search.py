@@ -11,6 +11,7 @@ from . import _mcts
 from .checks import check_int, parse_int
 from .errors import ConfigError
 from .game import Game
+from .notation import Action
 
 
 def check_seconds(seconds) -> None:
@@ -39,7 +40,7 @@ def budget_name(kind: str, iterations, seconds, threads: int) -> str:
 MAX_SECONDS, MAX_THREADS, MAX_ITERATIONS = 3600.0, _mcts.MAX_WORKER_THREADS, 2**31 - 1
 
 
-def decisive(game: Game, actions):
+def decisive(game: Game, actions: list[Action]) -> Action | None:
     """The only legal action, or the first that wins at once (``actions``: the game's
     legal_actions()); None if there is neither. In C (``victorus._policy``), as the
     search opponents inside :class:`victorus.vector.VectorGames` take it."""
@@ -72,7 +73,7 @@ class SearchResult:
     the ``visits`` and mean ``values`` (for the army to act) of each, and the chosen
     ``action`` (most visits, first of equals)."""
 
-    action: object
+    action: Action
     actions: tuple
     visits: tuple
     values: tuple

@@ -11,6 +11,7 @@ from . import _alphabeta, _engine  # type: ignore[attr-defined]
 from .checks import check_int
 from .errors import ConfigError
 from .game import Game
+from .notation import Action
 from .search import check_seconds, decisive
 
 #: Bounds of an alpha-beta budget (seconds: search.MAX_SECONDS): nodes, depth in actions.
@@ -23,7 +24,7 @@ class AlphaBetaResult:
     of the army to act, the ``depth`` (in actions) of the last complete iteration and
     the ``nodes`` searched."""
 
-    action: object
+    action: Action
     value: float
     depth: int
     nodes: int
@@ -44,7 +45,7 @@ class AlphaBetaAgent:
     An action that wins at once is taken without search.
     """
 
-    def __init__(self, nodes: int | None = None, seed=None, *, seconds: float | None = None,
+    def __init__(self, nodes: int | None = None, seed: int | None = None, *, seconds: float | None = None,
                  depth: int = MAX_DEPTH, table_bits: int = 16, weights: dict | None = None):
         if nodes is None and seconds is None:
             raise ConfigError("give an alpha-beta budget: nodes, seconds or both")
@@ -75,7 +76,8 @@ class AlphaBetaAgent:
             self.seconds or 0.0, self.rng.getrandbits(64), self.table_bits, self.weights, stop)
         return AlphaBetaResult(actions[best], value, depth, nodes)
 
-    def choose(self, game: Game):
+    def choose(self, game: Game) -> Action:
+        """The action to play in ``game``: one of its legal actions (the game must not be over)."""
         return decisive(game, game.legal_actions()) or self.search(game).action
 
     def native_opponent(self):

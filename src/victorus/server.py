@@ -525,8 +525,9 @@ class _Connection(H11Protocol):
 
     def _cancel(self):
         self._wait_idle(False)
-        if getattr(self, "_deadline", None) is not None:
-            self._deadline.cancel()
+        deadline = getattr(self, "_deadline", None)
+        if deadline is not None:
+            deadline.cancel()
             self._deadline = None
 
     def _busy(self) -> bool:

@@ -157,6 +157,7 @@ class VectorGames:
 
     @property
     def threads(self) -> int:
+        """How many worker threads step the games."""
         return self._engine.threads
 
     def reset(self, seed: int | None = None) -> "VectorGames":

@@ -68,6 +68,7 @@ class VictorusVectorEnv(VectorEnv):
     def _outputs(self):
         g = self.games
         take = np.copy if self.copy else (lambda a: a)
+        assert g.observations is not None and g.masks is not None   # both asked for above
         obs = {"observation": take(g.observations), "action_mask": take(g.masks.view(np.int8))}
         return obs, {"to_move": take(g.to_move), "rewards": take(g.rewards)}
 
