@@ -4,6 +4,8 @@ every public member of the main classes documented, the compiled engine's stub
 ``mypy --strict`` against the installed package."""
 
 import ast
+import doctest
+import importlib
 import inspect
 import os
 import re
@@ -181,3 +183,12 @@ def test_a_users_script_type_checks_strictly(tmp_path):
     assert run.returncode == 1 and 'type "bool", variable has type "str"' in run.stdout, \
         run.stdout
 
+
+
+@pytest.mark.parametrize("module", ["victorus", "victorus.game", "victorus.evaluation",
+                                    "victorus.vector"])
+def test_the_docstring_examples_run(module):
+    """The examples the reference shows (indented ``>>>`` blocks, code on the site)."""
+    pytest.importorskip("numpy")
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted and not result.failed

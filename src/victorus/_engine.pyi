@@ -125,12 +125,7 @@ class GameCore:
     _actions: list[Action | None]
 
     def legal_actions(self) -> list[Action]:
-        """All legal actions: legs in (origin, target) cell order, then stop/end/pass.
-
-        >>> from victorus import Game
-        >>> len(Game().legal_actions())
-        31
-        """
+        """All legal actions: legs in (origin, target) cell order, then stop/end/pass."""
     def play(self, action: Action | str) -> None:
         """Play an [`Action`][victorus.notation.Action] or an R38 string; an illegal one
         raises [`IllegalActionError`][victorus.errors.IllegalActionError] and changes

@@ -4,8 +4,8 @@ An agent has a ``name`` and ``choose(game) -> Action`` (a legal action of the
 army to act). ``make_agent("mcts:200", seed=1)`` builds one from a spec:
 ``random``, ``greedy``, ``mcts[:budget][@threads]`` (UCT in C), ``mcts-py[:budget]``
 (the same UCT in Python, an example of the public API), ``puct[:budget]`` (PUCT in C
-with the built-in heuristic evaluator, :mod:`victorus.puct`), ``alphabeta[:budget]``
-(:mod:`victorus.search_agents`) and ``best[:budget]``, the strongest of them.
+with the built-in heuristic evaluator, [`victorus.puct`][victorus.puct]), ``alphabeta[:budget]``
+([`victorus.search_agents`][victorus.search_agents]) and ``best[:budget]``, the strongest of them.
 """
 
 from __future__ import annotations
@@ -51,8 +51,8 @@ class GreedyAgent:
     win at once), minus the most valuable piece the next army to act could then capture
     when it is of another team. Ties are broken at random. Runs in C
     (``victorus._greedy``), the very agent that plays ``opponents={seat: "greedy"}``
-    inside :class:`victorus.vector.VectorGames`; ``rng_state`` is its 64-bit random state
-    (one draw per decision).
+    inside [`victorus.vector.VectorGames`][victorus.vector.VectorGames]; ``rng_state`` is its 64-bit random
+    state (one draw per decision).
     """
 
     def __init__(self, seed: int | None = None) -> None:
@@ -74,7 +74,7 @@ class MCTSAgent:
     their returns). Rollouts are uniformly random actions, at most ``rollout_actions``;
     an unfinished rollout is scored by R37 material (on the board and held, per team)
     squashed into (-0.5, 0.5), so that a real win (+1) counts for more; with
-    ``evaluated`` it is scored by the heuristic evaluation (:mod:`victorus.evaluation`)
+    ``evaluated`` it is scored by the heuristic evaluation ([`victorus.evaluation`][victorus.evaluation])
     instead. An action that wins at once is taken without search.
 
     Budget per decision: ``iterations`` (deterministic for a seed and ``threads``),
@@ -101,7 +101,7 @@ class MCTSAgent:
     def search(self, game: Game, stop=None) -> SearchResult:
         """Search the position (it must not be over) and report every root action.
 
-        The search reads a copy of the position; ``stop`` (a :class:`victorus.StopToken`)
+        The search reads a copy of the position; ``stop`` (a [`victorus.StopToken`][victorus.game.StopToken])
         set from another thread ends it early, as its budget would."""
         if stop is not None and not isinstance(stop, _engine.StopToken):
             raise ConfigError(f"stop must be a victorus.StopToken or None, got {stop!r}")
@@ -127,8 +127,8 @@ class MCTSAgent:
 
     def native_opponent(self):
         """These settings as an opponent played in C inside the step of
-        :class:`victorus.vector.VectorGames` (``opponents={seat: "mcts:200"}``): the same
-        choice, the search seeded by one draw from the game's agent random state."""
+        [`victorus.vector.VectorGames`][victorus.vector.VectorGames] (``opponents={seat: "mcts:200"}``): the
+        same choice, the search seeded by one draw from the game's agent random state."""
         if self.threads > 1:
             raise ConfigError(f"{self.name}: an opponent inside the step searches on one "
                               f"thread (the vector's threads share out the games): drop "
@@ -148,7 +148,7 @@ class _Node:
 
 
 class PythonMCTSAgent:
-    """The same UCT as :class:`MCTSAgent`, in Python over the public API only: an
+    """The same UCT as [`MCTSAgent`][victorus.agents.MCTSAgent], in Python over the public API only: an
     example to start from (docs/search.md). The tree, selection and backup are Python;
     rollouts run in C (``play_random(..., history=False)``); the evaluation reads
     ``Game.material()``. Budget: ``iterations`` and/or ``seconds`` per decision.

@@ -2,13 +2,13 @@
 
 Used by ``victorus bench`` and by ``benchmarks/`` (pytest-benchmark). The engine's
 figures are set against the slow, obviously-correct Python implementation
-(:mod:`victorus._reference_game` on :mod:`victorus._reference`); the paths users take
+(`victorus._reference_game` on `victorus._reference`); the paths users take
 (the Python API loop, observations, masks, environments) against the C playout or
 ``play()`` + ``undo()``. Workloads are what users run: many fresh games from the start,
 with the garbage collector on.
 
 The engine against its limits: perft is also set against a naive C first-leg generator
-(:class:`victorus._probe.FirstLegProbe`: a byte per cell, the core's step tables, slides
+(`victorus._probe.FirstLegProbe`: a byte per cell, the core's step tables, slides
 and strategic steps only) over positions a few random actions from the standard start,
 where perft's last ply counts; and 2 threads against 1 while another process keeps a
 core busy.

@@ -1,7 +1,7 @@
-"""The public game object: :class:`Game`, the Python face of the C engine.
+"""The public game object: [`Game`][victorus.game.Game], the Python face of the C engine.
 
-Every rule runs in :mod:`victorus._engine`; this module validates input at the
-boundary, turns integer action codes into :class:`~victorus.notation.Action`
+Every rule runs in `victorus._engine`; this module validates input at the
+boundary, turns integer action codes into [`Action`][victorus.notation.Action]
 objects (one per action, made once and reused) and converts positions to and
 from VPN (R39).
 """
@@ -120,11 +120,11 @@ def _action_table(board: Board) -> list:
 
 class Game(GameCore):
     """A game of VICTORUS. Its hot methods (``legal_actions``, ``play``,
-    ``is_over``) are compiled, in :class:`victorus._engine.GameCore`.
+    ``is_over``) are compiled, in `victorus._engine.GameCore`.
 
-    >>> g = Game()
-    >>> len(g.legal_actions())
-    31
+        >>> g = Game()
+        >>> len(g.legal_actions())
+        31
     """
 
     __slots__ = ("board", "config", "_origin")
@@ -212,7 +212,7 @@ class Game(GameCore):
 
     def view(self) -> PositionView:
         """A read-only snapshot of the position for evaluation: per-cell arrays, held
-        pieces, R37 points, army states, the turn (:class:`victorus.view.PositionView`)."""
+        pieces, R37 points, army states, the turn (`victorus.view.PositionView`)."""
         return position_view(self)
 
     def material(self) -> tuple[int, ...]:
@@ -432,9 +432,9 @@ def perft(game: Game, depth: int, threads: int = 1, progress=None, hash_mb: int 
     the others. ``progress()`` is called as each root action is done. Ctrl-C in the
     calling thread, or an exception raised by ``progress``, stops this count (and no
     other) within 0.1 s and goes on; ``stop.stop()`` on a
-    :class:`StopToken` from another thread makes it raise :class:`Cancelled`.
-    ``hash_mb`` > 0 keeps the counts of subtrees in a transposition table of that many
-    MiB, shared by the threads (keyed by ``Game.key()``; see docs/performance.md for
+    [`StopToken`][victorus.game.StopToken] from another thread makes it raise
+    [`Cancelled`][victorus.errors.Cancelled]. ``hash_mb`` > 0 keeps the counts of subtrees in a transposition
+    table of that many MiB, shared by the threads (keyed by ``Game.key()``; see docs/performance.md for
     when it pays).
     """
     return _perft(game, depth, threads, progress, hash_mb, stop)[0]
@@ -489,12 +489,12 @@ def _perft_split(children, depth: int, threads: int, progress, table,
 def run_interruptibly(tasks, threads: int = 1, progress=None,
                       stop: StopToken | None = None, tick=None) -> list:
     """Results of long C calls ``(call, *args)`` (they release the GIL) run on ``threads``
-    worker threads, each given ``stop=`` this run's :class:`StopToken` (``stop``, or a
+    worker threads, each given ``stop=`` this run's [`StopToken`][victorus.game.StopToken] (``stop``, or a
     new one), so that Ctrl-C reaches this thread at once. Any exception here (Ctrl-C, or
     one raised by ``progress()``, which is called as each task is done) sets the token:
     the calls return early, the tasks not started are dropped and the exception goes on.
     The token is this run's alone: stopping it never stops another run. A token set
-    from elsewhere ends the run with :class:`Cancelled`. ``tick()``, if given, is called
+    from elsewhere ends the run with [`Cancelled`][victorus.errors.Cancelled]. ``tick()``, if given, is called
     every 0.05 s while the tasks run (progress that the tasks do not report)."""
     token = StopToken() if stop is None else stop
     pool = ThreadPoolExecutor(max(1, min(threads, len(tasks))))

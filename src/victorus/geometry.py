@@ -1,8 +1,8 @@
 """Board geometry of both VICTORUS boards (R1-R11, R27-R29 angles: docs/rules.md).
 
 Everything here is derived from the axial coordinates of R1; nothing is typed
-in by hand that can be computed. A :class:`Board` is immutable and cached per
-name, and it builds the core's lookup tables once (:attr:`Board.tables`).
+in by hand that can be computed. A [`Board`][victorus.geometry.Board] is immutable and cached per
+name, and it builds the core's lookup tables once ([`Board.tables`][victorus.geometry.Board.tables]).
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def label_of(q: int, r: int) -> str:
 
 
 def coords_of_label(label: str) -> tuple[int, int]:
-    """Inverse of :func:`label_of` (no on-board check)."""
+    """Inverse of `label_of` (no on-board check)."""
     q = ord(label[0]) - ord("a") - 8
     row = int(label[1:])
     return q, (14 - row - q) // 2

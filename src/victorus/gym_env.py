@@ -1,19 +1,19 @@
 """A single-agent gymnasium environment: one team learns, built-in agents play the others
 (``pip install "victorus[pettingzoo]"`` brings gymnasium).
 
-The game runs in :class:`victorus.vector.VectorGames` with ``opponents``: the other
+The game runs in [`victorus.vector.VectorGames`][victorus.vector.VectorGames] with ``opponents``: the other
 teams' actions are played in C inside each step (R33), so the learner sees only its own
 turns. The observation is the float32 (or uint8) planes ``[planes, cells]`` seen by the
 learner's army to act; actions are the fixed ids, by default in that army's frame
 (``id_frame="observer"``, as the observation is rotated). The legal mask is in
-``info["action_mask"]`` and from :meth:`LearnerEnv.action_masks` (MaskablePPO's
+``info["action_mask"]`` and from `LearnerEnv.action_masks` (MaskablePPO's
 convention). The reward is the learner's team's: +1 when it wins, -1 when it loses, 0
 otherwise (a draw, a game going on, truncation by ``max_actions``, R36). An illegal
 action loses the game at once (reward -1, ``terminated``, ``info["illegal_action"]``),
 as gymnasium's checker and unmasked samplers expect an action space to be playable;
 ``illegal_actions="raise"`` raises IllegalActionError instead.
 
-Registered with gymnasium (:data:`ENV_IDS`) by ``import victorus.gym_env``, and by
+Registered with gymnasium (`ENV_IDS`) by ``import victorus.gym_env``, and by
 ``import victorus`` when gymnasium is imported already:
 
 >>> import gymnasium, victorus.gym_env
@@ -47,7 +47,7 @@ ENV_IDS = {"victorus/Compact2p-v0": ("compact", 2, "standard"),
 class LearnerEnv(gymnasium.Env):
     """The team of ``seat`` against ``opponent``, which plays every other team:
     ``"random"``, ``"greedy"`` or a search played inside the step like ``"mcts:200"`` or
-    ``"puct:0.05s"`` (:data:`victorus.vector.OPPONENT_SPECS`); see the module
+    ``"puct:0.05s"`` (`victorus.vector.OPPONENT_SPECS`); see the module
     documentation. ``reset(seed=...)`` seeds the opponents' random choices; an unseeded
     reset goes on with the same random stream."""
 
@@ -132,7 +132,7 @@ class LearnerEnv(gymnasium.Env):
 
 
 def register() -> None:
-    """Register :data:`ENV_IDS` with gymnasium (again: a no-op)."""
+    """Register `ENV_IDS` with gymnasium (again: a no-op)."""
     for env_id, (board, players, variant) in ENV_IDS.items():
         if env_id not in gymnasium.envs.registry:
             gymnasium.register(env_id, entry_point="victorus.gym_env:LearnerEnv",

@@ -304,7 +304,7 @@ def _check_counts(cells, records):
 
 def format_vpn(position: VPNPosition) -> str:
     """Print a turn-start position as VPN (R39); StateError when a counter has grown past
-    what :func:`parse_vpn` reads back (a VPN printed is always one that parses)."""
+    what [`parse_vpn`][victorus.notation.parse_vpn] reads back (a VPN printed is always one that parses)."""
     counters = [("round", position.round, 1), ("pass count", position.passes, 0)] + [
         (f"army {seat} knight captures", rec.knight_captures, 0)
         for seat, rec in enumerate(position.armies)]

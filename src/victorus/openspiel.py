@@ -9,7 +9,7 @@ Parameters: ``board`` ("standard" or "compact"), ``players`` (2-6), ``variant``
 ("standard", "allied", "quick<rounds>", "+"-joined), ``max_actions`` (R36
 cap; a capped game ends with 0 for everybody) and ``observation`` ("planes", the
 default, or "small": the same information in 6 values per cell and 30 for the whole
-position, 14 times fewer numbers, see :data:`SMALL_ROWS`). An OpenSpiel player is a team
+position, 14 times fewer numbers, see `SMALL_ROWS`). An OpenSpiel player is a team
 (R33), numbered by its lowest seat: with 2 players, player 0 moves seats 0, 2
 and 4. Actions are the fixed ids of docs/adapters.md, observations the planes
 of the acting team's lowest seat (victorus.tensors). Returns: +1 for the

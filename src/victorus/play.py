@@ -5,7 +5,7 @@ Commands at the prompt: an action in R38 notation (``h3-h7``, ``f3xk8``, ``stop`
 ``load FILE``, ``help``, ``quit``.
 
 With a time limit (the rulebook's Time Management), a person who has not played
-the first action of a turn in time forfeits the turn (:meth:`Game.forfeit`,
+the first action of a turn in time forfeits the turn ([`Game.forfeit`][victorus.game.Game.forfeit],
 recorded as ``pass``).
 """
 
@@ -177,7 +177,7 @@ def session(board: str = "standard", players=None, variant: str = "standard", hu
             now=time.monotonic, boards: str = "mine") -> TerminalSession:
     """A terminal game with people at ``humans`` and ``agent`` (a spec) at the other seats;
     ``time_limit``: seconds a person has to start each turn (None: no clock); ``now``: the
-    clock's time source; ``boards``: when the board is printed (:data:`BOARDS`)."""
+    clock's time source; ``boards``: when the board is printed (`BOARDS`)."""
     game = Game(board=board, players=players, variant=variant)
     controllers = [PERSON if s in humans else agent for s in range(6)]
     return TerminalSession(game, controllers, color, stdin, stdout, time_limit, seed, now, boards)

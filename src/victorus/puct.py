@@ -3,15 +3,15 @@ or the built-in heuristic.
 
 The tree work (selection with virtual loss, expansion, backup, the proof of decided
 positions) runs in C without the GIL (``victorus._puct``); the evaluator is called with a
-batch of up to ``batch_size`` leaves (:class:`victorus._puct.LeafBatch`: observations in
+batch of up to ``batch_size`` leaves (`victorus._puct.LeafBatch`: observations in
 each leaf's mover's frame, legal action ids, the army to act) and returns priors over
 each leaf's legal actions and a value per seat (or for the army to act). Values are per
 seat, so it plays for 2-6 armies and teams (R33: team mates share their values): the army
 to act at a node picks the child best for its own seat.
 
 For self-play: root Dirichlet noise (``noise_fraction``, ``dirichlet_alpha``), a
-``temperature`` for the choice, :meth:`victorus.agents.SearchResult.policy` as the
-training target, and tree reuse (the subtree of the actions played since the last
+``temperature`` for the choice, [`victorus.agents.SearchResult.policy`][victorus.search.SearchResult.policy]
+as the training target, and tree reuse (the subtree of the actions played since the last
 search is kept).
 """
 
@@ -122,7 +122,7 @@ class PUCTAgent:
     def search(self, game: Game, stop=None) -> SearchResult:
         """Search the position (it must not be over) and report every root action.
 
-        ``stop`` (a :class:`victorus.StopToken`) set from another thread ends the search
+        ``stop`` (a [`victorus.StopToken`][victorus.game.StopToken]) set from another thread ends the search
         early, as its budget would."""
         return self.search_many([game], stop)[0]
 
@@ -194,8 +194,8 @@ class PUCTAgent:
 
     def native_opponent(self):
         """These settings as an opponent played in C inside the step of
-        :class:`victorus.vector.VectorGames` (``opponents={seat: "puct:200"}``): the same
-        choice, the search seeded by one draw from the game's agent random state, the tree
+        [`victorus.vector.VectorGames`][victorus.vector.VectorGames] (``opponents={seat: "puct:200"}``): the
+        same choice, the search seeded by one draw from the game's agent random state, the tree
         kept per game between decisions (``reuse_tree``). Needs a C evaluator and
         temperature 0."""
         if self.evaluator not in C_EVALUATORS or self.temperature > 0:

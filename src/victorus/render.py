@@ -88,18 +88,18 @@ def render_svg(obj, size: float = 22.0, seat: int = 0, labels: bool = False,
     return frame.replace(POSITION_SLOT, f'<g class="position">{position}</g>', 1)
 
 
-#: Where :func:`render_layers`' position goes in its frame.
+#: Where [`render_layers`][victorus.render.render_layers]' position goes in its frame.
 POSITION_SLOT = '<g class="position"></g>'
 
 
 def render_layers(obj, size: float = 22.0, seat: int = 0, labels: bool = False,
                   last_move: bool = True, moves_from: str | None = None,
                   highlights=(), interactive: bool = False) -> tuple[str, str]:
-    """The picture of :func:`render_svg` (same arguments) in two layers, for a page that
-    redraws the board at every action (``victorus serve``): ``(frame, position)``.
+    """The picture of [`render_svg`][victorus.render.render_svg] (same arguments) in two layers, for a page
+    that redraws the board at every action (``victorus serve``): ``(frame, position)``.
 
     ``frame`` is an SVG of the board alone (cells, kingdoms and walls of the live
-    armies, labels, the click layer) with an empty :data:`POSITION_SLOT` below the
+    armies, labels, the click layer) with an empty `POSITION_SLOT` below the
     labels; it changes only with the board, ``seat``, ``labels`` and the armies
     eliminated. ``position`` is what goes in the slot: the last move, the marks, the
     pieces (``<g class="piece" data-cell="h3" data-army="0">``) and the targets.
@@ -159,8 +159,8 @@ def _points(pts):
 
 @lru_cache(maxsize=64)
 def _frame(board, size, seat, labels, live, interactive) -> str:
-    """The board without its pieces (see :func:`render_layers`): a page redraws it only
-    when an army is eliminated or the view changes, so it is made once per key."""
+    """The board without its pieces (see [`render_layers`][victorus.render.render_layers]): a page redraws it
+    only when an army is eliminated or the view changes, so it is made once per key."""
     centre_of = _centres(board, size, seat)
     xs, ys = zip(*centre_of)
     pad = size * 1.6

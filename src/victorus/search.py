@@ -1,5 +1,5 @@
 """What every search agent shares: the budget (iterations, seconds, threads) and its
-spec grammar, the shortcut for a decisive action, and :class:`SearchResult`."""
+spec grammar, the shortcut for a decisive action, and [`SearchResult`][victorus.search.SearchResult]."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ MAX_SECONDS, MAX_THREADS, MAX_ITERATIONS = 3600.0, _mcts.MAX_WORKER_THREADS, 2**
 def decisive(game: Game, actions: list[Action]) -> Action | None:
     """The only legal action, or the first that wins at once (``actions``: the game's
     legal_actions()); None if there is neither. In C (``victorus._policy``), as the
-    search opponents inside :class:`victorus.vector.VectorGames` take it."""
+    search opponents inside [`victorus.vector.VectorGames`][victorus.vector.VectorGames] take it."""
     index = _mcts.decisive(game._engine)
     return None if index < 0 else actions[index]
 
@@ -51,10 +51,10 @@ def decisive(game: Game, actions: list[Action]) -> Action | None:
 class SplitMix64:
     """A 64-bit splitmix64 random state as a search agent's ``rng``: ``getrandbits(64)``
     draws a search's seed as the C agents do. Given the state of
-    :meth:`victorus.vector.VectorGames.agent_rng`, an :class:`~victorus.agents.MCTSAgent`,
-    :class:`~victorus.search_agents.AlphaBetaAgent` or :class:`~victorus.puct.PUCTAgent`
-    plays as that game's opponents of the same spec (one draw per searched decision);
-    ``state`` is then theirs again."""
+    [`victorus.vector.VectorGames.agent_rng`][victorus.vector.VectorGames.agent_rng], an
+    [`MCTSAgent`][victorus.agents.MCTSAgent], [`AlphaBetaAgent`][victorus.search_agents.AlphaBetaAgent] or
+    [`PUCTAgent`][victorus.puct.PUCTAgent] plays as that game's opponents of the same spec (one draw per
+    searched decision); ``state`` is then theirs again."""
 
     def __init__(self, state: int):
         check_int("state", state, 0, 2**64 - 1)

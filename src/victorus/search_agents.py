@@ -1,5 +1,5 @@
-"""Search agents built on the heuristic evaluation (:mod:`victorus.evaluation`):
-:class:`AlphaBetaAgent`, ``make_agent("alphabeta:0.1s")``.
+"""Search agents built on the heuristic evaluation ([`victorus.evaluation`][victorus.evaluation]):
+[`AlphaBetaAgent`][victorus.search_agents.AlphaBetaAgent], ``make_agent("alphabeta:0.1s")``.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ class AlphaBetaAgent:
     A transposition table of ``2**table_bits`` entries (24 bytes each) keyed by the
     position key; the table's action first, then captures by the points they take. The
     seed orders quiet actions (and so breaks ties between equal actions). ``weights``:
-    the evaluation's (:data:`victorus.evaluation.TERMS` names; missing ones default).
+    the evaluation's (`victorus.evaluation.TERMS` names; missing ones default).
     An action that wins at once is taken without search.
     """
 
@@ -63,7 +63,7 @@ class AlphaBetaAgent:
 
     def search(self, game: Game, stop=None) -> AlphaBetaResult:
         """Search the position (it must not be over). ``stop`` (a
-        :class:`victorus.StopToken`) set from another thread ends it early, as the
+        [`victorus.StopToken`][victorus.game.StopToken]) set from another thread ends it early, as the
         budget would; the last complete iteration's action is returned."""
         if stop is not None and not isinstance(stop, _engine.StopToken):
             raise ConfigError(f"stop must be a victorus.StopToken or None, got {stop!r}")
@@ -82,7 +82,7 @@ class AlphaBetaAgent:
 
     def native_opponent(self):
         """These settings as an opponent played in C inside the step of
-        :class:`victorus.vector.VectorGames` (``opponents={seat: "alphabeta:2000"}``):
+        [`victorus.vector.VectorGames`][victorus.vector.VectorGames] (``opponents={seat: "alphabeta:2000"}``):
         the same choice, the search seeded by one draw from the game's agent random
         state."""
         return _alphabeta.AlphaBetaOpponent(self.depth, -1 if self.nodes is None else self.nodes,

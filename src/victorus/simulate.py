@@ -89,8 +89,8 @@ def simulate(games: int, seed: int = 0, players: int | None = None, board: str =
     starts a local one; needs ``pip install "victorus[ray]"``), with the same
     results as the local backend for the same seed.
     Ctrl-C in the calling thread stops every game at once and goes on as
-    KeyboardInterrupt; ``stop.stop()`` (a :class:`victorus.StopToken`, local backend)
-    from another thread makes it raise :class:`victorus.Cancelled`. Either way no
+    KeyboardInterrupt; ``stop.stop()`` (a [`victorus.StopToken`][victorus.game.StopToken], local backend)
+    from another thread makes it raise [`victorus.Cancelled`][victorus.errors.Cancelled]. Either way no
     result is returned.
     """
     check_int("games", games, 0, MAX_GAMES)

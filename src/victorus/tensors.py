@@ -91,7 +91,7 @@ def _columns(board_name: str, seat: int) -> tuple[int, ...]:
 
 def observation_columns(board: Board, seat: int) -> tuple[int, ...]:
     """The column of each cell in ``seat``'s observation: the inverse of
-    :func:`rotation` (column ``j`` shows cell ``rotation(...)[j]``)."""
+    [`rotation`][victorus.tensors.rotation] (column ``j`` shows cell ``rotation(...)[j]``)."""
     check_seat(seat)
     return _columns(board.name, seat)
 
@@ -121,7 +121,7 @@ def to_observer_ids(board: Board, ids, seat: int):
     """Action ids in ``seat``'s frame: a leg ``o -> t`` becomes ``column(o) * N +
     column(t)`` with the columns of ``seat``'s rotated observation; the words keep their
     ids. The ids of ``VectorGames(id_frame="observer")``; the inverse is
-    :func:`to_absolute_ids`."""
+    [`to_absolute_ids`][victorus.tensors.to_absolute_ids]."""
     np = _np or _numpy()
     ids = np.asarray(ids, dtype=np.int64)
     origin, target = id_columns(board, ids, seat)
@@ -130,7 +130,7 @@ def to_observer_ids(board: Board, ids, seat: int):
 
 def to_absolute_ids(board: Board, ids, seat: int):
     """The board's action ids (R9 cells) of ids in ``seat``'s frame (the inverse of
-    :func:`to_observer_ids`)."""
+    [`to_observer_ids`][victorus.tensors.to_observer_ids])."""
     np = _np or _numpy()
     ids = np.asarray(ids, dtype=np.int64)
     origin, target = id_columns(board, ids, seat)          # validates the ids and seat

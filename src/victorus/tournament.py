@@ -25,7 +25,7 @@ from .progress import Progress
 from .ratings import PairScore, Rating, bradley_terry, default_anchor, wilson
 from .simulate import MAX_GAMES, game_seed, ray_gather, ray_session
 
-#: How the agents take the teams (R33): see :func:`tournament`.
+#: How the agents take the teams (R33): see `tournament`.
 LINEUPS = ("auto", "teams", "round-robin", "one-vs-rest")
 BACKENDS = ("local", "ray")
 MAX_OPENING_PLIES = 1000

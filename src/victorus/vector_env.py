@@ -1,4 +1,4 @@
-"""A gymnasium vector environment over :class:`victorus.vector.VectorGames`
+"""A gymnasium vector environment over [`victorus.vector.VectorGames`][victorus.vector.VectorGames]
 (``pip install "victorus[pettingzoo]"`` brings gymnasium).
 
 Self-play: every army of every game is played by the caller's policy. An observation is
@@ -10,7 +10,7 @@ otherwise). Autoreset is gymnasium's next-step mode: after ``terminated`` or
 ``truncated`` the next action of that game is ignored and it starts again.
 ``id_frame="observer"`` puts the action ids (mask and actions) in the frame of the army
 to act, as its observation is; ``opponents`` plays seats or teams with built-in agents
-inside the step (both as :class:`victorus.vector.VectorGames` has them).
+inside the step (both as [`victorus.vector.VectorGames`][victorus.vector.VectorGames] has them).
 
 >>> env = VictorusVectorEnv(4, board="compact", players=2)
 >>> obs, info = env.reset(seed=0)

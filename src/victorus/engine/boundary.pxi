@@ -756,12 +756,7 @@ cdef class GameCore:
     cdef public list _actions
 
     def legal_actions(self):
-        """All legal actions: legs in (origin, target) cell order, then stop/end/pass.
-
-        >>> from victorus import Game
-        >>> len(Game().legal_actions())
-        31
-        """
+        """All legal actions: legs in (origin, target) cell order, then stop/end/pass."""
         return self._engine._legal_objects(self._actions, self)
 
     def play(self, action):
