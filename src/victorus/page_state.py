@@ -342,7 +342,7 @@ def piece_reach(code: str) -> tuple[list[str], list[str]]:
         if after.phase == "move":
             ends.update(labels[a.target] for a in after.legal_actions() if a.is_leg)
     order = game.board.index_of_label
-    return sorted(first, key=order.get), sorted(ends, key=order.get)
+    return sorted(first, key=order.__getitem__), sorted(ends, key=order.__getitem__)
 
 
 def _patch(board: Board) -> list[int]:
