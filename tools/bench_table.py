@@ -24,7 +24,7 @@ LOOP_ROW = "random playout, public API loop, fresh games"
 
 def rows_of(data: dict) -> list[Row]:
     return [Row(r["case"], r["unit"], r["victorus"], r["baseline"], r["higher_is_better"],
-                r["baseline_is"]) for r in data["rows"]]
+                r["baseline_is"], r.get("skipped")) for r in data["rows"]]
 
 
 def readme_figures(rows: list[Row]) -> str:

@@ -13,16 +13,18 @@ others, 0 for all in a draw. A game stopped by ``max_actions`` (R36) is truncate
 from __future__ import annotations
 
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
 
 from .checks import check_int
 from .constants import OBSERVATION_VERSION
-from .errors import ConfigError
+from .errors import ConfigError, optional_imports
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game
 from .render import text_board
 from .tensors import PLANES, num_actions
 from .vector import MAX_LEGAL_ACTIONS
+
+with optional_imports("victorus.env (PettingZoo)"):
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
 
 RENDER_MODES = ("human", "ansi", "rgb_array")
 

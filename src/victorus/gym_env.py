@@ -25,16 +25,18 @@ Registered with gymnasium (`ENV_IDS`) by ``import victorus.gym_env``, and by
 
 from __future__ import annotations
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
 
 from .checks import check_seat
 from .constants import OBSERVATION_VERSION, PLANES
-from .errors import ConfigError
+from .errors import ConfigError, optional_imports
 from .game import DEFAULT_MAX_ACTIONS, Game
 from .render import text_board
 from .vector import AGENTS, OPPONENT_SPECS, SEARCH_OPPONENTS, VectorGames
+
+with optional_imports("victorus.gym_env (gymnasium)"):
+    import gymnasium
+    from gymnasium import spaces
 
 #: The registered ids and their games (board, players, variant).
 ENV_IDS = {"victorus/Compact2p-v0": ("compact", 2, "standard"),

@@ -19,12 +19,15 @@ winning team, -1 for the others, 0 for all in a draw.
 from __future__ import annotations
 
 import numpy as np
-import pyspiel
 
 from .constants import NUM_SEATS, OBSERVATION_VERSION, PIECE_LETTERS
+from .errors import optional_imports
 from .game import DEFAULT_MAX_ACTIONS, Game
 from .tensors import PLANES, num_actions
 from .variants import Config
+
+with optional_imports("victorus.openspiel"):
+    import pyspiel
 
 #: observation_version: the planes this game writes (constants.OBSERVATION_VERSION); a
 #: program that asks for another version is told at once instead of training on planes

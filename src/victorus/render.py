@@ -16,7 +16,7 @@ from xml.sax.saxutils import escape
 
 from .checks import check_seat
 from .constants import CENTRE, GREY, KING, PIECE_LETTERS, PIECE_NAMES, QUEEN
-from .errors import ConfigError, MissingDependencyError
+from .errors import ConfigError, MissingDependencyError, optional_imports
 from .files import check_writable, write_atomic
 from .geometry import SEAT_NAMES, Board, rotate
 
@@ -323,11 +323,8 @@ def text_board(game, color: bool = False) -> str:
 def _cairosvg():
     """The cairosvg module, or a MissingDependencyError saying what to install."""
     try:
-        import cairosvg
-    except ImportError:
-        raise MissingDependencyError(
-            'PNG pictures need cairosvg: pip install "victorus[render]" (or write .svg, '
-            "which needs nothing)") from None
+        with optional_imports("a PNG picture", otherwise="or write .svg, which needs nothing"):
+            import cairosvg
     except OSError as exc:                  # cairocffi found no libcairo
         raise MissingDependencyError(
             f"PNG pictures need the Cairo library, which cairosvg could not load ({exc}); "

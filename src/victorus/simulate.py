@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from ._engine import StopToken
 from .checks import check_int
 from .constants import PIECE_LETTERS
-from .errors import ConfigError, MissingDependencyError
+from .errors import ConfigError, optional_imports
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game, run_interruptibly
 from .progress import Progress
 
@@ -141,10 +141,8 @@ def simulate(games: int, seed: int = 0, players: int | None = None, board: str =
 @contextmanager
 def ray_session(workers: int, address):
     """Ray for a run: started here (and stopped after) unless it is already running."""
-    try:
+    with optional_imports("backend='ray'"):
         import ray
-    except ImportError:
-        raise MissingDependencyError("backend='ray' needs Ray: pip install \"victorus[ray]\"") from None
     started = not ray.is_initialized()
     if started:
         ray.init(address=address, num_cpus=None if address else workers,

@@ -22,12 +22,15 @@ inside the step (both as [`victorus.vector.VectorGames`][victorus.vector.VectorG
 from __future__ import annotations
 
 import numpy as np
-from gymnasium import spaces
-from gymnasium.vector import AutoresetMode, VectorEnv
 
 from .constants import OBSERVATION_VERSION, PLANES
+from .errors import optional_imports
 from .game import DEFAULT_MAX_ACTIONS
 from .vector import VectorGames
+
+with optional_imports("victorus.vector_env (gymnasium)"):
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode, VectorEnv
 
 
 class VictorusVectorEnv(VectorEnv):
