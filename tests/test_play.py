@@ -143,3 +143,40 @@ def test_the_board_once_per_own_turn_agents_as_lines():
     assert boards["all"] >= boards["turns"]
     with pytest.raises(victorus.VictorusError, match="boards"):
         session(boards="some")
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("no_color, choice, painted", [
+    (None, "auto", True), ("1", "auto", False), ("", "auto", True), ("1", "always", True),
+    (None, "never", False)])
+def test_no_color_turns_the_automatic_color_off(monkeypatch, no_color, choice, painted):
+    """NO_COLOR (no-color.org), set and not empty, keeps a terminal's board plain unless
+    --color always asks for color."""
+    import victorus.play
+    seen = []
+
+    class Session:
+        def run(self) -> int:
+            return 0
+
+    def fake_session(*args, **kwargs):
+        seen.append(args[6])
+        return Session()
+    monkeypatch.setattr(victorus.play, "session", fake_session)
+    monkeypatch.setattr("sys.stdout", Terminal())
+    if no_color is None:
+        monkeypatch.delenv("NO_COLOR", raising=False)
+    else:
+        monkeypatch.setenv("NO_COLOR", no_color)
+    assert main(["play", "--color", choice]) == 0 and seen == [painted]
+
+
+def test_print_shows_the_text_board_and_repr_the_summary():
+    from victorus.render import text_board
+    game = victorus.Game("compact", players=2)
+    assert str(game) == text_board(game) and "\033[" not in str(game)
+    assert repr(game) == "<victorus.Game compact players2 (seat 0 to act, round 1, start)>"

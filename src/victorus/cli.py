@@ -183,7 +183,9 @@ def _play_parser(commands) -> None:
     _add_game_options(p)
     _add_seat_options(p, "your seats, comma-separated (default 0, red)")
     p.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), default=0)
-    p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                   help="paint the armies in their colors: 'auto' (default) on a terminal "
+                        "unless NO_COLOR is set")
     p.add_argument("--boards", choices=("mine", "turns", "all"), default="mine",
                    help="when the board is printed: 'mine' once at the start of each of your "
                         "turns (default), 'turns' after every turn, 'all' after every action")
@@ -374,7 +376,8 @@ def cmd_play(args) -> int:
     seats = _seats(args.seats)
     from .agents import make_agent
     make_agent(args.agent)                                # validate before the game starts
-    color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
+    color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty()
+                                       and not os.environ.get("NO_COLOR"))   # no-color.org
     return session(args.board, args.players, args.variant, seats, args.agent, args.seed,
                    color, time_limit=args.time_limit, boards=args.boards).run()
 

@@ -40,6 +40,7 @@ from .notation import (
     word_action,
 )
 from .pieces import Army, Held, Piece, Turn, setup_cells
+from .render import text_board
 from .variants import Config
 from .view import PositionView, position_view
 
@@ -387,6 +388,11 @@ class Game(GameCore):
             self.board, tuple(cells), turn.to_move,
             tuple(armies),
             turn.round, turn.passes, self.config))
+
+    def __str__(self) -> str:
+        """The text board of [`text_board`][victorus.render.text_board] (``print(game)``);
+        ``repr`` stays the one-line summary."""
+        return text_board(self)
 
     def __repr__(self) -> str:
         status = (f"over: {self.result_reason}, winners {self.winners}" if self.is_over
