@@ -25,6 +25,7 @@ from .vector import MAX_LEGAL_ACTIONS
 with optional_imports("victorus.env (PettingZoo)"):
     from gymnasium import spaces
     from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
 
 RENDER_MODES = ("human", "ansi", "rgb_array")
 
@@ -32,6 +33,17 @@ RENDER_MODES = ("human", "ansi", "rgb_array")
 def aec_env(**kwargs) -> "VictorusEnv":
     """A VICTORUS AEC environment: board, players, variant, render_mode, max_actions."""
     return VictorusEnv(**kwargs)
+
+
+#: PettingZoo's name for the environment without wrappers: ``aec_env``.
+raw_env = aec_env
+
+
+def env(**kwargs) -> AECEnv:
+    """PettingZoo's usual entry point: [`aec_env`][victorus.env.aec_env] (the same
+    arguments) in PettingZoo's OrderEnforcingWrapper, which refuses ``step``,
+    ``observe`` and the rest before ``reset``."""
+    return wrappers.OrderEnforcingWrapper(aec_env(**kwargs))
 
 
 class VictorusEnv(AECEnv):
