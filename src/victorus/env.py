@@ -19,7 +19,7 @@ from .constants import OBSERVATION_VERSION
 from .errors import ConfigError, optional_imports
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game
 from .render import text_board
-from .tensors import PLANES, num_actions
+from .tensors import PLANES, num_actions, observation_bounds
 from .vector import MAX_LEGAL_ACTIONS
 
 with optional_imports("victorus.env (PettingZoo)"):
@@ -72,7 +72,7 @@ class VictorusEnv(AECEnv):
         shape = (len(PLANES), len(self.game.board))
         self.observation_spaces = {
             agent: spaces.Dict({
-                "observation": spaces.Box(low=-np.inf, high=np.inf, shape=shape, dtype=np.float32),
+                "observation": spaces.Box(*observation_bounds(shape[1]), dtype=np.float32),
                 "action_mask": spaces.Box(low=0, high=1, shape=(n_actions,), dtype=np.int8),
                 "legal_ids": spaces.Box(low=-1, high=n_actions - 1, shape=(MAX_LEGAL_ACTIONS,),
                                         dtype=np.int32),

@@ -28,10 +28,11 @@ from __future__ import annotations
 import numpy as np
 
 from .checks import check_seat
-from .constants import OBSERVATION_VERSION, PLANES
+from .constants import OBSERVATION_VERSION
 from .errors import ConfigError, optional_imports
 from .game import DEFAULT_MAX_ACTIONS, Game
 from .render import text_board
+from .tensors import observation_bounds
 from .vector import AGENTS, OPPONENT_SPECS, SEARCH_OPPONENTS, VectorGames
 
 with optional_imports("victorus.gym_env (gymnasium)"):
@@ -87,9 +88,8 @@ class LearnerEnv(gymnasium.Env):
         assert masks is not None                        # legal="mask", VectorGames' default
         self._masks = masks
         cells = len(self.games.board)
-        low, high = (-np.inf, np.inf) if observations == "float32" else (0, 255)
-        self.observation_space = spaces.Box(low, high, (len(PLANES), cells),
-                                            dtype=np.dtype(observations))
+        low, high = observation_bounds(cells, observations)
+        self.observation_space = spaces.Box(low, high, dtype=np.dtype(observations))
         self.action_space = spaces.Discrete(self.games.num_actions)
         self._seeded = self._over = False
 

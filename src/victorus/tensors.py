@@ -15,6 +15,7 @@ docs/adapters.md for the plane list.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 from .checks import check_int, check_seat
@@ -38,6 +39,16 @@ from .geometry import Board, rotate
 
 PLANE_INDEX = {name: i for i, name in enumerate(PLANES)}
 WORDS = ID_WORDS
+#: The float32 planes that are not 0/1 marks, with the (low, high) of their values: counts
+#: divided by PLANE_SCALES (knight captures clipped at KNIGHT_CAPTURES_SEEN, R19), no upper
+#: bound where the rules set none (a knight's tally, the round, passes, pending bonuses,
+#: pieces held), and R29's laps, any integer. uint8 observations hold 0-255.
+COUNT_PLANE_BOUNDS = {
+    "tally": (0.0, math.inf), "laps": (-math.inf, math.inf), "round": (0.0, math.inf),
+    "passes": (0.0, math.inf), "pending": (0.0, math.inf),
+    **{f"knight_captures{a}": (0.0, KNIGHT_CAPTURES_SEEN / PLANE_SCALES["knight_captures"])
+       for a in range(NUM_SEATS)},
+    **{f"held{a}": (0.0, math.inf) for a in range(NUM_SEATS)}}
 
 
 _np = None                      # numpy, imported on first use (tensors need it; games do not)
@@ -52,6 +63,20 @@ def _numpy():
                                      "pip install numpy") from None
     _np = numpy
     return numpy
+
+
+def observation_bounds(cells: int, dtype: str = "float32") -> tuple:
+    """(low, high), two ``[planes, cells]`` arrays of ``dtype``: the values each plane can
+    hold (COUNT_PLANE_BOUNDS; 0 and 1 for the marks), for gymnasium's and PettingZoo's
+    Box spaces."""
+    np = _numpy()
+    shape = (len(PLANES), cells)
+    if dtype == "uint8":
+        return np.zeros(shape, np.uint8), np.full(shape, 255, np.uint8)
+    low, high = np.zeros(shape, np.float32), np.ones(shape, np.float32)
+    for name, (lo, hi) in COUNT_PLANE_BOUNDS.items():
+        low[PLANE_INDEX[name]], high[PLANE_INDEX[name]] = lo, hi
+    return low, high
 
 
 def num_actions(board: Board) -> int:

@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .constants import OBSERVATION_VERSION, PLANES
+from .constants import OBSERVATION_VERSION
 from .errors import optional_imports
 from .game import DEFAULT_MAX_ACTIONS
+from .tensors import observation_bounds
 from .vector import VectorGames
 
 with optional_imports("victorus.vector_env (gymnasium)"):
@@ -55,14 +56,15 @@ class VictorusVectorEnv(VectorEnv):
         self.num_envs = num_envs
         self.copy = copy
         n_actions, cells = self.games.num_actions, len(self.games.board)
-        low, high = (-np.inf, np.inf) if observations == "float32" else (0, 255)
+        low, high = observation_bounds(cells, observations)
         dtype = np.float32 if observations == "float32" else np.uint8
         self.single_observation_space = spaces.Dict({
-            "observation": spaces.Box(low, high, (len(PLANES), cells), dtype=dtype),
+            "observation": spaces.Box(low, high, dtype=dtype),
             "action_mask": spaces.Box(0, 1, (n_actions,), dtype=np.int8)})
         self.single_action_space = spaces.Discrete(n_actions)
         self.observation_space = spaces.Dict({
-            "observation": spaces.Box(low, high, (num_envs, len(PLANES), cells), dtype=dtype),
+            "observation": spaces.Box(np.broadcast_to(low, (num_envs, *low.shape)),
+                                      np.broadcast_to(high, (num_envs, *high.shape)), dtype=dtype),
             "action_mask": spaces.Box(0, 1, (num_envs, n_actions), dtype=np.int8)})
         self.action_space = spaces.MultiDiscrete(np.full(num_envs, n_actions))
         self._rows = np.arange(num_envs)
