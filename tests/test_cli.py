@@ -109,3 +109,45 @@ def test_progress_shows_an_eta():
         bar._last = -1.0
         bar.advance()
     assert "1/10" in stream.getvalue() and "ETA" in stream.getvalue()
+
+
+# -- logging ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("flags, shown", [([], False), (["-v"], True),
+                                          (["--log-level", "info"], True),
+                                          (["-v", "--log-level", "error"], False)])
+def test_long_jobs_log_to_the_victorus_logger(caplog, capsys, flags, shown):
+    """-v / --log-level set the "victorus" logger's level (--log-level wins)."""
+    import logging
+    caplog.set_level(logging.DEBUG, logger="")        # the root lets everything through
+    try:
+        assert main(["simulate", "3", "--board", "compact", "--players", "2", *flags]) == 0
+        records = [r for r in caplog.records if r.name == "victorus.simulate"]
+        assert bool(records) == shown
+        assert all(r.levelno == logging.INFO for r in records)
+    finally:
+        logging.getLogger("victorus").setLevel(logging.NOTSET)
+
+
+def test_serve_passes_its_log_level_to_uvicorn(monkeypatch):
+    """serve no longer silences uvicorn: its level follows --log-level / -v, and info
+    turns its access log on."""
+    import logging
+
+    import victorus.server
+    from victorus.server import Server, Table
+    seen = []
+    monkeypatch.setattr(victorus.server, "serve",
+                        lambda *args, log_level: seen.append(log_level))
+    try:
+        assert main(["serve", "--port", "0"]) == 0
+        assert main(["serve", "--port", "0", "-v"]) == 0
+        assert main(["serve", "--port", "0", "--log-level", "debug"]) == 0
+    finally:
+        logging.getLogger("victorus").setLevel(logging.NOTSET)
+    assert seen == ["warning", "info", "debug"]
+    server = Server(Table(), port=0, worker=False, log_level="info")
+    try:
+        assert server._uvicorn.config.log_level == "info" and server._uvicorn.config.access_log
+    finally:
+        server.server_close()

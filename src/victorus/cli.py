@@ -67,6 +67,30 @@ def _add_json_option(p, what: str):
                         "then goes to standard error)")
 
 
+#: --log-level's choices; -v is info, -vv debug.
+LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+
+
+def _add_log_options(p):
+    """The commands that run a server or a long job: what the "victorus" logger (and
+    uvicorn's, for serve) show on standard error."""
+    p.add_argument("--log-level", choices=LOG_LEVELS, default=None,
+                   help="the log records shown on standard error (default warning)")
+    p.add_argument("-v", "--verbose", action="count", default=0,
+                   help="-v: --log-level info, -vv: debug")
+
+
+def _log_level(args) -> str:
+    """The level asked for (--log-level wins over -v), and the package's loggers set to it,
+    with a handler on standard error unless the application has one."""
+    import logging
+    level = args.log_level or LOG_LEVELS[max(0, 2 - args.verbose)]
+    if not logging.getLogger().handlers:
+        logging.basicConfig(format="victorus: %(levelname)s: %(name)s: %(message)s")
+    logging.getLogger("victorus").setLevel(level.upper())
+    return level
+
+
 def _add_progress_option(p):
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="a progress bar with an ETA on standard error (default: on a terminal)")
@@ -115,6 +139,7 @@ def _perft_parser(commands) -> None:
                    metavar="MB", help="keep subtree counts in a transposition table of MB "
                                       "MiB, shared by the threads (default 0: none)")
     _add_json_option(p, "the counts")
+    _add_log_options(p)
 
 
 def _simulate_parser(commands) -> None:
@@ -139,6 +164,7 @@ def _simulate_parser(commands) -> None:
     p.add_argument("--address", default=None,
                    help="Ray cluster address (with --backend ray); default: a local Ray")
     _add_progress_option(p)
+    _add_log_options(p)
 
 
 def _tournament_parser(commands) -> None:
@@ -173,6 +199,7 @@ def _tournament_parser(commands) -> None:
                    help="Ray cluster address (with --backend ray); default: a local Ray")
     _add_json_option(p, "the result (win rates, pairs, ratings, every game)")
     _add_progress_option(p)
+    _add_log_options(p)
 
 
 def _play_parser(commands) -> None:
@@ -207,6 +234,7 @@ def _serve_parser(commands) -> None:
                    help="pause before each agent action so it can be followed (default 0.3)")
     p.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), default=0, help="the agents' seed")
     p.add_argument("--open", action="store_true", help="open the page in a web browser")
+    _add_log_options(p)
 
 
 def _render_parser(commands) -> None:
@@ -229,6 +257,7 @@ def _bench_parser(commands) -> None:
     p.add_argument("--quick", action="store_true", help="short workloads (a smoke run)")
     _add_json_option(p, "the rows")
     _add_progress_option(p)
+    _add_log_options(p)
 
 
 def cmd_perft(args) -> int:
@@ -394,7 +423,7 @@ def cmd_serve(args) -> int:
         if args.open:
             import webbrowser
             webbrowser.open(url)
-    serve(args.host, args.port, table, ready)
+    serve(args.host, args.port, table, ready, log_level=args.log_level)
     return 0
 
 
@@ -416,6 +445,8 @@ COMMANDS = {"perft": cmd_perft, "simulate": cmd_simulate, "bench": cmd_bench,
 def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if hasattr(args, "log_level"):
+        args.log_level = _log_level(args)
     try:
         return COMMANDS[args.command](args)
     except VictorusError as exc:

@@ -614,8 +614,10 @@ class Server:
     serving the app on a socket bound at once (so ``server_address`` is known)."""
 
     def __init__(self, table: Table, host: str = "127.0.0.1", port: int = 8000,
-                 worker: bool = True):
-        """``worker=False``: no agents' thread; the caller steps it with `work`."""
+                 worker: bool = True, log_level: str = "warning"):
+        """``worker=False``: no agents' thread; the caller steps it with `work`.
+        ``log_level``: uvicorn's loggers' level ("info" adds its access log), records that
+        reach the application's logging configuration like the package's own."""
         self.changes = Changes()
         self._table: Table | None = None
         self.table = table
@@ -625,7 +627,7 @@ class Server:
         self.allowed_hosts = _allowed_hosts(host, self.server_address[1])
         self.app = _app(self)
         config = uvicorn.Config(self.app, http=_Connection, ws="wsproto", lifespan="off",
-                                log_level="critical", log_config=None, access_log=False, server_header=False,
+                                log_level=log_level, log_config=None, server_header=False,
                                 timeout_keep_alive=int(REQUEST_TIMEOUT),
                                 ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20,
                                 timeout_graceful_shutdown=1)
@@ -693,9 +695,10 @@ def _allowed_hosts(host: str, port: int) -> frozenset[str] | None:
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, table: Table | None = None,
-          ready=None) -> None:
-    """Serve the page until interrupted; ``ready(url)`` is called once listening."""
-    server = Server(table or Table(), host, port)
+          ready=None, log_level: str = "warning") -> None:
+    """Serve the page until interrupted; ``ready(url)`` is called once listening;
+    ``log_level`` as `Server`'s."""
+    server = Server(table or Table(), host, port, log_level=log_level)
     try:
         if ready is not None:
             ready(server.url)

@@ -8,8 +8,10 @@ the games were shared out.
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -19,6 +21,8 @@ from .constants import PIECE_LETTERS
 from .errors import ConfigError, optional_imports
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game, run_interruptibly
 from .progress import Progress
+
+log = logging.getLogger(__name__)
 
 MASK64 = 2**64 - 1
 MAX_GAMES = 10_000_000                 # one result object each is kept in memory
@@ -133,9 +137,14 @@ def simulate(games: int, seed: int = 0, players: int | None = None, board: str =
     # at once; this run's token then stops every game being played within 0.1 s, and
     # nothing half-played is returned.
     threads = max(1, min(workers, games))
+    log.info("%d games (%s, %s players, %s), seed %d, on %d threads", games, board,
+             start.config.players, variant, seed, threads)
+    began = time.perf_counter()
     with Progress(games, "games", progress) as bar:
         run_interruptibly([(run,)] * threads, threads, stop=stop)
-    return [game for game in results if game is not None]    # every slot is filled
+    done = [game for game in results if game is not None]    # every slot is filled
+    log.info("%d games played in %.1f s", len(done), time.perf_counter() - began)
+    return done
 
 
 @contextmanager

@@ -12,6 +12,7 @@ are the same for any number of workers.
 from __future__ import annotations
 
 import copy
+import logging
 import multiprocessing
 import pickle
 import signal
@@ -24,6 +25,8 @@ from .game import MAX_ACTION_CAP, Game, play_random
 from .progress import Progress
 from .ratings import PairScore, Rating, bradley_terry, default_anchor, wilson
 from .simulate import MAX_GAMES, game_seed, ray_gather, ray_session
+
+log = logging.getLogger(__name__)
 
 #: How the agents take the teams (R33): see `tournament`.
 LINEUPS = ("auto", "teams", "round-robin", "one-vs-rest")
@@ -399,10 +402,13 @@ def tournament(agents, games: int, seed: int = 0, board: str = "compact", player
     plans = _plans(matches, games, openings)
     if backend == "ray" or workers > 1:
         _check_picklable(entrants)
+    log.info("tournament: %d games (%s lineup) of %s on %s, %d players, %s", len(plans),
+             lineup, ", ".join(names), board, start.config.players, variant)
     if backend == "ray":
         outcomes = _run_ray(job, plans, workers, progress, address)
     else:
         outcomes = _run_local(job, plans, workers, progress)
+    log.info("tournament: %d games played", len(outcomes))
     return TournamentResult(tuple(names), lineup, teams, openings,
                             tuple(sorted(outcomes, key=lambda game: game.index)))
 
