@@ -41,7 +41,10 @@ class SimulatedGame:
     captures: tuple[int, ...]           # captured pieces per type, in the order T U B X H K Q
 
     def as_dict(self) -> dict:
-        return {"index": self.index, "seed": self.seed,
+        """The game for JSON (``victorus simulate --json``). The seed, 64 bits, is written
+        as a decimal string: JSON readers that hold numbers as doubles (JavaScript's
+        ``JSON.parse``) keep integers exact only up to 2**53; ``int(d["seed"])``."""
+        return {"index": self.index, "seed": str(self.seed),
                 "winners": None if self.winners is None else list(self.winners),
                 "reason": self.reason, "actions": self.actions, "rounds": self.rounds,
                 "captures": dict(zip(PIECE_LETTERS, self.captures))}

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 
 from . import page_state, record
 from .analysis import Analysis
-from .checks import check_int
+from .checks import check_int, parse_int
 from .errors import VictorusError
 from .game import DEFAULT_MAX_ACTIONS, Game, play_random, replay_action
 from .geometry import SEAT_NAMES
@@ -508,6 +508,8 @@ class Table:
             raise RequestError(f"'simulate' has unknown fields {sorted(unknown)}; accepted: "
                                f"seed, index, board, players, variant, max_actions")
         seed, index = spec.get("seed", 0), spec.get("index", 0)
+        if isinstance(seed, str):        # 64 bits as digits: a JavaScript number holds 53
+            seed = parse_int("'seed'", seed, 0, 2**64 - 1, RequestError, canonical=False)
         cap = spec.get("max_actions", DEFAULT_MAX_ACTIONS)
         for name, value, top in (("seed", seed, 2**64 - 1), ("index", index, 2**63 - 1),
                                  ("max_actions", cap, MAX_WATCH_ACTIONS)):
