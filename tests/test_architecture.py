@@ -165,3 +165,16 @@ def test_the_license_is_declared_once_and_shipped():
     assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]
     assert (ROOT / "LICENSE").read_text().startswith("MIT License")
     assert not [c for c in project["classifiers"] if c.startswith("License ::")]
+
+
+def test_the_scripts_help_opens_with_whole_sentences():
+    """A tool's or example's --help description is its docstring's first paragraph, whole
+    sentences, not its first line cut mid-sentence."""
+    scripts = [*(ROOT / "tools").glob("*.py"), *(ROOT / "examples").glob("*.py")]
+    using = [path for path in scripts if "description=__doc__" in path.read_text()]
+    assert len(using) >= 10
+    for path in using:
+        text = path.read_text()
+        assert 'description=__doc__.split("\\n\\n")[0]' in text, path.name
+        first = ast.get_docstring(ast.parse(text), clean=False).split("\n\n")[0]
+        assert first.rstrip().endswith("."), (path.name, first[-60:])

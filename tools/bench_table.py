@@ -35,7 +35,7 @@ def readme_figures(rows: list[Row]) -> str:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("json", help="the output of victorus bench --json (the full run)")
     args = parser.parse_args(argv)
     data = json.loads(Path(args.json).read_text())

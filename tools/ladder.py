@@ -58,7 +58,7 @@ def markdown(result, anchor: str, command: str, wall: float, cpu: float) -> str:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--budgets", default="0.01s,0.05s",
                         help="comma-separated budgets per decision, like 0.05s or 500 (default "
                              "0.01s,0.05s)")
@@ -81,8 +81,12 @@ def main(argv=None) -> int:
     if args.anchor not in agents:
         parser.error(f"--anchor must be one of {', '.join(agents)}")
     wall, cpu = time.perf_counter(), _cpu_seconds()
-    result = tournament(agents, args.games, seed=args.seed, board=args.board, players=2,
-                        openings=args.openings, workers=args.workers)
+    try:
+        result = tournament(agents, args.games, seed=args.seed, board=args.board, players=2,
+                            openings=args.openings, workers=args.workers)
+    except KeyboardInterrupt:           # as victorus's commands: one line, the shell's 130
+        print("ladder: interrupted; nothing written", file=sys.stderr)
+        return 130
     wall, cpu = time.perf_counter() - wall, _cpu_seconds() - cpu
     command = (f"python tools/ladder.py --budgets {args.budgets} --games {args.games} "
                f"--openings {args.openings} --board {args.board} --seed {args.seed} "

@@ -177,12 +177,20 @@ def _tournament_parser(commands) -> None:
                     "first agent) and 95% intervals.")
     p.add_argument("games", type=_int_in("GAMES", 1, MAX_GAMES), metavar="GAMES",
                    help="games in all, or per pair in a round robin")
-    p.add_argument("agents", nargs="+", metavar="AGENT")
-    p.add_argument("--board", choices=("standard", "compact"), default="compact")
-    p.add_argument("--players", type=_int_in("--players", 2, 6), default=2)
-    p.add_argument("--variant", default="standard")
-    p.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), default=0)
-    p.add_argument("--max-actions", type=_int_in("--max-actions", 1, MAX_ACTION_CAP), default=3000)
+    p.add_argument("agents", nargs="+", metavar="AGENT", help="agent specs, as above")
+    # A tournament's own defaults: the compact 2-player game (short games), not the
+    # standard 6-player game of the other commands.
+    p.add_argument("--board", choices=("standard", "compact"), default="compact",
+                   help="default compact (the other commands: standard)")
+    p.add_argument("--players", type=_int_in("--players", 2, 6), default=2,
+                   help="2-6 (R33), default 2 (the other commands: 6)")
+    p.add_argument("--variant", default="standard",
+                   help="'standard' (default) or a '+'-joined list of 'allied', "
+                        "'quick<rounds>' (R39)")
+    p.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), default=0,
+                   help="default 0; the same seed plays the same games")
+    p.add_argument("--max-actions", type=_int_in("--max-actions", 1, MAX_ACTION_CAP), default=3000,
+                   help="stop a game after this many actions (R36), default 3000")
     p.add_argument("--openings", type=_int_in("--openings", 0, MAX_OPENING_PLIES), default=0,
                    metavar="PLIES", help="start each game from this many random plies, each "
                                          "opening played with the sides rotated (default 0: "
@@ -323,6 +331,9 @@ def summarise(results) -> str:
 
 def cmd_simulate(args) -> int:
     from .simulate import simulate
+    if args.json == args.csv == "-":
+        raise VictorusError("--json - and --csv - would both write to standard output, one "
+                            "format inside the other; give one of them a file")
     _check_outputs(args.json, args.csv)
     start = time.perf_counter()
     results = simulate(args.games, seed=args.seed, players=args.players, board=args.board,
@@ -368,9 +379,11 @@ def cmd_tournament(args) -> int:
         variant=args.variant, max_actions=args.max_actions, progress=args.progress,
         openings=args.openings, lineup=args.lineup, workers=args.workers,
         backend=args.backend, address=args.address)
-    print(result.table(), file=sys.stderr if args.json == "-" else sys.stdout)
+    played = {"board": args.board, "players": args.players, "variant": args.variant}
+    print(f"{played['board']} board, {played['players']} players, {played['variant']}\n"
+          f"{result.table()}", file=sys.stderr if args.json == "-" else sys.stdout)
     if args.json is not None:
-        _write_json(args.json, result.as_dict())
+        _write_json(args.json, {"game": played, **result.as_dict()})
     return 0
 
 
@@ -422,7 +435,9 @@ def cmd_serve(args) -> int:
         print(f"victorus: serving the page at {url} (Ctrl-C to stop)", flush=True)
         if args.open:
             import webbrowser
-            webbrowser.open(url)
+            if not webbrowser.open(url):     # no browser here (a server, a container...)
+                print(f"victorus: --open: no web browser could be started here; open {url} "
+                      f"in one", flush=True)
     serve(args.host, args.port, table, ready, log_level=args.log_level)
     return 0
 
