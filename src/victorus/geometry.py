@@ -8,6 +8,7 @@ name, and it builds the core's lookup tables once ([`Board.tables`][victorus.geo
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from .constants import (
     BYZANTINE,
@@ -26,6 +27,9 @@ from .constants import (
     WHITE,
 )
 from .errors import ConfigError, NotationError
+
+if TYPE_CHECKING:                     # compiled; imported when first needed (pure-Python rules)
+    from ._core import BoardTables
 
 BOARD_NAMES = ("standard", "compact")
 
@@ -239,7 +243,7 @@ class Board:
             {piece: self.index_of_coords[rotate(*coords_of_label(lab), s)]
              for piece, lab in SETUP[name].items()}
             for s in range(NUM_SEATS))
-        self._tables = None
+        self._tables: BoardTables | None = None
 
     def _build_steps(self):
         steps, flanks = [], []
@@ -293,7 +297,7 @@ class Board:
         return tuple(t for t in self.steps[index][:6] if t is not None)
 
     @property
-    def tables(self):
+    def tables(self) -> BoardTables:
         """The core's lookup tables for this board (built once)."""
         if self._tables is None:
             from ._core import BoardTables
