@@ -348,9 +348,22 @@ def _play_undo(game, action):
     game.undo()
 
 
+def own_cost_calls(cells: int) -> dict:
+    """The learning calls whose own cost is measured after a play()+undo() (the bench's
+    "its own cost" rows; tools/own_cost.py counts their instructions): name -> call(game).
+    The ``out=`` forms write into buffers made here, once."""
+    import numpy as np
+    out = np.empty((len(PLANES), cells), np.float32)
+    mask = np.empty(num_action_ids(cells), bool)
+    return {"observation(seat)": lambda g: g.observation(g.to_move),
+            "observation(seat, out=)": lambda g: g.observation(g.to_move, out),
+            "legal_action_mask()": lambda g: g.legal_action_mask(),
+            "legal_action_mask(out=)": lambda g: g.legal_action_mask(mask),
+            "legal_action_ids()": lambda g: g.legal_action_ids()}
+
+
 def _api_rows(corpus, t: float) -> tuple[float, list[Row]]:
     """play()+undo() (the base of the rows after it) and the learning calls' own costs."""
-    import numpy as np
     rows: list[Row] = []
     base = _per_position(corpus, _play_undo, t)
     rows.append(Row("play(Action) + undo(), positions of fresh games", "us", base, base,
@@ -362,15 +375,7 @@ def _api_rows(corpus, t: float) -> tuple[float, list[Row]]:
         game.undo()
     rows.append(Row("play_id() + undo()", "us", _per_position(corpus, play_id_undo, t),
                     base, against="play+undo"))
-    cells = len(corpus[0].board)
-    out = np.empty((len(PLANES), cells), np.float32)
-    mask = np.empty(num_action_ids(cells), bool)
-    for case, extra in (
-            ("observation(seat)", lambda g: g.observation(g.to_move)),
-            ("observation(seat, out=)", lambda g: g.observation(g.to_move, out)),
-            ("legal_action_mask()", lambda g: g.legal_action_mask()),
-            ("legal_action_mask(out=)", lambda g: g.legal_action_mask(mask)),
-            ("legal_action_ids()", lambda g: g.legal_action_ids())):
+    for case, extra in own_cost_calls(len(corpus[0].board)).items():
         def step(game, action, extra=extra):
             game.play(action)
             game.undo()
