@@ -97,5 +97,5 @@ for quick in (True, False):
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert len(lines) == 2 + 3                     # the quick run has no random_sim_test row
-    assert all(line.endswith('| the OpenSpiel rows needs open_spiel: '
+    assert all(line.endswith('| the OpenSpiel game needs open_spiel: '
                              'pip install "victorus[openspiel]"') for line in lines)

@@ -767,7 +767,7 @@ def _openspiel_rows(seconds: float, c_rate: float, quick: bool) -> list[Row]:
     planes = ("OpenSpiel rl_environment, compact 2 players", "steps/s", "C playout")
     small = ("  the same, observation='small'", "steps/s", "planes")
     try:
-        with optional_imports("the OpenSpiel rows"):
+        with optional_imports("the OpenSpiel game"):
             import pyspiel
             from open_spiel.python import rl_environment
 
