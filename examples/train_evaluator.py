@@ -649,7 +649,7 @@ QUICK = {"iterations": 2, "games": 4, "parallel": 2, "simulations": 16, "hidden"
 
 
 def parse(argv: list[str]):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add = parser.add_argument
     add("--quick", action="store_true", help="a small run in under a minute")
     add("--iterations", type=int, default=1000,

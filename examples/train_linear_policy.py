@@ -96,7 +96,7 @@ def evaluate(weights, games_wanted=400, envs=32, seed=1):
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--iterations", type=int, default=3000)
     parser.add_argument("--envs", type=int, default=32)
     args = parser.parse_args()

@@ -240,7 +240,7 @@ def opponents(text: str) -> list[str]:
 
 
 def parse(argv: list[str]):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add = parser.add_argument
     add("--quick", action="store_true", help="a small run in under a minute")
     add("--env", default="victorus/Compact2pQuick-v0", choices=sorted(ENV_IDS))

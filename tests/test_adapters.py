@@ -19,6 +19,21 @@ def test_pettingzoo_api_test():
              verbose_progress=False)
 
 
+def test_pettingzoo_entry_points():
+    """PettingZoo's env() (order-enforcing wrapper) and raw_env() (the environment)."""
+    from pettingzoo.test import api_test
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    from victorus.env import VictorusEnv, env, raw_env
+    assert type(raw_env(board="compact", players=2)) is VictorusEnv
+    wrapped = env(board="compact", players=2, max_actions=100)
+    assert isinstance(wrapped, OrderEnforcingWrapper)
+    assert isinstance(wrapped.unwrapped, VictorusEnv)
+    with pytest.raises(AssertionError, match="reset"):
+        wrapped.step(0)
+    api_test(wrapped, num_cycles=100, verbose_progress=False)
+
+
 def play_env(env, seed):
     rng = random.Random(seed)
     env.reset()

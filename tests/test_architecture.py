@@ -6,7 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1] / "src" / "victorus"
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "src" / "victorus"
 
 
 def module_name(path: Path) -> str:
@@ -195,7 +198,8 @@ def test_rooms_stay_small():
 
 def test_ci_reads_each_extra_the_same_without_a_toml_library(monkeypatch):
     """tools/extra.py (CI installs the pinned linters and the docs tools with it) reads
-    the extras alike with tomllib and with its own reader (Python 3.10 without tomli)."""
+    the dependency groups and extras alike with tomllib and with its own reader (Python
+    3.10 without tomli)."""
     import sys
     tool = load_tool("extra")
     names = ("dev", "docs", "test", "render", "rl")
@@ -203,3 +207,49 @@ def test_ci_reads_each_extra_the_same_without_a_toml_library(monkeypatch):
     monkeypatch.setitem(sys.modules, "tomllib", None)
     monkeypatch.setitem(sys.modules, "tomli", None)
     assert [tool.extra(name) for name in names] == with_toml and all(with_toml)
+
+
+def pyproject() -> dict:
+    tomllib = pytest.importorskip("tomllib")
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def test_the_project_tools_are_groups_not_published_extras():
+    """The lint gate and the site's tools are PEP 735 dependency groups: a user installing
+    victorus[...] is never offered them."""
+    data = pyproject()
+    assert {"dev", "docs"} <= set(data["dependency-groups"])
+    assert not {"dev", "docs"} & set(data["project"]["optional-dependencies"])
+
+
+def test_the_python_versions_agree():
+    """requires-python, the version classifiers and the wheels built (cibuildwheel) name
+    the same CPythons."""
+    data = pyproject()
+    classified = {c.rsplit(" ", 1)[1] for c in data["project"]["classifiers"]
+                  if c.startswith("Programming Language :: Python :: 3.")}
+    built = {f"3.{tag[3:-2]}" for tag in data["tool"]["cibuildwheel"]["build"].split()}
+    assert classified == built
+    oldest = min(classified, key=lambda version: int(version.split(".")[1]))
+    assert data["project"]["requires-python"] == f">={oldest}"
+
+
+def test_the_license_is_declared_once_and_shipped():
+    """PEP 639: an SPDX expression and the file it names; no license classifier beside it."""
+    project = pyproject()["project"]
+    assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]
+    assert (ROOT / "LICENSE").read_text().startswith("MIT License")
+    assert not [c for c in project["classifiers"] if c.startswith("License ::")]
+
+
+def test_the_scripts_help_opens_with_whole_sentences():
+    """A tool's or example's --help description is its docstring's first paragraph, whole
+    sentences, not its first line cut mid-sentence."""
+    scripts = [*(ROOT / "tools").glob("*.py"), *(ROOT / "examples").glob("*.py")]
+    using = [path for path in scripts if "description=__doc__" in path.read_text()]
+    assert len(using) >= 10
+    for path in using:
+        text = path.read_text()
+        assert 'description=__doc__.split("\\n\\n")[0]' in text, path.name
+        first = ast.get_docstring(ast.parse(text), clean=False).split("\n\n")[0]
+        assert first.rstrip().endswith("."), (path.name, first[-60:])

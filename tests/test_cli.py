@@ -14,6 +14,16 @@ import pytest
 from victorus.cli import main
 
 
+@pytest.fixture(autouse=True)
+def victorus_logger_as_it_was():
+    """The commands set the "victorus" logger's level (--log-level, -v): put it back."""
+    import logging
+    logger = logging.getLogger("victorus")
+    level = logger.level
+    yield
+    logger.setLevel(level)
+
+
 def one_error_line(capsys, *words) -> str:
     err = capsys.readouterr().err
     lines = [line for line in err.splitlines() if line.strip()]
@@ -109,3 +119,58 @@ def test_progress_shows_an_eta():
         bar._last = -1.0
         bar.advance()
     assert "1/10" in stream.getvalue() and "ETA" in stream.getvalue()
+
+
+# -- logging ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("flags, shown", [([], False), (["-v"], True),
+                                          (["--log-level", "info"], True),
+                                          (["-v", "--log-level", "error"], False)])
+def test_long_jobs_log_to_the_victorus_logger(caplog, capsys, flags, shown):
+    """-v / --log-level set the "victorus" logger's level (--log-level wins)."""
+    import logging
+    caplog.set_level(logging.DEBUG, logger="")        # the root lets everything through
+    assert main(["simulate", "3", "--board", "compact", "--players", "2", *flags]) == 0
+    records = [r for r in caplog.records if r.name == "victorus.simulate"]
+    assert bool(records) == shown
+    assert all(r.levelno == logging.INFO for r in records)
+
+
+def test_serve_passes_its_log_level_to_uvicorn(monkeypatch):
+    """serve no longer silences uvicorn: its level follows --log-level / -v, and info
+    turns its access log on."""
+    import victorus.server
+    from victorus.server import Server, Table
+    seen = []
+    monkeypatch.setattr(victorus.server, "serve",
+                        lambda *args, log_level: seen.append(log_level))
+    assert main(["serve", "--port", "0"]) == 0
+    assert main(["serve", "--port", "0", "-v"]) == 0
+    assert main(["serve", "--port", "0", "--log-level", "debug"]) == 0
+    assert seen == ["warning", "info", "debug"]
+    server = Server(Table(), port=0, worker=False, log_level="info")
+    try:
+        assert server._uvicorn.config.log_level == "info" and server._uvicorn.config.access_log
+    finally:
+        server.server_close()
+
+
+def test_simulate_refuses_json_and_csv_into_one_stream(capsys, tmp_path):
+    assert main(["simulate", "2", "--json", "-", "--csv", "-"]) == 2
+    one_error_line(capsys, "--json - and --csv -", "give one of them a file")
+    assert main(["simulate", "2", "--board", "compact", "--players", "2", "--json", "-",
+                 "--csv", str(tmp_path / "games.csv")]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["index"] == 0
+
+
+@pytest.mark.parametrize("opened", [True, False])
+def test_serve_open_says_when_no_browser_opens(monkeypatch, capsys, opened):
+    import webbrowser
+
+    import victorus.server
+    monkeypatch.setattr(webbrowser, "open", lambda url: opened)
+    monkeypatch.setattr(victorus.server, "serve",
+                        lambda host, port, table, ready, log_level: ready("http://127.0.0.1:1/"))
+    assert main(["serve", "--open"]) == 0
+    out = capsys.readouterr().out
+    assert ("no web browser could be started here; open http://127.0.0.1:1/" in out) != opened

@@ -24,7 +24,7 @@ def test_commands_and_specific_errors(tmp_path):
     path = tmp_path / "game.vrec"
     s, code, out = run(["help", "legal h3", "legal z99", "zz9-a1", "h3-h9", "h3-h7",
                         f"save {path}", "board", "quit"], agent="random")
-    assert code == 1 and "game left unfinished" in out
+    assert code == 0 and "game left unfinished" in out        # quit: asked for, exit 0
     assert "commands:" in out and "h3-h7 h3-h11" in out
     assert "unknown cell 'z99'" in out
     assert "malformed action 'zz9-a1'" in out
@@ -32,6 +32,20 @@ def test_commands_and_specific_errors(tmp_path):
     loaded = record.load(path)
     assert str(loaded.history()[0]) == "h3-h7" and loaded.to_move == 0
     assert s.game.round == 2
+
+
+def test_help_shows_an_action_legal_on_the_board_played(tmp_path):
+    for board, players in (("compact", 2), ("standard", 6)):
+        s, _, out = run(["help", "quit"], board=board, players=players)
+        example = out.split("one legal now: ")[1].split()[0]
+        assert example in {str(a) for a in s.game.legal_actions()}, (board, example)
+
+
+def test_save_into_a_missing_folder_names_it(tmp_path):
+    target = tmp_path / "no-such-folder" / "game.vrec"
+    _, _, out = run([f"save {target}", "quit"])
+    line = next(line for line in out.splitlines() if "error:" in line)
+    assert "no-such-folder" in line and "Errno" not in line, line
 
 
 def test_undo_takes_back_the_agents_replies_too():
@@ -102,7 +116,7 @@ def test_time_limit_forfeits_a_turn_not_started_in_time(tmp_path):
     now = ManualTime()
     s = session(board="compact", players=2, agent="random", time_limit=1.0, stdout=out,
                 stdin=LateInput(now, out, [f"save {path}", "quit"]), now=now)
-    assert s.run() == 1
+    assert s.run() == 0                                        # quit
     text = out.getvalue()
     assert text.count("forfeits it (pass)") == 1     # the clock never moves again
     assert "red did not start the turn within 1 s and forfeits it (pass)" in text
@@ -143,3 +157,40 @@ def test_the_board_once_per_own_turn_agents_as_lines():
     assert boards["all"] >= boards["turns"]
     with pytest.raises(victorus.VictorusError, match="boards"):
         session(boards="some")
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("no_color, choice, painted", [
+    (None, "auto", True), ("1", "auto", False), ("", "auto", True), ("1", "always", True),
+    (None, "never", False)])
+def test_no_color_turns_the_automatic_color_off(monkeypatch, no_color, choice, painted):
+    """NO_COLOR (no-color.org), set and not empty, keeps a terminal's board plain unless
+    --color always asks for color."""
+    import victorus.play
+    seen = []
+
+    class Session:
+        def run(self) -> int:
+            return 0
+
+    def fake_session(*args, **kwargs):
+        seen.append(args[6])
+        return Session()
+    monkeypatch.setattr(victorus.play, "session", fake_session)
+    monkeypatch.setattr("sys.stdout", Terminal())
+    if no_color is None:
+        monkeypatch.delenv("NO_COLOR", raising=False)
+    else:
+        monkeypatch.setenv("NO_COLOR", no_color)
+    assert main(["play", "--color", choice]) == 0 and seen == [painted]
+
+
+def test_print_shows_the_text_board_and_repr_the_summary():
+    from victorus.render import text_board
+    game = victorus.Game("compact", players=2)
+    assert str(game) == text_board(game) and "\033[" not in str(game)
+    assert repr(game) == "<victorus.Game compact players2 (seat 0 to act, round 1, start)>"

@@ -35,13 +35,22 @@ def test_adapters_doc_examples_run(tmp_path, monkeypatch, capsys):
     assert namespace["observation"].tensor.shape == (88 * 127,)
     assert namespace["small"].tensor.shape == (6 * 127 + 30,)
     assert namespace["games"].rewards.shape == (64, 6)
+    # The examples show something: every legal leg starts on one of the observer's own
+    # pieces in its frame, and the OpenSpiel game ends with a winner.
+    starts = namespace["starts"]
+    assert sum(starts.values()) == len(namespace["origins"]) > 0 and starts["U"] > 0
+    out = capsys.readouterr().out
+    assert "legal legs by the piece they move: {'T': 2, 'U': 6, 'B': 3" in out
+    assert "[1.0, -1.0]" in out
 
 
 def test_search_doc_examples_run(capsys):
     """docs/search.md: the turn structure, the view and the max-n example run as written."""
     stats = run_doc_blocks("search.md", 3)["stats"]
     assert stats["nodes"] > 100 and stats["hits"] > 0
-    assert "table hits" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "table hits" in out
+    assert "Kings that went round the centre (R29 laps): {'m10': -1, 'o16': 1}" in out
 
 
 def test_agents_doc_examples_run(capsys):

@@ -271,11 +271,25 @@ def test_watch_a_seeded_simulation_is_that_simulated_game(server):
     assert end["winners"] == (None if expected.winners is None else list(expected.winners))
 
 
+def test_watch_a_simulation_with_a_64_bit_seed_given_as_digits(server):
+    """A seed past 2**53 comes as a string (the page sends the digits a person typed: a
+    JavaScript number would round it) and plays that very game."""
+    seed = 2**64 - 7
+    spec = {"seed": str(seed), "index": 1, "board": "compact", "players": 2}
+    assert call(server, "/api/watch", {"simulate": spec})[0] == 200
+    expected = simulate(2, seed=seed, players=2, board="compact")[1]
+    assert state(server)["watch"]["length"] == expected.actions
+    rounded = float(seed)                            # what Number("18446744073709551609") is
+    assert int(rounded) != seed
+
+
 @pytest.mark.parametrize("body, message", [
     ({}, "watch needs exactly one of 'record'"),
     ({"record": "victorus-record 1\nboard: round\n"}, "that record cannot be replayed"),
     ({"record": 5}, "'record' must be the text of a game record"),
     ({"simulate": {"seed": -1}}, "'seed' must be an integer from 0 to"),
+    ({"simulate": {"seed": "12x"}}, "'seed' must be an integer from 0 to"),
+    ({"simulate": {"seed": str(2**64)}}, "'seed' must be an integer from 0 to"),
     ({"simulate": {"max_actions": 10**6}}, "'max_actions' must be an integer from 0 to 100000"),
     ({"simulate": {"speed": 2}}, "unknown fields ['speed']"),
     ({"simulate": {"players": 9}}, "players must be an integer from 2 to 6"),

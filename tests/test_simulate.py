@@ -69,7 +69,11 @@ def test_simulate_command(capsys, tmp_path):
     assert "games: 8" in text and "wins per seat" in text and "games/s" in text
     data = json.loads(out_file.read_text())
     assert [g["index"] for g in data] == list(range(8))
-    assert data == [g.as_dict() for g in victorus.simulate(8, seed=4, board="compact")]
+    games = victorus.simulate(8, seed=4, board="compact")
+    assert data == [g.as_dict() for g in games]
+    # 64-bit seeds as digits, exact for JSON readers whose numbers are doubles
+    assert [g["seed"] for g in data] == [str(g.seed) for g in games]
+    assert any(g.seed > 2**53 for g in games)
 
 
 def test_simulate_command_errors(capsys):

@@ -246,3 +246,43 @@ def test_every_adapter_reports_the_observation_version():
     with pytest.raises(ValueError, match="observation_version"):
         victorus.openspiel.VictorusSpielGame({"board": "compact", "players": 2,
                                               "observation_version": OBSERVATION_VERSION + 1})
+
+
+def test_observations_stay_within_the_bounds_their_spaces_declare():
+    """observation_bounds: every value of random games' planes lies within its plane's
+    (low, high), the marks are 0 or 1, and the adapters' Box spaces are these bounds."""
+    import numpy as np
+
+    from victorus.tensors import COUNT_PLANE_BOUNDS, PLANE_INDEX, observation_bounds
+    from victorus.vector import VectorGames
+    for kind in ("float32", "uint8"):
+        games = VectorGames(16, "compact", players=3, observations=kind, seed=7)
+        low, high = observation_bounds(len(games.board), kind)
+        assert low.dtype == high.dtype == np.dtype(kind)
+        seen_counts = False
+        for _ in range(300):
+            games.step(games.sample())
+            planes = games.observations
+            assert (planes >= low).all() and (planes <= high).all()
+            seen_counts |= bool(planes[:, PLANE_INDEX["held0"]].any())
+        assert seen_counts                     # the counts were exercised, not only zeros
+    marks = [i for name, i in PLANE_INDEX.items() if name not in COUNT_PLANE_BOUNDS]
+    low, high = observation_bounds(127)
+    assert (low[marks] == 0).all() and (high[marks] == 1).all()
+    assert np.isinf(high[PLANE_INDEX["round"]]).all() and high[PLANE_INDEX["knight_captures0"]][0] == 10
+
+
+def test_the_adapters_spaces_use_the_observation_bounds():
+    pytest.importorskip("gymnasium")
+    pytest.importorskip("pettingzoo")
+    from victorus.env import aec_env
+    from victorus.gym_env import LearnerEnv
+    from victorus.tensors import observation_bounds
+    from victorus.vector_env import VictorusVectorEnv
+    low, high = observation_bounds(127)
+    for space in (LearnerEnv("compact", 2).observation_space,
+                  aec_env(board="compact", players=2).observation_space("seat_0")["observation"],
+                  VictorusVectorEnv(2, "compact", 2).single_observation_space["observation"]):
+        assert np.array_equal(space.low, low) and np.array_equal(space.high, high)
+    space = VictorusVectorEnv(2, "compact", 2, observations="uint8").observation_space
+    assert (space["observation"].high == 255).all() and space["observation"].shape[0] == 2

@@ -252,8 +252,21 @@ def test_cli_json_output_parses(capsys):
     assert pair["wilson_95"] == list(wilson(pair["wins_a"] + pair["draws"] / 2, 2))
     assert [g["opening"] for g in result["outcomes"]][:2] == [0, 0]
     assert "95% CI" in captured.err and "ratings" in captured.err
+    # the game played is named: its board and players are not the other commands' defaults
+    assert result["game"] == {"board": "compact", "players": 2, "variant": "standard"}
+    assert captured.err.startswith("compact board, 2 players, standard\n")
     assert main(["tournament", "2", "greedy", "random", "--seed", "1"]) == 0
     assert "greedy" in capsys.readouterr().out
+
+
+def test_cli_help_shows_the_tournament_defaults(capsys):
+    with pytest.raises(SystemExit):
+        main(["tournament", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for option, default in (("--board", "default compact"), ("--players", "default 2"),
+                            ("--seed", "default 0"), ("--max-actions", "default 3000"),
+                            ("--variant", "'standard' (default)")):
+        assert default in text.split(option, 2)[-1], option
     assert main(["tournament", "3", "greedy", "random", "--openings", "2"]) == 2
     assert "multiple of 2" in capsys.readouterr().err
 
@@ -274,3 +287,13 @@ def test_ladder_specs_and_tool(tmp_path, capsys):
     games = 2 * (len(ladder_agents(["5"])) - 1)                   # 2 against each other agent
     assert "| mcts:5 |" in text and f"| greedy | 0 | [0, 0] | {games} |" in text
     assert "python tools/ladder.py --budgets 5 --games 2" in text
+
+
+def test_ladder_ctrl_c_is_one_line_not_a_traceback(monkeypatch, capsys):
+    ladder = load_tool("ladder")
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(ladder, "tournament", interrupted)
+    assert ladder.main(["--budgets", "5", "--games", "2"]) == 130
+    assert capsys.readouterr().err == "ladder: interrupted; nothing written\n"

@@ -24,7 +24,7 @@ LOOP_ROW = "random playout, public API loop, fresh games"
 
 def rows_of(data: dict) -> list[Row]:
     return [Row(r["case"], r["unit"], r["victorus"], r["baseline"], r["higher_is_better"],
-                r["baseline_is"]) for r in data["rows"]]
+                r["baseline_is"], r.get("skipped")) for r in data["rows"]]
 
 
 def readme_figures(rows: list[Row]) -> str:
@@ -35,7 +35,7 @@ def readme_figures(rows: list[Row]) -> str:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("json", help="the output of victorus bench --json (the full run)")
     args = parser.parse_args(argv)
     data = json.loads(Path(args.json).read_text())

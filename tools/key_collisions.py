@@ -14,7 +14,7 @@ import victorus
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=10_000_000)
     parser.add_argument("--board", default="standard")
     parser.add_argument("--players", type=int, default=6)

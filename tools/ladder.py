@@ -62,7 +62,7 @@ def markdown(result, anchor: str, command: str, wall: float, cpu: float) -> str:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--budgets", default="0.01s,0.05s",
                         help="comma-separated budgets per decision, like 0.05s or 500 (default "
                              "0.01s,0.05s)")
@@ -93,6 +93,9 @@ def main(argv=None) -> int:
             print(error.result.table(), file=sys.stderr)
         print(f"ladder.py: error: {error}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:           # as victorus's commands: one line, the shell's 130
+        print("ladder: interrupted; nothing written", file=sys.stderr)
+        return 130
     wall, cpu = time.perf_counter() - wall, _cpu_seconds() - cpu
     command = (f"python tools/ladder.py --budgets {args.budgets} --games {args.games} "
                f"--openings {args.openings} --board {args.board} --seed {args.seed} "

@@ -27,7 +27,7 @@ GAMES = {
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="only report files that differ")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)

@@ -105,7 +105,7 @@ def match(first, second, openings: int, seed: int = 0, plies: int = 8, board: st
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("first")
     parser.add_argument("second")
     parser.add_argument("--openings", type=int, default=20)

@@ -1,5 +1,7 @@
 """The web page's figures (the page's targets), measured in headless Chromium on
-``victorus serve``:
+``victorus serve``: traffic, watch steps and playback.
+
+The cases:
 
 * traffic: bytes a minute the page receives while watching agents play a standard
   6-army game (0.3 s pause, the default; from red's side and from the army to act's)
@@ -91,7 +93,7 @@ def playback_rate(browser, speed: int, seconds: float = 5.0) -> float:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=60.0,
                         help="how long each traffic figure is measured")
     args = parser.parse_args()

@@ -88,7 +88,7 @@ def traffic(browser, seats, seconds: float, view: str = "0") -> float:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=60.0)
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright

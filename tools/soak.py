@@ -210,7 +210,7 @@ def _an_action(rng: random.Random, server: Server) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--steps", type=int, default=1_000_000)
     parser.add_argument("--requests", type=int, default=10_000)
     parser.add_argument("--threads", type=int, default=4)

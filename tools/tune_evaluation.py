@@ -37,7 +37,7 @@ def score(weights: dict, against: dict, openings: int, depth: int, seed: int) ->
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--openings", type=int, default=30)
     parser.add_argument("--depth", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=2)

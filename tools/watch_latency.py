@@ -139,7 +139,7 @@ def peak_memory_kb(pid: int) -> int:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--watchers", type=int, default=40)
     parser.add_argument("--moves", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)

@@ -6,6 +6,7 @@
 31
 """
 
+import logging as _logging
 import sys as _sys
 
 from .errors import (
@@ -40,6 +41,10 @@ __all__ = ["Action", "AgentError", "Board", "Cancelled", "ConfigError", "Game", 
            "MissingDependencyError", "NotationError", "RecordError", "record",
            "SimulatedGame", "StateError", "StopToken", "VictorusError", "perft", "play_random", "simulate"]
 __version__ = "0.1.0"
+
+# The package's records go to the "victorus" logger (and its children, one per module);
+# shown only where the application configures logging (victorus's commands: --log-level, -v).
+_logging.getLogger(__name__).addHandler(_logging.NullHandler())
 
 
 def __getattr__(name: str):

@@ -2,10 +2,10 @@
 
 It follows the wording of the rulings (docs/rules.md) step by step on axial coordinates (R1, R4,
 R8, R12-R14, R19, R20, R28) and shares nothing with the core's tables except
-the set of cells and the kingdom owners of :class:`~victorus.geometry.Board`.
+the set of cells and the kingdom owners of [`Board`][victorus.geometry.Board].
 The R4 flank table is copied verbatim from the rules on purpose.
 
-:class:`ReferencePosition` has the interface of the core's ``Position`` (bit
+`ReferencePosition` has the interface of the core's ``Position`` (bit
 masks in, sorted cell lists out), so the pure-Python game can run on either.
 """
 

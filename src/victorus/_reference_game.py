@@ -1,12 +1,12 @@
 """The rules in plain Python: the slow, obviously-correct path (R13-R37, R40).
 
-:class:`ReferenceGame` keeps the pieces in a Python list (one immutable
-:class:`Piece` per cell) and asks the pure-Python
-:class:`~victorus._reference.ReferencePosition` for every leg. It has the interface
-of :class:`victorus.Game` and exists for differential tests against the C engine and
+`ReferenceGame` keeps the pieces in a Python list (one immutable
+`Piece` per cell) and asks the pure-Python
+`ReferencePosition` for every leg. It has the interface
+of [`victorus.Game`][victorus.game.Game] and exists for differential tests against the C engine and
 for the benchmarks' "pure-Python path"; it imports nothing compiled, so it still runs
 when the build is broken. The turn-internal state is one
-immutable :class:`Turn`, so an undo snapshot is a handful of references.
+immutable `Turn`, so an undo snapshot is a handful of references.
 """
 
 from __future__ import annotations

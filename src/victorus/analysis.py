@@ -1,9 +1,9 @@
 """Analysis on request for ``victorus serve``'s page: the C MCTS's view of a position (the
 chances of the army to act's team, and its best move), searched in a thread of its own.
 
-The search (:meth:`victorus.agents.MCTSAgent.search`) runs without the GIL on a copy of
-the position, so the game, the agents and the event loop go on meanwhile; one search at
-a time (a request while one runs gets that one's state). The page polls :meth:`state`.
+The search ([`MCTSAgent.search`][victorus.search.mcts.MCTSAgent.search]) runs without the
+GIL on a copy of the position, so the game, the agents and the event loop go on meanwhile; one search at
+a time (a request while one runs gets that one's state). The page polls `state`.
 """
 
 from __future__ import annotations

@@ -2,13 +2,13 @@
 
 Used by ``victorus bench`` and by ``benchmarks/`` (pytest-benchmark). The engine's
 figures are set against the slow, obviously-correct Python implementation
-(:mod:`victorus._reference_game` on :mod:`victorus._reference`); the paths users take
+(`victorus._reference_game` on `victorus._reference`); the paths users take
 (the Python API loop, observations, masks, environments) against the C playout or
 ``play()`` + ``undo()``. Workloads are what users run: many fresh games from the start,
 with the garbage collector on.
 
 The engine against its limits: perft is also set against a naive C first-leg generator
-(:class:`victorus._probe.FirstLegProbe`: a byte per cell, the core's step tables, slides
+(`victorus._probe.FirstLegProbe`: a byte per cell, the core's step tables, slides
 and strategic steps only) over positions a few random actions from the standard start,
 where perft's last ply counts; and 2 threads against 1 while another process keeps a
 core busy.
@@ -30,6 +30,7 @@ from ._probe import FirstLegProbe
 from ._reference import ReferencePosition
 from ._reference_game import ReferenceGame, reference_perft
 from .constants import KING, PLANES, QUEEN, num_action_ids
+from .errors import MissingDependencyError, optional_imports
 from .game import Game, perft, play_random
 from .geometry import Board, direction_mask
 from .progress import Progress
@@ -40,10 +41,11 @@ from .simulate import simulate
 class Row:
     case: str
     unit: str
-    fast: float
+    fast: float | None                   # None: skipped (``skipped`` says why)
     slow: float | None
     higher_is_better: bool = True
     against: str = "pure Python"         # what ``slow`` measured
+    skipped: str | None = None           # the install hint of a missing optional package
 
     @property
     def ratio(self) -> float | None:
@@ -55,7 +57,16 @@ class Row:
         """The row for ``victorus bench --json``: its fields and the ratio."""
         return {"case": self.case, "unit": self.unit, "victorus": self.fast, "baseline": self.slow,
                 "baseline_is": self.against, "ratio": self.ratio,
-                "higher_is_better": self.higher_is_better}
+                "higher_is_better": self.higher_is_better, "skipped": self.skipped}
+
+
+def optional_row(case: str, unit: str, measure, slow: float | None, against: str) -> Row:
+    """A row measured by ``measure()``, or, when it needs an optional package that is not
+    installed, the row with no figure and the install hint (never a rate of 0)."""
+    try:
+        return Row(case, unit, measure(), slow, against=against)
+    except MissingDependencyError as exc:
+        return Row(case, unit, None, None, against=against, skipped=str(exc))
 
 
 def _rate(work, seconds: float) -> tuple[float, int]:
@@ -337,9 +348,22 @@ def _play_undo(game, action):
     game.undo()
 
 
+def own_cost_calls(cells: int) -> dict:
+    """The learning calls whose own cost is measured after a play()+undo() (the bench's
+    "its own cost" rows; tools/own_cost.py counts their instructions): name -> call(game).
+    The ``out=`` forms write into buffers made here, once."""
+    import numpy as np
+    out = np.empty((len(PLANES), cells), np.float32)
+    mask = np.empty(num_action_ids(cells), bool)
+    return {"observation(seat)": lambda g: g.observation(g.to_move),
+            "observation(seat, out=)": lambda g: g.observation(g.to_move, out),
+            "legal_action_mask()": lambda g: g.legal_action_mask(),
+            "legal_action_mask(out=)": lambda g: g.legal_action_mask(mask),
+            "legal_action_ids()": lambda g: g.legal_action_ids()}
+
+
 def _api_rows(corpus, t: float) -> tuple[float, list[Row]]:
     """play()+undo() (the base of the rows after it) and the learning calls' own costs."""
-    import numpy as np
     rows: list[Row] = []
     base = _per_position(corpus, _play_undo, t)
     rows.append(Row("play(Action) + undo(), positions of fresh games", "us", base, base,
@@ -351,15 +375,7 @@ def _api_rows(corpus, t: float) -> tuple[float, list[Row]]:
         game.undo()
     rows.append(Row("play_id() + undo()", "us", _per_position(corpus, play_id_undo, t),
                     base, against="play+undo"))
-    cells = len(corpus[0].board)
-    out = np.empty((len(PLANES), cells), np.float32)
-    mask = np.empty(num_action_ids(cells), bool)
-    for case, extra in (
-            ("observation(seat)", lambda g: g.observation(g.to_move)),
-            ("observation(seat, out=)", lambda g: g.observation(g.to_move, out)),
-            ("legal_action_mask()", lambda g: g.legal_action_mask()),
-            ("legal_action_mask(out=)", lambda g: g.legal_action_mask(mask)),
-            ("legal_action_ids()", lambda g: g.legal_action_ids())):
+    for case, extra in own_cost_calls(len(corpus[0].board)).items():
         def step(game, action, extra=extra):
             game.play(action)
             game.undo()
@@ -415,12 +431,12 @@ def _adapter_rows(t: float, quick: bool, bar) -> list[Row]:
     c_rate = c_playout_rate(t)
     rows.append(Row("C playout (play_random), fresh games", "actions/s", c_rate, c_rate,
                     against="itself"))
-    rows.append(Row("PettingZoo AEC, observation + mask each step", "steps/s",
-                    _pettingzoo_rate(t), c_rate, against="C playout"))
-    rows.append(Row("PettingZoo AEC, actions drawn from the legal ids", "steps/s",
-                    _pettingzoo_rate(t, legal_ids=True), c_rate, against="C playout"))
-    rows.append(Row("single-agent gymnasium env, 6 players, 5 random opponents in C",
-                    "steps/s", _learner_rate(t), c_rate, against="C playout"))
+    rows.append(optional_row("PettingZoo AEC, observation + mask each step", "steps/s",
+                             lambda: _pettingzoo_rate(t), c_rate, "C playout"))
+    rows.append(optional_row("PettingZoo AEC, actions drawn from the legal ids", "steps/s",
+                             lambda: _pettingzoo_rate(t, legal_ids=True), c_rate, "C playout"))
+    rows.append(optional_row("single-agent gymnasium env, 6 players, 5 random opponents in C",
+                             "steps/s", lambda: _learner_rate(t), c_rate, "C playout"))
     bar.advance()
     for case, kwargs in (("vector, 64 games, no observations, 1 thread",
                           dict(observations=None, legal=None)),
@@ -700,10 +716,7 @@ def pettingzoo_episode(env, max_steps: int = 3000, legal_ids: bool = False) -> i
 
 def _pettingzoo_rate(seconds: float, legal_ids: bool = False) -> float:
     """AEC steps per second, standard 6 players, fresh games (pettingzoo_episode)."""
-    try:
-        from .env import aec_env
-    except ImportError:
-        return 0.0
+    from .env import aec_env
     env = aec_env()
     rate, _ = _rate(lambda: pettingzoo_episode(env, legal_ids=legal_ids), seconds)
     return rate
@@ -725,10 +738,7 @@ def learner_episode(env, seed: int = 0) -> int:
 
 def _learner_rate(seconds: float) -> float:
     """Single-agent env steps per second, standard 6 players against random opponents."""
-    try:
-        from .gym_env import LearnerEnv
-    except ImportError:
-        return 0.0
+    from .gym_env import LearnerEnv
     env = LearnerEnv("standard", 6, opponent="random")
     seeds = iter(range(10**9))
     rate, _ = _rate(lambda: learner_episode(env, next(seeds)), seconds)
@@ -751,21 +761,26 @@ def _vector_rate(n: int, threads: int, seconds: float, **kwargs) -> float:
 
 def _openspiel_rows(seconds: float, c_rate: float, quick: bool) -> list[Row]:
     """random_sim_test (compact, 2 players; the quick run leaves it out: one game of
-    OpenSpiel's checks takes seconds) and rl_environment."""
+    OpenSpiel's checks takes seconds) and rl_environment; without OpenSpiel, those rows
+    with its install hint."""
+    sim = ("OpenSpiel random_sim_test, one compact 2-player game", "s", "-")
+    planes = ("OpenSpiel rl_environment, compact 2 players", "steps/s", "C playout")
+    small = ("  the same, observation='small'", "steps/s", "planes")
     try:
-        import pyspiel
-        from open_spiel.python import rl_environment
+        with optional_imports("the OpenSpiel game"):
+            import pyspiel
+            from open_spiel.python import rl_environment
 
-        from . import openspiel  # noqa: F401  (registers the game)
-    except ImportError:
-        return []
+            from . import openspiel  # noqa: F401  (registers the game)
+    except MissingDependencyError as exc:
+        return [Row(case, unit, None, None, against=against, skipped=str(exc))
+                for case, unit, against in ([] if quick else [sim]) + [planes, small]]
     game = pyspiel.load_game("victorus", {"board": "compact", "players": 2})
     rows = []
     if not quick:
         start = time.perf_counter()
         pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
-        rows.append(Row("OpenSpiel random_sim_test, one compact 2-player game", "s",
-                        time.perf_counter() - start, None, against="-"))
+        rows.append(Row(sim[0], sim[1], time.perf_counter() - start, None, against=sim[2]))
     rng = random.Random(0)
 
     longest = 200 if quick else 500       # steps of an episode (one whole game takes ~0.2 s)
@@ -780,14 +795,12 @@ def _openspiel_rows(seconds: float, c_rate: float, quick: bool) -> list[Row]:
                 steps += 1
             return steps
         return episode
-    small = pyspiel.load_game("victorus", {"board": "compact", "players": 2,
-                                           "observation": "small"})
+    small_game = pyspiel.load_game("victorus", {"board": "compact", "players": 2,
+                                                "observation": "small"})
     planes_rate, _ = _rate(episodes(rl_environment.Environment(game)), seconds)
-    small_rate, _ = _rate(episodes(rl_environment.Environment(small)), seconds)
-    return rows + [Row("OpenSpiel rl_environment, compact 2 players", "steps/s", planes_rate,
-                       c_rate, against="C playout"),
-                   Row("  the same, observation='small'", "steps/s", small_rate, planes_rate,
-                       against="planes")]
+    small_rate, _ = _rate(episodes(rl_environment.Environment(small_game)), seconds)
+    return rows + [Row(planes[0], planes[1], planes_rate, c_rate, against=planes[2]),
+                   Row(small[0], small[1], small_rate, planes_rate, against=small[2])]
 
 
 def format_table(rows: list[Row]) -> str:
@@ -803,7 +816,7 @@ def format_table(rows: list[Row]) -> str:
     lines = [("case", "unit", "victorus", "baseline", "ratio", "baseline is")]
     for row in rows:
         lines.append((row.case, row.unit, num(row.fast), num(row.slow), times(row.ratio),
-                      row.against))
+                      row.against if row.skipped is None else f"skipped: {row.skipped}"))
     widths = [max(len(line[i]) for line in lines) for i in range(6)]
     out = []
     for n, line in enumerate(lines):

@@ -1,6 +1,6 @@
 """Checked numbers: every integer a user gives (an argument, a VPN or record field, an
-agent spec, a command-line option, a web request) goes through :func:`check_int` or
-:func:`parse_int`, so each is refused the same way: an error of the caller's class
+agent spec, a command-line option, a web request) goes through `check_int` or
+`parse_int`, so each is refused the same way: an error of the caller's class
 naming the field, its range and the value, and a string of digits longer than the
 range's is refused before ``int()`` reads it (no 5,000-digit conversion, no bare
 ``ValueError`` from Python's digit limit). An integer is a Python int, a numpy integer

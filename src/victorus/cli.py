@@ -67,6 +67,30 @@ def _add_json_option(p, what: str):
                         "then goes to standard error)")
 
 
+#: --log-level's choices; -v is info, -vv debug.
+LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+
+
+def _add_log_options(p):
+    """The commands that run a server or a long job: what the "victorus" logger (and
+    uvicorn's, for serve) show on standard error."""
+    p.add_argument("--log-level", choices=LOG_LEVELS, default=None,
+                   help="the log records shown on standard error (default warning)")
+    p.add_argument("-v", "--verbose", action="count", default=0,
+                   help="-v: --log-level info, -vv: debug")
+
+
+def _log_level(args) -> str:
+    """The level asked for (--log-level wins over -v), and the package's loggers set to it,
+    with a handler on standard error unless the application has one."""
+    import logging
+    level = args.log_level or LOG_LEVELS[max(0, 2 - args.verbose)]
+    if not logging.getLogger().handlers:
+        logging.basicConfig(format="victorus: %(levelname)s: %(name)s: %(message)s")
+    logging.getLogger("victorus").setLevel(level.upper())
+    return level
+
+
 def _add_progress_option(p):
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="a progress bar with an ETA on standard error (default: on a terminal)")
@@ -115,6 +139,7 @@ def _perft_parser(commands) -> None:
                    metavar="MB", help="keep subtree counts in a transposition table of MB "
                                       "MiB, shared by the threads (default 0: none)")
     _add_json_option(p, "the counts")
+    _add_log_options(p)
 
 
 def _simulate_parser(commands) -> None:
@@ -139,6 +164,7 @@ def _simulate_parser(commands) -> None:
     p.add_argument("--address", default=None,
                    help="Ray cluster address (with --backend ray); default: a local Ray")
     _add_progress_option(p)
+    _add_log_options(p)
 
 
 def _tournament_parser(commands) -> None:
@@ -154,12 +180,20 @@ def _tournament_parser(commands) -> None:
                     "written to --json (with \"stopped\"), and the exit status is 1.")
     p.add_argument("games", type=_int_in("GAMES", 1, MAX_GAMES), metavar="GAMES",
                    help="games in all, or per pair in a round robin")
-    p.add_argument("agents", nargs="+", metavar="AGENT")
-    p.add_argument("--board", choices=("standard", "compact"), default="compact")
-    p.add_argument("--players", type=_int_in("--players", 2, 6), default=2)
-    p.add_argument("--variant", default="standard")
-    p.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), default=0)
-    p.add_argument("--max-actions", type=_int_in("--max-actions", 1, MAX_ACTION_CAP), default=3000)
+    p.add_argument("agents", nargs="+", metavar="AGENT", help="agent specs, as above")
+    # A tournament's own defaults: the compact 2-player game (short games), not the
+    # standard 6-player game of the other commands.
+    p.add_argument("--board", choices=("standard", "compact"), default="compact",
+                   help="default compact (the other commands: standard)")
+    p.add_argument("--players", type=_int_in("--players", 2, 6), default=2,
+                   help="2-6 (R33), default 2 (the other commands: 6)")
+    p.add_argument("--variant", default="standard",
+                   help="'standard' (default) or a '+'-joined list of 'allied', "
+                        "'quick<rounds>' (R39)")
+    p.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), default=0,
+                   help="default 0; the same seed plays the same games")
+    p.add_argument("--max-actions", type=_int_in("--max-actions", 1, MAX_ACTION_CAP), default=3000,
+                   help="stop a game after this many actions (R36), default 3000")
     p.add_argument("--openings", type=_int_in("--openings", 0, MAX_OPENING_PLIES), default=0,
                    metavar="PLIES", help="start each game from this many random plies, each "
                                          "opening played with the sides rotated (default 0: "
@@ -176,6 +210,7 @@ def _tournament_parser(commands) -> None:
                    help="Ray cluster address (with --backend ray); default: a local Ray")
     _add_json_option(p, "the result (win rates, pairs, ratings, every game)")
     _add_progress_option(p)
+    _add_log_options(p)
 
 
 def _play_parser(commands) -> None:
@@ -186,7 +221,9 @@ def _play_parser(commands) -> None:
     _add_game_options(p)
     _add_seat_options(p, "your seats, comma-separated (default 0, red)")
     p.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), default=0)
-    p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                   help="paint the armies in their colors: 'auto' (default) on a terminal "
+                        "unless NO_COLOR is set")
     p.add_argument("--boards", choices=("mine", "turns", "all"), default="mine",
                    help="when the board is printed: 'mine' once at the start of each of your "
                         "turns (default), 'turns' after every turn, 'all' after every action")
@@ -208,6 +245,7 @@ def _serve_parser(commands) -> None:
                    help="pause before each agent action so it can be followed (default 0.3)")
     p.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), default=0, help="the agents' seed")
     p.add_argument("--open", action="store_true", help="open the page in a web browser")
+    _add_log_options(p)
 
 
 def _render_parser(commands) -> None:
@@ -230,6 +268,7 @@ def _bench_parser(commands) -> None:
     p.add_argument("--quick", action="store_true", help="short workloads (a smoke run)")
     _add_json_option(p, "the rows")
     _add_progress_option(p)
+    _add_log_options(p)
 
 
 def cmd_perft(args) -> int:
@@ -295,6 +334,9 @@ def summarise(results) -> str:
 
 def cmd_simulate(args) -> int:
     from .simulate import simulate
+    if args.json == args.csv == "-":
+        raise VictorusError("--json - and --csv - would both write to standard output, one "
+                            "format inside the other; give one of them a file")
     _check_outputs(args.json, args.csv)
     start = time.perf_counter()
     results = simulate(args.games, seed=args.seed, players=args.players, board=args.board,
@@ -345,9 +387,11 @@ def cmd_tournament(args) -> int:
         if error.result is None:
             raise
         result = error.result
-    print(result.table(), file=sys.stderr if args.json == "-" else sys.stdout)
+    played = {"board": args.board, "players": args.players, "variant": args.variant}
+    print(f"{played['board']} board, {played['players']} players, {played['variant']}\n"
+          f"{result.table()}", file=sys.stderr if args.json == "-" else sys.stdout)
     if args.json is not None:
-        _write_json(args.json, result.as_dict())
+        _write_json(args.json, {"game": played, **result.as_dict()})
     if result.stopped is not None:
         print(f"victorus: error: {result.stopped}", file=sys.stderr)
         return 1
@@ -385,7 +429,8 @@ def cmd_play(args) -> int:
     seats = _seats(args.seats)
     from .agents import make_agent
     make_agent(args.agent)                                # validate before the game starts
-    color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
+    color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty()
+                                       and not os.environ.get("NO_COLOR"))   # no-color.org
     return session(args.board, args.players, args.variant, seats, args.agent, args.seed,
                    color, time_limit=args.time_limit, boards=args.boards).run()
 
@@ -401,8 +446,10 @@ def cmd_serve(args) -> int:
         print(f"victorus: serving the page at {url} (Ctrl-C to stop)", flush=True)
         if args.open:
             import webbrowser
-            webbrowser.open(url)
-    serve(args.host, args.port, table, ready)
+            if not webbrowser.open(url):     # no browser here (a server, a container...)
+                print(f"victorus: --open: no web browser could be started here; open {url} "
+                      f"in one", flush=True)
+    serve(args.host, args.port, table, ready, log_level=args.log_level)
     return 0
 
 
@@ -424,6 +471,8 @@ COMMANDS = {"perft": cmd_perft, "simulate": cmd_simulate, "bench": cmd_bench,
 def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if hasattr(args, "log_level"):
+        args.log_level = _log_level(args)
     try:
         return COMMANDS[args.command](args)
     except VictorusError as exc:

@@ -1,8 +1,8 @@
 """The turn clock of ``victorus play`` and ``victorus serve`` (the rulebook's Time Management,
 docs/rules.md interpretation 11): the army to act must start its turn within the limit, or
-forfeit it (:meth:`victorus.Game.forfeit`).
+forfeit it ([`victorus.Game.forfeit`][victorus.game.Game.forfeit]).
 
-The time source is a parameter, so tests drive the clock by hand (:class:`ManualTime`)
+The time source is a parameter, so tests drive the clock by hand (`ManualTime`)
 instead of sleeping and hoping the machine keeps up.
 """
 
@@ -15,7 +15,7 @@ from typing import Callable
 class TurnClock:
     """Deadlines for starting turns; ``limit`` None means no clock.
 
-    A turn is timed from the first look at it (:meth:`deadline`) until its first action:
+    A turn is timed from the first look at it (`deadline`) until its first action:
     the limit is to *initiate* the move, so the clock stops once the turn has started.
     """
 
@@ -40,7 +40,7 @@ class TurnClock:
         return self._started + self.limit
 
     def remaining(self, game) -> float | None:
-        """Seconds left to start the turn, or None (see :meth:`deadline`)."""
+        """Seconds left to start the turn, or None (see `deadline`)."""
         deadline = self.deadline(game)
         return None if deadline is None else max(0.0, deadline - self.now())
 

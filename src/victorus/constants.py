@@ -68,7 +68,7 @@ ARMY_STATES = "aex"                                   # R39: active, eliminated,
 #: The turn in progress, field by field, with each field's value at a turn's start (the
 #: phase as its index in PHASES). The one list of them: the C state's ``TurnC`` and its
 #: reset at every turn's end (victorus_constants.pxi), the engine's load and export, the
-#: position key and equality, and :class:`victorus.pieces.Turn` (checked by a test) come
+#: position key and equality, and `victorus.pieces.Turn` (checked by a test) come
 #: from it. Every field is part of the position, except the round outside the quick game
 #: (only R37's round limit reads it). The frozen cells (R24) are kept beside them.
 TURN_FIELDS = (

@@ -15,16 +15,19 @@ others, 0 for all in a draw. A game stopped by ``max_actions`` (R36) is truncate
 from __future__ import annotations
 
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
 
 from .checks import check_action_id, check_int
 from .constants import OBSERVATION_VERSION
-from .errors import ConfigError
+from .errors import ConfigError, optional_imports
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game
 from .render import text_board
-from .tensors import PLANES, num_actions
+from .tensors import PLANES, num_actions, observation_bounds
 from .vector import MAX_LEGAL_ACTIONS
+
+with optional_imports("victorus.env (PettingZoo)"):
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
 
 RENDER_MODES = ("human", "ansi", "rgb_array")
 
@@ -32,6 +35,17 @@ RENDER_MODES = ("human", "ansi", "rgb_array")
 def aec_env(**kwargs) -> "VictorusEnv":
     """A VICTORUS AEC environment: board, players, variant, render_mode, max_actions."""
     return VictorusEnv(**kwargs)
+
+
+#: PettingZoo's name for the environment without wrappers: ``aec_env``.
+raw_env = aec_env
+
+
+def env(**kwargs) -> AECEnv:
+    """PettingZoo's usual entry point: [`aec_env`][victorus.env.aec_env] (the same
+    arguments) in PettingZoo's OrderEnforcingWrapper, which refuses ``step``,
+    ``observe`` and the rest before ``reset``."""
+    return wrappers.OrderEnforcingWrapper(aec_env(**kwargs))
 
 
 class VictorusEnv(AECEnv):
@@ -60,7 +74,7 @@ class VictorusEnv(AECEnv):
         shape = (len(PLANES), len(self.game.board))
         self.observation_spaces = {
             agent: spaces.Dict({
-                "observation": spaces.Box(low=-np.inf, high=np.inf, shape=shape, dtype=np.float32),
+                "observation": spaces.Box(*observation_bounds(shape[1]), dtype=np.float32),
                 "action_mask": spaces.Box(low=0, high=1, shape=(n_actions,), dtype=np.int8),
                 "legal_ids": spaces.Box(low=-1, high=n_actions - 1, shape=(MAX_LEGAL_ACTIONS,),
                                         dtype=np.int32),
@@ -86,7 +100,7 @@ class VictorusEnv(AECEnv):
         self._cumulative_rewards = {agent: 0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
-        self.infos = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict] = {agent: {} for agent in self.agents}
         self.actions_played = 0
         self.agent_selection = f"seat_{self.game.to_move}"
 
@@ -107,11 +121,11 @@ class VictorusEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self.game.play_id(check_action_id(action, self.action_spaces[agent].n))
+        self.game.play_id(check_action_id(action, int(self.action_spaces[agent].n)))
         self.actions_played += 1
         self._cumulative_rewards[agent] = 0
         if self.game.is_over:
-            winners = set(self.game.winners)
+            winners = set(self.game.winners or ())
             for other in self.agents:
                 seat = self._seat(other)
                 self.rewards[other] = 0 if not winners else (1 if seat in winners else -1)

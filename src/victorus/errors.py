@@ -1,4 +1,7 @@
-"""Exception hierarchy of the public API."""
+"""Exception hierarchy of the public API, and the install hints of optional packages."""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 
 class VictorusError(Exception):
@@ -45,3 +48,41 @@ class Cancelled(VictorusError):
 class MissingDependencyError(VictorusError, ImportError):
     """An optional part (PNG pictures, Ray, PettingZoo...) needs a package that is not
     installed, or a system library it loads; the message names what to install."""
+
+
+#: The optional packages, by the name imported: (its name on pip, the extra of victorus
+#: that brings it). tests/test_optional.py holds each to pyproject.toml's extras.
+OPTIONAL_PACKAGES = {
+    "cairosvg": ("cairosvg", "render"),
+    "gymnasium": ("gymnasium", "pettingzoo"),
+    "pettingzoo": ("pettingzoo", "pettingzoo"),
+    "pyspiel": ("open_spiel", "openspiel"),
+    "open_spiel": ("open_spiel", "openspiel"),
+    "ray": ("ray", "ray"),
+}
+
+
+def install_hint(what: str, module: str, otherwise: str = "") -> str:
+    """The one form of every install hint: ``what`` needs ``module``'s pip package, and the
+    extra that brings it; then ``otherwise``, a way around it, if there is one."""
+    pip_name, extra = OPTIONAL_PACKAGES[module]
+    return f'{what} needs {pip_name}: pip install "victorus[{extra}]"' + (
+        f" ({otherwise})" if otherwise else "")
+
+
+@contextmanager
+def optional_imports(what: str, otherwise: str = "") -> Iterator[None]:
+    """Imports of optional packages for ``what`` (``"victorus.env"``): a missing one raises
+    MissingDependencyError with its [`install_hint`][victorus.errors.install_hint] instead
+    of a bare ModuleNotFoundError.
+
+        with optional_imports("victorus.env"):
+            from pettingzoo import AECEnv
+    """
+    try:
+        yield
+    except ModuleNotFoundError as exc:
+        module = (exc.name or "").partition(".")[0]
+        if module not in OPTIONAL_PACKAGES:
+            raise
+        raise MissingDependencyError(install_hint(what, module, otherwise)) from None

@@ -137,8 +137,8 @@ def _keep_mode_and_owner(fd: int, tmp: str, mode: int, info) -> None:
 
 
 def check_writable(path) -> str:
-    """``path`` if :func:`write_atomic` can write it, checked before any long work (so a
-    simulation of an hour does not end on a missing folder); a ConfigError naming
+    """``path`` if [`write_atomic`][victorus.files.write_atomic] can write it, checked before any long work
+    (so a simulation of an hour does not end on a missing folder); a ConfigError naming
     ``path`` otherwise: a folder, a missing parent folder, or one that is not writable."""
     path = file_path(path)
     if path == "-":

@@ -1,7 +1,7 @@
-"""The public game object: :class:`Game`, the Python face of the C engine.
+"""The public game object: [`Game`][victorus.game.Game], the Python face of the C engine.
 
-Every rule runs in :mod:`victorus._engine`; this module validates input at the
-boundary, turns integer action codes into :class:`~victorus.notation.Action`
+Every rule runs in `victorus._engine`; this module validates input at the
+boundary, turns integer action codes into [`Action`][victorus.notation.Action]
 objects (one per action, made once and reused) and converts positions to and
 from VPN (R39).
 """
@@ -13,10 +13,9 @@ import random
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FuturesTimeout
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from . import tensors
-from ._engine import Engine, PerftSplit, PerftTable, Rules, StopToken
+from ._engine import Engine, GameCore, PerftSplit, PerftTable, Rules, StopToken
 from .checks import as_int, check_int, check_seat, shown
 from .constants import (
     ACTION_SLOTS,
@@ -41,23 +40,9 @@ from .notation import (
     word_action,
 )
 from .pieces import Army, Held, Piece, Turn, setup_cells
+from .render import text_board
 from .variants import Config
 from .view import PositionView, position_view
-
-if TYPE_CHECKING:
-    class GameCore:
-        """What mypy needs of the compiled base class (_engine.pyx)."""
-
-        __slots__ = ("_engine", "_actions")
-        _engine: Engine
-        _actions: list
-
-        def legal_actions(self) -> list[Action]: ...
-        def play(self, action: Action | str) -> None: ...
-        @property
-        def is_over(self) -> bool: ...
-else:
-    from ._engine import GameCore
 
 _WORDS_BY_KEY = {key: word_action(word) for word, key in WORD_CODES.items()}
 _BASE = object()             # Game._origin: "the VPN of the engine's base state", made lazily
@@ -136,14 +121,18 @@ def _action_table(board: Board) -> list:
 
 class Game(GameCore):
     """A game of VICTORUS. Its hot methods (``legal_actions``, ``play``,
-    ``is_over``) are compiled, in :class:`victorus._engine.GameCore`.
+    ``is_over``) are compiled, in `victorus._engine.GameCore`.
 
-    >>> g = Game()
-    >>> len(g.legal_actions())
-    31
+        >>> g = Game()
+        >>> len(g.legal_actions())
+        31
     """
 
     __slots__ = ("board", "config", "_origin")
+    board: Board
+    """The board the game is played on (its cells, labels and geometry)."""
+    config: Config
+    """The configuration: players, variant, teams and the order of play."""
     _origin: object            # a VPN str, "" (the setup), None (mid-turn start) or _BASE
 
     def __init__(self, board: str = "standard", players: int | None = None,
@@ -209,6 +198,7 @@ class Game(GameCore):
 
     @property
     def round(self) -> int:
+        """The round being played, counted from 1."""
         return self._engine.round
 
     @property
@@ -223,7 +213,7 @@ class Game(GameCore):
 
     def view(self) -> PositionView:
         """A read-only snapshot of the position for evaluation: per-cell arrays, held
-        pieces, R37 points, army states, the turn (:class:`victorus.view.PositionView`)."""
+        pieces, R37 points, army states, the turn (`victorus.view.PositionView`)."""
         return position_view(self)
 
     def material(self) -> tuple[int, ...]:
@@ -399,6 +389,11 @@ class Game(GameCore):
             tuple(armies),
             turn.round, turn.passes, self.config))
 
+    def __str__(self) -> str:
+        """The text board of [`text_board`][victorus.render.text_board] (``print(game)``);
+        ``repr`` stays the one-line summary."""
+        return text_board(self)
+
     def __repr__(self) -> str:
         status = (f"over: {self.result_reason}, winners {self.winners}" if self.is_over
                   else f"seat {self.to_move} to act, round {self.round}, {self.phase}")
@@ -456,9 +451,9 @@ def perft(game: Game, depth: int, threads: int = 1, progress=None, hash_mb: int 
     the others. ``progress()`` is called as each root action is done. Ctrl-C in the
     calling thread, or an exception raised by ``progress``, stops this count (and no
     other) within 0.1 s and goes on; ``stop.stop()`` on a
-    :class:`StopToken` from another thread makes it raise :class:`Cancelled`.
-    ``hash_mb`` > 0 keeps the counts of subtrees in a transposition table of that many
-    MiB, shared by the threads (keyed by ``Game.key()``; see docs/performance.md for
+    [`StopToken`][victorus.game.StopToken] from another thread makes it raise
+    [`Cancelled`][victorus.errors.Cancelled]. ``hash_mb`` > 0 keeps the counts of subtrees in a transposition
+    table of that many MiB, shared by the threads (keyed by ``Game.key()``; see docs/performance.md for
     when it pays).
     """
     return _perft(game, depth, threads, progress, hash_mb, stop)[0]
@@ -510,12 +505,12 @@ def _perft_split(children, depth: int, threads: int, progress, table,
 def run_interruptibly(tasks, threads: int = 1, progress=None,
                       stop: StopToken | None = None, tick=None) -> list:
     """Results of long C calls ``(call, *args)`` (they release the GIL) run on ``threads``
-    worker threads, each given ``stop=`` this run's :class:`StopToken` (``stop``, or a
+    worker threads, each given ``stop=`` this run's [`StopToken`][victorus.game.StopToken] (``stop``, or a
     new one), so that Ctrl-C reaches this thread at once. Any exception here (Ctrl-C, or
     one raised by ``progress()``, which is called as each task is done) sets the token:
     the calls return early, the tasks not started are dropped and the exception goes on.
     The token is this run's alone: stopping it never stops another run. A token set
-    from elsewhere ends the run with :class:`Cancelled`. ``tick()``, if given, is called
+    from elsewhere ends the run with [`Cancelled`][victorus.errors.Cancelled]. ``tick()``, if given, is called
     every 0.05 s while the tasks run (progress that the tasks do not report)."""
     token = StopToken() if stop is None else stop
     pool = ThreadPoolExecutor(max(1, min(threads, len(tasks))))

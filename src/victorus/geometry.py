@@ -1,13 +1,14 @@
 """Board geometry of both VICTORUS boards (R1-R11, R27-R29 angles: docs/rules.md).
 
 Everything here is derived from the axial coordinates of R1; nothing is typed
-in by hand that can be computed. A :class:`Board` is immutable and cached per
-name, and it builds the core's lookup tables once (:attr:`Board.tables`).
+in by hand that can be computed. A [`Board`][victorus.geometry.Board] is immutable and cached per
+name, and it builds the core's lookup tables once ([`Board.tables`][victorus.geometry.Board.tables]).
 """
 
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from .constants import (
     BYZANTINE,
@@ -26,6 +27,9 @@ from .constants import (
     WHITE,
 )
 from .errors import ConfigError, NotationError
+
+if TYPE_CHECKING:                     # compiled; imported when first needed (pure-Python rules)
+    from ._core import BoardTables
 
 BOARD_NAMES = ("standard", "compact")
 
@@ -111,7 +115,7 @@ def label_of(q: int, r: int) -> str:
 
 
 def coords_of_label(label: str) -> tuple[int, int]:
-    """Inverse of :func:`label_of` (no on-board check)."""
+    """Inverse of `label_of` (no on-board check)."""
     q = ord(label[0]) - ord("a") - 8
     row = int(label[1:])
     return q, (14 - row - q) // 2
@@ -239,13 +243,14 @@ class Board:
             {piece: self.index_of_coords[rotate(*coords_of_label(lab), s)]
              for piece, lab in SETUP[name].items()}
             for s in range(NUM_SEATS))
-        self._tables = None
+        self._tables: BoardTables | None = None
 
     def _build_steps(self):
         steps, flanks = [], []
         index = self.index_of_coords
         for q, r in self.coords:
-            row_steps, row_flanks = [], []
+            row_steps: list[int | None] = []
+            row_flanks: list[tuple[int | None, ...] | None] = []
             for dq, dr in DIRECTION_VECTORS:
                 target = index.get((q + dq, r + dr))
                 row_steps.append(target)
@@ -292,7 +297,7 @@ class Board:
         return tuple(t for t in self.steps[index][:6] if t is not None)
 
     @property
-    def tables(self):
+    def tables(self) -> BoardTables:
         """The core's lookup tables for this board (built once)."""
         if self._tables is None:
             from ._core import BoardTables

@@ -1,12 +1,12 @@
 """A single-agent gymnasium environment: one team learns, built-in agents play the others
 (``pip install "victorus[pettingzoo]"`` brings gymnasium).
 
-The game runs in :class:`victorus.vector.VectorGames` with ``opponents``: the other
+The game runs in [`victorus.vector.VectorGames`][victorus.vector.VectorGames] with ``opponents``: the other
 teams' actions are played in C inside each step (R33), so the learner sees only its own
 turns. The observation is the float32 (or uint8) planes ``[planes, cells]`` seen by the
 learner's army to act; actions are the fixed ids, by default in that army's frame
 (``id_frame="observer"``, as the observation is rotated). The legal mask is in
-``info["action_mask"]`` and from :meth:`LearnerEnv.action_masks` (MaskablePPO's
+``info["action_mask"]`` and from `LearnerEnv.action_masks` (MaskablePPO's
 convention). The reward is the learner's team's: +1 when it wins, -1 when it loses, 0
 otherwise (a draw, a game going on, truncation by ``max_actions``, R36). An action is
 an integer of the action space (a Python int, a numpy integer scalar or a 0-d integer
@@ -15,7 +15,7 @@ is). An illegal action loses the game at once (reward -1, ``terminated``, ``info
 as gymnasium's checker and unmasked samplers expect an action space to be playable;
 ``illegal_actions="raise"`` raises IllegalActionError instead.
 
-Registered with gymnasium (:data:`ENV_IDS`) by ``import victorus.gym_env``, and by
+Registered with gymnasium (`ENV_IDS`) by ``import victorus.gym_env``, and by
 ``import victorus`` when gymnasium is imported already:
 
 >>> import gymnasium, victorus.gym_env
@@ -27,17 +27,20 @@ Registered with gymnasium (:data:`ENV_IDS`) by ``import victorus.gym_env``, and 
 
 from __future__ import annotations
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
 
 from .checks import check_action_id, check_int, check_seat
-from .constants import OBSERVATION_VERSION, PLANES
-from .errors import ConfigError
+from .constants import OBSERVATION_VERSION
+from .errors import ConfigError, optional_imports
 from .game import DEFAULT_MAX_ACTIONS, Game
 from .render import text_board
 from .search.registry import OPPONENT_SPECS, VECTOR_KINDS
+from .tensors import observation_bounds
 from .vector import VectorGames
+
+with optional_imports("victorus.gym_env (gymnasium)"):
+    import gymnasium
+    from gymnasium import spaces
 
 #: The registered ids and their games (board, players, variant).
 ENV_IDS = {"victorus/Compact2p-v0": ("compact", 2, "standard"),
@@ -50,7 +53,7 @@ ENV_IDS = {"victorus/Compact2p-v0": ("compact", 2, "standard"),
 class LearnerEnv(gymnasium.Env):
     """The team of ``seat`` against ``opponent``, which plays every other team:
     ``"random"``, ``"greedy"`` or a search played inside the step like ``"mcts:200"`` or
-    ``"puct:0.05s"`` (:data:`victorus.agents.OPPONENT_SPECS`); see the module
+    ``"puct:0.05s"`` (`victorus.agents.OPPONENT_SPECS`); see the module
     documentation. ``reset(seed=...)`` seeds the opponents' random choices; an unseeded
     reset goes on with the same random stream."""
 
@@ -83,10 +86,12 @@ class LearnerEnv(gymnasium.Env):
         planes = self.games.observations
         assert planes is not None                       # observations are float32 or uint8
         self._planes = planes
+        masks = self.games.masks
+        assert masks is not None                        # legal="mask", VectorGames' default
+        self._masks = masks
         cells = len(self.games.board)
-        low, high = (-np.inf, np.inf) if observations == "float32" else (0, 255)
-        self.observation_space = spaces.Box(low, high, (len(PLANES), cells),
-                                            dtype=np.dtype(observations))
+        low, high = observation_bounds(cells, observations)
+        self.observation_space = spaces.Box(low, high, dtype=np.dtype(observations))
         self.action_space = spaces.Discrete(self.games.num_actions)
         self._seeded = self._over = False
 
@@ -105,7 +110,7 @@ class LearnerEnv(gymnasium.Env):
             raise ConfigError("the episode is over: call reset() before stepping again")
         games = self.games
         ident = check_action_id(action, games.num_actions)
-        if not games.masks[0, ident]:
+        if not self._masks[0, ident]:
             if self.illegal_actions == "raise":
                 games.step([ident])                    # raises, naming the action
             self._over = True
@@ -119,7 +124,7 @@ class LearnerEnv(gymnasium.Env):
 
     def action_masks(self):
         """The legal actions now: a bool array over the action ids (MaskablePPO)."""
-        return self.games.masks[0].copy()
+        return self._masks[0].copy()
 
     def _info(self) -> dict:
         return {"action_mask": self.action_masks(), "to_move": int(self.games.to_move[0])}
@@ -131,7 +136,7 @@ class LearnerEnv(gymnasium.Env):
 
 
 def register() -> None:
-    """Register :data:`ENV_IDS` with gymnasium (again: a no-op)."""
+    """Register `ENV_IDS` with gymnasium (again: a no-op)."""
     for env_id, (board, players, variant) in ENV_IDS.items():
         if env_id not in gymnasium.envs.registry:
             gymnasium.register(env_id, entry_point="victorus.gym_env:LearnerEnv",

@@ -25,7 +25,7 @@ Owner = Callable[[int], str]
 
 @dataclass(frozen=True)
 class Cells:
-    """What an event is read from, cell by cell as in :class:`victorus.view.PositionView`
+    """What an event is read from, cell by cell as in `victorus.view.PositionView`
     (``army``, ``kind``, ``royal``, ``laps``, ``frozen``) and the army ``states``: a view
     without the held pieces, which cost most of a view's time and tell no event."""
 
@@ -38,7 +38,7 @@ class Cells:
 
 
 def cells(game) -> Cells:
-    """The :class:`Cells` of ``game``'s position (as ``game.view()`` reads them)."""
+    """The `Cells` of ``game``'s position (as ``game.view()`` reads them)."""
     army, kind, _, royal, _, laps, frozen = cell_arrays(game)
     return Cells(army, kind, royal, laps, frozen,
                  tuple(ARMY_STATE_NAMES[state] for state, _ in game._engine.armies()))
@@ -81,7 +81,7 @@ def _previous(before, action, cell: int) -> int | None:
 
 def action_events(board, before, after, action, owner: Owner = army_owner) -> list[str]:
     """The events of ``action`` (R24, R25, R29, R30, R31) read from the positions
-    ``before`` and ``after`` it (:func:`cells` or ``game.view()``), in words; the capture
+    ``before`` and ``after`` it (`cells` or ``game.view()``), in words; the capture
     itself is told with the leg."""
     labels, events = board.labels, []
     victim = None
@@ -168,7 +168,7 @@ def turn_events(game, actions, owner: Owner = army_owner) -> list[list[str]]:
 
 class Narration:
     """The events of every action of a game that grows (as
-    :class:`victorus.record.TurnLines`): :meth:`update` narrates the actions played
+    [`victorus.record.TurnLines`][victorus.record.TurnLines]): `update` narrates the actions played
     since, each once. ``events[i]``: the events of action ``i`` (plain army names)."""
 
     def __init__(self, game, start):

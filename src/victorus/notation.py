@@ -286,7 +286,7 @@ def _variant_error(message: str):
 
 def _check_counts(cells, records):
     """No army has more pieces of a kind than its 12 (on the board and held by others)."""
-    seen = {}
+    seen: dict[tuple[int, int, int | None], int] = {}
     for piece in cells:
         if piece is not None:
             key = (piece.army, piece.kind, piece.edge)
@@ -304,7 +304,7 @@ def _check_counts(cells, records):
 
 def format_vpn(position: VPNPosition) -> str:
     """Print a turn-start position as VPN (R39); StateError when a counter has grown past
-    what :func:`parse_vpn` reads back (a VPN printed is always one that parses)."""
+    what [`parse_vpn`][victorus.notation.parse_vpn] reads back (a VPN printed is always one that parses)."""
     counters = [("round", position.round, 1), ("pass count", position.passes, 0)] + [
         (f"army {seat} knight captures", rec.knight_captures, 0)
         for seat, rec in enumerate(position.armies)]

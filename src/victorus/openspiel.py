@@ -9,7 +9,7 @@ Parameters: ``board`` ("standard" or "compact"), ``players`` (2-6), ``variant``
 ("standard", "allied", "quick<rounds>", "+"-joined), ``max_actions`` (R36
 cap; a capped game ends with 0 for everybody) and ``observation`` ("planes", the
 default, or "small": the same information in 6 values per cell and 30 for the whole
-position, 14 times fewer numbers, see :data:`SMALL_ROWS`). An OpenSpiel player is a team
+position, 14 times fewer numbers, see `SMALL_ROWS`). An OpenSpiel player is a team
 (R33), numbered by its lowest seat: with 2 players, player 0 moves seats 0, 2
 and 4. Actions are the fixed ids of docs/adapters.md, observations the planes
 of the acting team's lowest seat (victorus.tensors). Returns: +1 for the
@@ -19,13 +19,16 @@ winning team, -1 for the others, 0 for all in a draw.
 from __future__ import annotations
 
 import numpy as np
-import pyspiel
 
 from .checks import as_int, check_action_id, check_int
 from .constants import NUM_SEATS, OBSERVATION_VERSION, PIECE_LETTERS
+from .errors import optional_imports
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game
 from .tensors import PLANES, num_actions
 from .variants import Config
+
+with optional_imports("victorus.openspiel"):
+    import pyspiel
 
 #: observation_version: the planes this game writes (constants.OBSERVATION_VERSION); a
 #: program that asks for another version is told at once instead of training on planes

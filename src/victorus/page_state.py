@@ -1,7 +1,7 @@
 """The page's state: pure functions of a game (and of what the page already holds), and
-the rules help's pictures (:func:`rules_panels`: each piece's moves on a small board).
+the rules help's pictures (`rules_panels`: each piece's moves on a small board).
 
-:class:`victorus.table.Table` calls these under its lock with the game shown; nothing here
+`victorus.table.Table` calls these under its lock with the game shown; nothing here
 reads or changes the table. The fields are listed in docs/serve.md (The API).
 """
 
@@ -153,7 +153,7 @@ def legal(game) -> dict:
 # -- the last turns, in words --------------------------------------------------------------
 def _before(game, count: int, owner) -> list:
     """(action, mover, victim, events) of the last ``count`` actions, oldest first
-    (events: :func:`victorus.narration.turn_events`)."""
+    (events: `victorus.narration.turn_events`)."""
     trial = game.copy()
     before = []
     for action in reversed(game.history(last=count)):
@@ -195,7 +195,7 @@ def _turn_words(game, turn, moves, person_seats) -> dict:
 def summary(game, person_seats, turns: int = SUMMARY_TURNS, lines=None) -> list:
     """The last ``turns`` turns in words, newest last: who moved what where, what each
     capture took ("black's Hospitaller g2xh1 took your King") and the events that
-    followed (a rescue, a promotion, an elimination: :mod:`victorus.narration`); the
+    followed (a rescue, a promotion, an elimination: `victorus.narration`); the
     cells of each turn's legs, for a mark on the board. ``lines``: ``game``'s turn lines
     if already made (record.turn_lines replays the whole game)."""
     if not game.ply:
@@ -210,7 +210,7 @@ def summary(game, person_seats, turns: int = SUMMARY_TURNS, lines=None) -> list:
 
 
 def outcome(game, person_seats) -> dict:
-    """The end in words (a banner: :func:`victorus.narration.result_words`) and, for a
+    """The end in words (a banner: `victorus.narration.result_words`) and, for a
     person whose army is out while the game goes on, that they watch now."""
     return {"result": narration.result_words(game, tuple(person_seats)),
             "watching": narration.watching_words(game, tuple(person_seats))}
@@ -271,7 +271,7 @@ def log_entries(turns, events: list, first: int) -> list[dict]:
 
 
 def log_fields(entries: list, log_key: str, held: tuple[str, int] | None) -> dict:
-    """The log (``entries``: :func:`log_entries` of every turn) from turn ``log_from`` on:
+    """The log (``entries``: `log_entries` of every turn) from turn ``log_from`` on:
     the last turn the page holds (``held``: its ``(log_key, turns held)``), which may
     have grown; whole if the key changed."""
     start = 0
@@ -321,7 +321,7 @@ RULES_PIECES = (
 
 
 def _lone(code: str) -> Game:
-    """The red piece ``code`` alone on :data:`RULES_CELL`, red to act, three knight captures."""
+    """The red piece ``code`` alone on `RULES_CELL`, red to act, three knight captures."""
     king = "0" if code == "0K" else "-"
     queen = "0" if code == "0Q" else "-"
     armies = [f"a,3,,{king},{queen}"] + ["a,0,,-,-"] * 5
@@ -344,7 +344,7 @@ def piece_reach(code: str) -> tuple[list[str], list[str]]:
         if after.phase == "move":
             ends.update(labels[a.target] for a in after.legal_actions() if a.is_leg)
     order = game.board.index_of_label
-    return sorted(first, key=order.get), sorted(ends, key=order.get)
+    return sorted(first, key=order.__getitem__), sorted(ends, key=order.__getitem__)
 
 
 def _patch(board: Board) -> list[int]:

@@ -5,7 +5,7 @@ Commands at the prompt: an action in R38 notation (``h3-h7``, ``f3xk8``, ``stop`
 ``load FILE``, ``help``, ``quit``.
 
 With a time limit (the rulebook's Time Management), a person who has not played
-the first action of a turn in time forfeits the turn (:meth:`Game.forfeit`,
+the first action of a turn in time forfeits the turn ([`Game.forfeit`][victorus.game.Game.forfeit],
 recorded as ``pass``).
 """
 
@@ -18,6 +18,7 @@ import time
 
 from . import record
 from .errors import VictorusError
+from .files import check_writable
 from .game import Game
 from .geometry import SEAT_NAMES
 from .render import text_board
@@ -29,8 +30,8 @@ from .tournament import play_agent
 BOARDS = ("mine", "turns", "all")
 
 HELP = """commands:
-  <action>     play an action in R38 notation: h3-h7 (quiet leg), f3xk8 (capture),
-               i12-i14 (centre entry), stop, end, pass
+  <action>     play an action in R38 notation: a leg CELL-CELL (quiet) or CELLxCELL
+               (a capture), stop, end, pass; one legal now: {example}
   legal [CELL] list the legal actions (of the piece on CELL)
   board        show the board
   undo         take back your last action (and the agents' replies)
@@ -38,6 +39,13 @@ HELP = """commands:
   load FILE    continue the game recorded in FILE
   help         this text
   quit         leave the game"""
+
+
+def help_text(game: Game) -> str:
+    """HELP with an action legal in ``game`` as its example (a leg if there is one)."""
+    actions = game.legal_actions()
+    legs = [action for action in actions if action.is_leg]
+    return HELP.format(example=(legs or actions)[0] if actions else "none, the game is over")
 
 
 class TerminalSession(Session):
@@ -97,9 +105,9 @@ class TerminalSession(Session):
             if not line:                         # end of input
                 self.say("\ninput ended; game left unfinished")
                 return 1
-            if self.command(line.strip()) == "quit":
+            if self.command(line.strip()) == "quit":    # asked for: not a failure
                 self.say("game left unfinished")
-                return 1
+                return 0
         self.say(f"game over: {self.game.result_reason}; winners: "
                  f"{', '.join(SEAT_NAMES[s] for s in self.game.winners or ()) or 'none (draw)'}")
         return 0
@@ -136,7 +144,7 @@ class TerminalSession(Session):
             if word == "quit":
                 return "quit"
             if word == "help":
-                self.say(HELP)
+                self.say(help_text(self.game))
             elif word == "board":
                 self.show_board()
             elif word == "legal":
@@ -150,6 +158,7 @@ class TerminalSession(Session):
             elif word == "save":
                 if not arg:
                     raise VictorusError("save needs a file name: save FILE")
+                check_writable(arg)                # a missing folder, named, not an errno
                 record.save(self.game, arg, agents=self.controllers,
                             time_limit=self.time_limit)
                 self.say(f"saved to {arg}")
@@ -177,7 +186,7 @@ def session(board: str = "standard", players=None, variant: str = "standard", hu
             now=time.monotonic, boards: str = "mine") -> TerminalSession:
     """A terminal game with people at ``humans`` and ``agent`` (a spec) at the other seats;
     ``time_limit``: seconds a person has to start each turn (None: no clock); ``now``: the
-    clock's time source; ``boards``: when the board is printed (:data:`BOARDS`)."""
+    clock's time source; ``boards``: when the board is printed (`BOARDS`)."""
     game = Game(board=board, players=players, variant=variant)
     controllers = [PERSON if s in humans else agent for s in range(6)]
     return TerminalSession(game, controllers, color, stdin, stdout, time_limit, seed, now, boards)

@@ -4,8 +4,8 @@ its games, so that any change in the engine's behaviour shows as a readable diff
 A playthrough is plain text: a header (board, players, variant, seed), then one block
 per action with the step number, round, seat and phase, the VPN at every turn start
 (R39), the sorted legal actions (R38) and the action played, and finally the result.
-:func:`generate` plays a seeded game with a capture-loving random policy (captures,
-bonuses, rescues and eliminations come up often); :func:`regenerate` replays the
+`generate` plays a seeded game with a capture-loving random policy (captures,
+bonuses, rescues and eliminations come up often); `regenerate` replays the
 actions a playthrough records and writes it out again from the engine as it is now.
 ``tools/make_playthroughs.py`` writes the files under ``tests/data/playthroughs/``;
 the test suite checks that each regenerates to itself.

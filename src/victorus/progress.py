@@ -1,5 +1,7 @@
-"""A small progress bar with an ETA on stderr for long runs (on terminals, or with
-VICTORUS_PROGRESS=1)."""
+"""A small progress bar with an ETA for long runs: on stderr on terminals (or with
+VICTORUS_PROGRESS=1), and in Jupyter as a line of the cell's output that updates in place
+(an IPython display handle: a notebook shows neither stderr's carriage returns nor its
+terminal codes as a terminal does). No dependency: tqdm is not needed."""
 
 from __future__ import annotations
 
@@ -15,9 +17,13 @@ class Progress:
 
     def __init__(self, total: int, label: str, enabled: bool | None = None, stream=None):
         self.stream = stream or sys.stderr
-        if enabled is None:                 # terminals, or VICTORUS_PROGRESS=1 (logs, tests)
-            enabled = self.stream.isatty() or os.environ.get("VICTORUS_PROGRESS") == "1"
+        # In a notebook (and no stream given), the bar is a display handle's text.
+        self._display = _notebook_display() if stream is None else None
+        if enabled is None:      # terminals, notebooks, or VICTORUS_PROGRESS=1 (logs, tests)
+            enabled = (self.stream.isatty() or self._display is not None
+                       or os.environ.get("VICTORUS_PROGRESS") == "1")
         self.enabled = enabled
+        self._handle = None
         self.total = max(total, 1)
         self.label = label
         self.done = 0
@@ -39,17 +45,50 @@ class Progress:
             filled = int(width * self.done / self.total)
             rate = self.done / max(now - self.start, 1e-9)
             eta = f", ETA {_duration((self.total - self.done) / rate)}" if self.done else ""
-            self.stream.write(f"\r{self.label}: [{'#' * filled}{' ' * (width - filled)}] "
-                              f"{self.done}/{self.total} ({rate:,.1f}/s{eta})\033[K")
-            self.stream.flush()
+            text = (f"{self.label}: [{'#' * filled}{' ' * (width - filled)}] "
+                    f"{self.done}/{self.total} ({rate:,.1f}/s{eta})")
+            if self._display is not None:
+                self._show(text)
+            else:
+                self.stream.write(f"\r{text}\033[K")
+                self.stream.flush()
+
+    def _show(self, text: str) -> None:
+        """The notebook's line: made on the first draw, then updated (it stays at the end)."""
+        assert self._display is not None
+        if self._handle is None:
+            self._handle = self._display(_Text(text), display_id=True)
+        else:
+            self._handle.update(_Text(text))
 
     def __enter__(self) -> "Progress":
         return self
 
     def __exit__(self, *exc) -> None:
-        if self.enabled:
+        if self.enabled and self._display is None:
             self.stream.write("\r\033[K")
             self.stream.flush()
+
+
+class _Text:
+    """Plain text for IPython's display (its repr is the text, without quotes)."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def _notebook_display():
+    """IPython's ``display`` when this runs in a Jupyter kernel (notebook, JupyterLab, VS
+    Code, Colab: an IPKernelApp), else None (a terminal, a plain IPython, a script)."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    if shell is None or "IPKernelApp" not in getattr(shell, "config", {}):
+        return None
+    from IPython.display import display
+    return display
 
 
 def _duration(seconds: float) -> str:

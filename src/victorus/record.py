@@ -23,16 +23,16 @@ end reason and the winning seats (``-`` for none), or ``unfinished``; when it
 is given, loading checks that the replay ends the same way. ``time-limit:``
 (seconds per turn, the rulebook's Time Management, or ``unknown``) is present
 when the game was played on a clock; only then may a turn be a ``pass``
-forfeited on time while other actions were legal (:meth:`Game.forfeit`). A
+forfeited on time while other actions were legal ([`Game.forfeit`][victorus.game.Game.forfeit]). A
 game with such a turn, saved without its time limit, says ``unknown``.
 
 ``resigned:`` (a seat, 0-5) says that this army gave up the game after the last
 action (``victorus serve``'s resign): the actions replay to a game still going on,
 and ``result:`` says ``resignation`` and the other teams' present seats, e.g.
 ``resigned: 0`` with ``result: resignation 1,3,5``. Records without it load as
-before; :func:`dumps` writes it when given ``resigned``, and :func:`parse` reads it
-back (``GameRecord.resigned``), so a record saved with it loads and saves again to
-the same text.
+before; [`dumps`][victorus.record.dumps] writes it when given ``resigned``, and
+[`parse`][victorus.record.parse] reads it back (``GameRecord.resigned``), so a record saved with it loads and
+saves again to the same text.
 """
 
 from __future__ import annotations
@@ -153,8 +153,8 @@ def turn_lines(game: Game) -> list[TurnLine]:
 
 
 class TurnLines:
-    """``turn_lines`` of a game that grows: :meth:`update` adds the actions played
-    since (a page following a game replays each action once, not the whole game)."""
+    """``turn_lines`` of a game that grows: [`update`][victorus.record.TurnLines.update] adds the actions
+    played since (a page following a game replays each action once, not the whole game)."""
 
     def __init__(self, game: Game):
         if not isinstance(game, Game):
@@ -222,8 +222,8 @@ def _check_recordable(game) -> None:
 
 def header_lines(game: Game, seed: int | None = None, agents=None, time_limit=None,
                  resigned: int | None = None, turns=None) -> list[str]:
-    """The header lines of :func:`dumps` (same arguments; ``turns``: the game's
-    :func:`turn_lines` if already made): a page that holds the turn lines (its log)
+    """The header lines of [`dumps`][victorus.record.dumps] (same arguments; ``turns``: the game's
+    [`turn_lines`][victorus.record.turn_lines] if already made): a page that holds the turn lines (its log)
     makes the whole record from them."""
     _check_recordable(game)
     if seed is not None:
@@ -272,7 +272,7 @@ def _header_field(n: int, line: str, seen: set[str]) -> tuple[str, str]:
 
 
 def parse(text: str, max_actions: int | None = None) -> GameRecord:
-    """Read a record's header and turn lines (syntax only; :func:`loads` replays it);
+    """Read a record's header and turn lines (syntax only; [`loads`][victorus.record.loads] replays it);
     a record of more than ``max_actions`` actions is refused before it is all read."""
     if not isinstance(text, str):
         raise RecordError(f"a record is text, got {type(text).__name__}")
@@ -416,7 +416,7 @@ def replay(text: str):
 
 def save(game: Game, path, seed: int | None = None, agents=None, time_limit=None,
          resigned: int | None = None) -> None:
-    """Write ``game``'s record to ``path`` (the arguments of :func:`dumps`)."""
+    """Write ``game``'s record to ``path`` (the arguments of [`dumps`][victorus.record.dumps])."""
     write_atomic(path, dumps(game, seed=seed, agents=agents, time_limit=time_limit,
                              resigned=resigned))
 

@@ -16,7 +16,7 @@ from xml.sax.saxutils import escape
 
 from .checks import check_seat
 from .constants import CENTRE, GREY, KING, PIECE_LETTERS, PIECE_NAMES, QUEEN
-from .errors import ConfigError, MissingDependencyError
+from .errors import ConfigError, MissingDependencyError, optional_imports
 from .files import check_writable, write_atomic
 from .geometry import SEAT_NAMES, Board, rotate
 
@@ -88,18 +88,18 @@ def render_svg(obj, size: float = 22.0, seat: int = 0, labels: bool = False,
     return frame.replace(POSITION_SLOT, f'<g class="position">{position}</g>', 1)
 
 
-#: Where :func:`render_layers`' position goes in its frame.
+#: Where [`render_layers`][victorus.render.render_layers]' position goes in its frame.
 POSITION_SLOT = '<g class="position"></g>'
 
 
 def render_layers(obj, size: float = 22.0, seat: int = 0, labels: bool = False,
                   last_move: bool = True, moves_from: str | None = None,
                   highlights=(), interactive: bool = False) -> tuple[str, str]:
-    """The picture of :func:`render_svg` (same arguments) in two layers, for a page that
-    redraws the board at every action (``victorus serve``): ``(frame, position)``.
+    """The picture of [`render_svg`][victorus.render.render_svg] (same arguments) in two layers, for a page
+    that redraws the board at every action (``victorus serve``): ``(frame, position)``.
 
     ``frame`` is an SVG of the board alone (cells, kingdoms and walls of the live
-    armies, labels, the click layer) with an empty :data:`POSITION_SLOT` below the
+    armies, labels, the click layer) with an empty `POSITION_SLOT` below the
     labels; it changes only with the board, ``seat``, ``labels`` and the armies
     eliminated. ``position`` is what goes in the slot: the last move, the marks, the
     pieces (``<g class="piece" data-cell="h3" data-army="0">``) and the targets.
@@ -143,7 +143,7 @@ def render_layers(obj, size: float = 22.0, seat: int = 0, labels: bool = False,
 def _centres(board, size, seat) -> list[tuple[float, float]]:
     """Each cell's centre in the picture, ``seat`` at the bottom."""
     def centre(coords):
-        q, r = rotate(*coords, -seat)
+        q, r = rotate(coords[0], coords[1], -seat)
         return size * 1.5 * q, size * math.sqrt(3) * (r + q / 2)
     return [centre(coords) for coords in board.coords]
 
@@ -159,8 +159,8 @@ def _points(pts):
 
 @lru_cache(maxsize=64)
 def _frame(board, size, seat, labels, live, interactive) -> str:
-    """The board without its pieces (see :func:`render_layers`): a page redraws it only
-    when an army is eliminated or the view changes, so it is made once per key."""
+    """The board without its pieces (see [`render_layers`][victorus.render.render_layers]): a page redraws it
+    only when an army is eliminated or the view changes, so it is made once per key."""
     centre_of = _centres(board, size, seat)
     xs, ys = zip(*centre_of)
     pad = size * 1.6
@@ -323,11 +323,8 @@ def text_board(game, color: bool = False) -> str:
 def _cairosvg():
     """The cairosvg module, or a MissingDependencyError saying what to install."""
     try:
-        import cairosvg
-    except ImportError:
-        raise MissingDependencyError(
-            'PNG pictures need cairosvg: pip install "victorus[render]" (or write .svg, '
-            "which needs nothing)") from None
+        with optional_imports("a PNG picture", otherwise="or write .svg, which needs nothing"):
+            import cairosvg
     except OSError as exc:                  # cairocffi found no libcairo
         raise MissingDependencyError(
             f"PNG pictures need the Cairo library, which cairosvg could not load ({exc}); "

@@ -1,11 +1,11 @@
 """Play and watch in the browser: ``victorus serve`` (a local web server, one page).
 
 An ASGI app (Starlette) served by uvicorn. The page (``victorus/web/``) draws the board
-with :func:`victorus.render.render_layers` and talks JSON to this server:
+with [`victorus.render.render_layers`][victorus.render.render_layers] and talks JSON to this server:
 
 * ``GET /api/meta`` seat names and colours, the agents offered, the frames a page holds;
 * ``GET /api/rules`` the rules help's pieces, each with its moves drawn on a small patch
-  of the board (:func:`victorus.page_state.rules_panels`);
+  of the board (`victorus.page_state.rules_panels`);
 * ``GET /api/state?view=<seat|turn>&since=<version>&wait=<s>&frame=<keys>&log=<key:n>``
   the page state, once it differs from ``since`` (long polling), without what the page
   already holds (the board's frame, the log's first turns);
@@ -17,13 +17,13 @@ with :func:`victorus.render.render_layers` and talks JSON to this server:
 * ``POST /api/resign`` a person's army (``seat``) gives up the game played;
 * ``POST /api/analyse`` starts the analysis of the position shown (one at a time, in a
   thread of its own), ``GET /api/analysis`` its state: the best move and the chances of
-  the army to act's team (:mod:`victorus.analysis`);
+  the army to act's team (`victorus.analysis`);
 * ``POST /api/seats`` who plays each seat: ``person`` or an agent spec;
 * ``POST /api/watch`` a game record, or a seeded simulation, to step through;
 * ``POST /api/step`` the watched game at action ``index``;
 * ``GET /api/record`` the record of the game shown.
 
-One :class:`~victorus.table.Table` holds the game; a worker thread plays the agents'
+One `Table` holds the game; a worker thread plays the agents'
 turns and forfeits turns not started within the time limit. The event loop never waits
 on the table: its calls run in worker threads, and the table's changes wake the loop's
 waiters (long polls, sockets) through ``loop.call_soon_threadsafe``. A request that is
@@ -231,8 +231,8 @@ async def _read_body(request: Request) -> bytes:
 
 # -- the app -------------------------------------------------------------------------------
 class Changes:
-    """The table's versions, told to the event loop's waiters: :meth:`tell` may be called
-    from any thread (it is a :meth:`Table.subscribe` listener); :meth:`wait` in the loop."""
+    """The table's versions, told to the event loop's waiters: `tell` may be called
+    from any thread (it is a `Table.subscribe` listener); `wait` in the loop."""
 
     def __init__(self):
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -371,7 +371,7 @@ def _posts(server: Server) -> dict:
 
 
 def _app(server: Server) -> Starlette:
-    """The routes of :class:`Server`: each checks its request, then asks the table in a
+    """The routes of `Server`: each checks its request, then asks the table in a
     worker thread (the loop never waits on the table's lock or an agent)."""
 
     def _static(path):
@@ -570,8 +570,9 @@ class _Connection(H11Protocol):
 
     def _cancel(self):
         self._wait_idle(False)
-        if getattr(self, "_deadline", None) is not None:
-            self._deadline.cancel()
+        deadline = getattr(self, "_deadline", None)
+        if deadline is not None:
+            deadline.cancel()
             self._deadline = None
 
     def _busy(self) -> bool:
@@ -654,12 +655,14 @@ class _Connection(H11Protocol):
 
 
 class Server:
-    """The web server with its :class:`Table` and the agents' worker thread: uvicorn
+    """The web server with its `Table` and the agents' worker thread: uvicorn
     serving the app on a socket bound at once (so ``server_address`` is known)."""
 
     def __init__(self, table: Table, host: str = "127.0.0.1", port: int = 8000,
-                 worker: bool = True):
-        """``worker=False``: no agents' thread; the caller steps it with :meth:`work`."""
+                 worker: bool = True, log_level: str = "warning"):
+        """``worker=False``: no agents' thread; the caller steps it with `work`.
+        ``log_level``: uvicorn's loggers' level ("info" adds its access log), records that
+        reach the application's logging configuration like the package's own."""
         self.changes = Changes()
         self._table: Table | None = None
         self.table = table
@@ -675,7 +678,7 @@ class Server:
                                 f"release victorus was tested with (pip install victorus "
                                 f"pins the range)")
         config = uvicorn.Config(self.app, http=_Connection, ws="wsproto", lifespan="off",
-                                log_level="critical", log_config=None, access_log=False, server_header=False,
+                                log_level=log_level, log_config=None, server_header=False,
                                 timeout_keep_alive=int(REQUEST_TIMEOUT),
                                 ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20,
                                 timeout_graceful_shutdown=1)
@@ -705,7 +708,7 @@ class Server:
         return f"http://{f'[{host}]' if ':' in host else host}:{port}/"
 
     def serve_forever(self, poll_interval: float | None = None) -> None:
-        """Serve until :meth:`shutdown` (or Ctrl-C in the main thread)."""
+        """Serve until `shutdown` (or Ctrl-C in the main thread)."""
         try:
             self._uvicorn.run(sockets=[self.socket])
         finally:
@@ -716,7 +719,7 @@ class Server:
         self._stopped.wait(30)
 
     def work(self) -> bool | None:
-        """One step of the agents' worker (:meth:`Table.work`)."""
+        """One step of the agents' worker (`Table.work`)."""
         return self.table.work()
 
     def _work(self):
@@ -743,9 +746,10 @@ def _allowed_hosts(host: str, port: int) -> frozenset[str] | None:
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, table: Table | None = None,
-          ready=None) -> None:
-    """Serve the page until interrupted; ``ready(url)`` is called once listening."""
-    server = Server(table or Table(), host, port)
+          ready=None, log_level: str = "warning") -> None:
+    """Serve the page until interrupted; ``ready(url)`` is called once listening;
+    ``log_level`` as `Server`'s."""
+    server = Server(table or Table(), host, port, log_level=log_level)
     try:
         if ready is not None:
             ready(server.url)

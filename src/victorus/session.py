@@ -20,8 +20,8 @@ CONTROLLERS = f"'person' or an agent spec ({AGENT_SPECS})"
 
 
 class Session:
-    """``game`` with a controller per seat: :data:`PERSON` or an agent spec (absent seats
-    show :data:`ABSENT`); agents are seeded ``seed + seat``. ``time_limit``: seconds to
+    """``game`` with a controller per seat: `PERSON` or an agent spec (absent seats
+    show `ABSENT`); agents are seeded ``seed + seat``. ``time_limit``: seconds to
     start a turn (None: no clock); ``now``: the clock's time source; ``make``: how an
     agent is made from its spec and seed (``victorus serve`` passes the page's
     ``make_page_agent``, which holds each kind to its limits)."""

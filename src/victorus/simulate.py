@@ -8,17 +8,21 @@ the games were shared out.
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 
 from ._engine import StopToken
 from .checks import check_int
 from .constants import PIECE_LETTERS
-from .errors import ConfigError, MissingDependencyError
+from .errors import ConfigError, optional_imports
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game, check_stop, run_interruptibly
 from .progress import Progress
+
+log = logging.getLogger(__name__)
 
 MASK64 = 2**64 - 1
 MAX_GAMES = 10_000_000                 # one result object each is kept in memory
@@ -37,7 +41,10 @@ class SimulatedGame:
     captures: tuple[int, ...]           # captured pieces per type, in the order T U B X H K Q
 
     def as_dict(self) -> dict:
-        return {"index": self.index, "seed": self.seed,
+        """The game for JSON (``victorus simulate --json``). The seed, 64 bits, is written
+        as a decimal string: JSON readers that hold numbers as doubles (JavaScript's
+        ``JSON.parse``) keep integers exact only up to 2**53; ``int(d["seed"])``."""
+        return {"index": self.index, "seed": str(self.seed),
                 "winners": None if self.winners is None else list(self.winners),
                 "reason": self.reason, "actions": self.actions, "rounds": self.rounds,
                 "captures": dict(zip(PIECE_LETTERS, self.captures))}
@@ -89,8 +96,8 @@ def simulate(games: int, seed: int = 0, players: int | None = None, board: str =
     starts a local one; needs ``pip install "victorus[ray]"``), with the same
     results as the local backend for the same seed.
     Ctrl-C in the calling thread stops every game at once and goes on as
-    KeyboardInterrupt; ``stop.stop()`` (a :class:`victorus.StopToken`, local backend)
-    from another thread makes it raise :class:`victorus.Cancelled`. Either way no
+    KeyboardInterrupt; ``stop.stop()`` (a [`victorus.StopToken`][victorus.game.StopToken], local backend)
+    from another thread makes it raise [`victorus.Cancelled`][victorus.errors.Cancelled]. Either way no
     result is returned.
     """
     games = check_int("games", games, 0, MAX_GAMES)
@@ -132,18 +139,21 @@ def simulate(games: int, seed: int = 0, players: int | None = None, board: str =
     # at once; this run's token then stops every game being played within 0.1 s, and
     # nothing half-played is returned.
     threads = max(1, min(workers, games))
+    log.info("%d games (%s, %s players, %s), seed %d, on %d threads", games, board,
+             start.config.players, variant, seed, threads)
+    began = time.perf_counter()
     with Progress(games, "games", progress) as bar:
         run_interruptibly([(run,)] * threads, threads, stop=stop)
-    return [game for game in results if game is not None]    # every slot is filled
+    done = [game for game in results if game is not None]    # every slot is filled
+    log.info("%d games played in %.1f s", len(done), time.perf_counter() - began)
+    return done
 
 
 @contextmanager
 def ray_session(workers: int, address):
     """Ray for a run: started here (and stopped after) unless it is already running."""
-    try:
+    with optional_imports("backend='ray'"):
         import ray
-    except ImportError:
-        raise MissingDependencyError("backend='ray' needs Ray: pip install \"victorus[ray]\"") from None
     started = not ray.is_initialized()
     if started:
         ray.init(address=address, num_cpus=None if address else workers,

@@ -1,10 +1,10 @@
-"""The game behind ``victorus serve``'s page: one :class:`Table` (a session's seats,
+"""The game behind ``victorus serve``'s page: one `Table` (a session's seats,
 agents, clock and undo, and the watch mode), changed under a lock.
 
-Every change goes through one path, :meth:`Table._changed`: it bumps ``version``,
+Every change goes through one path, `Table._changed`: it bumps ``version``,
 restarts the agents' delay and the turn's clock, and wakes every waiter at once (the
-threads in :meth:`Table.state` with ``since``, and the listeners: the server's sockets).
-The page's state is built by :mod:`victorus.page_state` from the game shown.
+threads in `Table.state` with ``since``, and the listeners: the server's sockets).
+The page's state is built by `victorus.page_state` from the game shown.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 
 from . import page_state, record
 from .analysis import Analysis
-from .checks import check_int
+from .checks import check_int, parse_int
 from .errors import Cancelled, VictorusError
 from .game import DEFAULT_MAX_ACTIONS, Game, StopToken, play_random, replay_action
 from .geometry import SEAT_NAMES
@@ -66,12 +66,12 @@ class Watch:
 
 
 class Table:
-    """The game behind the page: a :class:`~victorus.session.Session` (seats, agents,
+    """The game behind the page: a `Session` (seats, agents,
     clock, undo) and the watch mode.
 
-    Every change happens under ``lock`` and goes through :meth:`_changed`; an agent
+    Every change happens under ``lock`` and goes through `_changed`; an agent
     thinks on a copy outside the lock and its action is dropped if the game changed
-    meanwhile. :meth:`subscribe` adds a listener called (under the lock, so it must only
+    meanwhile. `subscribe` adds a listener called (under the lock, so it must only
     schedule work) with the new version at every change.
     """
 
@@ -358,7 +358,7 @@ class Table:
 
     def _state(self, seat_view, labels: bool, layered: bool, browsed=None) -> dict:
         """The whole state (every frame, the whole log) of the game shown, or of
-        ``browsed`` (a past position, :meth:`_browsed`)."""
+        ``browsed`` (a past position, `_browsed`)."""
         watch = self.watch
         game = browsed[0] if browsed else (watch.game if watch else self.game)
         bottom = game.to_move if seat_view is None else seat_view
@@ -420,7 +420,7 @@ class Table:
 
     def _events(self) -> list:
         """Per action of the game, its events in words, each action narrated once (anew
-        when the log's key changes, as :meth:`_turn_lines`)."""
+        when the log's key changes, as `_turn_lines`)."""
         if self._narration is None or self._narration[0] != self.log_key:
             self._narration = (self.log_key,
                                Narration(self.game, record.starting_game(self.game)))
@@ -461,7 +461,7 @@ class Table:
                                f"new game")
 
     def analyse(self) -> dict:
-        """Start the analysis of the position shown (:mod:`victorus.analysis`), in a
+        """Start the analysis of the position shown (`victorus.analysis`), in a
         thread of its own; its state so far."""
         with self.lock:
             shown = self.watch.game if self.watch is not None else self.game
@@ -506,6 +506,8 @@ class Table:
             raise RequestError(f"'simulate' has unknown fields {sorted(unknown)}; accepted: "
                                f"seed, index, board, players, variant, max_actions")
         seed, index = spec.get("seed", 0), spec.get("index", 0)
+        if isinstance(seed, str):        # 64 bits as digits: a JavaScript number holds 53
+            seed = parse_int("'seed'", seed, 0, 2**64 - 1, RequestError, canonical=False)
         cap = spec.get("max_actions", DEFAULT_MAX_ACTIONS)
         for name, value, top in (("seed", seed, 2**64 - 1), ("index", index, 2**63 - 1),
                                  ("max_actions", cap, MAX_WATCH_ACTIONS)):

@@ -15,6 +15,7 @@ docs/adapters.md for the plane list.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 from .checks import as_int_array, check_action_id, check_seat
@@ -41,6 +42,16 @@ from .geometry import Board, rotate
 
 PLANE_INDEX = {name: i for i, name in enumerate(PLANES)}
 WORDS = ID_WORDS
+#: The float32 planes that are not 0/1 marks, with the (low, high) of their values: counts
+#: divided by PLANE_SCALES (knight captures clipped at KNIGHT_CAPTURES_SEEN, R19), no upper
+#: bound where the rules set none (a knight's tally, the round, passes, pending bonuses,
+#: pieces held), and R29's laps, any integer. uint8 observations hold 0-255.
+COUNT_PLANE_BOUNDS = {
+    "tally": (0.0, math.inf), "laps": (-math.inf, math.inf), "round": (0.0, math.inf),
+    "passes": (0.0, math.inf), "pending": (0.0, math.inf),
+    **{f"knight_captures{a}": (0.0, KNIGHT_CAPTURES_SEEN / PLANE_SCALES["knight_captures"])
+       for a in range(NUM_SEATS)},
+    **{f"held{a}": (0.0, math.inf) for a in range(NUM_SEATS)}}
 
 
 _np = None                      # numpy, imported on first use (tensors need it; games do not)
@@ -55,6 +66,20 @@ def _numpy():
                                      "pip install numpy") from None
     _np = numpy
     return numpy
+
+
+def observation_bounds(cells: int, dtype: str = "float32") -> tuple:
+    """(low, high), two ``[planes, cells]`` arrays of ``dtype``: the values each plane can
+    hold (COUNT_PLANE_BOUNDS; 0 and 1 for the marks), for gymnasium's and PettingZoo's
+    Box spaces."""
+    np = _numpy()
+    shape = (len(PLANES), cells)
+    if dtype == "uint8":
+        return np.zeros(shape, np.uint8), np.full(shape, 255, np.uint8)
+    low, high = np.zeros(shape, np.float32), np.ones(shape, np.float32)
+    for name, (lo, hi) in COUNT_PLANE_BOUNDS.items():
+        low[PLANE_INDEX[name]], high[PLANE_INDEX[name]] = lo, hi
+    return low, high
 
 
 def num_actions(board: Board) -> int:
@@ -94,7 +119,7 @@ def _columns(board_name: str, seat: int) -> tuple[int, ...]:
 
 def observation_columns(board: Board, seat: int) -> tuple[int, ...]:
     """The column of each cell in ``seat``'s observation: the inverse of
-    :func:`rotation` (column ``j`` shows cell ``rotation(...)[j]``)."""
+    [`rotation`][victorus.tensors.rotation] (column ``j`` shows cell ``rotation(...)[j]``)."""
     check_seat(seat)
     return _columns(board.name, seat)
 
@@ -134,7 +159,7 @@ def to_observer_ids(board: Board, ids, seat: int):
     """Action ids in ``seat``'s frame: a leg ``o -> t`` becomes ``column(o) * N +
     column(t)`` with the columns of ``seat``'s rotated observation; the words keep their
     ids. The ids of ``VectorGames(id_frame="observer")``; the inverse is
-    :func:`to_absolute_ids`."""
+    [`to_absolute_ids`][victorus.tensors.to_absolute_ids]."""
     np = _np or _numpy()
     ids = _id_array(ids)
     origin, target = id_columns(board, ids, seat)
@@ -143,7 +168,7 @@ def to_observer_ids(board: Board, ids, seat: int):
 
 def to_absolute_ids(board: Board, ids, seat: int):
     """The board's action ids (R9 cells) of ids in ``seat``'s frame (the inverse of
-    :func:`to_observer_ids`)."""
+    [`to_observer_ids`][victorus.tensors.to_observer_ids])."""
     np = _np or _numpy()
     ids = _id_array(ids)
     origin, target = id_columns(board, ids, seat)          # validates the ids and seat

@@ -19,6 +19,7 @@ with an action the game refuses (malformed or illegal), stops the tournament wit
 from __future__ import annotations
 
 import copy
+import logging
 import multiprocessing
 import pickle
 import signal
@@ -32,7 +33,9 @@ from .progress import Progress
 from .ratings import PairScore, Rating, bradley_terry, default_anchor, wilson
 from .simulate import MAX_GAMES, game_seed, ray_gather, ray_session
 
-#: How the agents take the teams (R33): see :func:`tournament`.
+log = logging.getLogger(__name__)
+
+#: How the agents take the teams (R33): see `tournament`.
 LINEUPS = ("auto", "teams", "round-robin", "one-vs-rest")
 BACKENDS = ("local", "ray")
 MAX_OPENING_PLIES = 1000
@@ -483,6 +486,8 @@ def tournament(agents, games: int, seed: int = 0, board: str = "compact", player
     plans = _plans(matches, games, openings)
     if backend == "ray" or workers > 1:
         _check_picklable(entrants)
+    log.info("tournament: %d games (%s lineup) of %s on %s, %d players, %s", len(plans),
+             lineup, ", ".join(names), board, start.config.players, variant)
     if backend == "ray":
         played = _run_ray(job, plans, workers, progress, address)
     else:
@@ -490,6 +495,7 @@ def tournament(agents, games: int, seed: int = 0, board: str = "compact", player
     faults = sorted((item for item in played if isinstance(item, _Fault)), key=lambda f: f.index)
     outcomes = tuple(sorted((item for item in played if isinstance(item, GameOutcome)),
                             key=lambda game: game.index))
+    log.info("tournament: %d games played", len(outcomes))
     if faults:
         stopped = (f"{faults[0].message}; {len(outcomes)} of {len(plans)} games were "
                    f"finished before it stopped the tournament")

@@ -1,13 +1,13 @@
 """Many games stepped in one call, in C, for reinforcement learning (``victorus[learning]``).
 
-:class:`VectorGames` holds ``num_envs`` games of one configuration in a C array and
+[`VectorGames`][victorus.vector.VectorGames] holds ``num_envs`` games of one configuration in a C array and
 steps them all with one call: the GIL is released and the games are split over
 ``threads`` POSIX threads. Every output is written into preallocated numpy arrays
 (the attributes below), reused from step to step:
 
 - ``observations`` ``[N, planes, cells]`` seen by the army to act (self-play), float32
-  as :meth:`victorus.Game.observation`, or uint8 (the same planes as saturated integer
-  counts: knight captures, held pieces and the round as counts, laps clipped to 0-255),
+  as [`victorus.Game.observation`][victorus.game.Game.observation], or uint8 (the same planes as saturated
+  integer counts: knight captures, held pieces and the round as counts, laps clipped to 0-255),
   or absent;
 - ``masks`` ``[N, actions]`` bool, or ``ids`` ``[N, MAX_LEGAL_ACTIONS]`` int32 with
   ``counts`` ``[N]`` (the first ``counts[i]`` entries of row ``i`` are its legal ids);
@@ -17,57 +17,61 @@ steps them all with one call: the GIL is released and the games are split over
   played, R36), ``to_move`` ``[N]`` int32, the seat to act.
 
 Frames: observations are rotated to the army to act. With ``id_frame="observer"`` the
-action ids (masks, ids, :meth:`~VectorGames.sample`, and the ids :meth:`~VectorGames.step`
-takes) are in that army's frame too: a leg's cells are replaced by their columns in its
-observation (:func:`victorus.tensors.to_observer_ids`), so one network reads the same
-action the same way from every seat. The default ``"absolute"`` keeps the board's cells.
+action ids (masks, ids, [`sample`][victorus.vector.VectorGames.sample], and the ids
+[`step`][victorus.vector.VectorGames.step] takes) are in that army's frame too: a leg's cells are replaced by
+their columns in its observation ([`victorus.tensors.to_observer_ids`][victorus.tensors.to_observer_ids]), so
+one network reads the same action the same way from every seat. The default ``"absolute"``
+keeps the board's cells.
 
 Opponents: ``opponents={seat: "greedy", "team:1": "mcts:100"}`` plays those seats (an
 int) or every seat of a team (``"team:<t>"``, ``Config.teams`` numbering, R33) with a
 built-in agent in C inside the step: a step plays the caller's action, then the agents'
-replies until one of the caller's seats (:attr:`~VectorGames.learner_seats`) is to act,
+replies until one of the caller's seats (`learner_seats`) is to act,
 so the outputs only ever show the caller's turns. Rewards come at a game's end only, so
 the step that ends a game, on the caller's action or an agent's, carries its rewards;
-the agents' actions count towards ``max_actions``. The agents (:data:`OPPONENT_SPECS`,
-the specs of :func:`victorus.agents.make_agent`) draw from each game's own random state
-(:meth:`~VectorGames.agent_rng`): ``greedy`` is :class:`victorus.agents.GreedyAgent`,
-move for move; ``mcts:<budget>``, ``alphabeta:<budget>``, ``puct:<budget>`` and
-``best:<budget>`` are :class:`~victorus.search.mcts.MCTSAgent`,
-:class:`~victorus.search.alphabeta.AlphaBetaAgent` and :class:`~victorus.search.puct.PUCTAgent`,
+the agents' actions count towards ``max_actions``. The agents (`OPPONENT_SPECS`,
+the specs of [`victorus.agents.make_agent`][victorus.search.registry.make_agent]) draw from each game's
+own random
+state ([`agent_rng`][victorus.vector.VectorGames.agent_rng]): ``greedy`` is
+[`victorus.agents.GreedyAgent`][victorus.search.simple.GreedyAgent], move for move; ``mcts:<budget>``,
+``alphabeta:<budget>``, ``puct:<budget>`` and ``best:<budget>`` are
+[`MCTSAgent`][victorus.search.mcts.MCTSAgent],
+[`AlphaBetaAgent`][victorus.search.alphabeta.AlphaBetaAgent] and
+[`PUCTAgent`][victorus.search.puct.PUCTAgent],
 each decision searched on the worker thread's own buffers (made once per thread) with a
-seed drawn from that state (:class:`victorus.search.SplitMix64`); PUCT keeps each game's
-tree between decisions, as its agent does. A time budget (``mcts:0.05s``) makes the
-games depend on the machine's speed. Ctrl-C during a step (or :meth:`~VectorGames.recv`,
-:meth:`~VectorGames.reset`, :meth:`~VectorGames.set_game`) stops the searches at once
-(each decision taken from what was searched), lets the step end and raises
+seed drawn from that state ([`victorus.search.SplitMix64`][victorus.search.SplitMix64]); PUCT keeps each
+game's tree between decisions, as its agent does. A time budget (``mcts:0.05s``) makes the
+games depend on the machine's speed. Ctrl-C during a step (or [`recv`][victorus.vector.VectorGames.recv],
+[`reset`][victorus.vector.VectorGames.reset], [`set_game`][victorus.vector.VectorGames.set_game]) stops the
+searches at once (each decision taken from what was searched), lets the step end and raises
 KeyboardInterrupt.
 
-Asynchronous steps (EnvPool's model): :meth:`~VectorGames.send` validates the ids and
-starts the step on a native thread, returning at once; :meth:`~VectorGames.recv` waits
-for it. The outputs are those of :meth:`~VectorGames.step` and must not be read in
-between. The caller's thread holds :attr:`~VectorGames.lock` from send to recv.
+Asynchronous steps (EnvPool's model): [`send`][victorus.vector.VectorGames.send] validates the ids and
+starts the step on a native thread, returning at once; [`recv`][victorus.vector.VectorGames.recv] waits
+for it. The outputs are those of [`step`][victorus.vector.VectorGames.step] and must not be read in
+between. The caller's thread holds `lock` from send to recv.
 
 Autoreset follows gymnasium's next-step mode: a game that ended at one step starts again
 at the next one, whose action for it is ignored. Action ids are those of
-:mod:`victorus.tensors`; an illegal id raises IllegalActionError before any game moves.
-:meth:`VectorGames.sample` draws uniformly random legal ids in C (baselines). Results
-depend only on the seed and the actions, never on the thread count.
+[`victorus.tensors`][victorus.tensors]; an illegal id raises IllegalActionError before any game moves.
+[`VectorGames.sample`][victorus.vector.VectorGames.sample] draws uniformly random legal ids in C (baselines).
+Results depend only on the seed and the actions, never on the thread count.
 
 Threads: one object may be called from any number of Python threads. Each call
-(``step``, ``reset``, ``sample``, ``game``) holds the object's :attr:`~VectorGames.lock`
+(``step``, ``reset``, ``sample``, ``game``) holds the object's `lock`
 from validation to the last output written, so calls never interleave, whatever
 ``threads`` is. The output arrays are shared: a thread that reads them after its own
 call holds the lock around both (``with games.lock: games.step(a); obs =
 games.observations.copy()``); it is re-entrant.
 
->>> import numpy as np
->>> games = VectorGames(4, board="compact", players=2, seed=1)
->>> games.observations.shape, games.masks.shape
-((4, 88, 127), (4, 16132))
->>> for _ in range(3):
-...     _ = games.step(games.sample())
->>> int(games.to_move[0]) in range(6)
-True
+    >>> import numpy as np
+    >>> games = VectorGames(4, board="compact", players=2, seed=1)
+    >>> games.observations.shape, games.masks.shape
+    ((4, 88, 127), (4, 16132))
+    >>> for _ in range(3):
+    ...     _ = games.step(games.sample())
+    >>> int(games.to_move[0]) in range(6)
+    True
 """
 
 from __future__ import annotations
@@ -152,12 +156,13 @@ class VectorGames:
 
     @property
     def threads(self) -> int:
+        """How many worker threads step the games."""
         return self._engine.threads
 
     def reset(self, seed: int | None = None) -> "VectorGames":
-        """Every game to the start position; ``seed`` seeds :meth:`sample` (game ``i`` from
-        ``(seed, i)``); None keeps the last seed (the constructor's ``seed=None`` draws
-        one from the system's entropy)."""
+        """Every game to the start position; ``seed`` seeds [`sample`][victorus.vector.VectorGames.sample]
+        (game ``i`` from ``(seed, i)``); None keeps the last seed (the constructor's
+        ``seed=None`` draws one from the system's entropy)."""
         if seed is not None:
             seed = check_int("seed (or None)", seed, 0, 2**64 - 1)
         with self.lock:
@@ -178,10 +183,11 @@ class VectorGames:
         return self
 
     def send(self, actions) -> None:
-        """Start stepping these ids (as :meth:`step` does) on a native thread and return at
-        once, to compute the next batch meanwhile; :meth:`recv` waits for the outputs.
-        Holds :attr:`lock` until then: other threads' calls wait, and this thread may
-        call nothing else but :meth:`recv`. The ids are copied: reuse their array."""
+        """Start stepping these ids (as [`step`][victorus.vector.VectorGames.step] does) on a native thread
+        and return at once, to compute the next batch meanwhile; [`recv`][victorus.vector.VectorGames.recv]
+        waits for the outputs. Holds `lock` until then: other threads' calls wait, and this thread may
+        call nothing else but [`recv`][victorus.vector.VectorGames.recv]. The ids are copied: reuse their
+        array."""
         self.lock.acquire()
         try:
             self._check_idle()
@@ -197,7 +203,8 @@ class VectorGames:
         self._sender = threading.get_ident()
 
     def recv(self) -> "VectorGames":
-        """Wait for the step :meth:`send` started; its outputs are then in the arrays."""
+        """Wait for the step [`send`][victorus.vector.VectorGames.send] started; its outputs are then in the
+        arrays."""
         if self._sender != threading.get_ident():
             raise ConfigError("recv() without a send() from this thread")
         try:
@@ -239,7 +246,7 @@ class VectorGames:
     def sample(self):
         """Uniformly random legal ids, one per game (-1 for a game about to start again);
         drawn in C from each game's own random state. The array is reused: from several
-        threads, hold :attr:`lock` around this call and your use of its result."""
+        threads, hold `lock` around this call and your use of its result."""
         with self.lock:
             self._check_idle()
             self._engine.sample()
@@ -264,7 +271,7 @@ class VectorGames:
         return self
 
     def game(self, index: int) -> Game:
-        """A copy of game ``index`` as a :class:`victorus.Game` (no history)."""
+        """A copy of game ``index`` as a [`victorus.Game`][victorus.game.Game] (no history)."""
         index = check_int("index", index, 0, self.num_envs - 1)
         with self.lock:
             self._check_idle()
@@ -272,9 +279,10 @@ class VectorGames:
 
     def agent_rng(self, index: int) -> int:
         """The 64-bit random state game ``index``'s opponents draw from next (seeded by
-        :meth:`reset` from ``(seed, index)``): a :class:`victorus.agents.GreedyAgent` with
-        this ``rng_state``, or a search agent of the same spec with
-        ``rng=victorus.search.SplitMix64(state)``, plays as they do."""
+        [`reset`][victorus.vector.VectorGames.reset] from ``(seed, index)``): a
+        [`victorus.agents.GreedyAgent`][victorus.search.simple.GreedyAgent] with this ``rng_state``, or
+        a search
+        agent of the same spec with ``rng=victorus.search.SplitMix64(state)``, plays as they do."""
         index = check_int("index", index, 0, self.num_envs - 1)
         with self.lock:
             self._check_idle()

@@ -1,4 +1,4 @@
-"""A gymnasium vector environment over :class:`victorus.vector.VectorGames`
+"""A gymnasium vector environment over [`victorus.vector.VectorGames`][victorus.vector.VectorGames]
 (``pip install "victorus[pettingzoo]"`` brings gymnasium).
 
 Self-play: every army of every game is played by the caller's policy. An observation is
@@ -10,7 +10,7 @@ otherwise). Autoreset is gymnasium's next-step mode: after ``terminated`` or
 ``truncated`` the next action of that game is ignored and it starts again.
 ``id_frame="observer"`` puts the action ids (mask and actions) in the frame of the army
 to act, as its observation is; ``opponents`` plays seats or teams with built-in agents
-inside the step (both as :class:`victorus.vector.VectorGames` has them).
+inside the step (both as [`victorus.vector.VectorGames`][victorus.vector.VectorGames] has them).
 
 >>> env = VictorusVectorEnv(4, board="compact", players=2)
 >>> obs, info = env.reset(seed=0)
@@ -22,13 +22,16 @@ inside the step (both as :class:`victorus.vector.VectorGames` has them).
 from __future__ import annotations
 
 import numpy as np
-from gymnasium import spaces
-from gymnasium.vector import AutoresetMode, VectorEnv
 
-from .constants import OBSERVATION_VERSION, PLANES
-from .errors import ConfigError
+from .constants import OBSERVATION_VERSION
+from .errors import ConfigError, optional_imports
 from .game import DEFAULT_MAX_ACTIONS
+from .tensors import observation_bounds
 from .vector import VectorGames
+
+with optional_imports("victorus.vector_env (gymnasium)"):
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode, VectorEnv
 
 
 class VictorusVectorEnv(VectorEnv):
@@ -55,14 +58,15 @@ class VictorusVectorEnv(VectorEnv):
         self.num_envs = num_envs
         self.copy = copy
         n_actions, cells = self.games.num_actions, len(self.games.board)
-        low, high = (-np.inf, np.inf) if observations == "float32" else (0, 255)
+        low, high = observation_bounds(cells, observations)
         dtype = np.float32 if observations == "float32" else np.uint8
         self.single_observation_space = spaces.Dict({
-            "observation": spaces.Box(low, high, (len(PLANES), cells), dtype=dtype),
+            "observation": spaces.Box(low, high, dtype=dtype),
             "action_mask": spaces.Box(0, 1, (n_actions,), dtype=np.int8)})
         self.single_action_space = spaces.Discrete(n_actions)
         self.observation_space = spaces.Dict({
-            "observation": spaces.Box(low, high, (num_envs, len(PLANES), cells), dtype=dtype),
+            "observation": spaces.Box(np.broadcast_to(low, (num_envs, *low.shape)),
+                                      np.broadcast_to(high, (num_envs, *high.shape)), dtype=dtype),
             "action_mask": spaces.Box(0, 1, (num_envs, n_actions), dtype=np.int8)})
         self.action_space = spaces.MultiDiscrete(np.full(num_envs, n_actions))
         self._rows = np.arange(num_envs)
@@ -71,6 +75,7 @@ class VictorusVectorEnv(VectorEnv):
     def _outputs(self):
         g = self.games
         take = np.copy if self.copy else (lambda a: a)
+        assert g.observations is not None and g.masks is not None   # both asked for above
         obs = {"observation": take(g.observations), "action_mask": take(g.masks.view(np.int8))}
         return obs, {"to_move": take(g.to_move), "rewards": take(g.rewards)}
 

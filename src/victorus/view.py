@@ -57,7 +57,7 @@ class PositionView:
         return f"{army}{piece.code}"
 
     def pieces(self) -> list[Piece | None]:
-        """Per cell: the :class:`~victorus.pieces.Piece` on it, or None."""
+        """Per cell: the `Piece` on it, or None."""
         return [None if army < 0 else
                 Piece(army, kind, None if edge < 0 else edge, bool(royal), tally, laps)
                 for army, kind, edge, royal, tally, laps

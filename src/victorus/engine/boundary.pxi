@@ -3,11 +3,11 @@
 # Engine (a state with its history, behind victorus.Game) and GameCore.
 
 cdef class StopToken:
-    """A call's cancellation: :meth:`stop` makes the native loops given this token (perft,
-    random playouts, MCTS) return as soon as they can. One token per call, never shared
-    process-wide, so stopping one call never stops another. Single use: once stopped it
-    stays stopped (a run also stops its token on Ctrl-C or an error of its own), so make a
-    new one for each call."""
+    """A call's cancellation: [`stop`][victorus._engine.StopToken.stop] makes the native
+    loops given this token (perft, random playouts, MCTS) return as soon as they can. One
+    token per call, never shared process-wide, so stopping one call never stops another.
+    Single use: once stopped it stays stopped (a run also stops its token on Ctrl-C or an
+    error of its own), so make a new one for each call."""
 
     def stop(self):
         """Ask the calls holding this token to return early (from any thread)."""
@@ -15,6 +15,7 @@ cdef class StopToken:
 
     @property
     def stopped(self):
+        """True once [`stop`][victorus._engine.StopToken.stop] was called."""
         return bool(atomic_load(&self.flag, SEQ_CST))
 
 
@@ -639,9 +640,8 @@ cdef class Engine:
 
 
 cdef class GameCore:
-    """The part of ``victorus.Game`` that search loops call after every action, as C
-    methods (no Python frame per call): ``legal_actions``, ``play`` of the Actions it
-    handed out, ``is_over``. Everything else is in victorus/game.py."""
+    """The compiled part of [`Game`][victorus.game.Game]: the methods that search loops
+    call after every action, as C methods (no Python frame per call)."""
 
     cdef public Engine _engine
     cdef public list _actions
@@ -651,7 +651,9 @@ cdef class GameCore:
         return self._engine._legal_objects(self._actions, self)
 
     def play(self, action):
-        """Play an Action or an R38 string; an illegal one raises and changes nothing."""
+        """Play an [`Action`][victorus.notation.Action] or an R38 string; an illegal one
+        raises [`IllegalActionError`][victorus.errors.IllegalActionError] and changes
+        nothing."""
         cdef int played = self._engine._play_known(action, self._actions)
         if played <= 0:
             self._play_text(action, played == 0)

@@ -1,5 +1,5 @@
-"""Search agents built on the heuristic evaluation (:mod:`victorus.evaluation`):
-:class:`AlphaBetaAgent`, ``make_agent("alphabeta:0.1s")``.
+"""Search agents built on the heuristic evaluation ([`victorus.evaluation`][victorus.search.evaluation]):
+[`AlphaBetaAgent`][victorus.search.alphabeta.AlphaBetaAgent], ``make_agent("alphabeta:0.1s")``.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from ..checks import check_int, check_seed
 from ..errors import ConfigError
 from ..game import Game, check_stop
+from ..notation import Action
 from . import _alphabeta  # type: ignore[attr-defined]
 from .budgets import check_seconds, decisive, legal_now
 
@@ -23,7 +24,7 @@ class AlphaBetaResult:
     of the army to act, the ``depth`` (in actions) of the last complete iteration and
     the ``nodes`` searched."""
 
-    action: object
+    action: Action
     value: float
     depth: int
     nodes: int
@@ -40,11 +41,12 @@ class AlphaBetaAgent:
     A transposition table of ``2**table_bits`` entries (24 bytes each) keyed by the
     position key; the table's action first, then captures by the points they take. The
     seed orders quiet actions (and so breaks ties between equal actions). ``weights``:
-    the evaluation's (:data:`victorus.evaluation.TERMS` names; missing ones default).
+    the evaluation's (`victorus.evaluation.TERMS` names; missing ones default).
     An action that wins at once is taken without search.
     """
 
-    def __init__(self, nodes: int | None = None, seed=None, *, seconds: float | None = None,
+    def __init__(self, nodes: int | None = None, seed: int | None = None, *,
+                 seconds: float | None = None,
                  depth: int = MAX_DEPTH, table_bits: int = 16, weights: dict | None = None):
         if nodes is None and seconds is None:
             raise ConfigError("give an alpha-beta budget: nodes, seconds or both")
@@ -62,7 +64,7 @@ class AlphaBetaAgent:
 
     def search(self, game: Game, stop=None) -> AlphaBetaResult:
         """Search the position (it must not be over). ``stop`` (a
-        :class:`victorus.StopToken`) set from another thread ends it early, as the
+        [`victorus.StopToken`][victorus.game.StopToken]) set from another thread ends it early, as the
         budget would; the last complete iteration's action is returned."""
         check_stop(stop, self.name)
         game = game.copy(history=False)
@@ -74,7 +76,7 @@ class AlphaBetaAgent:
             self.seconds or 0.0, self.rng.getrandbits(64), self.table_bits, self.weights, stop)
         return AlphaBetaResult(actions[best], value, depth, nodes)
 
-    def choose(self, game: Game, stop=None):
+    def choose(self, game: Game, stop=None) -> Action:
         """The search's choice (an action that wins at once without search); ``stop`` as
         in :meth:`search`."""
         check_stop(stop, self.name)
@@ -82,7 +84,7 @@ class AlphaBetaAgent:
 
     def native_opponent(self):
         """These settings as an opponent played in C inside the step of
-        :class:`victorus.vector.VectorGames` (``opponents={seat: "alphabeta:2000"}``):
+        [`victorus.vector.VectorGames`][victorus.vector.VectorGames] (``opponents={seat: "alphabeta:2000"}``):
         the same choice, the search seeded by one draw from the game's agent random
         state."""
         return _alphabeta.AlphaBetaOpponent(self.depth, -1 if self.nodes is None else self.nodes,

@@ -1,5 +1,6 @@
 """What every search agent shares: the budget (iterations, seconds, threads) and its
-spec grammar, the shortcut for a decisive action, and :class:`SearchResult`."""
+spec grammar, the shortcut for a decisive action, and
+[`SearchResult`][victorus.search.budgets.SearchResult]."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 from ..checks import check_int, parse_int
 from ..errors import ConfigError
 from ..game import Game
+from ..notation import Action
 from . import _mcts  # type: ignore[attr-defined]
 
 
@@ -56,10 +58,10 @@ def legal_now(game: Game, name: str) -> list:
     return game.legal_actions()
 
 
-def decisive(game: Game, actions):
+def decisive(game: Game, actions: list[Action]) -> Action | None:
     """The only legal action, or the first that wins at once (``actions``: the game's
     legal_actions()); None if there is neither. In C (``victorus.search._policy``), as the
-    search opponents inside :class:`victorus.vector.VectorGames` take it."""
+    search opponents inside [`victorus.vector.VectorGames`][victorus.vector.VectorGames] take it."""
     index = _mcts.decisive(game._engine)
     return None if index < 0 else actions[index]
 
@@ -67,10 +69,11 @@ def decisive(game: Game, actions):
 class SplitMix64:
     """A 64-bit splitmix64 random state as a search agent's ``rng``: ``getrandbits(64)``
     draws a search's seed as the C agents do. Given the state of
-    :meth:`victorus.vector.VectorGames.agent_rng`, an :class:`~victorus.search.mcts.MCTSAgent`,
-    :class:`~victorus.search.alphabeta.AlphaBetaAgent` or :class:`~victorus.search.puct.PUCTAgent`
-    plays as that game's opponents of the same spec (one draw per searched decision);
-    ``state`` is then theirs again."""
+    [`victorus.vector.VectorGames.agent_rng`][victorus.vector.VectorGames.agent_rng], an
+    [`MCTSAgent`][victorus.search.mcts.MCTSAgent],
+    [`AlphaBetaAgent`][victorus.search.alphabeta.AlphaBetaAgent]
+    or [`PUCTAgent`][victorus.search.puct.PUCTAgent] plays as that game's opponents of the same spec (one
+    draw per searched decision); ``state`` is then theirs again."""
 
     def __init__(self, state: int):
         check_int("state", state, 0, 2**64 - 1)
@@ -89,7 +92,7 @@ class SearchResult:
     the ``visits`` and mean ``values`` (for the army to act) of each, and the chosen
     ``action`` (most visits, first of equals)."""
 
-    action: object
+    action: Action
     actions: tuple
     visits: tuple
     values: tuple

@@ -2,10 +2,10 @@
 centre, captures, mobility), computed in C (``victorus.search._evaluate``), and a slow reference
 of every term over the public API (``reference_terms``), which the tests compare it with.
 
->>> import victorus
->>> from victorus.evaluation import evaluate
->>> evaluate(victorus.Game("compact", players=2))      # the start: even
-(0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    >>> import victorus
+    >>> from victorus.evaluation import evaluate
+    >>> evaluate(victorus.Game("compact", players=2))      # the start: even
+    (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 
 Each term is a number per team (R33); a team's value is ``0.99 tanh`` of the weighted sum
 of its terms minus their mean over the present teams, so with two teams one team's value
@@ -54,7 +54,8 @@ def _at_turn_start(game: Game, seat: int) -> Game:
 
 
 def reference_terms(game: Game) -> dict[str, tuple[float, ...]]:
-    """The raw terms of :func:`terms` in Python over the public API (slow; for tests).
+    """The raw terms of [`terms`][victorus.search.evaluation.terms] in Python over the public API
+    (slow; for tests).
     ``danger`` and ``mobility`` read every live army's actions at the start of its turn,
     so the position must be at the start of a turn (R39)."""
     teams, present = game.config.teams, game.config.present
@@ -85,7 +86,8 @@ def reference_terms(game: Game) -> dict[str, tuple[float, ...]]:
 
 
 def reference_evaluate(game: Game, weights: dict | None = None) -> tuple[float, ...]:
-    """:func:`evaluate` in Python from :func:`reference_terms` (slow; for tests)."""
+    """[`evaluate`][victorus.search.evaluation.evaluate] in Python from
+    [`reference_terms`][victorus.search.evaluation.reference_terms] (slow; for tests)."""
     if game.is_over:
         return tuple(game.returns())
     weights = {**DEFAULT_WEIGHTS, **(weights or {})}

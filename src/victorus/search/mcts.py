@@ -12,6 +12,7 @@ from ..checks import check_int, check_seed
 from ..constants import NUM_SEATS
 from ..errors import ConfigError
 from ..game import Game, check_stop, play_random
+from ..notation import Action
 from . import _mcts  # type: ignore[attr-defined]
 from .budgets import SearchResult, budget_name, check_budget, decisive, legal_now
 
@@ -25,7 +26,8 @@ class MCTSAgent:
     their returns). Rollouts are uniformly random actions, at most ``rollout_actions``;
     an unfinished rollout is scored by R37 material (on the board and held, per team)
     squashed into (-0.5, 0.5), so that a real win (+1) counts for more; with
-    ``evaluated`` it is scored by the heuristic evaluation (:mod:`victorus.evaluation`)
+    ``evaluated`` it is scored by the heuristic evaluation
+    ([`victorus.evaluation`][victorus.search.evaluation])
     instead. An action that wins at once is taken without search.
 
     Budget per decision: ``iterations`` (deterministic for a seed and ``threads``),
@@ -35,8 +37,8 @@ class MCTSAgent:
     """
 
     def __init__(self, iterations: int | None = 1000, rollout_actions: int = 10,
-                 c: float = 1.4, seed=None, *, seconds: float | None = None,
-                 threads: int = 1, max_nodes: int = 1_000_000, evaluated: bool = False):
+                 c: float = 1.4, seed: int | None = None, *, seconds: float | None = None,
+                 threads: int = 1, max_nodes: int = 1_000_000, evaluated: bool = False) -> None:
         check_budget(iterations, seconds, threads)
         for name, value, low in (("rollout_actions", rollout_actions, 0),
                                  ("max_nodes", max_nodes, 1)):
@@ -52,7 +54,7 @@ class MCTSAgent:
     def search(self, game: Game, stop=None) -> SearchResult:
         """Search the position (it must not be over) and report every root action.
 
-        The search reads a copy of the position; ``stop`` (a :class:`victorus.StopToken`)
+        The search reads a copy of the position; ``stop`` (a [`victorus.StopToken`][victorus.game.StopToken])
         set from another thread ends it early, as its budget would."""
         check_stop(stop, self.name)
         game = game.copy(history=False)      # one position for the actions and the search
@@ -70,7 +72,7 @@ class MCTSAgent:
                             tuple(v / n if n else 0.0 for v, n in zip(values, visits)),
                             done, nodes)
 
-    def choose(self, game: Game, stop=None):
+    def choose(self, game: Game, stop=None) -> Action:
         """The most visited action (an action that wins at once without search); ``stop``
         as in :meth:`search`."""
         check_stop(stop, self.name)
@@ -78,8 +80,8 @@ class MCTSAgent:
 
     def native_opponent(self):
         """These settings as an opponent played in C inside the step of
-        :class:`victorus.vector.VectorGames` (``opponents={seat: "mcts:200"}``): the same
-        choice, the search seeded by one draw from the game's agent random state."""
+        [`victorus.vector.VectorGames`][victorus.vector.VectorGames] (``opponents={seat: "mcts:200"}``): the
+        same choice, the search seeded by one draw from the game's agent random state."""
         if self.threads > 1:
             raise ConfigError(f"{self.name}: an opponent inside the step searches on one "
                               f"thread (the vector's threads share out the games): drop "
@@ -99,14 +101,15 @@ class _Node:
 
 
 class PythonMCTSAgent:
-    """The same UCT as :class:`MCTSAgent`, in Python over the public API only: an
+    """The same UCT as [`MCTSAgent`][victorus.search.mcts.MCTSAgent], in Python over the public API only: an
     example to start from (docs/search.md). The tree, selection and backup are Python;
     rollouts run in C (``play_random(..., history=False)``); the evaluation reads
     ``Game.material()``. Budget: ``iterations`` and/or ``seconds`` per decision.
     """
 
     def __init__(self, iterations: int | None = 200, rollout_actions: int = 10,
-                 c: float = 1.4, seed=None, *, seconds: float | None = None):
+                 c: float = 1.4, seed: int | None = None, *,
+                 seconds: float | None = None) -> None:
         check_budget(iterations, seconds, 1)
         self.name = budget_name("mcts-py", iterations, seconds, 1)
         self.iterations, self.seconds = iterations, seconds
@@ -127,8 +130,9 @@ class PythonMCTSAgent:
         return [0.5 * math.tanh(4 * (by_team[teams[s]] - mean) / total)
                 if s in game.config.present else 0.0 for s in range(NUM_SEATS)]
 
-    def choose(self, game: Game, stop=None):
-        """``stop`` (a :class:`victorus.StopToken`) set from another thread ends the
+    def choose(self, game: Game, stop=None) -> Action:
+        """The action to play in ``game`` (it must not be over); ``stop`` (a
+        [`victorus.StopToken`][victorus.game.StopToken]) set from another thread ends the
         search early, as its budget would."""
         check_stop(stop, self.name)
         actions = legal_now(game, self.name)

@@ -3,15 +3,15 @@ or the built-in heuristic.
 
 The tree work (selection with virtual loss, expansion, backup, the proof of decided
 positions) runs in C without the GIL (``victorus.search._puct``); the evaluator is called with a
-batch of up to ``batch_size`` leaves (:class:`victorus.search._puct.LeafBatch`: observations in
+batch of up to ``batch_size`` leaves (`victorus.search._puct.LeafBatch`: observations in
 each leaf's mover's frame, legal action ids, the army to act) and returns priors over
 each leaf's legal actions and a value per seat (or for the army to act). Values are per
 seat, so it plays for 2-6 armies and teams (R33: team mates share their values): the army
 to act at a node picks the child best for its own seat.
 
 For self-play: root Dirichlet noise (``noise_fraction``, ``dirichlet_alpha``), a
-``temperature`` for the choice, :meth:`victorus.agents.SearchResult.policy` as the
-training target, and tree reuse (the subtree of the actions played since the last
+``temperature`` for the choice, [`SearchResult.policy`][victorus.search.budgets.SearchResult.policy]
+as the training target, and tree reuse (the subtree of the actions played since the last
 search is kept).
 """
 
@@ -25,6 +25,7 @@ from dataclasses import replace
 from ..checks import check_int, check_seed
 from ..errors import ConfigError
 from ..game import Game, check_stop
+from ..notation import Action
 from . import _puct  # type: ignore[attr-defined]
 from .budgets import SearchResult, budget_name, check_budget, decisive, legal_now
 
@@ -121,7 +122,7 @@ class PUCTAgent:
     def search(self, game: Game, stop=None) -> SearchResult:
         """Search the position (it must not be over) and report every root action.
 
-        ``stop`` (a :class:`victorus.StopToken`) set from another thread ends the search
+        ``stop`` (a [`victorus.StopToken`][victorus.game.StopToken]) set from another thread ends the search
         early, as its budget would."""
         return self.search_many([game], stop)[0]
 
@@ -167,8 +168,8 @@ class PUCTAgent:
             children = [(0, 0.0, 1.0 / len(actions), None)] * len(actions)
         visits = tuple(c[0] for c in children)
         values = tuple(c[3] if c[3] is not None else c[1] for c in children)
-        result = SearchResult(None, tuple(actions), visits, values, done, nodes,
-                              tuple(c[2] for c in children))
+        result = SearchResult(actions[0], tuple(actions), visits, values, done, nodes,
+                              tuple(c[2] for c in children))     # its action: picked below
         return replace(result, action=actions[self._pick(result, proven)])
 
     def _pick(self, result: SearchResult, proven: int) -> int:
@@ -185,7 +186,7 @@ class PUCTAgent:
             for tree, _ in self._trees:
                 _puct.verify_tree(tree)
 
-    def choose(self, game: Game, stop=None):
+    def choose(self, game: Game, stop=None) -> Action:
         """The search's choice (an action that wins at once without search); ``stop`` as
         in :meth:`search`."""
         check_stop(stop, self.name)
@@ -193,8 +194,8 @@ class PUCTAgent:
 
     def native_opponent(self):
         """These settings as an opponent played in C inside the step of
-        :class:`victorus.vector.VectorGames` (``opponents={seat: "puct:200"}``): the same
-        choice, the search seeded by one draw from the game's agent random state, the tree
+        [`victorus.vector.VectorGames`][victorus.vector.VectorGames] (``opponents={seat: "puct:200"}``): the
+        same choice, the search seeded by one draw from the game's agent random state, the tree
         kept per game between decisions (``reuse_tree``). Needs a C evaluator and
         temperature 0."""
         if self.evaluator not in C_EVALUATORS or self.temperature > 0:

@@ -7,6 +7,7 @@ import random
 
 from ..checks import check_seed
 from ..game import Game, check_stop
+from ..notation import Action
 from . import _greedy, _policy  # type: ignore[attr-defined]
 from .budgets import legal_now
 
@@ -14,11 +15,11 @@ from .budgets import legal_now
 class RandomAgent:
     """Uniformly random legal actions."""
 
-    def __init__(self, seed=None):
+    def __init__(self, seed: int | None = None) -> None:
         self.name = "random"
         self.rng = random.Random(check_seed(seed))
 
-    def choose(self, game: Game, stop=None):
+    def choose(self, game: Game, stop=None) -> Action:
         """One draw; ``stop`` (a :class:`victorus.StopToken`) already stopped raises
         Cancelled, as for every agent."""
         check_stop(stop, self.name)
@@ -37,15 +38,15 @@ class GreedyAgent:
     win at once), minus the most valuable piece the next army to act could then capture
     when it is of another team. Ties are broken at random. Runs in C
     (``victorus.search._greedy``), the very agent that plays ``opponents={seat: "greedy"}``
-    inside :class:`victorus.vector.VectorGames`; ``rng_state`` is its 64-bit random state
-    (one draw per decision).
+    inside [`victorus.vector.VectorGames`][victorus.vector.VectorGames]; ``rng_state`` is its 64-bit random
+    state (one draw per decision).
     """
 
-    def __init__(self, seed=None):
+    def __init__(self, seed: int | None = None) -> None:
         self.name = "greedy"
         self.rng_state = random.Random(check_seed(seed)).getrandbits(64)
 
-    def choose(self, game: Game, stop=None):
+    def choose(self, game: Game, stop=None) -> Action:
         """The best-scored action (one draw for ties); ``stop`` as for every agent."""
         check_stop(stop, self.name)
         actions = legal_now(game, self.name)

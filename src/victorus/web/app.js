@@ -420,7 +420,8 @@ $("new-game").addEventListener("submit", (event) => {
 $("watch-simulation").addEventListener("submit", (event) => {
   event.preventDefault();
   const simulate = {
-    seed: Number($("sim-seed").value), index: Number($("sim-index").value),
+    // The seed as its digits: 64 bits, more than a JavaScript number holds exactly.
+    seed: $("sim-seed").value.trim() || "0", index: Number($("sim-index").value),
     board: $("new-board").value, players: Number($("new-players").value),
     variant: $("new-variant").value.trim() || "standard",
   };
