@@ -1,10 +1,10 @@
 """Agents behind one small interface (tournaments between them: victorus.tournament): the
-public face of the search wing (:mod:`victorus.search`).
+public face of the search wing (`victorus.search`).
 
 An agent has a ``name`` and ``choose(game) -> Action`` (a legal action of the
 army to act). ``make_agent("mcts:200", seed=1)`` builds one from a spec; the kinds, their budgets,
-which play inside the vector step and on the page are the registry's (:data:`KINDS`,
-:mod:`victorus.search.registry`).
+which play inside the vector step and on the page are the registry's (`KINDS`,
+`victorus.search.registry`).
 """
 
 from .search.alphabeta import AlphaBetaAgent, AlphaBetaResult

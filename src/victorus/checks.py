@@ -4,9 +4,9 @@ agent spec, a command-line option, a web request) goes through `check_int` or
 naming the field, its range and the value, and a string of digits longer than the
 range's is refused before ``int()`` reads it (no 5,000-digit conversion, no bare
 ``ValueError`` from Python's digit limit). An integer is a Python int, a numpy integer
-scalar or a 0-d numpy integer array (:func:`as_int`), never a bool, a float or a string;
-every environment's action goes through :func:`check_action_id`, arrays of ids through
-:func:`as_int_array`, agents' seeds through :func:`check_seed`.
+scalar or a 0-d numpy integer array (`as_int`), never a bool, a float or a string;
+every environment's action goes through `check_action_id`, arrays of ids through
+`as_int_array`, agents' seeds through `check_seed`.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def as_int(value) -> int | None:
 
 
 def as_int_array(values):
-    """``values`` as a numpy array if they are integers (:func:`as_int`'s rule for each:
+    """``values`` as a numpy array if they are integers (`as_int`'s rule for each:
     an array of an integer dtype, kinds 'i' and 'u', or a sequence of integers; empty is
     fine); None for anything else (floats, strings, bools, timedeltas, objects...)."""
     import numpy
@@ -74,7 +74,7 @@ def as_int_array(values):
 
 
 def check_int(name: str, value, low: int, high: int | None = None, error=ConfigError) -> int:
-    """``value`` as an ``int`` if it is an integer (:func:`as_int`: a Python int, a numpy
+    """``value`` as an ``int`` if it is an integer (`as_int`: a Python int, a numpy
     integer scalar or a 0-d numpy integer array; never a bool) within ``low``..``high``
     (``high`` None: no upper bound); else ``error`` naming ``name``, the range and the
     value."""
@@ -86,7 +86,7 @@ def check_int(name: str, value, low: int, high: int | None = None, error=ConfigE
 
 def check_action_id(value, num_actions: int, error=ConfigError) -> int:
     """The action id ``value`` as an ``int``: exactly the integers of an action space of
-    ``num_actions`` ids (0 to ``num_actions - 1``), as :func:`check_int` takes them;
+    ``num_actions`` ids (0 to ``num_actions - 1``), as `check_int` takes them;
     anything else (a float, a string, bytes, None, a bool...) is refused with ``error``
     naming the value and the range. Every environment's ``step`` checks its actions
     here; whether the id is legal now is the game's to say."""
@@ -95,7 +95,7 @@ def check_action_id(value, num_actions: int, error=ConfigError) -> int:
 
 def check_seed(seed, name: str = "seed", error=ConfigError) -> int | None:
     """An agent's seed as ``random.Random`` takes it: None (fresh entropy) or an integer
-    (:func:`as_int`, so numpy integers too); anything else is ``error``."""
+    (`as_int`, so numpy integers too); anything else is ``error``."""
     if seed is None:
         return None
     number = as_int(seed)

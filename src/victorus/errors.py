@@ -32,7 +32,7 @@ class AgentError(VictorusError):
     """An agent asked for an action (in a tournament, a match, ``victorus play``) raised
     or answered with something the game refused; the message names the agent, the game
     and the position (VPN, R39). ``result``: what was finished before it (a tournament's
-    :class:`~victorus.tournament.TournamentResult` of the finished games), else None."""
+    `TournamentResult` of the finished games), else None."""
 
     def __init__(self, message: str, result=None):
         super().__init__(message)

@@ -1,4 +1,4 @@
-"""``victorus.evaluation`` is :mod:`victorus.search.evaluation` (the search wing's room), under the
+"""``victorus.evaluation`` is `victorus.search.evaluation` (the search wing's room), under the
 name it had before: this module hands it on, so ``import victorus.evaluation`` goes on working."""
 
 import sys

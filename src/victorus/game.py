@@ -431,7 +431,7 @@ MAX_PERFT_HASH_MB = 65536
 def check_stop(stop, what: str) -> None:
     """The one rule of every call that takes a ``stop`` token (perft, simulate, the
     searches and the agents' ``choose``; docs/robustness.md): ``stop`` is None or a
-    :class:`StopToken`, and a token already stopped raises :class:`Cancelled` before any
+    `StopToken`, and a token already stopped raises `Cancelled` before any
     work. Stopped during the call, perft and simulate raise Cancelled (their partial
     counts mean nothing), and a search returns what it has searched, as its budget ending
     would."""

@@ -1,4 +1,4 @@
-"""``victorus.puct`` is :mod:`victorus.search.puct` (the search wing's room), under the
+"""``victorus.puct`` is `victorus.search.puct` (the search wing's room), under the
 name it had before: this module hands it on, so ``import victorus.puct`` goes on working."""
 
 import sys

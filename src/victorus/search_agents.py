@@ -1,4 +1,4 @@
-"""``victorus.search_agents`` is :mod:`victorus.search.alphabeta` (the search wing's room), under the
+"""``victorus.search_agents`` is `victorus.search.alphabeta` (the search wing's room), under the
 name it had before: this module hands it on, so ``import victorus.search_agents`` goes on working."""
 
 import sys

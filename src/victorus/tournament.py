@@ -8,10 +8,10 @@ agents afresh (a spec or factory from the game's seed, an object as a deep copy 
 it), so a game depends only on the tournament's seed and its own index: the results
 are the same for any number of workers.
 
-An agent is asked on a copy of the game (:func:`play_agent`): looking ahead by playing
+An agent is asked on a copy of the game (`play_agent`): looking ahead by playing
 and undoing on it never changes the tournament's game. An agent that raises, or answers
 with an action the game refuses (malformed or illegal), stops the tournament with an
-:class:`~victorus.errors.AgentError` naming the agent, the game's index and the position
+`AgentError` naming the agent, the game's index and the position
 (VPN, R39); its ``result`` holds every game finished before it (``victorus tournament
 --json`` writes them, with ``"stopped"`` saying why). No game is scored from a fault.
 """
@@ -446,7 +446,7 @@ def tournament(agents, games: int, seed: int = 0, board: str = "compact", player
     plays every side of the same position. ``openings=0``: every game from the start.
     A game past ``max_actions`` of the agents (R36) is unfinished: a draw in pairs
     and ratings. Agents are asked on a copy of the game; one that raises, or answers
-    an action the game refuses, raises :class:`~victorus.errors.AgentError` naming it,
+    an action the game refuses, raises `AgentError` naming it,
     the game and the VPN, its ``result`` the games finished before it.
 
     ``workers=N`` plays on N processes (agents then travel pickled: specs and factories
@@ -492,16 +492,22 @@ def tournament(agents, games: int, seed: int = 0, board: str = "compact", player
         played = _run_ray(job, plans, workers, progress, address)
     else:
         played = _run_local(job, plans, workers, progress)
+    return _result(played, len(plans), tuple(names), lineup, teams, openings)
+
+
+def _result(played, planned: int, names: tuple, lineup: str, teams: int,
+            openings: int) -> TournamentResult:
+    """The games played, in order; AgentError (holding them) if an agent failed in one."""
     faults = sorted((item for item in played if isinstance(item, _Fault)), key=lambda f: f.index)
     outcomes = tuple(sorted((item for item in played if isinstance(item, GameOutcome)),
                             key=lambda game: game.index))
     log.info("tournament: %d games played", len(outcomes))
     if faults:
-        stopped = (f"{faults[0].message}; {len(outcomes)} of {len(plans)} games were "
+        stopped = (f"{faults[0].message}; {len(outcomes)} of {planned} games were "
                    f"finished before it stopped the tournament")
-        raise AgentError(stopped, TournamentResult(tuple(names), lineup, teams, openings,
-                                                   outcomes, stopped))
-    return TournamentResult(tuple(names), lineup, teams, openings, outcomes)
+        raise AgentError(stopped, TournamentResult(names, lineup, teams, openings, outcomes,
+                                                   stopped))
+    return TournamentResult(names, lineup, teams, openings, outcomes)
 
 
 def _chunks(plans, workers: int) -> list[list[_Plan]]:

@@ -1,7 +1,7 @@
 """The search wing: agents and their searches, one registry of agent kinds
-(:mod:`victorus.search.registry`), budgets, and the C searches with their opponent
+(`victorus.search.registry`), budgets, and the C searches with their opponent
 interface. ``victorus.agents`` is the public face; this package's own names are the
-budgets' (:mod:`victorus.search.budgets`)."""
+budgets' (`victorus.search.budgets`)."""
 
 from .budgets import (
     MAX_ITERATIONS,

@@ -78,7 +78,7 @@ class AlphaBetaAgent:
 
     def choose(self, game: Game, stop=None) -> Action:
         """The search's choice (an action that wins at once without search); ``stop`` as
-        in :meth:`search`."""
+        in `search`."""
         check_stop(stop, self.name)
         return decisive(game, legal_now(game, self.name)) or self.search(game, stop).action
 

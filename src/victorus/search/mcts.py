@@ -1,5 +1,5 @@
-"""UCT: :class:`MCTSAgent` in C (root parallelism, a native opponent of the vector games)
-and :class:`PythonMCTSAgent`, the same search in Python over the public API."""
+"""UCT: `MCTSAgent` in C (root parallelism, a native opponent of the vector games)
+and `PythonMCTSAgent`, the same search in Python over the public API."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ class MCTSAgent:
 
     def choose(self, game: Game, stop=None) -> Action:
         """The most visited action (an action that wins at once without search); ``stop``
-        as in :meth:`search`."""
+        as in `search`."""
         check_stop(stop, self.name)
         return decisive(game, legal_now(game, self.name)) or self.search(game, stop).action
 

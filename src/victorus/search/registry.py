@@ -1,7 +1,7 @@
 """The agent kinds, in one registry (OpenSpiel's registered bots): a kind's name, how it
 is built, its budget grammar, whether it plays inside the vector step and what the page
 lets it spend. ``make_agent``, the help texts, the ladder, the vector opponents' check and
-the page's menu and limits all derive from :data:`KINDS`. A new agent is one entry here
+the page's menu and limits all derive from `KINDS`. A new agent is one entry here
 plus its module.
 """
 

@@ -1,5 +1,5 @@
 """The agents without a search: uniformly random, and greedy (in C). Both also play
-inside the step of :class:`victorus.vector.VectorGames` (``native_opponent()``)."""
+inside the step of `victorus.vector.VectorGames` (``native_opponent()``)."""
 
 from __future__ import annotations
 
@@ -20,13 +20,13 @@ class RandomAgent:
         self.rng = random.Random(check_seed(seed))
 
     def choose(self, game: Game, stop=None) -> Action:
-        """One draw; ``stop`` (a :class:`victorus.StopToken`) already stopped raises
+        """One draw; ``stop`` (a `victorus.StopToken`) already stopped raises
         Cancelled, as for every agent."""
         check_stop(stop, self.name)
         return self.rng.choice(legal_now(game, self.name))
 
     def native_opponent(self):
-        """This agent inside the step of :class:`victorus.vector.VectorGames`: one draw
+        """This agent inside the step of `victorus.vector.VectorGames`: one draw
         from the game's agent random state per decision."""
         return _policy.RandomOpponent()
 
@@ -54,7 +54,7 @@ class GreedyAgent:
         return actions[index]
 
     def native_opponent(self):
-        """This agent inside the step of :class:`victorus.vector.VectorGames` (the same C
+        """This agent inside the step of `victorus.vector.VectorGames` (the same C
         function, drawing from the game's agent random state)."""
         return _greedy.GreedyOpponent()
 
