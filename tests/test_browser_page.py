@@ -427,7 +427,8 @@ def test_after_a_server_restart_the_page_offers_the_game_s_last_record(opened, l
     old, live.table = live.table, Table("standard", 3, seats=[PERSON] * 6)
     old.set_seats(old.controllers)                           # the old one's waiters answered
     page.wait_for_selector("#lost-record:not([hidden])")
-    assert page.inner_text("#notice") == "the server restarted: your game was lost"
+    assert page.inner_text("#notice") == ("The server restarted and this game was lost; "
+                                          "its record is kept:")
     with page.expect_download() as download:
         page.click("#lost-record")
     text = open(download.value.path()).read()
