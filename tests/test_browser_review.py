@@ -13,7 +13,7 @@ import pytest
 import test_browser
 import victorus
 from helpers import serving
-from test_browser import BOX, TIMEOUT_MS, new_game
+from test_browser import TIMEOUT_MS, new_game
 from victorus.analysis import Analysis, Review
 from victorus.server import PERSON, Server, Table
 
@@ -47,6 +47,13 @@ def opened(browser):
 
 def agents_only(board="compact", players=2, variant="quick2", agent="greedy"):
     return Table(board, players, variant, seats=[agent] * 6, agent_delay=0)
+
+
+def step_shown(page, srv, count):
+    """The agents play ``count`` actions (the test steps them), each shown by the page."""
+    for _ in range(count):
+        assert srv.work()
+        page.wait_for_function(f"() => S.version === {srv.table.version}")
 
 
 # -- the opponent chosen stays chosen -------------------------------------------------------
@@ -86,11 +93,12 @@ NEWEST_IN_VIEW = """() => {
 
 
 def test_the_newest_action_and_its_actor_are_always_in_view_six_armies(opened):
-    with serving(Table("standard", 6, seats=["greedy"] * 6, agent_delay=0)) as srv:
+    with serving(Table("standard", 6, seats=["greedy"] * 6, agent_delay=0), worker=False) as srv:
         page = opened(srv)
         page.evaluate(NEWEST_IN_VIEW)
-        page.wait_for_function("() => checks.length >= 60")
+        step_shown(page, srv, 80)
         checks = page.evaluate("() => checks")
+        assert len(checks) >= 80
         assert [text for ok, text in checks if not ok] == []
         # the frozen pieces' lines are folded under their capture, one line per turn
         folded = page.eval_on_selector_all("#log li", "lis => lis.map(li => ["
@@ -209,12 +217,17 @@ def test_a_second_tab_watches_until_it_takes_the_seats(opened):
 
 # -- screen readers, names, keys ---------------------------------------------------------------------
 def test_a_live_region_announces_the_agents_moves(opened):
-    with serving(Table("compact", 2, seats=["greedy"] * 6, agent_delay=0.2)) as srv:
+    with serving(Table("compact", 2, seats=["greedy"] * 6, agent_delay=0), worker=False) as srv:
         page = opened(srv)
         assert page.get_attribute("#announce", "aria-live") == "polite"
-        page.wait_for_function("() => document.querySelector('#announce').textContent !== ''")
+        assert page.inner_text("#announce") == ""
+        step_shown(page, srv, 1)
         text = page.inner_text("#announce")
-        assert any(text.startswith(f"{name}: ") for name in victorus.geometry.SEAT_NAMES), text
+        assert text.startswith("red: ")
+        assert text.startswith(page.inner_text("#summary li:last-child .words"))
+        step_shown(page, srv, 3)
+        assert page.inner_text("#announce").startswith(
+            page.inner_text("#summary li:last-child .words"))
 
 
 NAMELESS = """() => [...document.querySelectorAll('select, input, button')]
@@ -257,15 +270,16 @@ def test_a_piece_dragged_to_its_destination_is_played(opened):
 
 GLIDES = """() => { window.glides = 0; new MutationObserver((records) => {
   for (const r of records) if (r.target.classList && r.target.classList.contains('gliding')) glides += 1;
-}).observe(document.querySelector('#board'), {attributes: true, subtree: true, attributeFilter: ['class']}); }"""
+}).observe(document.querySelector('#board'),
+            {attributes: true, subtree: true, attributeFilter: ['class']}); }"""
 
 
 @pytest.mark.parametrize("motion", ["no-preference", "reduce"])
 def test_moves_glide_unless_reduced_motion_is_asked(opened, motion):
-    with serving(Table("compact", 2, seats=["greedy"] * 6, agent_delay=0.3)) as srv:
+    with serving(Table("compact", 2, seats=["greedy"] * 6, agent_delay=0), worker=False) as srv:
         page = opened(srv, reduced_motion=motion)
         page.evaluate(GLIDES)
-        page.wait_for_function("() => document.querySelectorAll('#log .act').length >= 6")
+        step_shown(page, srv, 4)
         glides = page.evaluate("() => glides")
         assert (glides > 0) == (motion == "no-preference")
 
@@ -290,7 +304,8 @@ def test_on_a_phone_the_compact_board_s_cells_are_44_px(opened):
     table = Table("compact", 2, seats=[PERSON] + ["greedy"] * 5, agent_delay=0)
     with serving(table) as srv:
         page = opened(srv, 390, 844)
-        page.wait_for_function("() => document.querySelector('#board svg').getBoundingClientRect().width > 390")
+        page.wait_for_function("() => document.querySelector('#board svg')"
+                               ".getBoundingClientRect().width > 390")
         sizes = page.eval_on_selector_all(".cell", "cs => cs.map(c => { const r = c.getBoundingClientRect();"
                                                    " return Math.min(r.width, r.height); })")
         assert min(sizes) >= 44

@@ -124,7 +124,8 @@ def over(game, winners=None) -> dict:
     seat = game.to_move
     team = next((t for t in teams if seat in t), [seat])
     return {"status": "done", "over": True, "best": None, "cells": [], "seat": seat,
-            "team": [SEAT_NAMES[s] for s in team], "chance": chances[seat], "chances": chances, "iterations": 0, **_position(game)}
+            "team": [SEAT_NAMES[s] for s in team], "chance": chances[seat], "chances": chances,
+            "iterations": 0, **_position(game)}
 
 
 def describe(game, result) -> dict:

@@ -354,7 +354,8 @@ class Table:
         game = self.game.copy()
         for _ in range(self.game.ply - at):
             game.undo()
-        return game, {"index": at, "length": self.game.ply}
+        return game, {"index": at, "length": self.game.ply,
+                      "over": self.game.is_over or self.resigned is not None}
 
     def _state(self, seat_view, labels: bool, layered: bool, browsed=None) -> dict:
         """The whole state (every frame, the whole log) of the game shown, or of

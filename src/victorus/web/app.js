@@ -191,7 +191,7 @@ function drawStatus() {
   let text;
   if (S.browse) {
     text = `The position after action ${S.browse.index} of ${S.browse.length} ` +
-      (S.over ? "(the game is over)" : "(the game goes on)");
+      (S.browse.over ? "(the game is over)" : "(the game goes on)");
   } else if (S.over) {
     const winners = S.winners.map((s) => SEAT_NAMES[s]).join(", ");
     text = S.winners.length ? `Game over (${S.reason}): ${winners} ${S.winners.length > 1 ? "win" : "wins"}`

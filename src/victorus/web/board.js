@@ -506,7 +506,8 @@ async function followReview() {
   review = { key: null, game, points: [], marks: [], status: "running", length: 0 };
   drawReview();
   try {
-    let state = await api("/api/review", {});
+    await api("/api/review", {});
+    let state = await api("/api/review?from=0");
     for (;;) {
       if (reviewing !== game) return;
       if (state.key !== review.key) review.points = [];
@@ -536,7 +537,7 @@ function shownIndex() {
   if (!S) return null;
   if (S.mode === "watch") return S.watch.index;
   if (S.browse) return S.browse.index;
-  return S.over ? review.length : null;
+  return S.over ? review.length : null;       // (a finished game's end)
 }
 
 function reviewY(chance) { return 58 - 56 * chance; }
