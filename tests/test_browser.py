@@ -77,14 +77,16 @@ def screenshot(page, name, full_page=False):
 
 
 def new_game(page, players="2", variant="quick2", agent="greedy", time_limit="", board="compact",
-             you="0", delay="0"):
+             you="0", delay="0", whole_team=False):
     """Start a game from the form and wait until the page shows it (a newer state
-    version than before: the fixture's game also says 'new game')."""
+    version than before: the fixture's game also says 'new game'); ``whole_team``: the
+    person plays every army of the seat's team (the form's default), else that one."""
     before = page.evaluate("() => S.version")
     page.select_option("#new-board", board)
     page.select_option("#new-players", players)
     page.fill("#new-variant", variant)
     page.select_option("#new-you", you)
+    page.set_checked("#new-team", whole_team)
     page.select_option("#new-agent", agent)
     page.fill("#new-time-limit", time_limit)
     page.fill("#new-agent-delay", delay)

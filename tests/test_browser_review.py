@@ -288,15 +288,15 @@ def test_moves_glide_unless_reduced_motion_is_asked(opened, motion):
 def test_a_person_plays_the_whole_team_by_default_and_the_armies_are_named(opened):
     with serving(Table("compact", 6, seats=[PERSON] + ["greedy"] * 5, agent_delay=0)) as srv:
         page = opened(srv)
-        new_game(page, players="2", variant="standard")
+        assert page.is_checked("#new-team")                    # the default
+        new_game(page, players="2", variant="standard", whole_team=True)
         assert [s for s, c in enumerate(srv.table.controllers) if c == PERSON] == [0, 2, 4]
         page.click('.cell[data-cell="g6"]')
         page.click('.cell[data-cell="g10"]')
         page.wait_for_function("() => document.querySelector('#summary li')")
         assert page.inner_text("#summary li .words").startswith("you (red): ")
-        page.uncheck("#new-team")
         page.once("dialog", lambda dialog: dialog.accept())
-        new_game(page, players="2", variant="standard")
+        new_game(page, players="2", variant="standard", whole_team=False)
         assert [s for s, c in enumerate(srv.table.controllers) if c == PERSON] == [0]
 
 

@@ -62,7 +62,7 @@ def _teams(game) -> list[list[int]]:
 def _position(game) -> dict:
     """What names the position searched (the page compares it with the one it shows)."""
     return {"placement": placement(game), "to_move": game.to_move, "phase": game.phase,
-            "round": game.round, "ply": game.ply}
+            "round": game.round}
 
 
 def _search(game, seconds: float | None, seed: int, iterations: int | None = None):
@@ -170,6 +170,7 @@ class Review:
         self._lock = threading.Lock()
         self._state: dict = {"status": "none", "key": None, "points": [], "marks": []}
         self._cancel = threading.Event()
+        self.thread: threading.Thread | None = None     # the last review's
 
     def start(self, final, key: str, clock: bool = False, winners=None) -> dict:
         """Review ``final`` (a finished game; copied now) under ``key``; a review of the
@@ -188,8 +189,10 @@ class Review:
                            "length": len(actions), "points": [], "marks": [],
                            "seconds": self.seconds, "elapsed": None}
             outcome = over(final, winners)
-        threading.Thread(target=self._run, name="victorus-review", daemon=True,
-                         args=(start, actions, indices, clock, outcome, cancel, key)).start()
+        self.thread = threading.Thread(target=self._run, name="victorus-review", daemon=True,
+                                       args=(start, actions, indices, clock, outcome, cancel,
+                                             key))
+        self.thread.start()
         return self.state()
 
     def cancel(self) -> dict:
