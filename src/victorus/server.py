@@ -425,7 +425,8 @@ def _app(server: Server) -> Starlette:
             await _until_changed(server, since, wait)
         table = server.table
         answer = await run_in_threadpool(table.state, view, since, labels, 0.0, at, frame, log)
-        return _json(dict(answer, spectator=not server.holds(tab, claim=True)))
+        spectator = not server.holds(tab, claim=True)
+        return _json(answer if answer.get("unchanged") else dict(answer, spectator=spectator))
 
     async def record_text(request):
         text = await run_in_threadpool(server.table.record_text)

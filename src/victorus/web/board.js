@@ -495,12 +495,16 @@ let review = { key: null, game: null, points: [], marks: [], status: "none", len
 let reviewing = null;          // the game (gameKey) whose review the page follows
 let reviewPoint = null;        // a review point shown as the analysis of its position
 
+// A finished game played here is reviewed at once; a watched game when asked (its steps
+// then share the machine with the searches).
 function reviewWanted() {
-  return S && ((S.mode === "play" && S.over) || S.mode === "watch");
+  return S && S.mode === "play" && S.over;
 }
 
-async function followReview() {
-  if (!reviewWanted() || reviewing === gameKey()) return;
+let reviewDeclined = null;     // the game whose review was stopped: not started again unasked
+async function followReview(asked = false) {
+  if (!asked && (!reviewWanted() || reviewDeclined === gameKey())) return;
+  if (reviewing === gameKey()) return;
   const game = gameKey();
   reviewing = game;
   review = { key: null, game, points: [], marks: [], status: "running", length: 0 };
@@ -525,9 +529,12 @@ async function followReview() {
   }
 }
 
+$("review-start").addEventListener("click", () => followReview(true));
+
 $("review-cancel").addEventListener("click", async () => {
   try { await api("/api/review", { cancel: true }); } catch (e) { /* shown below */ }
   review.status = "cancelled";
+  reviewDeclined = reviewing;
   reviewing = null;
   drawReview();
 });
@@ -547,7 +554,9 @@ function drawReview() {
   const ours = review.game === gameKey() && review.game !== null;
   const done = ours ? review.points.length : 0;
   $("review-cancel").hidden = !(ours && review.status === "running");
-  $("review-status").textContent = !ours ? "after the game: its review, each army's chance to win move by move" :
+  $("review-start").hidden = !(S && ((S.mode === "watch" && !ours) || (ours && review.status === "cancelled")));
+  $("review-status").textContent = !ours ? (S && S.mode === "watch" ? "the review: each army's chance to win move by move" :
+    "after the game: its review, each army's chance to win move by move") :
     review.status === "running" ? `reviewing: ${done} of ${review.total || "?"} positions searched` :
     review.status === "done" ? `review: each army's chance to win; ${review.marks.length ? "the marked actions lost most (click one)" : "no action lost much"}` :
     review.status === "cancelled" ? `review stopped after ${done} positions` :
