@@ -105,6 +105,9 @@ def test_a_rescue_a_promotion_and_an_elimination_are_told_r25_r30_r31(opened, st
     table.set_seats(["greedy", PERSON] + ["greedy"] * 4)
     shown(page, table)
     assert page.inner_text("#notice") == "blue is out: you are watching now"
+    assert page.is_disabled("#undo") and page.is_disabled("#resign")   # nothing left to play
+    frozen = page.eval_on_selector_all("#log details.frozen", "ds => ds.map(d => d.open)")
+    assert frozen == [False]                  # the frozen piece folded under its capture
 
 
 def test_the_winning_move_is_told_and_the_result_shown_in_a_banner_r28(opened, still):

@@ -310,5 +310,23 @@ def test_on_a_phone_the_compact_board_s_cells_are_44_px(opened):
                                                    " return Math.min(r.width, r.height); })")
         assert min(sizes) >= 44
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        laps = page.eval_on_selector_all("#armies .king-laps, #armies .queen-laps",
+                                         "cs => cs.map(c => c.getBoundingClientRect().right)")
+        assert laps and max(laps) <= 390                          # the laps in view
         page.click(".cell.origin")                              # reachable by scrolling the board
         page.wait_for_selector(".cell.target")
+
+
+def test_coordinates_show_over_the_pieces_and_the_status_stays_in_view(opened):
+    table = Table("compact", 2, seats=[PERSON] + ["greedy"] * 5, agent_delay=0)
+    with serving(table) as srv:
+        page = opened(srv, 1280, 720)
+        page.check("#coordinates")
+        page.wait_for_selector("#board .coord-layer text")
+        labels = page.eval_on_selector_all("#board .coord-layer text", "ts => ts.map(t => t.textContent)")
+        pieces = page.eval_on_selector_all("#board .piece", "ps => ps.map(p => p.dataset.cell)")
+        assert sorted(labels) == sorted(pieces)
+        page.focus("#position-details summary")     # far down the side panel
+        top = page.eval_on_selector("#status", "e => e.getBoundingClientRect().top")
+        aside = page.eval_on_selector("aside", "e => e.getBoundingClientRect().top")
+        assert abs(top - aside) < 2                 # the status at the panel's top, in view

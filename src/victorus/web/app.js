@@ -128,6 +128,7 @@ async function refresh(full, wait = 0) {
     fitCells();
   }
   $("board").querySelector(".position").innerHTML = state.position;
+  drawCoordinates();
   updateLog(state);
   keepRecord(state);
   draw();
@@ -588,6 +589,29 @@ function setOffline(on) {
   offline = on;
   document.body.classList.toggle("offline", on);
   if (S) { drawStatus(); drawNotice(); }
+}
+
+// With coordinates on, the cells under a piece get their label over it (a small corner
+// text with a white halo: the frame's own label is hidden by the piece).
+function drawCoordinates() {
+  const svg = $("board").querySelector("svg");
+  svg?.querySelector(".coord-layer")?.remove();
+  if (!svg || !$("coordinates").checked) return;
+  const layer = document.createElementNS("http://www.w3.org/2000/svg", "g");
+  layer.setAttribute("class", "coord-layer");
+  layer.setAttribute("aria-hidden", "true");
+  for (const piece of svg.querySelectorAll(".piece")) {
+    const cell = svg.querySelector(`.cell[data-cell="${piece.dataset.cell}"]`);
+    if (!cell) continue;
+    const box = cell.getBBox();
+    const text = document.createElementNS("http://www.w3.org/2000/svg", "text");
+    text.setAttribute("x", (box.x + box.width * 0.5).toFixed(1));
+    text.setAttribute("y", (box.y + box.height * 0.2).toFixed(1));
+    text.setAttribute("text-anchor", "middle");
+    text.textContent = piece.dataset.cell;
+    layer.appendChild(text);
+  }
+  svg.appendChild(layer);
 }
 
 function lapWords(laps) {
