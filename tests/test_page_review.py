@@ -134,8 +134,9 @@ def test_marks_are_the_biggest_falls_of_the_actor_s_team():
 
 
 def test_a_second_tab_watches_until_it_takes_the_seats(server):
-    assert call(server, "/api/state?tab=" + TAB_A)[1]["spectator"] is False
-    assert call(server, "/api/state?tab=" + TAB_B)[1]["spectator"] is True
+    assert call(server, "/api/state?tab=" + TAB_A)[1]["spectator"] is False   # none holds
+    assert call(server, "/api/state?claim=1&tab=" + TAB_A)[1]["spectator"] is False
+    assert call(server, "/api/state?claim=1&tab=" + TAB_B)[1]["spectator"] is True
     assert call(server, "/api/state")[1]["spectator"] is False          # a script
     status, data = call(server, "/api/play", {"action": "g6-g10"}, tab=TAB_B)
     assert status == 409 and "this tab watches" in data["error"]
@@ -147,3 +148,15 @@ def test_a_second_tab_watches_until_it_takes_the_seats(server):
     assert status == 400 and "16 hex digits" in data["error"]
     status, data = call(server, "/api/take", {})
     assert status == 400 and "names the tab" in data["error"]
+
+
+def test_a_tab_without_sockets_holds_the_seats_no_more(server):
+    server.follows(TAB_A, +1)
+    assert call(server, "/api/state?claim=1&tab=" + TAB_A)[1]["spectator"] is False
+    server.follows(TAB_A, +1)                          # (a reload: the new socket first)
+    server.follows(TAB_A, -1)
+    assert call(server, "/api/state?tab=" + TAB_B)[1]["spectator"] is True
+    server.follows(TAB_A, -1)                          # the tab closed
+    assert call(server, "/api/state?tab=" + TAB_B)[1]["spectator"] is False
+    assert call(server, "/api/state?claim=1&tab=" + TAB_B)[1]["spectator"] is False
+    assert call(server, "/api/state?claim=1&tab=" + TAB_A)[1]["spectator"] is True

@@ -24,9 +24,10 @@ with :func:`victorus.render.render_layers` and talks JSON to this server:
   where a team's chance fell most (:class:`victorus.analysis.Review`);
 * ``POST /api/take`` this tab (``X-Victorus-Tab``) plays the person seats from now on:
   a page names its tab in its requests (``tab=`` on ``/api/state``, the header on
-  POSTs); the first tab that asks holds the seats, the others get ``spectator: true``
-  and their moves are refused (409) until they take the seats; a request naming no tab
-  (a script) is not held back;
+  POSTs); a page that is not watching (``claim=1``) holds the seats if no tab does, the others
+  get ``spectator: true`` and their moves are refused (409) until they take the seats;
+  a tab whose sockets (``/api/socket?tab=``) all closed holds them no more; a request
+  naming no tab (a script) is not held back;
 * ``POST /api/seats`` who plays each seat: ``person`` or an agent spec;
 * ``POST /api/watch`` a game record, or a seeded simulation, to step through;
 * ``POST /api/step`` the watched game at action ``index``;
@@ -420,12 +421,12 @@ def _app(server: Server) -> Starlette:
         view, labels, frame = query.get("view", "turn"), query.get("labels", "0"), query.get("frame")
         since, wait = _since(query.get("since")), _wait(query.get("wait"))
         at, log = _at(query.get("at")), _log_held(query.get("log"))
-        tab = _tab(query.get("tab"))
+        tab, claim = _tab(query.get("tab")), query.get("claim") == "1"
         if since is not None and wait > 0:                # long polling, in the loop
             await _until_changed(server, since, wait)
         table = server.table
         answer = await run_in_threadpool(table.state, view, since, labels, 0.0, at, frame, log)
-        spectator = not server.holds(tab, claim=True)
+        spectator = not server.holds(tab, claim=claim)
         return _json(answer if answer.get("unchanged") else dict(answer, spectator=spectator))
 
     async def record_text(request):
@@ -450,7 +451,15 @@ def _app(server: Server) -> Starlette:
     posts = _posts(server)
 
     async def socket_route(ws: WebSocket):
-        await _follow(server, ws)
+        try:
+            tab = _tab(ws.query_params.get("tab"))
+        except RequestError:
+            tab = None                         # (a tab's name is only a hint here)
+        server.follows(tab, +1)
+        try:
+            await _follow(server, ws)
+        finally:
+            server.follows(tab, -1)
 
     async def refused(request: Request, exc: Exception):
         """Every refusal as JSON: the table's and the checks' (400, 403, 408, 413), an
@@ -704,6 +713,7 @@ class Server:
         """``worker=False``: no agents' thread; the caller steps it with :meth:`work`."""
         self.changes = Changes()
         self._holder: str | None = None           # the tab that plays the person seats
+        self._sockets: dict[str, int] = {}        # the pages' sockets open, by tab
         self._holder_lock = threading.Lock()
         self._table: Table | None = None
         self.table = table
@@ -744,8 +754,8 @@ class Server:
             self.changes.tell(table.version)     # (once the new table is in place)
 
     def holds(self, tab: str | None, claim: bool = False) -> bool:
-        """Whether ``tab`` may play the person seats: it holds them, no tab does yet
-        (``claim``: it takes them then), or it names no tab (a script)."""
+        """Whether ``tab`` may play the person seats: it holds them, no tab does (a page
+        just opened ``claim``s them then), or it names no tab (a script)."""
         with self._holder_lock:
             if tab is None or self._holder == tab:
                 return True
@@ -753,6 +763,20 @@ class Server:
                 self._holder = tab
                 return True
             return self._holder is None
+
+    def follows(self, tab: str | None, step: int) -> None:
+        """A page's socket of ``tab`` opened (+1) or closed (-1): once the tab that holds
+        the seats has no socket left (closed, or reloading), it holds them no more."""
+        if tab is None:
+            return
+        with self._holder_lock:
+            left = self._sockets.get(tab, 0) + step
+            if left > 0:
+                self._sockets[tab] = left
+                return
+            self._sockets.pop(tab, None)
+            if self._holder == tab:
+                self._holder = None
 
     def take(self, tab: str | None, quiet: bool = False) -> None:
         """``tab`` plays the person seats from now on; the pages are told (``quiet``: the

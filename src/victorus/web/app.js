@@ -90,7 +90,7 @@ async function refresh(full, wait = 0) {
     (logKey === null ? "" : `&log=${logKey}:${logTurns.length}`);
   let state;
   try {
-    state = await api(`/api/state?${choices}${since}${held}&tab=${TAB}`);
+    state = await api(`/api/state?${choices}${since}${held}&tab=${TAB}${S === null || !S.spectator ? "&claim=1" : ""}`);
   } catch (e) {
     browsing = null;                     // (an undo may have taken the browsed action back)
     if (e instanceof TypeError) setOffline(true);        // no answer at all: the server is gone
@@ -119,6 +119,8 @@ async function refresh(full, wait = 0) {
     return refresh(true);
   }
   if (!S || restarted || S.version !== state.version || S.view !== state.view) selected = null;
+  // (a tab watches a game whose person seats another tab plays: none, nothing to watch)
+  if (state.spectator && !(state.mode === "play" && state.present.some((s) => state.seats[s] === "person"))) state.spectator = false;
   if (state.spectator) Object.assign(state, { person_to_act: false, legal: null, can_undo: false });
   S = state;
   shown = choices;
@@ -688,7 +690,7 @@ function openSocket() {
     let opened = false;
     let ws;
     try {
-      ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/socket`);
+      ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/socket?tab=${TAB}`);
     } catch (e) {
       resolve(false);
       return;
