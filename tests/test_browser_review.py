@@ -330,3 +330,13 @@ def test_coordinates_show_over_the_pieces_and_the_status_stays_in_view(opened):
         top = page.eval_on_selector("#status", "e => e.getBoundingClientRect().top")
         aside = page.eval_on_selector("aside", "e => e.getBoundingClientRect().top")
         assert abs(top - aside) < 2                 # the status at the panel's top, in view
+
+
+def test_a_new_game_s_first_turn_beeps_for_the_person(opened):
+    with serving(Table("compact", 2, seats=[PERSON] + ["greedy"] * 5, agent_delay=0)) as srv:
+        page = opened(srv)
+        page.check("#sounds")
+        assert page.evaluate("() => soundLog.length") == 0
+        new_game(page)                                         # red, a person, acts first
+        page.wait_for_function("() => S.person_to_act && S.game === 2")
+        assert page.evaluate("() => soundLog") == ["turn"]

@@ -160,3 +160,13 @@ def test_a_tab_without_sockets_holds_the_seats_no_more(server):
     assert call(server, "/api/state?tab=" + TAB_B)[1]["spectator"] is False
     assert call(server, "/api/state?claim=1&tab=" + TAB_B)[1]["spectator"] is False
     assert call(server, "/api/state?claim=1&tab=" + TAB_A)[1]["spectator"] is True
+
+
+def test_the_first_game_s_clock_starts_when_a_page_first_shows_it():
+    from victorus.clock import ManualTime
+    time_source = ManualTime()
+    table = Table("compact", 2, seats=[PERSON] + ["greedy"] * 5, time_limit=30, now=time_source)
+    time_source.advance(25)                   # the server waited for its first page
+    assert table.state()["clock"] == 30.0
+    time_source.advance(10)
+    assert table.state()["clock"] == 20.0     # from then on, the clock runs
