@@ -404,6 +404,32 @@ def _posts(server: Server) -> dict:
     }
 
 
+def _review_route(server: Server):
+    """``GET /api/review?from=<points held>``: the review's state from that point on."""
+    async def review(request):
+        first = request.query_params.get("from")
+        first = 0 if first is None else parse_int("'from' (points held)", first, 0, 10**9,
+                                                  RequestError, canonical=False)
+        return _json(server.table.review.state(first))
+    return review
+
+
+def _socket_route(server: Server):
+    """``WS /api/socket?tab=<name>``: :func:`_follow`, the tab's sockets counted (a tab
+    holds the person seats while one is open: :meth:`Server.follows`)."""
+    async def socket_route(ws: WebSocket):
+        try:
+            tab = _tab(ws.query_params.get("tab"))
+        except RequestError:
+            tab = None                         # (a tab's name is only a hint here)
+        server.follows(tab, +1)
+        try:
+            await _follow(server, ws)
+        finally:
+            server.follows(tab, -1)
+    return socket_route
+
+
 def _app(server: Server) -> Starlette:
     """The routes of :class:`Server`: each checks its request, then asks the table in a
     worker thread (the loop never waits on the table's lock or an agent)."""
@@ -442,24 +468,11 @@ def _app(server: Server) -> Starlette:
     async def analysis(request):
         return _json(server.table.analysis.state())
 
-    async def review(request):
-        first = request.query_params.get("from")
-        first = 0 if first is None else parse_int("'from' (points held)", first, 0, 10**9,
-                                                  RequestError, canonical=False)
-        return _json(server.table.review.state(first))
+    review = _review_route(server)
 
     posts = _posts(server)
 
-    async def socket_route(ws: WebSocket):
-        try:
-            tab = _tab(ws.query_params.get("tab"))
-        except RequestError:
-            tab = None                         # (a tab's name is only a hint here)
-        server.follows(tab, +1)
-        try:
-            await _follow(server, ws)
-        finally:
-            server.follows(tab, -1)
+    socket_route = _socket_route(server)
 
     async def refused(request: Request, exc: Exception):
         """Every refusal as JSON: the table's and the checks' (400, 403, 408, 413), an
