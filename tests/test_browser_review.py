@@ -88,7 +88,14 @@ NEWEST_IN_VIEW = """() => {
     const words = newest.querySelector('.words').getBoundingClientRect();
     const box = list.getBoundingClientRect();
     checks.push([words.top >= box.top - 0.5 && words.bottom <= box.bottom + 0.5, newest.textContent]);
+    const version = S.version;
+    requestAnimationFrame(() => requestAnimationFrame(() => {    // (the log scrolls in a frame)
+      const log = document.querySelector('#log'), id = log.lastElementChild.querySelector('.turn-id');
+      const a = id.getBoundingClientRect(), b = log.getBoundingClientRect();
+      logChecks.push([a.top >= b.top - 0.5 && a.bottom <= b.bottom + 0.5, version]);
+    }));
   };
+  window.logChecks = [];
 }"""
 
 
@@ -99,6 +106,8 @@ def test_the_newest_action_and_its_actor_are_always_in_view_six_armies(opened):
         step_shown(page, srv, 80)
         checks = page.evaluate("() => checks")
         assert len(checks) >= 80
+        page.wait_for_function(f"() => logChecks.length === {len(checks)}")
+        assert [v for ok, v in page.evaluate("() => logChecks") if not ok] == []
         assert [text for ok, text in checks if not ok] == []
         # the frozen pieces' lines are folded under their capture, one line per turn
         folded = page.eval_on_selector_all("#log li", "lis => lis.map(li => ["

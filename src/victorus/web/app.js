@@ -379,7 +379,8 @@ function scrollLogTo(mark) {
   const log = $("log");
   const top = mark.offsetTop, bottom = top + mark.offsetHeight;    // #log is positioned
   if (top < log.scrollTop) log.scrollTop = top;
-  else if (bottom > log.scrollTop + log.clientHeight) log.scrollTop = bottom - log.clientHeight;
+  // (a turn taller than the box shows its first line: who acted)
+  else if (bottom > log.scrollTop + log.clientHeight) log.scrollTop = Math.min(top, bottom - log.clientHeight);
 }
 
 // The clock counts down in the page between the server's answers.

@@ -639,7 +639,7 @@ function announce() {
   if (announced === null || S.browse) { announced = key; return; }
   if (key === announced) return;
   announced = key;
-  const newest = (S.summary || [])[S.summary.length - 1];
+  const newest = (S.summary || []).at(-1);
   if (!newest) return;
   const events = (newest.events || []).filter((e) => !e.endsWith(FROZEN));
   $("announce").textContent = [newest.text, ...events].join(". ");
@@ -705,6 +705,14 @@ window.addEventListener("pointerup", (event) => {
   $("error").textContent = `${from} cannot go to ${cell.dataset.cell}: drop it on a green cell`;
 });
 
+// A drag the browser took over (a touch that scrolls the board): the piece goes back.
+window.addEventListener("pointercancel", () => {
+  if (!drag) return;
+  drag.piece.classList.remove("dragged");
+  drag.piece.setAttribute("transform", `translate(${drag.origin[0]},${drag.origin[1]})`);
+  drag = null;
+});
+
 // The last move's piece glides from where it was to its cell (160 ms), unless the system
 // asks for reduced motion.
 let glided = null;
@@ -714,7 +722,7 @@ function glide() {
   if (key === glided) return;
   glided = key;
   if (first || S.browse || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
-  const newest = (S.summary || [])[S.summary.length - 1];
+  const newest = (S.summary || []).at(-1);
   const turn = logTurns[logTurns.length - 1];
   const lastAction = turn && turn.actions.length ? turn.actions[turn.actions.length - 1] : "";
   if (!newest || newest.cells.length < 2 || !/[-x]/.test(lastAction)) return;
