@@ -9,8 +9,8 @@ the positions, so the game, the agents and the event loop go on meanwhile; one a
 and one review at a time (a request while one runs gets that one's state). The page
 polls :meth:`Analysis.state` and :meth:`Review.state`.
 
-A chance is read from the search's mean return ``v`` (+1 a win, -1 a loss, 0 when its
-playouts end undecided) for ``teams`` teams: ``v = 0`` is the fair share ``1/teams``,
+A chance is read from the search's mean return ``v`` (+1 a win, -1 a loss; a playout
+that ends undecided is valued by the heuristic evaluation, 0 for an even position) for ``teams`` teams: ``v = 0`` is the fair share ``1/teams``,
 ``v = 1`` certain victory, ``v = -1`` certain defeat, linear in between (two teams:
 ``(v + 1) / 2``). The search values the army to act only: its team gets that chance, and
 with two teams the other team the rest.
@@ -66,8 +66,11 @@ def _position(game) -> dict:
 
 
 def _search(game, seconds: float | None, seed: int, iterations: int | None = None):
-    return MCTSAgent(iterations, seconds=seconds, seed=seed,
-                     max_nodes=ANALYSIS_MAX_NODES).search(game.copy(history=False))
+    """The C MCTS on a copy of ``game``: playouts of 10 actions whose ends are valued by
+    the heuristic evaluation (as ``best`` values them), so that a position far from any
+    end still reads as better or worse than the fair share."""
+    return MCTSAgent(iterations, seconds=seconds, seed=seed, max_nodes=ANALYSIS_MAX_NODES,
+                     evaluated=True).search(game.copy(history=False))
 
 
 class Analysis:
