@@ -12,8 +12,9 @@ polls :meth:`Analysis.state` and :meth:`Review.state`.
 A chance is read from the search's mean return ``v`` (+1 a win, -1 a loss; a playout
 that ends undecided is valued by the heuristic evaluation, 0 for an even position) for
 ``teams`` teams: ``v = 0`` is the fair share ``1/teams``, ``v = 1`` certain victory,
-``v = -1`` certain defeat, linear in between (two teams: ``(v + 1) / 2``). The search values the army to act only: its team gets that chance, and
-with two teams the other team the rest.
+``v = -1`` certain defeat, linear in between (two teams: ``(v + 1) / 2``). The search
+values the army to act only: its team gets that chance, and with two teams the other
+team the rest.
 """
 
 from __future__ import annotations
