@@ -1,13 +1,13 @@
 """Analysis for ``victorus serve``'s page: the C MCTS's view of a position (the chances
 of the army to act's team, and its best move), searched in a thread of its own; and the
-review of a finished game (:class:`Review`): a search of every position, one after the
+review of a finished game (`Review`): a search of every position, one after the
 other in the background, each bounded in time, for a win-chance graph per army and the
 actions where a team's chance fell most.
 
-The searches (:meth:`victorus.agents.MCTSAgent.search`) run without the GIL on copies of
+The searches ([`MCTSAgent.search`][victorus.search.mcts.MCTSAgent.search]) run without the GIL on copies of
 the positions, so the game, the agents and the event loop go on meanwhile; one analysis
 and one review at a time (a request while one runs gets that one's state). The page
-polls :meth:`Analysis.state` and :meth:`Review.state`.
+polls `Analysis.state` and `Review.state`.
 
 A chance is read from the search's mean return ``v`` (+1 a win, -1 a loss; a playout
 that ends undecided is valued by the heuristic evaluation, 0 for an even position) for
@@ -134,7 +134,7 @@ def over(game, winners=None) -> dict:
 
 def describe(game, result) -> dict:
     """A search's result for the page: the best action (its cells when a leg), the army to
-    act's team's chance of winning (:func:`chance` of the best action's mean return), each
+    act's team's chance of winning (`chance` of the best action's mean return), each
     army's (``chances``: the other team's the rest with two teams, else None), and the
     search's size."""
     best = result.actions.index(result.action)

@@ -21,7 +21,7 @@ with :func:`victorus.render.render_layers` and talks JSON to this server:
 * ``POST /api/review`` starts the review of the finished game shown (every position
   searched in the background, a bounded time each; ``{"cancel": true}`` stops it),
   ``GET /api/review?from=<points held>`` its state: win chances per army and the actions
-  where a team's chance fell most (:class:`victorus.analysis.Review`);
+  where a team's chance fell most (`victorus.analysis.Review`);
 * ``POST /api/take`` this tab (``X-Victorus-Tab``) plays the person seats from now on:
   a page names its tab in its requests (``tab=`` on ``/api/state``, the header on
   POSTs); a page that is not watching (``claim=1``) holds the seats if no tab does, the others
@@ -415,8 +415,8 @@ def _review_route(server: Server):
 
 
 def _socket_route(server: Server):
-    """``WS /api/socket?tab=<name>``: :func:`_follow`, the tab's sockets counted (a tab
-    holds the person seats while one is open: :meth:`Server.follows`)."""
+    """``WS /api/socket?tab=<name>``: `_follow`, the tab's sockets counted (a tab
+    holds the person seats while one is open: `Server.follows`)."""
     async def socket_route(ws: WebSocket):
         try:
             tab = _tab(ws.query_params.get("tab"))

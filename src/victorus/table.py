@@ -462,7 +462,7 @@ class Table:
                                f"new game")
 
     def analyse(self, at=None) -> dict:
-        """Start the analysis of the position shown (:mod:`victorus.analysis`), or of the
+        """Start the analysis of the position shown (`victorus.analysis`), or of the
         game played's position after ``at`` actions (browsed), in a thread of its own;
         its state so far. A finished game's last position is told by its result."""
         with self.lock:
@@ -479,7 +479,7 @@ class Table:
         return record.resignation_winners(self.game, self.resigned)
 
     def review_game(self, cancel=False) -> dict:
-        """Start the review of the finished game shown (:class:`victorus.analysis.Review`:
+        """Start the review of the finished game shown (`victorus.analysis.Review`:
         every position searched in the background), or ``cancel`` it; its state."""
         if not isinstance(cancel, bool):
             raise RequestError(f"'cancel' must be true or false, got {cancel!r}")
