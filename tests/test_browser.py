@@ -77,14 +77,16 @@ def screenshot(page, name, full_page=False):
 
 
 def new_game(page, players="2", variant="quick2", agent="greedy", time_limit="", board="compact",
-             you="0", delay="0"):
+             you="0", delay="0", whole_team=False):
     """Start a game from the form and wait until the page shows it (a newer state
-    version than before: the fixture's game also says 'new game')."""
+    version than before: the fixture's game also says 'new game'); ``whole_team``: the
+    person plays every army of the seat's team (the form's default), else that one."""
     before = page.evaluate("() => S.version")
     page.select_option("#new-board", board)
     page.select_option("#new-players", players)
     page.fill("#new-variant", variant)
     page.select_option("#new-you", you)
+    page.set_checked("#new-team", whole_team)
     page.select_option("#new-agent", agent)
     page.fill("#new-time-limit", time_limit)
     page.fill("#new-agent-delay", delay)
@@ -283,10 +285,11 @@ def test_a_double_click_on_a_destination_plays_the_leg_once(page, server):
 def test_a_server_error_goes_away_when_the_server_answers_again(page, server):
     page.route("**/api/state*", lambda route: route.abort())
     server.table.set_seats(server.table.controllers)    # ends the request already waiting
-    page.wait_for_function("() => document.querySelector('#error').textContent"
-                           ".startsWith('server: ')")
+    page.wait_for_function("() => document.body.classList.contains('offline')")
+    assert page.inner_text("#notice").startswith("The server is not answering")
     page.unroute("**/api/state*")
-    page.wait_for_function("() => document.querySelector('#error').textContent === ''")
+    page.wait_for_function("() => !document.body.classList.contains('offline')")
+    assert page.inner_text("#notice") == ""
 
 
 def test_playback_steps_without_rebuilding_the_log(page, server):
@@ -326,9 +329,9 @@ def test_a_phone_shows_the_board_first_and_nothing_wider_than_the_screen(browser
     page.goto(server.url)
     page.wait_for_selector("#board svg")
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
-    left, top, right, bottom = page.eval_on_selector("#board svg", BOX)
+    left, top, right, bottom = page.eval_on_selector("#board-box", BOX)
     assert 0 <= left and right <= 390 and 0 <= top and bottom <= 844
-    assert right - left >= 370                       # edge to edge: cells as big as they can be
+    assert right - left >= 370                       # edge to edge (a wider board scrolls in it)
     header_top = page.eval_on_selector("header", BOX)[1]
     assert header_top > bottom                       # the settings come after the board
     screenshot(page, "serve-phone.png", full_page=True)
@@ -510,7 +513,8 @@ def test_a_restarted_server_is_followed(page, server):
     old.set_seats(old.controllers)                 # answers the request waiting at the old one
     page.wait_for_function(f"() => S.instance === '{server.table.instance}'")
     assert page.evaluate("() => [S.board, S.players, S.version]") == ["standard", 3, 1]
-    assert page.inner_text("#notice") == "the server restarted: your game was lost"
+    assert page.inner_text("#notice") == ("The server restarted and this game was lost; "
+                                          "its record is kept:")
     assert page.eval_on_selector_all("#log .act", "els => els.length") == 0
 
 

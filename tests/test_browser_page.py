@@ -105,6 +105,9 @@ def test_a_rescue_a_promotion_and_an_elimination_are_told_r25_r30_r31(opened, st
     table.set_seats(["greedy", PERSON] + ["greedy"] * 4)
     shown(page, table)
     assert page.inner_text("#notice") == "blue is out: you are watching now"
+    assert page.is_disabled("#undo") and page.is_disabled("#resign")   # nothing left to play
+    frozen = page.eval_on_selector_all("#log details.frozen", "ds => ds.map(d => d.open)")
+    assert frozen == [False]                  # the frozen piece folded under its capture
 
 
 def test_the_winning_move_is_told_and_the_result_shown_in_a_banner_r28(opened, still):
@@ -427,7 +430,8 @@ def test_after_a_server_restart_the_page_offers_the_game_s_last_record(opened, l
     old, live.table = live.table, Table("standard", 3, seats=[PERSON] * 6)
     old.set_seats(old.controllers)                           # the old one's waiters answered
     page.wait_for_selector("#lost-record:not([hidden])")
-    assert page.inner_text("#notice") == "the server restarted: your game was lost"
+    assert page.inner_text("#notice") == ("The server restarted and this game was lost; "
+                                          "its record is kept:")
     with page.expect_download() as download:
         page.click("#lost-record")
     text = open(download.value.path()).read()

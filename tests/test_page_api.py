@@ -48,8 +48,11 @@ def test_the_state_tells_the_events_in_the_summary_and_the_log_r24_r25_r31():
     table.play("i6xi10")
     table.play("end")
     state = table.state()
-    rescue = ("rescue: your King was exchanged for your Queen; both went home (h1 and d3)")
-    assert state["summary"][-1]["events"][0] == rescue             # every army is a person's
+    # every army is a person's: each named
+    rescue = ("rescue: your red King was exchanged for your blue Queen; both went home "
+              "(h1 and d3)")
+    assert state["summary"][-1]["events"][0] == rescue
+    assert state["summary"][-1]["text"].startswith("you (red): ")
     assert state["log"][0]["events"][0] == ("rescue: red's King was exchanged for blue's "
                                             "Queen; both went home (h1 and d3)")
     assert "red's Templar on i10 was promoted to a royal knight" in state["log"][0]["events"]

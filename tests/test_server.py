@@ -835,7 +835,8 @@ def test_browsing_a_past_position_leaves_the_game_alone():
     vpn = table.game.vpn() if table.game.phase == "start" else None
     played = table.game.ply
     past = table.state(at=0)
-    assert past["browse"] == {"index": 0, "length": played} and not past["person_to_act"]
+    assert past["browse"] == {"index": 0, "length": played, "over": False}
+    assert not past["person_to_act"]
     assert past["placement"] == page_state.placement(victorus.Game("compact", players=2))
     assert past["legal"] is None and past["can_undo"] is False
     assert table.game.ply == played and (vpn is None or table.game.vpn() == vpn)

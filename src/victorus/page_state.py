@@ -16,7 +16,7 @@ from .game import Game
 from .geometry import SEAT_NAMES, Board, hex_distance, plane
 from .render import ARMY_MARK_NAMES, ARMY_MARKS, CELL_FILL, SEAT_COLORS, render_layers, render_svg
 from .search.registry import PAGE_MENU
-from .variants import PRESENT_SEATS
+from .variants import ALLIED_GROUPS, PRESENT_SEATS, TEAM_GROUPS
 
 #: Board frames a page may say it holds (one per view: six seats, with and without labels).
 MAX_FRAMES_HELD = 12
@@ -169,7 +169,11 @@ def _before(game, count: int, owner) -> list:
 
 
 def _owner(person_seats):
-    return lambda army: "your" if army in person_seats else f"{SEAT_NAMES[army]}'s"
+    """How an army is named: "your" (the person's one army), "your red" (one of the
+    person's several armies), "blue's"."""
+    several = len(person_seats) > 1
+    return lambda army: (f"your {SEAT_NAMES[army]}" if several else "your") \
+        if army in person_seats else f"{SEAT_NAMES[army]}'s"
 
 
 def _turn_words(game, turn, moves, person_seats) -> dict:
@@ -186,7 +190,9 @@ def _turn_words(game, turn, moves, person_seats) -> dict:
         if victim is not None:
             text += f" took {owner(victim.army)} {PIECE_NAMES[victim.kind]}"
         parts.append(text)
-    who = "you" if turn.seat in person_seats else SEAT_NAMES[turn.seat]
+    who = SEAT_NAMES[turn.seat]
+    if turn.seat in person_seats:               # the army named when the person has several
+        who = f"you ({who})" if len(person_seats) > 1 else "you"
     words = ", ".join(parts) if parts else (
         "forfeited the turn on time" if turn.forfeit else "passed")
     return {"seat": turn.seat, "text": f"{who}: {words}", "cells": cells, "events": events}
@@ -412,8 +418,11 @@ def rules_panels() -> list[dict]:
 def meta() -> dict:
     """What the page needs besides the game: seat names, colours and marks (the pieces'
     army marks, SVG paths), the seats present for each number of players (R33), the
-    agents offered on the page, and how many board frames it may hold."""
+    agents offered on the page, the teams (R33: per number of players, and the allied
+    variant's), and how many board frames it may hold."""
     return {"seat_names": list(SEAT_NAMES), "seat_colors": list(SEAT_COLORS),
             "army_marks": list(ARMY_MARKS), "army_mark_names": list(ARMY_MARK_NAMES),
             "present_seats": {n: list(seats) for n, seats in PRESENT_SEATS.items()},
-            "agents": list(PAGE_AGENTS), "frames_held": MAX_FRAMES_HELD}
+            "agents": list(PAGE_AGENTS), "frames_held": MAX_FRAMES_HELD,
+            "team_groups": {n: [list(g) for g in groups] for n, groups in TEAM_GROUPS.items()},
+            "allied_groups": [list(g) for g in ALLIED_GROUPS]}

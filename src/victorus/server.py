@@ -18,6 +18,16 @@ with [`victorus.render.render_layers`][victorus.render.render_layers] and talks 
 * ``POST /api/analyse`` starts the analysis of the position shown (one at a time, in a
   thread of its own), ``GET /api/analysis`` its state: the best move and the chances of
   the army to act's team (`victorus.analysis`);
+* ``POST /api/review`` starts the review of the finished game shown (every position
+  searched in the background, a bounded time each; ``{"cancel": true}`` stops it),
+  ``GET /api/review?from=<points held>`` its state: win chances per army and the actions
+  where a team's chance fell most (`victorus.analysis.Review`);
+* ``POST /api/take`` this tab (``X-Victorus-Tab``) plays the person seats from now on:
+  a page names its tab in its requests (``tab=`` on ``/api/state``, the header on
+  POSTs); a page that is not watching (``claim=1``) holds the seats if no tab does, the others
+  get ``spectator: true`` and their moves are refused (409) until they take the seats;
+  a tab whose sockets (``/api/socket?tab=``) all closed holds them no more; a request
+  naming no tab (a script) is not held back;
 * ``POST /api/seats`` who plays each seat: ``person`` or an agent spec;
 * ``POST /api/watch`` a game record, or a seeded simulation, to step through;
 * ``POST /api/step`` the watched game at action ``index``;
@@ -309,7 +319,7 @@ class Guard:
         if method not in ("GET", "POST"):
             raise RequestError(f"method {method} is not served; accepted: GET (the page, "
                                f"/api/state, /api/record, /api/meta, /api/rules, "
-                               f"/api/analysis) and POST (the API calls)",
+                               f"/api/analysis, /api/review) and POST (the API calls)",
                                HTTPStatus.METHOD_NOT_ALLOWED)
         if len(scope["raw_path"]) + len(scope["query_string"]) > MAX_URI:
             raise RequestError(f"URI too long: at most {MAX_URI} bytes",
@@ -335,6 +345,19 @@ def _check_origin(origin: str | None, host: str | None) -> None:
                            HTTPStatus.FORBIDDEN)
 
 
+def _tab(text) -> str | None:
+    """A page's tab name (``tab=`` or ``X-Victorus-Tab``): 16 hex digits, or None."""
+    if text is None:
+        return None
+    if not (len(text) == 16 and all(c in "0123456789abcdef" for c in text)):
+        raise RequestError(f"a tab's name is 16 hex digits, got {text[:40]!r}")
+    return text
+
+
+#: The calls that play the person seats: refused to a tab that watches.
+HELD_CALLS = ("/api/play", "/api/undo", "/api/resign", "/api/seats")
+
+
 def _posts(server: Server) -> dict:
     """The API's calls (POST): each reads its body, checks its fields, then asks the
     table in a worker thread, one request's objects in memory at a time."""
@@ -343,12 +366,21 @@ def _posts(server: Server) -> dict:
     def _post(fields, optional, call):
         async def endpoint(request: Request):
             raw = await _read_body(request)
+            tab = _tab(request.headers.get("x-victorus-tab"))
 
             def run():
                 with post_lock:
                     body = _parse_body(raw)
                     _fields(body, fields, optional)
+                    if request.url.path in HELD_CALLS and not server.holds(tab):
+                        raise RequestError("this tab watches: the game is played in another "
+                                           "tab; take the seats (play from this tab) to "
+                                           "play here", HTTPStatus.CONFLICT)
                     call(server.table, body)
+                    if request.url.path == "/api/take":
+                        server.take(tab)
+                    if request.url.path == "/api/new" and tab is not None:
+                        server.take(tab, quiet=True)      # a tab that starts a game plays it
             await run_in_threadpool(run)
             return _json({"ok": True, "version": server.table.version})
         return endpoint
@@ -362,12 +394,40 @@ def _posts(server: Server) -> dict:
         "/api/play": _post(("action",), (), lambda t, b: t.play(b["action"])),
         "/api/undo": _post((), (), lambda t, b: t.undo()),
         "/api/resign": _post(("seat",), (), lambda t, b: t.resign(b["seat"])),
-        "/api/analyse": _post((), (), lambda t, b: t.analyse()),
+        "/api/analyse": _post((), ("at",), lambda t, b: t.analyse(b.get("at"))),
+        "/api/review": _post((), ("cancel",), lambda t, b: t.review_game(b.get("cancel", False))),
         "/api/seats": _post(("seats",), (), lambda t, b: t.set_seats(b["seats"])),
         "/api/watch": _post((), ("record", "simulate"),
                             lambda t, b: t.start_watch(b.get("record"), b.get("simulate"))),
         "/api/step": _post(("index",), (), lambda t, b: t.step(b["index"])),
+        "/api/take": _post((), (), lambda t, b: None),            # (see endpoint)
     }
+
+
+def _review_route(server: Server):
+    """``GET /api/review?from=<points held>``: the review's state from that point on."""
+    async def review(request):
+        first = request.query_params.get("from")
+        first = 0 if first is None else parse_int("'from' (points held)", first, 0, 10**9,
+                                                  RequestError, canonical=False)
+        return _json(server.table.review.state(first))
+    return review
+
+
+def _socket_route(server: Server):
+    """``WS /api/socket?tab=<name>``: `_follow`, the tab's sockets counted (a tab
+    holds the person seats while one is open: `Server.follows`)."""
+    async def socket_route(ws: WebSocket):
+        try:
+            tab = _tab(ws.query_params.get("tab"))
+        except RequestError:
+            tab = None                         # (a tab's name is only a hint here)
+        server.follows(tab, +1)
+        try:
+            await _follow(server, ws)
+        finally:
+            server.follows(tab, -1)
+    return socket_route
 
 
 def _app(server: Server) -> Starlette:
@@ -387,11 +447,13 @@ def _app(server: Server) -> Starlette:
         view, labels, frame = query.get("view", "turn"), query.get("labels", "0"), query.get("frame")
         since, wait = _since(query.get("since")), _wait(query.get("wait"))
         at, log = _at(query.get("at")), _log_held(query.get("log"))
+        tab, claim = _tab(query.get("tab")), query.get("claim") == "1"
         if since is not None and wait > 0:                # long polling, in the loop
             await _until_changed(server, since, wait)
         table = server.table
-        return _json(await run_in_threadpool(table.state, view, since, labels, 0.0, at, frame,
-                                             log))
+        answer = await run_in_threadpool(table.state, view, since, labels, 0.0, at, frame, log)
+        spectator = not server.holds(tab, claim=claim)
+        return _json(answer if answer.get("unchanged") else dict(answer, spectator=spectator))
 
     async def record_text(request):
         text = await run_in_threadpool(server.table.record_text)
@@ -406,10 +468,11 @@ def _app(server: Server) -> Starlette:
     async def analysis(request):
         return _json(server.table.analysis.state())
 
+    review = _review_route(server)
+
     posts = _posts(server)
 
-    async def socket_route(ws: WebSocket):
-        await _follow(server, ws)
+    socket_route = _socket_route(server)
 
     async def refused(request: Request, exc: Exception):
         """Every refusal as JSON: the table's and the checks' (400, 403, 408, 413), an
@@ -433,6 +496,7 @@ def _app(server: Server) -> Starlette:
                Route("/api/meta", meta, methods=["GET"]),
                Route("/api/rules", rules, methods=["GET"]),
                Route("/api/analysis", analysis, methods=["GET"]),
+               Route("/api/review", review, methods=["GET"]),
                WebSocketRoute("/api/socket", socket_route)]
     routes += [Route(path, endpoint, methods=["POST"]) for path, endpoint in posts.items()]
     return Starlette(routes=routes,
@@ -664,6 +728,9 @@ class Server:
         ``log_level``: uvicorn's loggers' level ("info" adds its access log), records that
         reach the application's logging configuration like the package's own."""
         self.changes = Changes()
+        self._holder: str | None = None           # the tab that plays the person seats
+        self._sockets: dict[str, int] = {}        # the pages' sockets open, by tab
+        self._holder_lock = threading.Lock()
         self._table: Table | None = None
         self.table = table
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -701,6 +768,41 @@ class Server:
         if old is not None and old is not table:
             old.unsubscribe(self.changes.tell)
             self.changes.tell(table.version)     # (once the new table is in place)
+
+    def holds(self, tab: str | None, claim: bool = False) -> bool:
+        """Whether ``tab`` may play the person seats: it holds them, no tab does (a page
+        just opened ``claim``s them then), or it names no tab (a script)."""
+        with self._holder_lock:
+            if tab is None or self._holder == tab:
+                return True
+            if self._holder is None and claim:
+                self._holder = tab
+                return True
+            return self._holder is None
+
+    def follows(self, tab: str | None, step: int) -> None:
+        """A page's socket of ``tab`` opened (+1) or closed (-1): once the tab that holds
+        the seats has no socket left (closed, or reloading), it holds them no more."""
+        if tab is None:
+            return
+        with self._holder_lock:
+            left = self._sockets.get(tab, 0) + step
+            if left > 0:
+                self._sockets[tab] = left
+                return
+            self._sockets.pop(tab, None)
+            if self._holder == tab:
+                self._holder = None
+
+    def take(self, tab: str | None, quiet: bool = False) -> None:
+        """``tab`` plays the person seats from now on; the pages are told (``quiet``: the
+        change that follows tells them)."""
+        if tab is None:
+            raise RequestError("take names the tab that plays (the page's X-Victorus-Tab)")
+        with self._holder_lock:
+            changed, self._holder = self._holder != tab, tab
+        if changed and not quiet:
+            self.table.tell("the game is played from another tab now")
 
     @property
     def url(self) -> str:

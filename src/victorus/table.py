@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from . import page_state, record
-from .analysis import Analysis
+from .analysis import Analysis, Review
 from .checks import check_int, parse_int
 from .errors import Cancelled, VictorusError
 from .game import DEFAULT_MAX_ACTIONS, Game, StopToken, play_random, replay_action
@@ -93,6 +93,8 @@ class Table:
         self.thinking: StopToken | None = None   # the token of the agent thinking now
         self.resigned: int | None = None         # the seat that resigned the game played
         self.analysis = Analysis()
+        self._looked = False                     # a page has asked for the state
+        self.review = Review(seed=seed)          # of a finished game (review_game)
         self.seed = seed
         self.now = now                       # the time source of the clock and agent delays
         self.new_game(board, players, variant, seats, time_limit, agent_delay)
@@ -138,6 +140,11 @@ class Table:
                 self._listeners.remove(listener)
 
     # -- changes -------------------------------------------------------------------------
+    def tell(self, message: str) -> None:
+        """A new version saying ``message``, the game unchanged: the pages look again."""
+        with self.lock:
+            self._changed(message)
+
     def new_game(self, board="standard", players=None, variant="standard", seats=None,
                  time_limit=None, agent_delay=0.3):
         """Start a game; ``seats``: six controllers ('person', an agent spec, or
@@ -154,6 +161,7 @@ class Table:
         except VictorusError as exc:
             raise RequestError(str(exc)) from None
         with self.lock:
+            self.review.cancel()                  # (the game reviewed is left)
             self.session, self.agent_delay = session, delay
             self.watch, self.resigned = None, None
             self.number += 1
@@ -226,6 +234,7 @@ class Table:
                       turns, list(itertools.accumulate(len(t.actions) for t in turns)),
                       header.clock, header.agents or ("-",) * 6, events, header.resigned)
         with self.lock:
+            self.review.cancel()
             self.watch = watch
             self._changed(f"watching the {title}: {len(watch.actions)} actions")
 
@@ -306,6 +315,9 @@ class Table:
         show_labels = page_state.check_labels(labels)
         held = None if frame is None else page_state.frames_held(frame)
         with self.lock:
+            if not self._looked and self.watch is None and not self.game.ply:
+                self.clock.restart()              # the first game's clock starts when shown
+            self._looked = True
             if since is not None and since == self.version and wait > 0:
                 self.changed.wait_for(lambda: self.version != since, timeout=wait)
             if since is not None and since == self.version:
@@ -354,7 +366,8 @@ class Table:
         game = self.game.copy()
         for _ in range(self.game.ply - at):
             game.undo()
-        return game, {"index": at, "length": self.game.ply}
+        return game, {"index": at, "length": self.game.ply,
+                      "over": self.game.is_over or self.resigned is not None}
 
     def _state(self, seat_view, labels: bool, layered: bool, browsed=None) -> dict:
         """The whole state (every frame, the whole log) of the game shown, or of
@@ -460,15 +473,45 @@ class Table:
             raise RequestError(f"the game is over ({self.game.result_reason}); start a "
                                f"new game")
 
-    def analyse(self) -> dict:
-        """Start the analysis of the position shown (`victorus.analysis`), in a
-        thread of its own; its state so far."""
+    def analyse(self, at=None) -> dict:
+        """Start the analysis of the position shown (`victorus.analysis`), or of the
+        game played's position after ``at`` actions (browsed), in a thread of its own;
+        its state so far. A finished game's last position is told by its result."""
         with self.lock:
-            shown = self.watch.game if self.watch is not None else self.game
-            version = self.version
-            if self.resigned is not None:
-                raise RequestError("the game was resigned: there is nothing to analyse")
-            return self.analysis.start(shown, version)
+            if at is not None:
+                check_int("'at'", at, 0, 10**9, RequestError)
+                shown = self._browsed(at)[0]
+            else:
+                shown = self.watch.game if self.watch is not None else self.game
+            if self.resigned is not None and at is None and self.watch is None:
+                return self.analysis.start(shown, self.version, at, self._resigned_winners())
+            return self.analysis.start(shown, self.version, at)
+
+    def _resigned_winners(self):
+        """The winners of the resigned game (called for a resigned game only)."""
+        resigned = self.resigned
+        assert resigned is not None
+        return record.resignation_winners(self.game, resigned)
+
+    def review_game(self, cancel=False) -> dict:
+        """Start the review of the finished game shown (`victorus.analysis.Review`:
+        every position searched in the background), or ``cancel`` it; its state."""
+        if not isinstance(cancel, bool):
+            raise RequestError(f"'cancel' must be true or false, got {cancel!r}")
+        if cancel:
+            return self.review.cancel()
+        with self.lock:
+            if self.watch is not None:
+                w = self.watch
+                return self.review.start(w.final, f"{self.log_key}.watch", w.clock,
+                                         record.resignation_winners(w.final, w.resigned)
+                                         if w.resigned is not None else None)
+            if not (self.game.is_over or self.resigned is not None):
+                raise RequestError("the review comes once the game is over; until then "
+                                   "analyse a position (live or browsed)")
+            return self.review.start(self.game, self.log_key, self.time_limit is not None,
+                                     self._resigned_winners() if self.resigned is not None
+                                     else None)
 
     # -- checks of a change's arguments ----------------------------------------------------
     @staticmethod

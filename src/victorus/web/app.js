@@ -7,16 +7,29 @@ const $ = (id) => document.getElementById(id);
 // From the server (/api/meta): the seats' names, colours and marks, the seats present per
 // number of players, the agents offered, the frames held.
 let SEAT_NAMES = [], SEAT_COLORS = [], MARKS = [], MARK_NAMES = [], PRESENT = {};
-let CONTROLLERS = ["person"], FRAMES_HELD = 1;
+let CONTROLLERS = ["person"], FRAMES_HELD = 1, TEAM_GROUPS = {}, ALLIED_GROUPS = [];
+let offline = false;     // the server does not answer: moves are off, the page retries
 let S = null;            // the last full state from the server
 let selected = null;     // the cell label of the piece picked to move
 let playing = null;      // the watch mode's playback run (null when paused)
 let sending = false;     // a click's request is on its way: further clicks wait for it
 let browsing = null;     // in play, the number of actions of the past position shown
 
+// This tab's name (kept over a reload): the server lets one tab play a game's person seats,
+// the others watch until one takes them (play from this tab).
+const TAB = (() => {
+  let tab = null;
+  try { tab = sessionStorage.getItem("victorus-tab"); } catch (e) { tab = null; }
+  if (!tab || !/^[0-9a-f]{16}$/.test(tab)) {
+    tab = [...crypto.getRandomValues(new Uint8Array(8))].map((b) => b.toString(16).padStart(2, "0")).join("");
+    try { sessionStorage.setItem("victorus-tab", tab); } catch (e) { /* a tab of its own each load */ }
+  }
+  return tab;
+})();
+
 async function api(path, body) {
   const options = body === undefined ? {} :
-    { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+    { method: "POST", headers: { "Content-Type": "application/json", "X-Victorus-Tab": TAB }, body: JSON.stringify(body) };
   const response = await fetch(path, options);
   const data = await response.json();
   if (!response.ok) throw new Error(data.error || response.statusText);
@@ -77,13 +90,15 @@ async function refresh(full, wait = 0) {
     (logKey === null ? "" : `&log=${logKey}:${logTurns.length}`);
   let state;
   try {
-    state = await api(`/api/state?${choices}${since}${held}`);
+    state = await api(`/api/state?${choices}${since}${held}&tab=${TAB}${S === null || !S.spectator ? "&claim=1" : ""}`);
   } catch (e) {
     browsing = null;                     // (an undo may have taken the browsed action back)
-    $("error").textContent = `server: ${e.message}`;
+    if (e instanceof TypeError) setOffline(true);        // no answer at all: the server is gone
+    else $("error").textContent = `server: ${e.message}`;
     return false;
   }
   if ($("error").textContent.startsWith("server: ")) $("error").textContent = "";  // back again
+  if (offline) setOffline(false);
   if (state.unchanged) { showClock(state.clock); return true; }
   if (choices !== shownChoices()) return true;          // asked before the choices changed
   // Versions only grow (on one server): a slow answer must not undo a newer state (and
@@ -104,13 +119,18 @@ async function refresh(full, wait = 0) {
     return refresh(true);
   }
   if (!S || restarted || S.version !== state.version || S.view !== state.view) selected = null;
+  // (a tab watches a game whose person seats another tab plays: none, nothing to watch)
+  if (state.spectator && !(state.mode === "play" && state.present.some((s) => state.seats[s] === "person"))) state.spectator = false;
+  if (state.spectator) Object.assign(state, { person_to_act: false, legal: null, can_undo: false });
   S = state;
   shown = choices;
   if (state.frame_key !== frameKey) {
     $("board").innerHTML = heldFrames.get(state.frame_key);
     frameKey = state.frame_key;
+    fitCells();
   }
   $("board").querySelector(".position").innerHTML = state.position;
+  drawCoordinates();
   updateLog(state);
   keepRecord(state);
   draw();
@@ -153,6 +173,10 @@ function draw() {
   drawSummary(summary);
   drawArmies();
   drawLog();
+  drawReview();
+  followReview();
+  announce();
+  glide();
   $("vpn").textContent = S.vpn || "(only at the start of a running turn)";
   $("placement").textContent = S.placement;
   showClock(S.clock);
@@ -169,7 +193,8 @@ function drawStatus() {
   const name = S.to_move_name;
   let text;
   if (S.browse) {
-    text = `The position after action ${S.browse.index} of ${S.browse.length} (the game goes on)`;
+    text = `The position after action ${S.browse.index} of ${S.browse.length} ` +
+      (S.browse.over ? "(the game is over)" : "(the game goes on)");
   } else if (S.over) {
     const winners = S.winners.map((s) => SEAT_NAMES[s]).join(", ");
     text = S.winners.length ? `Game over (${S.reason}): ${winners} ${S.winners.length > 1 ? "win" : "wins"}`
@@ -183,9 +208,12 @@ function drawStatus() {
   $("message").title = S.message || "";
   const words = S.legal ? S.legal.words : [];
   for (const word of ["stop", "end", "pass"]) $(word).disabled = !words.includes(word);
-  $("undo").disabled = !S.can_undo;
-  $("resign").disabled = !(S.mode === "play" && !S.over && !S.browse && personSeats().length);
-  $("typed-move").disabled = !S.person_to_act;
+  // (undo and resign are a player's: not once the player's armies are out)
+  const playing = activePeople().length > 0;
+  $("undo").disabled = !S.can_undo || !playing || offline;
+  $("resign").disabled = !(S.mode === "play" && !S.over && !S.browse && playing) || offline;
+  $("typed-move").disabled = !S.person_to_act || offline;
+  if (offline) for (const word of ["stop", "end", "pass"]) $(word).disabled = true;
   const typed = $("typed-moves");
   typed.innerHTML = "";
   for (const text of [...legs().map((l) => l[2]), ...words]) typed.appendChild(new Option(text));
@@ -213,15 +241,39 @@ function drawSummary(summary) {
     words.className = "words";
     words.textContent = turn.text;
     li.appendChild(words);
-    for (const event of turn.events || []) {
-      const line = document.createElement("span");
-      line.className = "event";
-      line.textContent = event;
-      li.appendChild(line);
-    }
+    appendEvents(li, turn.events || []);
     list.appendChild(li);
   }
-  list.scrollTop = list.scrollHeight;
+  // The newest turn's first line (who acted, and what) at the top of the box's view: its
+  // events below it may be scrolled to.
+  const newest = list.lastElementChild;
+  list.scrollTop = newest ? newest.offsetTop : 0;
+}
+
+// A turn's events, one line each; the pieces frozen after a capture (R24) folded into one
+// line under it, opened on a click.
+const FROZEN = " is frozen for the rest of the turn";
+function appendEvents(li, events) {
+  const frozen = events.filter((e) => e.endsWith(FROZEN));
+  for (const event of events.filter((e) => !e.endsWith(FROZEN))) {
+    const line = document.createElement("span");
+    line.className = "event";
+    line.textContent = event;
+    li.appendChild(line);
+  }
+  if (!frozen.length) return;
+  const fold = document.createElement("details");
+  fold.className = "event frozen";
+  const head = document.createElement("summary");
+  head.textContent = `frozen for the rest of the turn: ${frozen.map((e) => e.slice(0, -FROZEN.length).replace(/^.*? (\S+ on \S+)$/, "$1")).join(", ")}`;
+  fold.appendChild(head);
+  for (const event of frozen) {
+    const line = document.createElement("span");
+    line.className = "event";
+    line.textContent = event;
+    fold.appendChild(line);
+  }
+  li.appendChild(fold);
 }
 
 function drawArmies() {
@@ -248,6 +300,7 @@ function drawArmies() {
       const select = document.createElement("select");
       select.className = "controller";
       select.dataset.seat = a.seat;
+      select.setAttribute("aria-label", `who plays ${a.name}`);
       const options = CONTROLLERS.includes(S.seats[a.seat]) ? CONTROLLERS : [...CONTROLLERS, S.seats[a.seat]];
       for (const c of options) select.add(new Option(c, c, false, c === S.seats[a.seat]));
       select.addEventListener("change", () => {
@@ -266,8 +319,8 @@ function drawArmies() {
     const card = [...a.promotion];
     if (a.royal_knights) card.push(`${a.royal_knights} royal`);
     cell(card.join(", ") || "-").className = "promotion";
-    cell(a.king_laps === null ? "-" : String(a.king_laps)).className = "king-laps";
-    cell(a.queen_laps === null ? "-" : String(a.queen_laps)).className = "queen-laps";
+    cell(lapWords(a.king_laps)).className = "king-laps";
+    cell(lapWords(a.queen_laps)).className = "queen-laps";
     body.appendChild(row);
   }
 }
@@ -303,12 +356,7 @@ function updateLog(state) {
       note.textContent = "(forfeited on time)";
       li.appendChild(note);
     }
-    for (const event of turn.events || []) {
-      const line = document.createElement("span");
-      line.className = "event";
-      line.textContent = event;
-      li.appendChild(line);
-    }
+    appendEvents(li, turn.events || []);
     log.appendChild(li);
   }
 }
@@ -331,7 +379,8 @@ function scrollLogTo(mark) {
   const log = $("log");
   const top = mark.offsetTop, bottom = top + mark.offsetHeight;    // #log is positioned
   if (top < log.scrollTop) log.scrollTop = top;
-  else if (bottom > log.scrollTop + log.clientHeight) log.scrollTop = bottom - log.clientHeight;
+  // (a turn taller than the box shows its first line: who acted)
+  else if (bottom > log.scrollTop + log.clientHeight) log.scrollTop = Math.min(top, bottom - log.clientHeight);
 }
 
 // The clock counts down in the page between the server's answers.
@@ -363,7 +412,9 @@ function tickClock() {
 // -- clicks on the board -------------------------------------------------------------
 $("board").addEventListener("click", (event) => {
   const cell = event.target.closest(".cell");
-  if (!cell || !S || sending) return;
+  if (!cell || !S || sending || dropped) return;
+  if (offline) { $("error").textContent = "the server is not answering: moves wait until it is back"; return; }
+  if (S.spectator) { $("error").textContent = "this tab watches: the game is played in another tab (play from this tab to take it)"; return; }
   const label = cell.dataset.cell;
   if (S.mode !== "play") return;
   if (S.browse) { $("error").textContent = "this is a past position: back to the game to play"; return; }
@@ -406,7 +457,8 @@ $("new-game").addEventListener("submit", (event) => {
   const you = $("new-you").value;
   const agent = $("new-agent").value;
   const players = Number($("new-players").value);
-  const seats = [0, 1, 2, 3, 4, 5].map((s) => (String(s) === you ? "person" : agent));
+  const mine = you === "none" ? [] : $("new-team").checked ? teamOf(Number(you), players, $("new-variant").value) : [Number(you)];
+  const seats = [0, 1, 2, 3, 4, 5].map((s) => (mine.includes(s) ? "person" : agent));
   const body = { board: $("new-board").value, players, variant: $("new-variant").value.trim() || "standard", seats };
   const limit = $("new-time-limit").value.trim();
   if (limit !== "") body.time_limit = Number(limit);
@@ -495,9 +547,11 @@ function browse(index) {
   refresh(true);
 }
 $("live").addEventListener("click", () => browse(null));
+$("take-seats").addEventListener("click", () => send("/api/take", {}));
 
 document.addEventListener("keydown", (event) => {
   if (!S || event.target.closest("input, select, textarea")) return;
+  if (shortcut(event)) return;
   if (S.browse) {
     const to = { ArrowLeft: S.browse.index - 1, ArrowRight: S.browse.index + 1, Home: 0, End: null };
     if (event.key in to) {
@@ -511,12 +565,86 @@ document.addEventListener("keydown", (event) => {
   if (event.key in moves) { event.preventDefault(); stepTo(moves[event.key]); }
 });
 
+// Shortcut keys (listed in the help): true if the key was one.
+function shortcut(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey) return false;
+  const click = (id) => { if (!$(id).disabled && !$(id).closest("[hidden]")) $(id).click(); };
+  const keys = {
+    a: () => analyse(), s: () => click("stop"), e: () => click("end"), p: () => click("pass"),
+    u: () => click("undo"), m: () => $("typed-move").focus(), b: () => $("board").focus(),
+    "?": () => { $("keys").open = true; $("keys").scrollIntoView({ block: "nearest" }); },
+  };
+  if (!(event.key in keys) || event.target.closest("#board .cell") && event.key === " ") return false;
+  event.preventDefault();
+  keys[event.key]();
+  return true;
+}
+
+// The seats of ``seat``'s team (R33; the allied variant's teams when the variant says so).
+function teamOf(seat, players, variant) {
+  const groups = /allied/.test(variant) && players === 6 ? ALLIED_GROUPS : TEAM_GROUPS[players] || [];
+  return groups.find((g) => g.includes(seat)) || [seat];
+}
+
+// The server is gone (no answer at all): said in words, moves off; the page retries each
+// second, and once it answers again the game goes on (or, after a restart, its last
+// record is offered).
+function setOffline(on) {
+  offline = on;
+  document.body.classList.toggle("offline", on);
+  if (S) { drawStatus(); drawNotice(); }
+}
+
+// With coordinates on, the cells under a piece get their label over it (a small corner
+// text with a white halo: the frame's own label is hidden by the piece).
+function drawCoordinates() {
+  const svg = $("board").querySelector("svg");
+  svg?.querySelector(".coord-layer")?.remove();
+  if (!svg || !$("coordinates").checked) return;
+  const layer = document.createElementNS("http://www.w3.org/2000/svg", "g");
+  layer.setAttribute("class", "coord-layer");
+  layer.setAttribute("aria-hidden", "true");
+  for (const piece of svg.querySelectorAll(".piece")) {
+    const cell = svg.querySelector(`.cell[data-cell="${piece.dataset.cell}"]`);
+    if (!cell) continue;
+    const box = cell.getBBox();
+    const text = document.createElementNS("http://www.w3.org/2000/svg", "text");
+    text.setAttribute("x", (box.x + box.width * 0.5).toFixed(1));
+    text.setAttribute("y", (box.y + box.height * 0.2).toFixed(1));
+    text.setAttribute("text-anchor", "middle");
+    text.textContent = piece.dataset.cell;
+    layer.appendChild(text);
+  }
+  svg.appendChild(layer);
+}
+
+function lapWords(laps) {
+  if (laps === null) return "-";
+  return laps < 0 ? `${-laps} back` : String(laps);
+}
+
 // The header's height (it wraps on narrow windows) bounds the board's and the panel's.
 function fitBoard() {
   const top = document.querySelector("main").getBoundingClientRect().top + window.scrollY;
   document.documentElement.style.setProperty("--board-top", `${top}px`);
 }
-window.addEventListener("resize", fitBoard);
+window.addEventListener("resize", () => { fitBoard(); fitCells(); });
+
+// On a phone the board is at least wide enough for cells of TOUCH_PX (a finger's size): a
+// wider board scrolls sideways in its box, centred at first.
+const TOUCH_PX = 44;
+function fitCells() {
+  const svg = $("board").querySelector("svg"), box = $("board-box");
+  if (!svg) return;
+  svg.style.width = "";
+  if (!matchMedia("(max-width: 700px)").matches) return;
+  const cell = svg.querySelector(".cell");
+  if (!cell) return;
+  const r = cell.getBoundingClientRect(), small = Math.min(r.width, r.height);
+  if (small <= 0 || small >= TOUCH_PX) return;
+  svg.style.width = `${Math.ceil(svg.getBoundingClientRect().width * TOUCH_PX / small) + 1}px`;
+  box.scrollLeft = (box.scrollWidth - box.clientWidth) / 2;
+}
 fitBoard();
 
 // The seats' names in the selects, and the agents offered, as the server says.
@@ -528,6 +656,8 @@ async function loadMeta() {
   MARK_NAMES = meta.army_mark_names;
   PRESENT = meta.present_seats;
   CONTROLLERS = ["person", ...meta.agents];
+  TEAM_GROUPS = meta.team_groups;
+  ALLIED_GROUPS = meta.allied_groups;
   FRAMES_HELD = meta.frames_held;
   SEAT_NAMES.forEach((name, seat) => {
     $("new-you").add(new Option(name, String(seat), seat === 0, seat === 0), seat);
@@ -562,7 +692,7 @@ function openSocket() {
     let opened = false;
     let ws;
     try {
-      ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/socket`);
+      ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/socket?tab=${TAB}`);
     } catch (e) {
       resolve(false);
       return;

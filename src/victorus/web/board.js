@@ -7,8 +7,13 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 
 // The seats played from this page, and their team mates (R33).
 function personSeats() {
-  if (!S || S.mode !== "play") return [];
+  if (!S || S.mode !== "play" || S.spectator) return [];
   return S.present.filter((s) => S.seats[s] === "person");
+}
+
+// The person's armies still in the game.
+function activePeople() {
+  return personSeats().filter((s) => S.armies[s].state !== "eliminated");
 }
 
 function allySeats() {
@@ -231,6 +236,8 @@ function listen() {
       beep(last && last.actions.length && last.actions[last.actions.length - 1].includes("x") ? "capture" : "move");
     }
     if (now.turn && (!heard.turn || now.actions > heard.actions)) beep("turn");
+  } else if (heard && heard.key !== now.key && now.turn && S.mode === "play") {
+    beep("turn");                        // a new game's first turn is the person's
   }
   heard = now;
 }
@@ -280,8 +287,11 @@ function syncForm() {
   $("new-variant").value = S.variant_plain;
   const people = personSeats();
   $("new-you").value = people.length ? String(people[0]) : "none";
+  // The opponent chosen (by the server's --agent, or a seat's spec not in the menu) stays
+  // chosen: offered by its name, for New game and rematch.
   const agent = S.present.map((s) => S.seats[s]).find((c) => c !== "person");
-  if (agent && [...$("new-agent").options].some((o) => o.value === agent)) $("new-agent").value = agent;
+  if (agent && ![...$("new-agent").options].some((o) => o.value === agent)) $("new-agent").add(new Option(agent, agent));
+  if (agent) $("new-agent").value = agent;
   $("new-time-limit").value = S.time_limit === null ? "" : String(S.time_limit);
   $("new-agent-delay").value = String(S.agent_delay);
   offerPresentSeats();
@@ -298,7 +308,7 @@ $("new-players").addEventListener("change", offerPresentSeats);
 
 // -- resign ---------------------------------------------------------------------------
 $("resign").addEventListener("click", () => {
-  const seat = personSeats()[0];
+  const seat = activePeople()[0];
   if (seat === undefined) return;
   if (!confirm(`Resign? ${SEAT_NAMES[seat]} gives up this game; the other team wins.`)) return;
   send("/api/resign", { seat });
@@ -307,10 +317,17 @@ $("resign").addEventListener("click", () => {
 // -- analysis on request ------------------------------------------------------------------
 let analysis = null;
 
-$("analyse").addEventListener("click", async () => {
+$("analyse").addEventListener("click", () => analyse());
+
+// The analysis of the position on the board: the live one, a past one browsed, a watched
+// game's, a finished game's.
+async function analyse() {
+  if (!S) return;
+  reviewPoint = null;
+  analysis = { status: "running" };
   $("analysis").textContent = "analysing...";
   try {
-    await api("/api/analyse", {});
+    await api("/api/analyse", S && S.browse ? { at: S.browse.index } : {});
     let state = await api("/api/analysis");
     while (state.status === "running") {
       await pause(250);
@@ -321,23 +338,39 @@ $("analyse").addEventListener("click", async () => {
     analysis = { status: "error", error: e.message };
   }
   drawAnalysis();
-});
+}
+
+// Whether an analysis (or a review's point) is of the position shown.
+function ofShown(found) {
+  return found.placement === S.placement && found.to_move === S.to_move && found.phase === S.phase &&
+    found.round === S.round;
+}
+
+function chanceWords(found) {
+  if (found.over) {
+    const won = S.present.filter((s) => found.chances[s] === 1).map((s) => SEAT_NAMES[s]);
+    return won.length ? `game over: ${won.join(", ")} won` : "game over: a draw";
+  }
+  const team = found.team.join(", ");
+  const others = found.chances.some((c, s) => c !== null && !found.team.includes(SEAT_NAMES[s]));
+  return `${team}: ${Math.round(100 * found.chance)}% to win` +
+    (others ? `; others ${Math.round(100 * (1 - found.chance))}%` : "") + `; best: ${found.best}`;
+}
 
 function drawAnalysis() {
   const board = $("board").querySelector("svg");
   board?.querySelector(".analysis-layer")?.remove();
-  if (!analysis) return;
-  if (analysis.status === "error") { $("analysis").textContent = analysis.error; return; }
-  if (analysis.status !== "done") return;
-  if (analysis.version !== S.version) {
-    $("analysis").textContent = "the position changed since the analysis: analyse again";
+  const found = reviewAnalysis() || analysis;
+  if (!found) { $("analysis").textContent = ""; return; }
+  if (found.status === "error") { $("analysis").textContent = found.error; return; }
+  if (found.status !== "done") return;
+  if (!found.review && !ofShown(found)) {
+    $("analysis").textContent = "the position shown is not the one analysed: analyse again (a)";
     return;
   }
-  const team = analysis.team.join(", ");
-  $("analysis").textContent = `${team}: ${Math.round(100 * analysis.chance)}% to win; ` +
-    `others ${Math.round(100 * (1 - analysis.chance))}%; best: ${analysis.best}`;
-  if (analysis.cells.length !== 2 || !board) return;
-  const [from, to] = analysis.cells.map((label) => board.querySelector(`.cell[data-cell="${label}"]`).getBBox());
+  $("analysis").textContent = (found.review ? "review: " : "") + chanceWords(found);
+  if (found.cells.length !== 2 || !board) return;
+  const [from, to] = found.cells.map((label) => board.querySelector(`.cell[data-cell="${label}"]`).getBBox());
   const layer = document.createElementNS(SVG_NS, "g");
   layer.setAttribute("class", "analysis-layer");
   layer.innerHTML = `<defs><marker id="analysis-head" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="4" markerHeight="4" orient="auto">` +
@@ -380,8 +413,12 @@ function loseStoredGame(instance) {
 }
 
 function drawNotice() {
-  $("notice").textContent = restartedNotice ? "the server restarted: your game was lost" :
+  const text = offline ? "The server is not answering (stopped or restarting): moves are off, trying again every second" :
+    restartedNotice ? (lostUrl ? "The server restarted and this game was lost; its record is kept:" : "The server restarted: the game shown before was lost") :
+    S.spectator ? "This tab watches: the game is played in another tab" :
     (S.watching && !S.browse ? S.watching : "");
+  if ($("notice").textContent !== text) $("notice").textContent = text;
+  $("take-seats").hidden = !(S.spectator && !offline);
   const link = $("lost-record");
   link.hidden = !(restartedNotice && lostUrl);
   if (lostUrl && link.getAttribute("href") !== lostUrl) link.href = lostUrl;
@@ -449,3 +486,261 @@ $("rules").addEventListener("toggle", async () => {
     $("rules-pieces").textContent = `the pieces' pictures did not come: ${e.message}`;
   }
 });
+
+// -- the review of a finished game: each army's chance to win, action by action ----------
+// Once a game is over (or a game is watched), the server searches every position in the
+// background (a bounded time each); the page draws the chances as they come, a line per
+// army, and marks the actions where a team's chance fell most, each a click away.
+let review = { key: null, game: null, points: [], marks: [], status: "none", length: 0 };
+let reviewing = null;          // the game (gameKey) whose review the page follows
+let reviewPoint = null;        // a review point shown as the analysis of its position
+
+// A finished game played here is reviewed at once; a watched game when asked (its steps
+// then share the machine with the searches).
+function reviewWanted() {
+  return S && S.mode === "play" && S.over;
+}
+
+let reviewDeclined = null;     // the game whose review was stopped: not started again unasked
+async function followReview(asked = false) {
+  if (!asked && (!reviewWanted() || reviewDeclined === gameKey())) return;
+  if (reviewing === gameKey()) return;
+  const game = gameKey();
+  reviewing = game;
+  review = { key: null, game, points: [], marks: [], status: "running", length: 0 };
+  drawReview();
+  try {
+    await api("/api/review", {});
+    let state = await api("/api/review?from=0");
+    for (;;) {
+      if (reviewing !== game) return;
+      if (state.key !== review.key) review.points = [];
+      review.key = state.key;
+      review.points.push(...state.points);
+      Object.assign(review, { status: state.status, marks: state.marks, length: state.length,
+                              total: state.total, error: state.error });
+      drawReview();
+      if (state.status !== "running") return;
+      await pause(400);
+      state = await api(`/api/review?from=${review.points.length}`);
+    }
+  } catch (e) {
+    if (reviewing === game) { review.status = "error"; review.error = e.message; drawReview(); }
+  }
+}
+
+$("review-start").addEventListener("click", () => followReview(true));
+
+$("review-cancel").addEventListener("click", async () => {
+  try { await api("/api/review", { cancel: true }); } catch (e) { /* shown below */ }
+  review.status = "cancelled";
+  reviewDeclined = reviewing;
+  reviewing = null;
+  drawReview();
+});
+
+// The review's index of the position shown, or null.
+function shownIndex() {
+  if (!S) return null;
+  if (S.mode === "watch") return S.watch.index;
+  if (S.browse) return S.browse.index;
+  return S.over ? review.length : null;       // (a finished game's end)
+}
+
+function reviewY(chance) { return 58 - 56 * chance; }
+
+function drawReview() {
+  const graph = $("review-graph"), list = $("review-marks");
+  const ours = review.game === gameKey() && review.game !== null;
+  const done = ours ? review.points.length : 0;
+  $("review-cancel").hidden = !(ours && review.status === "running");
+  $("review-start").hidden = !(S && ((S.mode === "watch" && !ours) || (ours && review.status === "cancelled")));
+  $("review-status").textContent = !ours ? (S && S.mode === "watch" ? "the review: each army's chance to win move by move" :
+    "after the game: its review, each army's chance to win move by move") :
+    review.status === "running" ? `reviewing: ${done} of ${review.total || "?"} positions searched` :
+    review.status === "done" ? `review: each army's chance to win; ${review.marks.length ? "the marked actions lost most (click one)" : "no action lost much"}` :
+    review.status === "cancelled" ? `review stopped after ${done} positions` :
+    review.status === "error" ? `review: ${review.error}` : "";
+  graph.replaceChildren();
+  list.replaceChildren();
+  if (!ours || !done) return;
+  const width = 300, span = Math.max(1, review.length);
+  const x = (index) => (width * index / span).toFixed(1);
+  const carried = [];
+  let last = [null, null, null, null, null, null];
+  for (const p of review.points) {
+    last = p.chances.map((c, s) => (c === null ? last[s] : c));
+    carried.push({ index: p.index, chances: last });
+  }
+  let svg = `<line class="review-even" x1="0" x2="${width}" y1="${reviewY(0.5)}" y2="${reviewY(0.5)}"/>`;
+  for (const seat of S.present) {
+    const path = carried.filter((p) => p.chances[seat] !== null)
+      .map((p) => `${x(p.index)},${reviewY(p.chances[seat]).toFixed(1)}`).join(" ");
+    if (path) svg += `<polyline class="review-line" data-seat="${seat}" stroke="${SEAT_COLORS[seat]}" points="${path}"/>`;
+  }
+  const at = shownIndex();
+  if (at !== null) svg += `<line class="review-now" x1="${x(at)}" x2="${x(at)}" y1="0" y2="60"/>`;
+  for (const m of review.marks) {
+    svg += `<circle class="review-mark" data-index="${m.index}" cx="${x(m.index)}" cy="${reviewY(m.after).toFixed(1)}" r="2.6" fill="${SEAT_COLORS[m.seat]}"/>`;
+  }
+  graph.innerHTML = svg;
+  for (const m of review.marks) {
+    const li = document.createElement("li");
+    const button = document.createElement("button");
+    button.className = "review-jump";
+    button.dataset.index = m.index;
+    button.textContent = `${m.index}. ${m.name}: ${Math.round(100 * m.before)}% \u2192 ${Math.round(100 * m.after)}%` +
+      (m.best ? `, best was ${m.best}` : "");
+    button.title = `show the position before action ${m.index} with the move the search preferred`;
+    li.appendChild(button);
+    list.appendChild(li);
+  }
+}
+
+// The position before a marked action (or any action of the graph), with its analysis
+// from the review.
+function showReviewed(index) {
+  const point = review.points.find((p) => p.index === index);
+  reviewPoint = point ? { ...point, index } : null;
+  analysis = null;
+  if (S.mode === "watch") stepTo(index);
+  else browse(index === review.length ? null : index);
+}
+
+$("review-marks").addEventListener("click", (event) => {
+  const button = event.target.closest(".review-jump");
+  if (button) showReviewed(Number(button.dataset.index) - 1);
+});
+$("review-graph").addEventListener("click", (event) => {
+  if (!review.length) return;
+  const mark = event.target.closest(".review-mark");
+  if (mark) { showReviewed(Number(mark.dataset.index) - 1); return; }
+  const box = $("review-graph").getBoundingClientRect();
+  const index = Math.round(review.length * (event.clientX - box.left) / box.width);
+  showReviewed(Math.max(0, Math.min(review.length, index)));
+});
+
+// A review point as the analysis of the position shown (its index must be the one shown).
+function reviewAnalysis() {
+  if (!reviewPoint || shownIndex() !== reviewPoint.index || reviewing !== gameKey()) return null;
+  const p = reviewPoint;
+  const team = S.present.filter((s) => S.armies[s].team === S.armies[p.seat].team || s === p.seat);
+  const over = p.best === null;
+  return { status: "done", over, best: p.best, cells: p.cells, chance: p.chances[p.seat],
+           chances: p.chances, team: (S.armies[p.seat].team === null ? [p.seat] : team).map((s) => SEAT_NAMES[s]),
+           review: true };
+}
+
+// -- a live region: each new action, and what followed, told to screen readers ------------
+let announced = null;
+function announce() {
+  const actions = logTurns.reduce((sum, turn) => sum + turn.actions.length, 0);
+  const key = `${gameKey()}:${S.mode === "watch" ? S.watch.index : actions}`;
+  if (announced === null || S.browse) { announced = key; return; }
+  if (key === announced) return;
+  announced = key;
+  const newest = (S.summary || []).at(-1);
+  if (!newest) return;
+  const events = (newest.events || []).filter((e) => !e.endsWith(FROZEN));
+  $("announce").textContent = [newest.text, ...events].join(". ");
+}
+
+$("rematch").addEventListener("click", () => {
+  formFor = null;
+  syncForm();                            // the game's own settings, its opponents included
+  $("new-game").requestSubmit();
+});
+
+// -- drag and drop, and the last move drawn as a short glide -----------------------------
+// A piece that can move may be dragged to its destination (the click-click way stays):
+// the piece follows the pointer, and the leg is played where it is let go.
+let drag = null;               // {from, piece, origin [x, y], start [x, y], moved}
+
+function pieceAt(label) { return $("board").querySelector(`.piece[data-cell="${label}"]`); }
+
+function translateOf(piece) {
+  const m = /translate\(([-\d.]+),([-\d.]+)\)/.exec(piece.getAttribute("transform") || "");
+  return m ? [Number(m[1]), Number(m[2])] : [0, 0];
+}
+
+$("board").addEventListener("pointerdown", (event) => {
+  const cell = event.target.closest(".cell");
+  if (!cell || !S || !S.person_to_act || S.browse || offline || event.button !== 0) return;
+  if (!cell.classList.contains("origin")) return;
+  const piece = pieceAt(cell.dataset.cell);
+  if (!piece) return;
+  drag = { from: cell.dataset.cell, piece, origin: translateOf(piece), start: [event.clientX, event.clientY], moved: false };
+});
+
+window.addEventListener("pointermove", (event) => {
+  if (!drag) return;
+  const dx = event.clientX - drag.start[0], dy = event.clientY - drag.start[1];
+  if (!drag.moved && Math.hypot(dx, dy) < 6) return;
+  if (!drag.moved) {
+    drag.moved = true;
+    selected = drag.from;
+    draw();                                      // its destinations light up
+    drag.piece = pieceAt(drag.from) || drag.piece;
+    drag.piece.classList.add("dragged");
+  }
+  const ctm = $("board").querySelector("svg").getScreenCTM();
+  const scale = ctm ? ctm.a : 1;
+  drag.piece.setAttribute("transform", `translate(${drag.origin[0] + dx / scale},${drag.origin[1] + dy / scale})`);
+});
+
+let dropped = false;           // a drop's pointerup is not also a click
+window.addEventListener("pointerup", (event) => {
+  if (!drag) return;
+  const { from, piece, origin, moved } = drag;
+  drag = null;
+  if (!moved) return;                            // a click: the click handler has it
+  dropped = true;
+  setTimeout(() => { dropped = false; });
+  piece.classList.remove("dragged");
+  piece.setAttribute("transform", `translate(${origin[0]},${origin[1]})`);
+  const cell = document.elementFromPoint(event.clientX, event.clientY)?.closest(".cell");
+  if (!cell || cell.dataset.cell === from) return;
+  const leg = legs().find((l) => l[0] === from && l[1] === cell.dataset.cell);
+  if (leg) { playFromBoard(leg[2]); return; }
+  $("error").textContent = `${from} cannot go to ${cell.dataset.cell}: drop it on a green cell`;
+});
+
+// A drag the browser took over (a touch that scrolls the board): the piece goes back.
+window.addEventListener("pointercancel", () => {
+  if (!drag) return;
+  drag.piece.classList.remove("dragged");
+  drag.piece.setAttribute("transform", `translate(${drag.origin[0]},${drag.origin[1]})`);
+  drag = null;
+});
+
+// The last move's piece glides from where it was to its cell (160 ms), unless the system
+// asks for reduced motion.
+let glided = null;
+function glide() {
+  const key = `${gameKey()}:${logTurns.reduce((sum, turn) => sum + turn.actions.length, 0)}`;
+  const first = glided === null;
+  if (key === glided) return;
+  glided = key;
+  if (first || S.browse || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  const newest = (S.summary || []).at(-1);
+  const turn = logTurns[logTurns.length - 1];
+  const lastAction = turn && turn.actions.length ? turn.actions[turn.actions.length - 1] : "";
+  if (!newest || newest.cells.length < 2 || !/[-x]/.test(lastAction)) return;
+  const [from, to] = newest.cells.slice(-2);
+  const piece = pieceAt(to), fromCell = $("board").querySelector(`.cell[data-cell="${from}"]`);
+  const toCell = $("board").querySelector(`.cell[data-cell="${to}"]`);
+  if (!piece || !fromCell || !toCell) return;
+  const a = fromCell.getBBox(), b = toCell.getBBox();
+  const [x, y] = translateOf(piece);
+  const dx = a.x + a.width / 2 - (b.x + b.width / 2), dy = a.y + a.height / 2 - (b.y + b.height / 2);
+  const start = performance.now();
+  piece.classList.add("gliding");
+  const step = (now) => {
+    const t = Math.min(1, (now - start) / 160), left = 1 - t * (2 - t);      // ease out
+    piece.setAttribute("transform", `translate(${x + dx * left},${y + dy * left})`);
+    if (t < 1 && piece.isConnected) requestAnimationFrame(step);
+    else piece.classList.remove("gliding");
+  };
+  piece.setAttribute("transform", `translate(${x + dx},${y + dy})`);
+  requestAnimationFrame(step);
+}

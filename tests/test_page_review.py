@@ -1,0 +1,172 @@
+"""The page's review and analysis over HTTP (victorus.analysis): a chance read as the
+fair share when the search sees nothing, a browsed position analysed, a finished game's
+end told by its result, the review of a whole game (bounded, cancellable, its marks),
+and the tabs that watch a game played in another tab."""
+
+import json
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+import victorus
+from helpers import serving
+from victorus.analysis import REVIEW_MAX_POSITIONS, Analysis, Review, _spread, chance, marks
+from victorus.server import PERSON, Table
+
+TAB_A, TAB_B = "0123456789abcdef", "fedcba9876543210"
+
+
+@pytest.fixture
+def server():
+    with serving(Table("compact", 2, seats=[PERSON] * 6, agent_delay=0), worker=False) as srv:
+        yield srv
+
+
+def call(srv, path, body=None, tab=None):
+    data = None if body is None else json.dumps(body).encode()
+    headers = {} if tab is None else {"X-Victorus-Tab": tab}
+    request = urllib.request.Request(srv.url.rstrip("/") + path, data=data, headers=headers,
+                                     method="GET" if data is None else "POST")
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+def settled(srv, path):
+    deadline = time.monotonic() + 120
+    while (state := call(srv, path)[1])["status"] == "running":
+        assert time.monotonic() < deadline, state
+        time.sleep(0.05)
+    return state
+
+
+def test_a_chance_is_the_fair_share_when_the_search_sees_nothing():
+    assert chance(0.0, 6) == pytest.approx(1 / 6, abs=1e-3)
+    assert chance(0.0, 2) == 0.5 and chance(1.0, 6) == 1.0 and chance(-1.0, 6) == 0.0
+    assert chance(0.5, 2) == 0.75 and chance(-0.5, 3) == pytest.approx(1 / 6, abs=1e-3)
+    assert chance(7.0, 2) == 1.0                                     # clamped
+
+
+def test_a_browsed_position_is_analysed_and_a_finished_game_told_by_its_result(server):
+    table = server.table
+    table.analysis = Analysis(seconds=None, seed=1)
+    table.analysis.seconds = 0.05
+    for text in ("g6-g10", "d13-f15"):
+        call(server, "/api/play", {"action": text})
+    assert call(server, "/api/analyse", {"at": 1})[0] == 200
+    state = settled(server, "/api/analysis")
+    assert state["status"] == "done" and state["at"] == 1
+    assert state["to_move"] == 1 and state["team"] == ["blue", "green", "orange"]
+    assert state["chances"][1] + state["chances"][0] == pytest.approx(1, abs=1e-3)
+    status, data = call(server, "/api/analyse", {"at": 9})
+    assert status == 400 and "'at' must be a number of actions from 0 to 2" in data["error"]
+    call(server, "/api/resign", {"seat": 1})
+    call(server, "/api/analyse", {})
+    state = call(server, "/api/analysis")[1]
+    assert state["over"] and state["chances"][0] == 1.0 and state["chances"][1] == 0.0
+
+
+def test_a_finished_game_is_reviewed_position_by_position(server):
+    table = server.table
+    status, data = call(server, "/api/review", {})
+    assert status == 400 and "once the game is over" in data["error"]
+    table.review = Review(seconds=None, iterations=50, drop=0.0)
+    table.set_seats(["greedy"] * 6)
+    while table.work():
+        pass
+    assert table.game.is_over
+    assert call(server, "/api/review", {})[0] == 200
+    state = settled(server, "/api/review")
+    assert state["status"] == "done" and state["total"] == table.game.ply + 1
+    points = state["points"]
+    assert [p["index"] for p in points] == list(range(table.game.ply + 1))
+    assert all(0 <= c <= 1 for p in points for c in p["chances"] if c is not None)
+    last = points[-1]
+    assert last["best"] is None and sorted(set(last["chances"])) == [0.0, 1.0]
+    assert state["marks"] and len(state["marks"]) <= 5
+    for mark in state["marks"]:
+        assert mark["before"] - mark["after"] == pytest.approx(mark["drop"], abs=1e-3)
+        assert mark["drop"] > 0
+    assert call(server, "/api/review?from=5")[1]["points"] == points[5:]
+    status, data = call(server, "/api/review", {"cancel": "yes"})
+    assert status == 400 and "'cancel' must be true or false" in data["error"]
+
+
+def test_a_review_is_cancelled_between_two_positions_and_by_a_new_game():
+    game = victorus.Game("standard", players=6)
+    victorus.game.play_random(game, seed=2, max_actions=200)
+    review = Review(seconds=0.05)
+    review.start(game, "a")
+    assert review.cancel()["status"] in ("cancelled", "done")
+    count = len(review.state()["points"])
+    review.thread.join(30)                # it stops between two positions, adding none
+    assert not review.thread.is_alive()
+    assert len(review.state()["points"]) == count and review.state()["status"] == "cancelled"
+    table = Table("compact", 2, seats=["greedy"] * 6, agent_delay=0)
+    while table.work():
+        pass
+    table.review = Review(seconds=0.05)
+    table.review_game()
+    table.new_game("compact", 2)
+    assert table.review.state()["status"] in ("cancelled", "done")
+
+
+def test_a_long_game_is_reviewed_at_a_bounded_number_of_positions():
+    spread = _spread(5001, REVIEW_MAX_POSITIONS)
+    assert len(spread) == REVIEW_MAX_POSITIONS and spread[0] == 0 and spread[-1] == 5000
+    assert _spread(10, 1000) == list(range(10))
+
+
+def test_marks_are_the_biggest_falls_of_the_actor_s_team():
+    game = victorus.Game("compact", players=2)
+    point = lambda i, seat, red: {"index": i, "seat": seat, "best": "x", "cells": [],  # noqa: E731
+                                  "chances": [red, 1 - red] * 3}
+    points = [point(0, 0, 0.5), point(1, 1, 0.2), point(2, 0, 0.3), point(3, 1, 0.9)]
+    found = marks(points, game, drop=0.1)
+    # red's action 1 lost 0.3; blue's action 2 gained nothing for blue (0.8 -> 0.7: 0.1)
+    # and red's action 3 lost... nothing (0.3 -> 0.9)
+    assert [(m["index"], m["name"]) for m in found] == [(1, "red"), (2, "blue")]
+    assert found[0]["drop"] == pytest.approx(0.3)
+
+
+def test_a_second_tab_watches_until_it_takes_the_seats(server):
+    assert call(server, "/api/state?tab=" + TAB_A)[1]["spectator"] is False   # none holds
+    assert call(server, "/api/state?claim=1&tab=" + TAB_A)[1]["spectator"] is False
+    assert call(server, "/api/state?claim=1&tab=" + TAB_B)[1]["spectator"] is True
+    assert call(server, "/api/state")[1]["spectator"] is False          # a script
+    status, data = call(server, "/api/play", {"action": "g6-g10"}, tab=TAB_B)
+    assert status == 409 and "this tab watches" in data["error"]
+    assert server.table.game.ply == 0
+    assert call(server, "/api/take", {}, tab=TAB_B)[0] == 200
+    assert call(server, "/api/state?tab=" + TAB_A)[1]["spectator"] is True
+    assert call(server, "/api/play", {"action": "g6-g10"}, tab=TAB_B)[0] == 200
+    status, data = call(server, "/api/state?tab=xyz")
+    assert status == 400 and "16 hex digits" in data["error"]
+    status, data = call(server, "/api/take", {})
+    assert status == 400 and "names the tab" in data["error"]
+
+
+def test_a_tab_without_sockets_holds_the_seats_no_more(server):
+    server.follows(TAB_A, +1)
+    assert call(server, "/api/state?claim=1&tab=" + TAB_A)[1]["spectator"] is False
+    server.follows(TAB_A, +1)                          # (a reload: the new socket first)
+    server.follows(TAB_A, -1)
+    assert call(server, "/api/state?tab=" + TAB_B)[1]["spectator"] is True
+    server.follows(TAB_A, -1)                          # the tab closed
+    assert call(server, "/api/state?tab=" + TAB_B)[1]["spectator"] is False
+    assert call(server, "/api/state?claim=1&tab=" + TAB_B)[1]["spectator"] is False
+    assert call(server, "/api/state?claim=1&tab=" + TAB_A)[1]["spectator"] is True
+
+
+def test_the_first_game_s_clock_starts_when_a_page_first_shows_it():
+    from victorus.clock import ManualTime
+    time_source = ManualTime()
+    table = Table("compact", 2, seats=[PERSON] + ["greedy"] * 5, time_limit=30, now=time_source)
+    time_source.advance(25)                   # the server waited for its first page
+    assert table.state()["clock"] == 30.0
+    time_source.advance(10)
+    assert table.state()["clock"] == 20.0     # from then on, the clock runs
