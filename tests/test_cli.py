@@ -174,3 +174,17 @@ def test_serve_open_says_when_no_browser_opens(monkeypatch, capsys, opened):
     assert main(["serve", "--open"]) == 0
     out = capsys.readouterr().out
     assert ("no web browser could be started here; open http://127.0.0.1:1/" in out) != opened
+
+
+@pytest.mark.parametrize("argv, people", [
+    (["serve", "--board", "compact", "--players", "2"], (0, 2, 4)),   # red's whole team
+    (["serve", "--players", "3"], (0, 3)),
+    (["serve"], (0,)),                                               # six armies: red alone
+    (["serve", "--players", "2", "--seats", "0"], (0,)),             # as asked
+    (["serve", "--players", "2", "--seats", ""], ()),
+])
+def test_the_page_plays_the_first_armys_whole_team_by_default(argv, people):
+    """victorus serve: a person takes the first army's whole team unless --seats says
+    otherwise, as the page's New game does."""
+    from victorus.cli import _page_people, build_parser
+    assert _page_people(build_parser().parse_args(argv)) == people

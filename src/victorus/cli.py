@@ -53,7 +53,7 @@ def _add_game_options(p):
 
 def _add_seat_options(p, seats_help: str):
     """Who plays (people's seats, the agent elsewhere) and the clock: play and serve."""
-    p.add_argument("--seats", default="0", help=seats_help)
+    p.add_argument("--seats", default=None, help=seats_help)
     p.add_argument("--agent", default="greedy",
                    help=f"the other seats' agent: {AGENT_SPECS}")
     p.add_argument("--time-limit", type=_seconds("--time-limit"), default=None, metavar="SECONDS",
@@ -239,8 +239,8 @@ def _serve_parser(commands) -> None:
                    help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=_int_in("--port", 0, 65535), default=8000,
                    help="port (default 8000; 0 picks a free one)")
-    _add_seat_options(p, "seats played from the page, comma-separated (default 0, red; "
-                         "'' for none)")
+    _add_seat_options(p, "seats played from the page, comma-separated (default: red's "
+                         "whole team, red alone with 6 players; '' for none)")
     p.add_argument("--agent-delay", type=float, default=0.3, metavar="SECONDS",
                    help="pause before each agent action so it can be followed (default 0.3)")
     p.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), default=0, help="the agents' seed")
@@ -426,7 +426,7 @@ def _seats(text: str) -> tuple[int, ...]:
 
 def cmd_play(args) -> int:
     from .play import session
-    seats = _seats(args.seats)
+    seats = _seats("0" if args.seats is None else args.seats)
     from .agents import make_agent
     make_agent(args.agent)                                # validate before the game starts
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty()
@@ -435,9 +435,19 @@ def cmd_play(args) -> int:
                    color, time_limit=args.time_limit, boards=args.boards).run()
 
 
+def _page_people(args) -> tuple[int, ...]:
+    """The seats played from the page: ``--seats``, else the first army's whole team (a
+    team game is one person against the computer)."""
+    if args.seats is not None:
+        return _seats(args.seats)
+    config = Game(args.board, players=args.players, variant=args.variant).config
+    first = config.teams[config.present[0]]
+    return tuple(s for s in config.present if config.teams[s] == first)
+
+
 def cmd_serve(args) -> int:
     from .server import PERSON, Table, serve
-    people = _seats(args.seats)
+    people = _page_people(args)
     table = Table(args.board, args.players, args.variant,
                   [PERSON if s in people else args.agent for s in range(6)],
                   args.time_limit, args.agent_delay, args.seed)
