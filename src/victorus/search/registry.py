@@ -7,8 +7,9 @@ plus its module.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Callable
+from types import MappingProxyType
 
 from ..errors import ConfigError
 from .alphabeta import AlphaBetaAgent
@@ -82,8 +83,8 @@ class AgentKind:
         return self.name + ("[:BUDGET]" if self.unit else "") + ("[@THREADS]" if self.threads else "")
 
 
-#: Bytes of the page's trees: MCTS nodes are 56 bytes, PUCT's 88, an alpha-beta table
-#: entry 24 (2**16 of them by default).
+#: The largest tree a seat of the page grows, in nodes (an MCTS node is 56 bytes, a PUCT
+#: node 88; alpha-beta's table entries are 24 bytes, 2**16 of them).
 PAGE_TREE_NODES = 100_000
 
 KINDS: tuple[AgentKind, ...] = (
@@ -109,9 +110,8 @@ KINDS: tuple[AgentKind, ...] = (
               page=PageLimits(count=20_000, seconds=5.0, settings={"max_nodes": PAGE_TREE_NODES},
                               memory=PAGE_TREE_NODES * 88, menu=("0.2s", "1s"))),
 )
-#: The kinds by name.
-REGISTRY: dict[str, AgentKind] = {kind.name: kind for kind in KINDS}
-
+#: The kinds by name (read-only).
+REGISTRY: Mapping[str, AgentKind] = MappingProxyType({kind.name: kind for kind in KINDS})
 
 
 def _budget_help() -> str:
