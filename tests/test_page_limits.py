@@ -3,6 +3,7 @@ a time per decision, threads and the memory a seat holds, checked by one functio
 (make_page_agent) for every kind the page accepts."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -59,6 +60,9 @@ print(json.dumps({"grown_mb": (kb("VmHWM") - start) / 1024, "bound_mb": bound / 
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
+@pytest.mark.skipif("libasan" in os.environ.get("LD_PRELOAD", ""),
+                    reason="the sanitizer run (tools/sanitize-tests.sh): ASan's redzones, shadow "
+                           "and quarantine of freed memory are not the program's memory")
 def test_the_page_stays_within_its_memory_bound_with_its_most_expensive_seats():
     """The seats that hold the most memory the page accepts (five best at the largest
     budget, whose PUCT trees are kept between moves, and one mcts@4, four trees while it
