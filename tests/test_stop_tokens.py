@@ -112,3 +112,20 @@ def test_the_page_stops_an_agent_whose_answer_it_no_longer_wants(change):
     worker.join(120)
     assert not worker.is_alive()
     assert table.game.history() == []                    # the stopped answer was dropped
+
+
+def test_a_new_game_stops_the_analysis_of_the_old_one():
+    """The page's analysis of a position (a search in a thread of its own) is stopped by
+    its token when a new game replaces the position, and its result dropped."""
+    table = Table("compact", 2, seats=[PERSON] * 6, agent_delay=0)
+    table.analysis.seconds = 3600                       # would run for an hour unstopped
+    assert table.analyse()["status"] == "running"
+    token = table.analysis._stop
+    assert token is not None and not token.stopped
+    table.new_game("compact", 2, seats=[PERSON] * 6)
+    assert token.stopped and table.analysis.state() == {"status": "none"}
+    for thread in threading.enumerate():
+        if thread.name == "victorus-analysis":
+            thread.join(120)
+            assert not thread.is_alive()
+    assert table.analysis.state() == {"status": "none"}          # the stopped result dropped

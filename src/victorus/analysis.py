@@ -25,7 +25,8 @@ import time
 
 from . import record
 from .agents import MCTSAgent
-from .game import replay_action
+from .errors import Cancelled
+from .game import StopToken, replay_action
 from .geometry import SEAT_NAMES
 from .page_state import placement
 
@@ -66,12 +67,13 @@ def _position(game) -> dict:
             "round": game.round}
 
 
-def _search(game, seconds: float | None, seed: int, iterations: int | None = None):
+def _search(game, seconds: float | None, seed: int, iterations: int | None = None,
+            stop: StopToken | None = None):
     """The C MCTS on a copy of ``game``: playouts of 10 actions whose ends are valued by
     the heuristic evaluation (as ``best`` values them), so that a position far from any
-    end still reads as better or worse than the fair share."""
+    end still reads as better or worse than the fair share. ``stop`` ends it early."""
     return MCTSAgent(iterations, seconds=seconds, seed=seed, max_nodes=ANALYSIS_MAX_NODES,
-                     evaluated=True).search(game.copy(history=False))
+                     evaluated=True).search(game.copy(history=False), stop)
 
 
 class Analysis:
@@ -81,6 +83,16 @@ class Analysis:
         self.seconds, self.seed = seconds, seed
         self._lock = threading.Lock()
         self._state: dict = {"status": "none"}
+        self._stop: StopToken | None = None      # the running search's token
+
+    def cancel(self) -> None:
+        """Stop the running search, if any (its game is no longer shown: a new game, a
+        watched game); its result is dropped and the next request starts afresh."""
+        with self._lock:
+            if self._stop is not None:
+                self._stop.stop()
+                self._stop = None
+                self._state = {"status": "none"}
 
     def start(self, game, version: int, at: int | None = None, winners=None) -> dict:
         """Search ``game`` (copied now) for the page's state ``version`` (``at``: the
@@ -98,7 +110,8 @@ class Analysis:
                 return dict(self._state)
             trial = game.copy(history=False)
             self._state = {"status": "running", "version": version, "at": at}
-        threading.Thread(target=self._search, args=(trial, version, at), daemon=True,
+            self._stop = token = StopToken()
+        threading.Thread(target=self._search, args=(trial, version, at, token), daemon=True,
                          name="victorus-analysis").start()
         return self.state()
 
@@ -106,13 +119,17 @@ class Analysis:
         with self._lock:
             return dict(self._state)
 
-    def _search(self, game, version: int, at: int | None) -> None:
+    def _search(self, game, version: int, at: int | None, token: StopToken) -> None:
         try:
-            found = describe(game, _search(game, self.seconds, self.seed))
+            found = describe(game, _search(game, self.seconds, self.seed, stop=token))
+        except Cancelled:                           # cancelled before it began
+            return
         except Exception as exc:                    # told to the page; the server goes on
             found = {"status": "error", "error": f"the analysis failed: {exc!r}"}
         with self._lock:
-            self._state = {**found, "version": version, "at": at}
+            if self._stop is token:                 # not cancelled meanwhile
+                self._state = {**found, "version": version, "at": at}
+                self._stop = None
 
 
 def over(game, winners=None) -> dict:

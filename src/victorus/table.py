@@ -162,6 +162,7 @@ class Table:
             raise RequestError(str(exc)) from None
         with self.lock:
             self.review.cancel()                  # (the game reviewed is left)
+            self.analysis.cancel()                # its position is no longer shown
             self.session, self.agent_delay = session, delay
             self.watch, self.resigned = None, None
             self.number += 1
@@ -235,6 +236,7 @@ class Table:
                       header.clock, header.agents or ("-",) * 6, events, header.resigned)
         with self.lock:
             self.review.cancel()
+            self.analysis.cancel()
             self.watch = watch
             self._changed(f"watching the {title}: {len(watch.actions)} actions")
 
