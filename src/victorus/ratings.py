@@ -163,15 +163,20 @@ def default_anchor(agents) -> str:
     return "random" if "random" in agents else agents[0]
 
 
-def _check_connected(agents, games) -> None:
-    """Ratings compare agents only through games: every agent must be linked to all."""
-    reached, frontier = {0}, [0]
+def _reached(links, start: int) -> set[int]:
+    """The agents reached from ``start`` along the nonzero entries of ``links``."""
+    reached, frontier = {start}, [start]
     while frontier:
-        i = frontier.pop()
-        for j in np.nonzero(games[i])[0]:
+        for j in np.nonzero(links[frontier.pop()])[0]:
             if int(j) not in reached:
                 reached.add(int(j))
                 frontier.append(int(j))
+    return reached
+
+
+def _check_connected(agents, games) -> None:
+    """Ratings compare agents only through games: every agent must be linked to all."""
+    reached = _reached(games, 0)
     if len(reached) != len(agents):
         missing = [agents[i] for i in range(len(agents)) if i not in reached]
         raise ConfigError(f"ratings need every agent linked by games: {missing!r} never "
@@ -184,13 +189,7 @@ def _check_scored(agents, points) -> None:
     every other along 'scored against' links (a draw scores both ways)."""
     n = len(agents)
     for start in range(n):
-        reached, frontier = {start}, [start]
-        while frontier:
-            i = frontier.pop()
-            for j in np.nonzero(points[i])[0]:
-                if int(j) not in reached:
-                    reached.add(int(j))
-                    frontier.append(int(j))
+        reached = _reached(points, start)
         if len(reached) != n:
             never = [agents[i] for i in range(n) if i not in reached]
             losers = [agents[i] for i in sorted(reached)]
