@@ -26,6 +26,7 @@ from victorus._engine cimport (StateC, RulesC, Engine, StopToken, MAX_ACTIONS, g
                                apply_action, team_returns, position_key, stop_flag, mix64,
                                splitmix64, atomic_load, RELAXED, info_kind, info_royal)
 from victorus.search._evaluate cimport EvalWeights, evaluate, read_weights
+from victorus.search._network cimport NetworkC, NetworkCore, network_evaluate
 from victorus._portable cimport now_seconds
 from victorus.search._policy cimport decisive_index
 
@@ -59,6 +60,7 @@ ctypedef struct TableEntry:
 ctypedef struct Search:
     const RulesC* r
     EvalWeights weights
+    const NetworkC* net              # the learned evaluation in place of the heuristic; NULL: none
     int root_team, root_seat
     TableEntry* table
     uint64_t table_mask
@@ -123,7 +125,10 @@ cdef float leaf_value(Search* t, const StateC* s, int ply) noexcept nogil:
     if s.result != RESULT_NONE:
         team_returns(s, t.r, out)
         return out[t.root_seat] * (1 - ply * WIN_DECAY)
-    evaluate(s, t.r, &t.weights, out)
+    if t.net != NULL:
+        network_evaluate(s, t.r, t.net, out)
+    else:
+        evaluate(s, t.r, &t.weights, out)
     return out[t.root_seat]
 
 
@@ -253,10 +258,11 @@ cdef int code_index(const int32_t* actions, int n, int32_t code) noexcept nogil:
 
 
 def alphabeta(Engine engine, int depth, int64_t max_nodes, double seconds, uint64_t seed,
-              int table_bits, weights=None, StopToken stop=None):
+              int table_bits, weights=None, StopToken stop=None, network=None):
     """Search from ``engine``'s state (at least one legal action) by iterative deepening
     to ``depth`` actions, ``max_nodes`` nodes (< 0: no limit) and/or ``seconds`` (0: no
-    limit); ``weights`` as in :func:`victorus.search._evaluate.evaluate_engine`. Returns (the best
+    limit); ``weights`` as in :func:`victorus.search._evaluate.evaluate_engine`; ``network``: a
+    NetworkCore covering the board, evaluating the leaves instead (None: the heuristic). Returns (the best
     action's index in gen_actions order, its value for the root team, the depth of the
     last complete iteration, nodes searched). Reads a copy of the state; ``stop`` (a
     StopToken) ends it early, as the budget would."""
@@ -267,6 +273,11 @@ def alphabeta(Engine engine, int depth, int64_t max_nodes, double seconds, uint6
                          f"{MIN_TABLE_BITS} <= table_bits <= {MAX_TABLE_BITS}")
     cdef Search t
     read_weights(weights, &t.weights)
+    t.net = NULL
+    if network is not None:
+        if not isinstance(network, NetworkCore) or not network.covers(engine):
+            raise ValueError("network must be a NetworkCore with rows for the board")
+        t.net = &(<NetworkCore>network).c
     t.r = &engine.rules.c
     t.cancel = stop_flag(stop)
     t.interruptible = True
@@ -297,7 +308,7 @@ cdef class AlphaBetaOpponent:
     (AlphaBetaAgent.native_opponent); ``weights`` as in alphabeta()."""
 
     def __init__(self, int depth, int64_t max_nodes, double seconds, int table_bits,
-                 weights=None):
+                 weights=None, network=None):
         if (not 1 <= depth <= MAX_PLY or not MIN_TABLE_BITS <= table_bits <= MAX_TABLE_BITS
                 or max_nodes < 0 and seconds <= 0):
             raise ValueError(f"an alpha-beta opponent needs 1 <= depth <= {MAX_PLY}, "
@@ -305,6 +316,10 @@ cdef class AlphaBetaOpponent:
         self.params.depth, self.params.max_nodes = depth, max_nodes
         self.params.seconds, self.params.table_bits = seconds, table_bits
         read_weights(weights, &self.params.weights)
+        if network is not None and not isinstance(network, NetworkCore):
+            raise ValueError("network must be a NetworkCore")
+        self.network = network
+        self.params.net = NULL if network is None else &(<NetworkCore>network).c
         self.choose, self.block = alphabeta_choose, &self.params
         self.workspace_new, self.workspace_free = alphabeta_workspace_new, alphabeta_workspace_free
 
@@ -324,6 +339,7 @@ cdef void* alphabeta_workspace_new(const void* params, const int* cancel) noexce
         free(w)
         return NULL
     w.search.weights = p.weights
+    w.search.net = p.net
     w.search.cancel = cancel
     return w
 

@@ -15,6 +15,8 @@ cdef enum:
     EVAL_TERMS = 5
 
 cdef void default_weights(EvalWeights* w) noexcept nogil
+cdef int board_rim(const RulesC* r) noexcept nogil
+cdef double royal_progress(const StateC* s, const RulesC* r, int cell, int rim) noexcept nogil
 cdef void eval_terms(const StateC* s, const RulesC* r, bint with_moves,
                      float* terms) noexcept nogil
 cdef void evaluate(const StateC* s, const RulesC* r, const EvalWeights* w,

@@ -8,6 +8,7 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, 
 from victorus._core cimport NUM_SEATS
 from victorus._engine cimport StateC, RulesC
 from victorus.search._evaluate cimport EvalWeights
+from victorus.search._network cimport NetworkC
 from victorus.search._policy cimport Opponent
 
 # -- the tree (its work: victorus.search._puct) ---------------------------------------------------
@@ -40,6 +41,7 @@ ctypedef struct PuctC:
     bint evaluated                   # the C heuristic scores them by the evaluation
     bint evaluated_priors            # and takes its priors from it
     EvalWeights weights
+    const NetworkC* net              # the learned evaluation in place of the heuristic; NULL: none
     int64_t done                     # iterations of the search under way
     int k                            # leaves gathered, waiting for their evaluation
     StateC* leaf_states              # batch_size of each
@@ -59,9 +61,11 @@ ctypedef struct PuctParams:
     bint evaluated, evaluated_priors
     bint reuse_tree
     int kind                         # the C evaluator (C_HEURISTIC or C_UNIFORM)
+    const NetworkC* net              # as PuctC.net
 
 cdef class PuctOpponent(Opponent):
     cdef PuctParams params
+    cdef object network              # keeps params.net's weights alive
 
 cdef void* puct_workspace_new(const void* params, const int* cancel) noexcept nogil
 cdef void puct_workspace_free(void* workspace) noexcept nogil

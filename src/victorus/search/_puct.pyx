@@ -18,6 +18,7 @@ from victorus._engine cimport (
 from victorus.search._mcts cimport mcts_value
 from victorus._portable cimport atomic_load, RELAXED, now_seconds
 from victorus.search._evaluate cimport default_weights, evaluate
+from victorus.search._network cimport NetworkC, NetworkCore, network_evaluate
 from victorus.search._policy cimport decisive_index
 
 import numpy as np
@@ -384,6 +385,15 @@ cdef void puct_c_batch(PuctC* t, int k, int kind) noexcept nogil:
         puct_expand_leaf(t, j, priors, value)
 
 
+cdef inline void leaf_evaluate(const PuctC* t, const StateC* s, float* v) noexcept nogil:
+    """The evaluation of a position per seat: the network's if the tree has one, else the
+    heuristic's."""
+    if t.net != NULL:
+        network_evaluate(s, t.r, t.net, v)
+    else:
+        evaluate(s, t.r, &t.weights, v)
+
+
 cdef void puct_heuristic_priors(PuctC* t, int j, double* priors) noexcept nogil:
     """Leaf ``j``'s priors: 1 + the R37 points an action captures; with
     ``evaluated_priors``, exp(PRIOR_SHARPNESS x the evaluation after the action for the
@@ -397,7 +407,7 @@ cdef void puct_heuristic_priors(PuctC* t, int j, double* priors) noexcept nogil:
         if t.evaluated_priors:
             memcpy(&child, s, sizeof(StateC))
             apply_action(&child, t.r, actions[i])
-            evaluate(&child, t.r, &t.weights, v)
+            leaf_evaluate(t, &child, v)
             priors[i] = exp(PRIOR_SHARPNESS * v[seat])
             continue
         priors[i] = 1.0
@@ -422,7 +432,7 @@ cdef void puct_heuristic_value(PuctC* t, int j, double* value) noexcept nogil:
         apply_action(&sim, t.r, rollout[splitmix64(&t.rng) % <uint64_t>n])
         played += 1
     if t.evaluated:
-        evaluate(&sim, t.r, &t.weights, v)
+        leaf_evaluate(t, &sim, v)
     else:
         mcts_value(&sim, t.r, v)
     for a in range(NUM_SEATS):
@@ -552,6 +562,7 @@ cdef class PuctTree:
     cdef int obs_kind                # 0: none, 1: uint8, 2: float32
     cdef bint observer_ids
     cdef object obs_buffer, ids_buffer, num_buffer, seat_buffer, game_factory
+    cdef object network              # keeps t.net's weights alive
 
     def __cinit__(self):
         self.t.nodes = NULL
@@ -563,9 +574,11 @@ cdef class PuctTree:
 
     def __init__(self, Engine engine, int batch_size, int max_nodes, double c_puct,
                  double fpu_reduction, str observation, bint observer_ids, game_factory,
-                 int rollout_actions=10, bint evaluated=False, bint evaluated_priors=False):
+                 int rollout_actions=10, bint evaluated=False, bint evaluated_priors=False,
+                 network=None):
         """A tree rooted at ``engine``'s position. ``observation``: 'uint8', 'float32' or
-        'none' (what the evaluator's batch carries)."""
+        'none' (what the evaluator's batch carries). ``network``: a NetworkCore covering the
+        board, the evaluation of the C heuristic's leaves (None: the heuristic's)."""
         if batch_size < 1 or max_nodes < 2:
             raise ValueError("batch_size must be >= 1 and max_nodes >= 2")
         self.rules = engine.rules
@@ -576,6 +589,8 @@ cdef class PuctTree:
         self.t.rollout_actions = rollout_actions
         self.t.evaluated, self.t.evaluated_priors = evaluated, evaluated_priors
         default_weights(&self.t.weights)
+        self.network = network
+        self.t.net = network_pointer(network, engine)
         self.obs_kind = {"none": 0, "uint8": 1, "float32": 2}[observation]
         self.t.leaf_states = <StateC*>malloc(batch_size * sizeof(StateC))
         self.t.leaf_node = <int32_t*>malloc(batch_size * sizeof(int32_t))
@@ -783,6 +798,15 @@ cdef bint searching(list trees, int64_t iterations):
     return False
 
 
+cdef const NetworkC* network_pointer(network, Engine engine) except? NULL:
+    """The C network of a NetworkCore (None: NULL), which must cover the board."""
+    if network is None:
+        return NULL
+    if not isinstance(network, NetworkCore) or not network.covers(engine):
+        raise ValueError("network must be a NetworkCore with rows for the board")
+    return &(<NetworkCore>network).c
+
+
 cdef object join(list arrays):
     return arrays[0] if len(arrays) == 1 else np.concatenate(arrays)
 
@@ -841,7 +865,7 @@ cdef class PuctOpponent:
     def __init__(self, int64_t iterations, double seconds, int batch_size, int max_nodes,
                  double c_puct, double fpu_reduction, double noise_alpha, double noise_fraction,
                  int rollout_actions, bint evaluated, bint evaluated_priors, bint reuse_tree,
-                 bint uniform):
+                 bint uniform, network=None):
         if iterations < 0 and seconds <= 0 or batch_size < 1 or max_nodes <= MAX_ACTIONS:
             raise ValueError(f"a PUCT opponent needs iterations or seconds, batch_size >= 1 "
                              f"and max_nodes > {MAX_ACTIONS}")
@@ -853,6 +877,10 @@ cdef class PuctOpponent:
         self.params.evaluated, self.params.evaluated_priors = evaluated, evaluated_priors
         self.params.reuse_tree = reuse_tree
         self.params.kind = C_UNIFORM if uniform else C_HEURISTIC
+        if network is not None and not isinstance(network, NetworkCore):
+            raise ValueError("network must be a NetworkCore")
+        self.network = network
+        self.params.net = NULL if network is None else &(<NetworkCore>network).c
         self.choose, self.block, self.note, self.forget = puct_choose, &self.params, puct_note, puct_forget
         self.workspace_new, self.workspace_free = puct_workspace_new, puct_workspace_free
         self.memory_new, self.memory_free = puct_memory_new, puct_memory_free
@@ -910,6 +938,7 @@ cdef void* puct_memory_new(const void* params) noexcept nogil:
     m.tree.rollout_actions = p.rollout_actions
     m.tree.evaluated, m.tree.evaluated_priors = p.evaluated, p.evaluated_priors
     default_weights(&m.tree.weights)
+    m.tree.net = p.net
     m.cursor = -1
     return m
 

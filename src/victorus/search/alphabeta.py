@@ -13,6 +13,7 @@ from ..game import Game, check_stop
 from ..notation import Action
 from . import _alphabeta  # type: ignore[attr-defined]
 from .budgets import check_seconds, decisive, legal_now
+from .network import network_from
 
 #: Bounds of an alpha-beta budget (seconds: search.MAX_SECONDS): nodes, depth in actions.
 MAX_NODES, MAX_DEPTH = 2**62, _alphabeta.MAX_DEPTH
@@ -42,12 +43,16 @@ class AlphaBetaAgent:
     position key; the table's action first, then captures by the points they take. The
     seed orders quiet actions (and so breaks ties between equal actions). ``weights``:
     the evaluation's (`victorus.evaluation.TERMS` names; missing ones default).
+    ``network``: a [`Network`][victorus.search.network.Network], a ``.vnet`` file's path or
+    ``"default"`` (the shipped one): the learned evaluation scores the leaves instead of
+    the heuristic one (``weights`` then unused).
     An action that wins at once is taken without search.
     """
 
     def __init__(self, nodes: int | None = None, seed: int | None = None, *,
                  seconds: float | None = None,
-                 depth: int = MAX_DEPTH, table_bits: int = 16, weights: dict | None = None):
+                 depth: int = MAX_DEPTH, table_bits: int = 16, weights: dict | None = None,
+                 network=None):
         if nodes is None and seconds is None:
             raise ConfigError("give an alpha-beta budget: nodes, seconds or both")
         if nodes is not None:
@@ -57,7 +62,8 @@ class AlphaBetaAgent:
         check_int("table_bits", table_bits, _alphabeta.MIN_TABLE_BITS, _alphabeta.MAX_TABLE_BITS)
         from .evaluation import evaluate
         evaluate(Game("compact", players=2), weights)        # validates the weights
-        self.name = "alphabeta:" + (f"{seconds:g}s" if nodes is None else str(nodes))
+        self.network = None if network is None else network_from(network)
+        self.name = ("alphabeta-net:" if network is not None else "alphabeta:") + (f"{seconds:g}s" if nodes is None else str(nodes))
         self.nodes, self.seconds, self.depth = nodes, seconds, depth
         self.table_bits, self.weights = table_bits, dict(weights) if weights else None
         self.rng = random.Random(check_seed(seed))
@@ -67,13 +73,16 @@ class AlphaBetaAgent:
         [`victorus.StopToken`][victorus.game.StopToken]) set from another thread ends it early, as the
         budget would; the last complete iteration's action is returned."""
         check_stop(stop, self.name)
+        if self.network is not None:
+            self.network.check(game)
         game = game.copy(history=False)
         actions = game.legal_actions()
         if not actions:
             raise ConfigError("the game is over: there is nothing to search")
         best, value, depth, nodes = _alphabeta.alphabeta(
             game._engine, self.depth, -1 if self.nodes is None else self.nodes,
-            self.seconds or 0.0, self.rng.getrandbits(64), self.table_bits, self.weights, stop)
+            self.seconds or 0.0, self.rng.getrandbits(64), self.table_bits, self.weights, stop,
+            None if self.network is None else self.network.core)
         return AlphaBetaResult(actions[best], value, depth, nodes)
 
     def choose(self, game: Game, stop=None) -> Action:
@@ -88,7 +97,8 @@ class AlphaBetaAgent:
         the same choice, the search seeded by one draw from the game's agent random
         state."""
         return _alphabeta.AlphaBetaOpponent(self.depth, -1 if self.nodes is None else self.nodes,
-                                            self.seconds or 0.0, self.table_bits, self.weights)
+                                            self.seconds or 0.0, self.table_bits, self.weights,
+                                            None if self.network is None else self.network.core)
 
 
 __all__ = ["AlphaBetaAgent", "AlphaBetaResult"]

@@ -28,6 +28,7 @@ from ..game import Game, check_stop
 from ..notation import Action
 from . import _puct  # type: ignore[attr-defined]
 from .budgets import SearchResult, budget_name, check_budget, decisive, legal_now
+from .network import network_from
 
 OBSERVATIONS = ("uint8", "float32", "none")
 #: The smallest tree: room for the root and all its children in any position.
@@ -62,6 +63,9 @@ class PUCTAgent:
     draw from the visit counts raised to 1/temperature. The tree is kept between calls
     (``reuse_tree``) and grows to at most ``max_nodes`` nodes (88 bytes each, per
     position searched; once full, leaves are evaluated without growing it).
+    ``network`` (a [`Network`][victorus.search.network.Network], a ``.vnet`` file's path
+    or ``"default"``, with the C heuristic and ``evaluated``): the learned evaluation
+    scores the rollouts' ends (and ``evaluated_priors``) instead of the heuristic one.
     Calls on one agent are serialised by a lock of its own.
     """
 
@@ -72,7 +76,7 @@ class PUCTAgent:
                  observation: str = "uint8", id_frame: str = "absolute",
                  reuse_tree: bool = True, max_nodes: int = 2_000_000,
                  rollout_actions: int = 10, evaluated: bool = False,
-                 evaluated_priors: bool = False, seed=None):
+                 evaluated_priors: bool = False, network=None, seed=None):
         check_budget(iterations, seconds, 1)
         if evaluator not in C_EVALUATORS and not callable(evaluator):
             raise ConfigError(f"evaluator must be a callable(batch) -> (priors, values), "
@@ -94,6 +98,10 @@ class PUCTAgent:
         self.observation, self.id_frame = observation, id_frame
         self.rollout_actions, self.evaluated = rollout_actions, bool(evaluated)
         self.evaluated_priors = bool(evaluated_priors)
+        self.network = None if network is None else network_from(network)
+        if self.network is not None and (evaluator is not None or not evaluated):
+            raise ConfigError("network is the evaluation of the C heuristic's leaves: give it "
+                              "with evaluator=None and evaluated=True")
         self.rng = random.Random(check_seed(seed))
         self._lock = threading.Lock()
         self._trees: list = []                   # per position searched: (tree, its ply)
@@ -102,6 +110,8 @@ class PUCTAgent:
     def _tree_for(self, game: Game, slot: int):
         """Slot ``slot``'s kept tree advanced to ``game``'s position, or a new one."""
         engine = game._engine
+        if self.network is not None:
+            self.network.check(game)
         tree, root_ply = self._trees[slot] if slot < len(self._trees) else (None, 0)
         if tree is not None and self.reuse_tree and tree.rules is engine.rules \
                 and game.ply >= root_ply:
@@ -113,7 +123,8 @@ class PUCTAgent:
             tree = _puct.PuctTree(engine, self.batch_size, self.max_nodes, self.c_puct,
                                   self.fpu_reduction, self.observation, self.id_frame == "observer",
                                   lambda e: Game._from_engine(board, config, e),
-                                  self.rollout_actions, self.evaluated, self.evaluated_priors)
+                                  self.rollout_actions, self.evaluated, self.evaluated_priors,
+                                  None if self.network is None else self.network.core)
         if slot == len(self._trees):
             self._trees.append((tree, game.ply))
         self._trees[slot] = (tree, game.ply)
@@ -207,4 +218,5 @@ class PUCTAgent:
                                   self.c_puct, self.fpu_reduction, self.dirichlet_alpha,
                                   self.noise_fraction, self.rollout_actions, self.evaluated,
                                   self.evaluated_priors, self.reuse_tree,
-                                  self.evaluator == "uniform")
+                                  self.evaluator == "uniform",
+                                  None if self.network is None else self.network.core)

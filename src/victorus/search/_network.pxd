@@ -1,0 +1,33 @@
+# cython: language_level=3
+# The learned evaluation (victorus.search._network) as other C modules see it: a network's
+# weights as read-only C arrays, and the nogil function giving a value per seat.
+
+from victorus._engine cimport StateC, RulesC
+
+cdef enum:
+    NETWORK_BOARDS = 2               # one block of first-layer rows per board (compact, standard)
+
+ctypedef struct NetworkC:
+    # Weights owned by a victorus.search._network.NetworkCore (numpy float32 arrays, C order),
+    # never written after it is made: shared by every thread that evaluates with it.
+    int hidden                       # first layer (the accumulator)
+    int hidden2                      # second layer
+    int block_cells[NETWORK_BOARDS]  # each board's cells, to find its block from the rules
+    int block_start[NETWORK_BOARDS]  # the first row of each board's block
+    int block_rim[NETWORK_BOARDS]    # each board's largest hex distance from the centre
+    const float* w1                  # [rows, hidden]: one row per sparse feature
+    const float* wd                  # [DENSE_INPUTS, hidden]
+    const float* b1                  # [hidden]
+    const float* w2                  # [hidden, hidden2]
+    const float* b2                  # [hidden2]
+    const float* w3                  # [hidden2, NUM_SEATS]
+    const float* b3                  # [NUM_SEATS]
+    const float* skip                # [SKIP_TERMS]: the heuristic's terms, weighted
+
+cdef class NetworkCore:
+    cdef NetworkC c
+    cdef readonly object arrays
+    cdef readonly tuple block_cells
+
+cdef void network_evaluate(const StateC* s, const RulesC* r, const NetworkC* net,
+                           float* out) noexcept nogil

@@ -1,0 +1,338 @@
+# cython: language_level=3, cdivision=True, boundscheck=False, wraparound=False
+"""The learned evaluation in C: a small network giving a value per seat in (-1, 1), called
+without the GIL by alpha-beta (victorus.search._alphabeta) and PUCT (victorus.search._puct), and
+by any C search through ``_network.pxd``. Its weights live in a file
+(victorus.search.network, which also trains it).
+
+The network sees the position from the army to act, ``p`` (one set of weights for every
+seat): seat ``i`` below is the army ``i`` seats after ``p``, and a cell is its column in
+``p``'s observation (``RulesC.view``, the board turned so that every army's home looks
+the same).
+
+- **Sparse inputs** (the first layer's rows, summed): for every piece on the board, the
+  row of (its seat, its kind, its cell); a royal knight (R35) also the row of (seat,
+  ``royal``, cell); the piece in the middle of a move (R22) the row of (its seat,
+  ``moving``, cell); a frozen piece (R24) the row of (its seat, ``frozen``, cell).
+  Each board has its own block of rows (``NetworkC.block_*``).
+- **Dense inputs**, per seat (SEAT_INPUTS): present, active (R39), a team mate of ``p``
+  (R33), its R37 points on the board / 10, the points it holds (R20) / 10, its King's and
+  its Queen's race progress (R28, R29, as in the heuristic evaluation), its knight
+  captures (R19) / 3; then GLOBAL_INPUTS: the phase (R22, one-hot), passes (R26) / 6,
+  pending bonus moves / 3, the quick game (R37: 1, and the share of its rounds left),
+  the best capture open to ``p`` / 10, the present seats / 6.
+- **Layers:** ``h1 = clamp(b1 + wd . dense + sum of w1 rows, 0, 1)`` (``hidden`` units),
+  ``h2 = clamp(b2 + w2 . h1, 0, 1)``, ``raw_i = b3_i + w3 . h2 + skip . terms_i``, where
+  ``terms_i`` are the heuristic evaluation's material, progress and captures terms of
+  seat ``i``'s team: with ``w3 = b3 = 0`` and ``skip`` the heuristic's weights, the
+  network *is* the heuristic evaluation (without its danger and mobility terms, off by
+  default), which is where training starts.
+- **Value:** a team's score is the mean ``raw`` of its present seats; each seat gets
+  ``0.99 tanh(its team's score - the mean over present teams)``, as the heuristic
+  evaluation; a finished game is worth its returns exactly.
+"""
+
+from libc.math cimport tanh
+from libc.string cimport memset
+from libc.stdint cimport int32_t, uint64_t
+
+from victorus._core cimport (NUM_SEATS, NUM_KINDS, MAX_CELLS, RESULT_NONE, ARMY_ACTIVE, KING,
+                             QUEEN, WORD_STOP, CAPTURE_FLAG, code_target, kind_points, bb_has,
+                             lowest_bit)
+from victorus._engine cimport (StateC, RulesC, Engine, MAX_ACTIONS, team_returns, gen_actions,
+                               info_kind, info_royal)
+from victorus.search._evaluate cimport royal_progress, board_rim
+
+import numpy as np
+
+cdef enum:
+    TYPE_ROYAL = NUM_KINDS           # the sparse rows' "kinds" after the seven pieces
+    TYPE_MOVING = NUM_KINDS + 1
+    TYPE_FROZEN = NUM_KINDS + 2
+    TYPES = NUM_KINDS + 3
+    SEAT_INPUTS = 8
+    GLOBAL_INPUTS = 9
+    DENSE_INPUTS = NUM_SEATS * SEAT_INPUTS + GLOBAL_INPUTS
+    SKIP_TERMS = 3                   # material, progress, captures (victorus.search._evaluate)
+    MAX_SPARSE = 3 * MAX_CELLS + 1   # a piece, its royal row, its frozen row; one mover
+    MAX_HIDDEN = 1024
+
+cdef double VALUE_BOUND = 0.99       # as the heuristic evaluation: a win counts for more
+
+#: The feature layout's name, written in every network file: a file of another layout is
+#: refused. Bumped with any change of the inputs above.
+LAYOUT = "seat-kind-cell/1"
+#: The sizes the Python side (files, training) reads.
+SIZES = {"types": TYPES, "seat_inputs": SEAT_INPUTS, "global_inputs": GLOBAL_INPUTS,
+         "dense_inputs": DENSE_INPUTS, "skip_terms": SKIP_TERMS, "seats": NUM_SEATS,
+         "max_sparse": MAX_SPARSE, "max_hidden": MAX_HIDDEN}
+#: The names of the skip weights, and of the type rows after the pieces.
+SKIP_NAMES = ("material", "progress", "captures")
+TYPE_NAMES = ("royal", "moving", "frozen")
+
+
+cdef inline int block_rows(int ncells) noexcept nogil:
+    """The rows of one board's block."""
+    return NUM_SEATS * TYPES * ncells
+
+
+cdef int network_inputs(const StateC* s, const RulesC* r, int rim, int32_t* rows, float* dense,
+                        float* skip_terms, int* teams) noexcept nogil:
+    """The inputs of the position seen by the army to act, in one pass over its pieces:
+    the sparse rows within its board's block (0 .. block_rows; their count is returned),
+    the dense inputs (DENSE_INPUTS), the heuristic evaluation's terms of each seat's team
+    (``skip_terms[t * NUM_SEATS + seat]``) and each seat's team (-1: not present), seats
+    counted from the army to act. ``rim``: the board's (board_rim)."""
+    cdef int32_t actions[MAX_ACTIONS]
+    cdef float board[NUM_SEATS]
+    cdef float held[NUM_SEATS]
+    cdef float progress[NUM_SEATS]
+    cdef float material[NUM_SEATS]
+    cdef int n = r.t.ncells, p = s.turn.to_move, c, i, a, w, kind, seat, team, count = 0
+    cdef int present = 0, best = 0, target
+    cdef const unsigned char* col = r.view[p]
+    cdef uint64_t bits
+    cdef double value
+    cdef float* row
+    memset(dense, 0, DENSE_INPUTS * sizeof(float))
+    for a in range(NUM_SEATS):
+        board[a] = held[a] = progress[a] = material[a] = 0
+    for w in range(3):
+        bits = s.total.w[w]
+        while bits:
+            c = w * 64 + lowest_bit(bits)
+            bits &= bits - 1
+            a = s.cells[c].army
+            kind = info_kind(s.cells[c].info)
+            seat = (a - p + NUM_SEATS) % NUM_SEATS
+            rows[count] = (seat * TYPES + kind) * n + col[c]
+            count += 1
+            board[a] += kind_points(kind, info_royal(s.cells[c].info))
+            if kind == KING or kind == QUEEN:
+                value = royal_progress(s, r, c, rim)
+                dense[seat * SEAT_INPUTS + 5 + (kind == QUEEN)] = value
+                team = r.team[a]
+                if value > progress[team]:
+                    progress[team] = value
+            elif info_royal(s.cells[c].info):
+                rows[count] = (seat * TYPES + TYPE_ROYAL) * n + col[c]
+                count += 1
+            if bb_has(&s.frozen, c):
+                rows[count] = (seat * TYPES + TYPE_FROZEN) * n + col[c]
+                count += 1
+    c = s.turn.mover
+    if c >= 0 and s.cells[c].army >= 0:
+        seat = (s.cells[c].army - p + NUM_SEATS) % NUM_SEATS
+        rows[count] = (seat * TYPES + TYPE_MOVING) * n + col[c]
+        count += 1
+    for i in range(s.nheld):
+        held[s.held[i].holder] += kind_points(info_kind(s.held[i].info), info_royal(s.held[i].info))
+    for a in range(NUM_SEATS):
+        material[r.team[a]] += (board[a] + held[a]) / 10.0
+    # the best capture open to the army to act (the heuristic's captures term)
+    n = gen_actions(s, r, actions)
+    for i in range(n):
+        if actions[i] < WORD_STOP and actions[i] & CAPTURE_FLAG:
+            target = code_target(actions[i])
+            if s.cells[target].army >= 0:
+                best = max(best, kind_points(info_kind(s.cells[target].info),
+                                             info_royal(s.cells[target].info)))
+    for i in range(NUM_SEATS):
+        a = (p + i) % NUM_SEATS
+        row = dense + i * SEAT_INPUTS
+        teams[i] = r.team[a] if (r.present >> a) & 1 else -1
+        if teams[i] < 0:
+            skip_terms[i] = skip_terms[NUM_SEATS + i] = skip_terms[2 * NUM_SEATS + i] = 0
+            row[5] = row[6] = 0
+            continue
+        skip_terms[i] = material[r.team[a]]
+        skip_terms[NUM_SEATS + i] = progress[r.team[a]]
+        skip_terms[2 * NUM_SEATS + i] = best / 10.0 if r.team[a] == r.team[p] else 0
+        present += 1
+        row[0] = 1
+        row[1] = s.army_state[a] == ARMY_ACTIVE
+        row[2] = r.team[a] == r.team[p]
+        row[3] = board[a] / 10.0
+        row[4] = held[a] / 10.0
+        row[7] = s.knight_caps[a] / 3.0
+    row = dense + NUM_SEATS * SEAT_INPUTS
+    if 0 <= s.turn.phase < 3:
+        row[s.turn.phase] = 1
+    row[3] = s.turn.passes / 6.0
+    row[4] = (s.turn.pending if s.turn.pending < 3 else 3) / 3.0
+    if r.quick:
+        row[5] = 1
+        row[6] = (r.quick - s.turn.round + 1) / <float>r.quick
+    row[7] = best / 10.0
+    row[8] = present / 6.0
+    return count
+
+
+cdef int network_block(const RulesC* r, const NetworkC* net) noexcept nogil:
+    """The board's block, -1: the network has none for this board."""
+    cdef int b
+    for b in range(NETWORK_BOARDS):
+        if net.block_cells[b] == r.t.ncells:
+            return b
+    return -1
+
+
+cdef void network_evaluate(const StateC* s, const RulesC* r, const NetworkC* net,
+                           float* out) noexcept nogil:
+    """Per seat in (-1, 1): the network's value of the position (the module's docstring);
+    a finished game: its returns exactly. The board must have a block in ``net``
+    (checked when a search is given the network)."""
+    cdef int32_t rows[MAX_SPARSE]
+    cdef float dense[DENSE_INPUTS]
+    cdef float skip_terms[SKIP_TERMS * NUM_SEATS]
+    cdef int teams[NUM_SEATS]
+    cdef float acc[MAX_HIDDEN]
+    cdef float h2[MAX_HIDDEN]
+    cdef double raw[NUM_SEATS]
+    cdef double score[NUM_SEATS]
+    cdef int members[NUM_SEATS]
+    cdef int H = net.hidden, H2 = net.hidden2, p = s.turn.to_move
+    cdef int i, j, k, n, start, nteams = 0
+    cdef const float* w
+    cdef float x
+    cdef double v, mean = 0
+    if s.result != RESULT_NONE:
+        team_returns(s, r, out)
+        return
+    cdef int b = network_block(r, net)
+    if b < 0:                        # no block for the board (a search checks it first)
+        memset(out, 0, NUM_SEATS * sizeof(float))
+        return
+    start = net.block_start[b]
+    n = network_inputs(s, r, net.block_rim[b], rows, dense, skip_terms, teams)
+    for j in range(H):
+        acc[j] = net.b1[j]
+    for k in range(n):
+        w = net.w1 + <Py_ssize_t>(start + rows[k]) * H
+        for j in range(H):
+            acc[j] += w[j]
+    for k in range(DENSE_INPUTS):
+        x = dense[k]
+        if x != 0:
+            w = net.wd + k * H
+            for j in range(H):
+                acc[j] += x * w[j]
+    for j in range(H):
+        acc[j] = 0 if acc[j] < 0 else 1 if acc[j] > 1 else acc[j]
+    for j in range(H2):
+        h2[j] = net.b2[j]
+    for k in range(H):
+        x = acc[k]
+        if x != 0:
+            w = net.w2 + k * H2
+            for j in range(H2):
+                h2[j] += x * w[j]
+    for i in range(NUM_SEATS):
+        v = net.b3[i]
+        for j in range(H2):
+            x = h2[j]
+            x = 0 if x < 0 else 1 if x > 1 else x
+            v += x * net.w3[j * NUM_SEATS + i]
+        for k in range(SKIP_TERMS):
+            v += net.skip[k] * skip_terms[k * NUM_SEATS + i]
+        raw[i] = v
+    # R33: a team's score is its seats' mean; centred on the present teams' mean
+    for i in range(NUM_SEATS):
+        score[i] = 0
+        members[i] = 0
+    for i in range(NUM_SEATS):
+        if teams[i] >= 0:
+            score[teams[i]] += raw[i]
+            members[teams[i]] += 1
+    for i in range(NUM_SEATS):
+        if members[i]:
+            score[i] /= members[i]
+            mean += score[i]
+            nteams += 1
+    mean /= nteams
+    for i in range(NUM_SEATS):
+        out[(p + i) % NUM_SEATS] = VALUE_BOUND * tanh(score[teams[i]] - mean) \
+            if teams[i] >= 0 else 0.0
+
+
+cdef const float* float_pointer(array):
+    """The first float of a C-ordered float32 array (kept alive by its holder)."""
+    cdef const float[::1] flat = array.reshape(-1)
+    return &flat[0]
+
+
+cdef class NetworkCore:
+    """A network's weights as C arrays (float32, C order; kept alive here, never written),
+    for the searches: made by victorus.search.network.Network from its arrays, which it
+    has checked. ``block_cells``: the cells of each board it has rows for; ``block_rims``:
+    each board's largest hex distance from the centre (the race's closeness, R28)."""
+
+    def __init__(self, arrays, block_cells, block_rims):
+        names = ("w1", "wd", "b1", "w2", "b2", "w3", "b3", "skip")
+        held = {name: np.ascontiguousarray(arrays[name], dtype=np.float32) for name in names}
+        H, H2 = held["b1"].shape[0], held["b2"].shape[0]
+        starts, total = [], 0
+        for cells in block_cells:
+            starts.append(total)
+            total += block_rows(cells)
+        expect = {"w1": (total, H), "wd": (DENSE_INPUTS, H), "b1": (H,), "w2": (H, H2),
+                  "b2": (H2,), "w3": (H2, NUM_SEATS), "b3": (NUM_SEATS,), "skip": (SKIP_TERMS,)}
+        if len(block_cells) != NETWORK_BOARDS or len(set(block_cells)) != NETWORK_BOARDS \
+                or not all(0 < c <= MAX_CELLS for c in block_cells) \
+                or not 1 <= H <= MAX_HIDDEN or not 1 <= H2 <= MAX_HIDDEN:
+            raise ValueError(f"a network has {NETWORK_BOARDS} board blocks of distinct sizes "
+                             f"and 1-{MAX_HIDDEN} units a layer")
+        for name in names:
+            if held[name].shape != expect[name]:
+                raise ValueError(f"network array {name!r} has shape {held[name].shape}, "
+                                 f"expected {expect[name]}")
+            if not np.isfinite(held[name]).all():
+                raise ValueError(f"network array {name!r} holds a value that is not finite")
+            held[name].setflags(write=False)
+        self.arrays, self.block_cells = held, tuple(int(c) for c in block_cells)
+        self.c.hidden, self.c.hidden2 = H, H2
+        for b in range(NETWORK_BOARDS):
+            self.c.block_cells[b], self.c.block_start[b] = block_cells[b], starts[b]
+            self.c.block_rim[b] = block_rims[b]
+        self.c.w1 = float_pointer(held["w1"])
+        self.c.wd = float_pointer(held["wd"])
+        self.c.b1 = float_pointer(held["b1"])
+        self.c.w2 = float_pointer(held["w2"])
+        self.c.b2 = float_pointer(held["b2"])
+        self.c.w3 = float_pointer(held["w3"])
+        self.c.b3 = float_pointer(held["b3"])
+        self.c.skip = float_pointer(held["skip"])
+
+    def covers(self, Engine engine):
+        """Whether the network has rows for ``engine``'s board."""
+        return network_block(&engine.rules.c, &self.c) >= 0
+
+    def evaluate(self, Engine engine):
+        """Per seat (6 floats): the value of ``engine``'s position."""
+        cdef float out[NUM_SEATS]
+        if network_block(&engine.rules.c, &self.c) < 0:
+            raise ValueError("the network has no rows for this board")
+        network_evaluate(&engine.s, &engine.rules.c, &self.c, out)
+        return tuple(out[a] for a in range(NUM_SEATS))
+
+
+def engine_inputs(Engine engine):
+    """The inputs of ``engine``'s position (for training and tests): the sparse rows
+    within the board's block (int32), the dense inputs (float32 [DENSE_INPUTS]), the
+    heuristic's terms of each seat's team (float32 [SKIP_TERMS, NUM_SEATS]) and each
+    seat's team (int8 [NUM_SEATS], -1: not present), seats counted from the army to act."""
+    cdef int32_t rows[MAX_SPARSE]
+    cdef float dense[DENSE_INPUTS]
+    cdef float skip_terms[SKIP_TERMS * NUM_SEATS]
+    cdef int teams[NUM_SEATS]
+    cdef int n = network_inputs(&engine.s, &engine.rules.c, board_rim(&engine.rules.c), rows,
+                                dense, skip_terms, teams), i
+    return (np.array([rows[i] for i in range(n)], dtype=np.int32),
+            np.array([dense[i] for i in range(DENSE_INPUTS)], dtype=np.float32),
+            np.array([skip_terms[i] for i in range(SKIP_TERMS * NUM_SEATS)],
+                     dtype=np.float32).reshape(SKIP_TERMS, NUM_SEATS),
+            np.array([teams[i] for i in range(NUM_SEATS)], dtype=np.int8))
+
+
+def block_size(int ncells):
+    """The rows of a board's block in the first layer."""
+    return block_rows(ncells)

@@ -1,0 +1,424 @@
+"""The learned evaluation's network ([`Network`][victorus.search.network.Network]): its
+file, its numpy twin (what training differentiates, and the slow path the tests hold the
+C evaluator to) and its C core, which alpha-beta and PUCT call without the GIL.
+
+What the network reads and computes is the C module's (``victorus.search._network``):
+sparse rows of (seat, kind, cell) seen from the army to act, dense per-seat inputs, two
+clipped-ReLU layers, a value per seat plus the heuristic evaluation's terms weighted by
+``skip``. A new network (`Network.fresh`) has ``w3 = b3 = 0`` and ``skip`` at the
+heuristic's weights: it *is* the heuristic evaluation until it is trained.
+
+A network file (``.vnet``, format version 1)::
+
+    b"VICTORUS-NETWORK\\n"          the magic line
+    uint32 LE  format version
+    uint32 LE  header length
+    header     UTF-8 JSON: layout, hidden sizes, the boards' cells, the arrays' names and
+               shapes, what it was trained for ("trained": boards, players) and how
+    payload    the arrays, float32 little-endian, in the header's order
+    32 bytes   SHA-256 of everything before
+
+A file is refused on load, in one line naming the file and what does not match: not a
+network file, another format version, damaged (checksum, truncated, extra bytes), another
+feature layout, boards of other sizes, arrays of the wrong shapes or not finite.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import struct
+import threading
+from collections.abc import Mapping, Sequence
+from importlib import resources
+
+import numpy as np
+
+from ..checks import check_int, check_seed
+from ..errors import ConfigError
+from ..files import check_writable, file_path, read_limited, write_atomic
+from ..geometry import Board, hex_distance
+from . import _network  # type: ignore[attr-defined]
+
+MAGIC = b"VICTORUS-NETWORK\n"
+#: The file format's version: bumped with any change of the layout of the file itself.
+FORMAT_VERSION = 1
+#: The feature layout a network is trained on (the C module's); a file must name it.
+LAYOUT: str = _network.LAYOUT
+#: The boards in the order of their blocks of first-layer rows.
+BOARDS = ("compact", "standard")
+#: The arrays of a network, in the file's order.
+ARRAYS = ("w1", "wd", "b1", "w2", "b2", "w3", "b3", "skip")
+#: The heuristic weights the skip connection starts from (victorus.search.evaluation).
+SKIP_NAMES: tuple[str, ...] = _network.SKIP_NAMES
+#: The largest network file read (a default network is about 2 MB).
+MAX_FILE_BYTES = 256 << 20
+SIZES: dict = _network.SIZES
+SEATS: int = SIZES["seats"]
+VALUE_BOUND = 0.99
+
+
+class NetworkFileError(ConfigError):
+    """A network file that cannot be used: the message names the file and what is wrong."""
+
+
+def board_cells() -> tuple[int, ...]:
+    """The cells of each board, in BOARDS order (the sizes of the blocks of rows)."""
+    return tuple(len(Board(name).coords) for name in BOARDS)
+
+
+def board_rims() -> tuple[int, ...]:
+    """Each board's largest hex distance from the centre, in BOARDS order."""
+    return tuple(max(hex_distance(q, r) for q, r in Board(name).coords) for name in BOARDS)
+
+
+def shapes(hidden: int, hidden2: int) -> dict[str, tuple[int, ...]]:
+    """Each array's shape for these layer sizes."""
+    rows = sum(_network.block_size(cells) for cells in board_cells())
+    return {"w1": (rows, hidden), "wd": (SIZES["dense_inputs"], hidden), "b1": (hidden,),
+            "w2": (hidden, hidden2), "b2": (hidden2,), "w3": (hidden2, SEATS), "b3": (SEATS,),
+            "skip": (SIZES["skip_terms"],)}
+
+
+def block_starts() -> dict[str, int]:
+    """The first row of each board's block in ``w1``."""
+    starts, total = {}, 0
+    for name, cells in zip(BOARDS, board_cells()):
+        starts[name] = total
+        total += _network.block_size(cells)
+    return starts
+
+
+class Network:
+    """A network for the learned evaluation: its arrays (float32, read-only), its layer
+    sizes, what it was ``trained`` for (``{"boards": [...], "players": [...]}``) and free
+    ``info`` on how (the command, the seed, the positions...). Immutable: training makes
+    new networks. Safe to share between threads and searches."""
+
+    def __init__(self, arrays: Mapping[str, np.ndarray], trained: Mapping | None = None,
+                 info: Mapping | None = None, path: str | None = None):
+        where = f"{path}: " if path else ""
+        try:
+            hidden, hidden2 = (int(np.shape(arrays[name])[0]) for name in ("b1", "b2"))
+        except (KeyError, IndexError, TypeError):
+            raise NetworkFileError(f"{where}a network needs the arrays {ARRAYS}") from None
+        expect = shapes(hidden, hidden2)
+        held = {}
+        for name in ARRAYS:
+            array = np.array(arrays[name], dtype=np.float32)
+            if array.shape != expect[name]:
+                raise NetworkFileError(f"{where}array {name!r} has shape {array.shape}, expected "
+                                       f"{expect[name]} for hidden sizes {hidden}, {hidden2}")
+            if not np.isfinite(array).all():
+                raise NetworkFileError(f"{where}array {name!r} holds values that are not finite")
+            array.setflags(write=False)
+            held[name] = array
+        self.arrays = held
+        self.hidden, self.hidden2 = hidden, hidden2
+        self.trained = _check_trained(trained, where)
+        self.info = dict(info or {})
+        self.path = path
+        self.core = _network.NetworkCore(held, board_cells(), board_rims())
+
+    # -- making one ------------------------------------------------------------------------
+
+    @classmethod
+    def fresh(cls, hidden: int = 32, hidden2: int = 16, seed: int | None = 0,
+              trained: Mapping | None = None) -> "Network":
+        """An untrained network: it evaluates as the heuristic evaluation does (its
+        ``skip`` weights the heuristic's defaults, its last layer zero); the hidden layers
+        drawn at random from ``seed``, ready to learn."""
+        check_int("hidden", hidden, 1, SIZES["max_hidden"])
+        check_int("hidden2", hidden2, 1, SIZES["max_hidden"])
+        from . import _evaluate  # type: ignore[attr-defined]
+        rng = np.random.default_rng(check_seed(seed))
+        size = shapes(hidden, hidden2)
+        weights = _evaluate.default_weight_values()
+        arrays = {
+            "w1": rng.normal(0, 0.05, size["w1"]),
+            "wd": rng.normal(0, 0.3 / np.sqrt(SIZES["dense_inputs"]), size["wd"]),
+            "b1": np.full(size["b1"], 0.25),
+            "w2": rng.normal(0, 1 / np.sqrt(hidden), size["w2"]),
+            "b2": np.full(size["b2"], 0.25),
+            "w3": np.zeros(size["w3"]),
+            "b3": np.zeros(size["b3"]),
+            "skip": np.array([weights[name] for name in SKIP_NAMES]),
+        }
+        return cls(arrays, trained or {"boards": list(BOARDS), "players": [2, 3, 4, 5, 6]},
+                   {"made": "fresh", "seed": seed})
+
+    # -- files -----------------------------------------------------------------------------
+
+    @classmethod
+    def load(cls, path) -> "Network":
+        """A network file (the module's docstring), or NetworkFileError in one line
+        naming the file and what does not match."""
+        path = file_path(path)
+        try:
+            data = read_limited(path, MAX_FILE_BYTES, NetworkFileError)
+        except FileNotFoundError:
+            raise NetworkFileError(f"{path}: no such network file") from None
+        except IsADirectoryError:
+            raise NetworkFileError(f"{path}: is a folder, not a network file") from None
+        except OSError as exc:
+            raise NetworkFileError(f"{path}: cannot read it: {exc.strerror}") from None
+        return cls.from_bytes(data, path)
+
+    @classmethod
+    def from_bytes(cls, data: bytes, path: str = "<bytes>") -> "Network":
+        """A network from the bytes of a file (`load`'s checks)."""
+        if not data.startswith(MAGIC):
+            raise NetworkFileError(f"{path}: not a victorus network file (it does not start "
+                                   f"with {MAGIC!r})")
+        fixed = len(MAGIC) + 8
+        if len(data) < fixed + 32:
+            raise NetworkFileError(f"{path}: truncated ({len(data)} bytes)")
+        version, header_size = struct.unpack_from("<II", data, len(MAGIC))
+        if version != FORMAT_VERSION:
+            raise NetworkFileError(f"{path}: network format version {version}; this victorus "
+                                   f"reads version {FORMAT_VERSION}")
+        body, digest = data[:-32], data[-32:]
+        if hashlib.sha256(body).digest() != digest:
+            raise NetworkFileError(f"{path}: checksum mismatch: the file is damaged or "
+                                   f"truncated")
+        try:
+            header = json.loads(data[fixed:fixed + header_size].decode("utf-8"))
+            layout, hidden = header["layout"], header["hidden"]
+            cells, listed = header["board_cells"], header["arrays"]
+            trained, info = header["trained"], header.get("info", {})
+        except (UnicodeDecodeError, ValueError, KeyError, TypeError):
+            raise NetworkFileError(f"{path}: its header is not a network header") from None
+        if layout != LAYOUT:
+            raise NetworkFileError(f"{path}: feature layout {layout!r}; this victorus reads "
+                                   f"{LAYOUT!r}")
+        if cells != dict(zip(BOARDS, board_cells())):
+            raise NetworkFileError(f"{path}: made for boards of {cells} cells; this victorus's "
+                                   f"boards have {dict(zip(BOARDS, board_cells()))}")
+        if not (isinstance(hidden, list) and len(hidden) == 2
+                and all(isinstance(h, int) and 1 <= h <= SIZES["max_hidden"] for h in hidden)):
+            raise NetworkFileError(f"{path}: hidden sizes {hidden!r}: two integers from 1 to "
+                                   f"{SIZES['max_hidden']} are accepted")
+        expect = shapes(*hidden)
+        if listed != [[name, list(expect[name])] for name in ARRAYS]:
+            raise NetworkFileError(f"{path}: its arrays {listed!r} are not those of hidden "
+                                   f"sizes {hidden}")
+        arrays, offset = {}, fixed + header_size
+        for name in ARRAYS:
+            count = int(np.prod(expect[name]))
+            if offset + 4 * count > len(body):
+                raise NetworkFileError(f"{path}: truncated in array {name!r}")
+            arrays[name] = np.frombuffer(body, "<f4", count, offset).reshape(expect[name])
+            offset += 4 * count
+        if offset != len(body):
+            raise NetworkFileError(f"{path}: {len(body) - offset} bytes after the arrays")
+        return cls(arrays, trained, info, path)
+
+    def to_bytes(self) -> bytes:
+        """The network as a file's bytes."""
+        header = json.dumps({
+            "layout": LAYOUT, "hidden": [self.hidden, self.hidden2],
+            "board_cells": dict(zip(BOARDS, board_cells())),
+            "arrays": [[name, list(self.arrays[name].shape)] for name in ARRAYS],
+            "trained": self.trained, "info": self.info}, sort_keys=True).encode("utf-8")
+        body = (MAGIC + struct.pack("<II", FORMAT_VERSION, len(header)) + header
+                + b"".join(self.arrays[name].astype("<f4").tobytes() for name in ARRAYS))
+        return body + hashlib.sha256(body).digest()
+
+    def save(self, path) -> None:
+        """Write the network file (a regular file replaced at once, its mode kept)."""
+        write_atomic(check_writable(path), self.to_bytes())
+
+    # -- using it --------------------------------------------------------------------------
+
+    def check(self, game) -> None:
+        """ConfigError unless the network was trained for ``game``'s board and players."""
+        boards, players = self.trained["boards"], self.trained["players"]
+        if game.board.name not in boards or game.config.players not in players:
+            raise ConfigError(f"{self.name}: trained for boards {boards} and players {players}, "
+                              f"not {game.board.name} with {game.config.players}")
+
+    @property
+    def name(self) -> str:
+        """The file it came from, or 'network'."""
+        return os.path.basename(self.path) if self.path else "network"
+
+    def evaluate(self, game) -> tuple[float, ...]:
+        """Per seat (6 floats, 0 for absent seats): the network's value of ``game``'s
+        position, computed in C."""
+        self.check(game)
+        return self.core.evaluate(game._engine)
+
+    def reference_evaluate(self, game) -> tuple[float, ...]:
+        """The same value computed by `forward` in numpy (the tests' slow path)."""
+        self.check(game)
+        if game.is_over:
+            return self.core.evaluate(game._engine)
+        batch = Batch.of([inputs(game)])
+        value = forward(self.arrays, batch)[0]
+        seat = game.to_move
+        return tuple(float(value[(a - seat) % SEATS]) for a in range(SEATS))
+
+    def __repr__(self) -> str:
+        return f"Network({self.name!r}, hidden={self.hidden}, hidden2={self.hidden2})"
+
+
+def _check_trained(trained, where: str) -> dict:
+    """``{"boards": [...], "players": [...]}`` checked."""
+    boards = trained.get("boards") if isinstance(trained, Mapping) else None
+    players = trained.get("players") if isinstance(trained, Mapping) else None
+    if not (isinstance(boards, list) and boards and set(boards) <= set(BOARDS)
+            and isinstance(players, list) and players
+            and all(isinstance(p, int) and 2 <= p <= SEATS for p in players)):
+        raise NetworkFileError(f"{where}'trained' must name boards among {BOARDS} and players "
+                               f"from 2 to {SEATS}, got {trained!r}")
+    return {"boards": list(boards), "players": list(players)}
+
+
+# -- the default network -------------------------------------------------------------------
+
+#: The shipped network's file, inside the package.
+DEFAULT_FILE = "default.vnet"
+_default_lock = threading.Lock()
+_default: list[Network] = []
+
+
+def default_network() -> Network:
+    """The network shipped with the package (trained by ``victorus train``; docs/training.md),
+    read once and shared (it is immutable)."""
+    with _default_lock:
+        if not _default:
+            source = resources.files("victorus.search").joinpath("networks", DEFAULT_FILE)
+            with resources.as_file(source) as path:
+                _default.append(Network.load(path))
+        return _default[0]
+
+
+def network_from(spec) -> Network:
+    """A Network from a Network, a path, or "default" (the shipped one)."""
+    if isinstance(spec, Network):
+        return spec
+    if spec == "default":
+        return default_network()
+    if isinstance(spec, (str, os.PathLike)):
+        return Network.load(spec)
+    raise ConfigError(f"network must be a victorus Network, a .vnet file's path or 'default', "
+                      f"got {spec!r}")
+
+
+# -- the numpy twin: inputs, forward and backward ------------------------------------------
+
+def inputs(game) -> tuple:
+    """The network's inputs of ``game``'s position (C): its board's name, the sparse rows
+    within the board's block, the dense inputs, the heuristic terms per seat and each
+    seat's team (-1 absent), seats counted from the army to act."""
+    return (game.board.name, *_network.engine_inputs(game._engine))
+
+
+def team_matrix(teams: Sequence[int]) -> np.ndarray:
+    """The linear map from the raw outputs per seat to each seat's centred team score
+    (R33): a team's score is its seats' mean, less the mean over present teams."""
+    teams = list(teams)
+    present = [i for i in range(SEATS) if teams[i] >= 0]
+    groups = {t: [i for i in present if teams[i] == t] for t in {teams[i] for i in present}}
+    m = np.zeros((SEATS, SEATS), dtype=np.float32)
+    for i in present:
+        for j in groups[teams[i]]:
+            m[i, j] += 1.0 / len(groups[teams[i]])
+        for members in groups.values():
+            for j in members:
+                m[i, j] -= 1.0 / (len(groups) * len(members))
+    return m
+
+
+class Batch:
+    """Positions' inputs stacked for numpy: the sparse rows (global, into ``w1``) with
+    the offset of each position's first, the dense inputs, the heuristic terms, the team
+    matrices and the present seats' mask."""
+
+    def __init__(self, rows, starts, dense, terms, matrices, present):
+        self.rows, self.starts, self.dense = rows, starts, dense
+        self.terms, self.matrices, self.present = terms, matrices, present
+
+    @classmethod
+    def of(cls, samples) -> "Batch":
+        """A batch of `inputs` tuples."""
+        first = block_starts()
+        rows = [s[1].astype(np.int64) + first[s[0]] for s in samples]
+        counts = np.array([len(r) for r in rows], dtype=np.int64)
+        cache: dict = {}
+        matrices = np.stack([cache.setdefault(tuple(s[4]), team_matrix(s[4])) for s in samples])
+        return cls(np.concatenate(rows) if rows else np.zeros(0, np.int64),
+                   np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64),
+                   np.stack([s[2] for s in samples]), np.stack([s[3] for s in samples]),
+                   matrices, np.stack([s[4] >= 0 for s in samples]))
+
+    def __len__(self) -> int:
+        return len(self.dense)
+
+    def take(self, index: np.ndarray) -> "Batch":
+        """The positions at ``index``."""
+        ends = np.append(self.starts[1:], len(self.rows))
+        pieces = [self.rows[self.starts[i]:ends[i]] for i in index]
+        counts = np.array([len(p) for p in pieces], dtype=np.int64)
+        return Batch(np.concatenate(pieces) if pieces else np.zeros(0, np.int64),
+                     np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64),
+                     self.dense[index], self.terms[index], self.matrices[index],
+                     self.present[index])
+
+
+def _layers(arrays, batch: Batch):
+    """The forward pass's intermediate values."""
+    acc = arrays["b1"] + batch.dense @ arrays["wd"]
+    if len(batch.rows):
+        sums = np.add.reduceat(arrays["w1"][batch.rows], batch.starts, axis=0)
+        empty = np.append(batch.starts[1:], len(batch.rows)) == batch.starts
+        sums[empty] = 0
+        acc = acc + sums
+    h1 = np.clip(acc, 0, 1)
+    z2 = h1 @ arrays["w2"] + arrays["b2"]
+    h2 = np.clip(z2, 0, 1)
+    raw = h2 @ arrays["w3"] + arrays["b3"] + np.einsum("k,bki->bi", arrays["skip"], batch.terms)
+    score = np.einsum("bij,bj->bi", batch.matrices, raw)
+    return acc, h1, z2, h2, raw, score
+
+
+def forward(arrays, batch: Batch) -> np.ndarray:
+    """The value per seat (counted from the army to act) of each position of ``batch``:
+    the C evaluator's arithmetic in numpy ([B, 6], 0 for absent seats)."""
+    return VALUE_BOUND * np.tanh(_layers(arrays, batch)[5]) * batch.present
+
+
+def loss_and_gradients(arrays, batch: Batch, targets: np.ndarray):
+    """The mean squared error of the value against ``targets`` ([B, 6], per seat counted
+    from the army to act) over present seats, and its gradient per array (``w1``: the
+    rows touched and their gradients)."""
+    acc, h1, z2, h2, raw, score = _layers(arrays, batch)
+    t = np.tanh(score)
+    value = VALUE_BOUND * t
+    mask = batch.present
+    count = max(int(mask.sum()), 1)
+    error = (value - targets) * mask
+    loss = float((error ** 2).sum() / count)
+    d_score = 2 * error / count * VALUE_BOUND * (1 - t ** 2)
+    d_raw = np.einsum("bij,bi->bj", batch.matrices, d_score)
+    grads = {"b3": d_raw.sum(0), "w3": h2.T @ d_raw,
+             "skip": np.einsum("bi,bki->k", d_raw, batch.terms)}
+    d_h2 = d_raw @ arrays["w3"].T * ((z2 > 0) & (z2 < 1))
+    grads["b2"] = d_h2.sum(0)
+    grads["w2"] = h1.T @ d_h2
+    d_acc = d_h2 @ arrays["w2"].T * ((acc > 0) & (acc < 1))
+    grads["b1"] = d_acc.sum(0)
+    grads["wd"] = batch.dense.T @ d_acc
+    counts = np.diff(np.append(batch.starts, len(batch.rows)))
+    per_row = np.repeat(d_acc, counts, axis=0)
+    touched, where = np.unique(batch.rows, return_inverse=True)
+    rows_grad = np.zeros((len(touched), arrays["w1"].shape[1]), dtype=np.float64)
+    np.add.at(rows_grad, where, per_row)
+    grads["w1"] = (touched, rows_grad)
+    return loss, grads
+
+
+__all__ = ["ARRAYS", "BOARDS", "FORMAT_VERSION", "LAYOUT", "Batch", "Network",
+           "NetworkFileError", "default_network", "forward", "inputs", "loss_and_gradients",
+           "network_from", "team_matrix"]
