@@ -1,4 +1,4 @@
-"""Command line: ``victorus perft | simulate | bench | tournament | render | play | serve``."""
+"""Command line: ``victorus perft | simulate | bench | tournament | render | play | serve | train``."""
 
 from __future__ import annotations
 
@@ -122,6 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
     _serve_parser(commands)
     _render_parser(commands)
     _bench_parser(commands)
+    _train_parser(commands)
     return parser
 
 
@@ -269,6 +270,56 @@ def _bench_parser(commands) -> None:
     _add_json_option(p, "the rows")
     _add_progress_option(p)
     _add_log_options(p)
+
+
+def _train_parser(commands) -> None:
+    from .training import BACKENDS, Settings
+    d = Settings()
+    p = commands.add_parser(
+        "train", help="train the learned evaluation from self-play of best",
+        description="Train a network for the learned evaluation: rounds of self-play by best "
+                    "(with the network so far) and training on the searched positions, a "
+                    "checkpoint after each round in OUT (network.vnet, round-N.vnet, "
+                    "curve.json). docs/training.md tells the recipe.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("out", metavar="OUT", help="the folder of the checkpoints and the curve")
+    p.add_argument("--rounds", type=_int_in("--rounds", 1, 10_000), default=d.rounds)
+    p.add_argument("--minutes", type=float, default=d.minutes,
+                   help="no new round starts after this many minutes")
+    p.add_argument("--games", type=_int_in("--games", 1, 1_000_000), default=d.games,
+                   help="self-play games per round")
+    p.add_argument("--iterations", type=_int_in("--iterations", 1, 1_000_000),
+                   default=d.iterations, help="best's iterations per self-play decision")
+    p.add_argument("--epochs", type=_int_in("--epochs", 0, 1000), default=d.epochs)
+    p.add_argument("--window", type=_int_in("--window", 1, 1000), default=d.window,
+                   help="rounds of positions trained on")
+    p.add_argument("--blend", type=float, default=d.blend,
+                   help="the search's value's share of a label (the rest: the game's result)")
+    p.add_argument("--hidden", type=_int_in("--hidden", 1, 1024), default=d.hidden)
+    p.add_argument("--hidden2", type=_int_in("--hidden2", 1, 1024), default=d.hidden2)
+    p.add_argument("--learning-rate", type=float, default=d.learning_rate)
+    p.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), default=d.seed)
+    p.add_argument("--workers", type=_int_in("--workers", 1, 1024), default=d.workers,
+                   help="self-play processes (or Ray tasks at once)")
+    p.add_argument("--backend", choices=BACKENDS, default=d.backend,
+                   help="ray: self-play as Ray tasks (pip install ray)")
+    p.add_argument("--address", default=None, help="a Ray cluster's address (--backend ray)")
+    p.add_argument("--resume", action="store_true", help="go on from OUT's last checkpoint")
+    _add_progress_option(p)
+    _add_log_options(p)
+
+
+def cmd_train(args) -> int:
+    from .training import Settings, format_point, train
+    settings = Settings(rounds=args.rounds, minutes=args.minutes, games=args.games,
+                        iterations=args.iterations, epochs=args.epochs, window=args.window,
+                        blend=args.blend, hidden=args.hidden, hidden2=args.hidden2,
+                        learning_rate=args.learning_rate, seed=args.seed, workers=args.workers,
+                        backend=args.backend, address=args.address)
+    train(args.out, settings, resume=args.resume, progress=args.progress,
+          report=lambda point: print(format_point(point), flush=True))
+    print(f"victorus: the network is {os.path.join(args.out, 'network.vnet')}", flush=True)
+    return 0
 
 
 def cmd_perft(args) -> int:
@@ -475,7 +526,7 @@ def cmd_bench(args) -> int:
 
 COMMANDS = {"perft": cmd_perft, "simulate": cmd_simulate, "bench": cmd_bench,
             "tournament": cmd_tournament, "render": cmd_render, "play": cmd_play,
-            "serve": cmd_serve}
+            "serve": cmd_serve, "train": cmd_train}
 
 
 def main(argv=None) -> int:

@@ -690,6 +690,12 @@ cdef class PuctTree:
                         exact_value(self.t.nodes, child, seat) if c.proof >= 0 else None))
         return out
 
+    def root_values(self):
+        """Per seat (6 floats), the root's mean backed-up value (0 before any visit)."""
+        cdef PNode* root = &self.t.nodes[0]
+        return tuple(root.value[a] / root.visits if root.visits else 0.0
+                     for a in range(NUM_SEATS))
+
     @property
     def proven_child(self):
         """The root's proof: the index of the child that decides it, or -1 (not proven, or

@@ -99,6 +99,7 @@ class SearchResult:
     iterations: int
     nodes: int
     priors: tuple = ()          # PUCT: the evaluator's prior of each action
+    seat_values: tuple = ()     # PUCT: the root's mean value for each seat (6)
 
     def policy(self, temperature: float = 1.0) -> tuple[float, ...]:
         """The visit distribution as a training target: visits^(1/temperature),

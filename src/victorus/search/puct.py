@@ -169,18 +169,20 @@ class PUCTAgent:
                                -1 if self.iterations is None else self.iterations,
                                self.seconds or 0.0, self.dirichlet_alpha, self.noise_fraction,
                                [self.rng.getrandbits(64) for _ in trees], stop)
-        found = [(tree.root_children(), tree.proven_child, tree.nodes_used) for tree in trees]
+        found = [(tree.root_children(), tree.proven_child, tree.nodes_used, tree.root_values())
+                 for tree in trees]
         if not self.reuse_tree:
             self._trees.clear()
         return [self._result(actions, n, *seen) for actions, n, seen in zip(legal, done, found)]
 
-    def _result(self, actions, done: int, children, proven: int, nodes: int) -> SearchResult:
+    def _result(self, actions, done: int, children, proven: int, nodes: int,
+                seat_values: tuple) -> SearchResult:
         if not children:                         # stopped before the root was evaluated
             children = [(0, 0.0, 1.0 / len(actions), None)] * len(actions)
         visits = tuple(c[0] for c in children)
         values = tuple(c[3] if c[3] is not None else c[1] for c in children)
         result = SearchResult(actions[0], tuple(actions), visits, values, done, nodes,
-                              tuple(c[2] for c in children))     # its action: picked below
+                              tuple(c[2] for c in children), seat_values)   # action: below
         return replace(result, action=actions[self._pick(result, proven)])
 
     def _pick(self, result: SearchResult, proven: int) -> int:

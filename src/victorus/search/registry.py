@@ -22,18 +22,47 @@ from .simple import GreedyAgent, RandomAgent
 BEST_SETTINGS: dict = {"c_puct": 0.35, "rollout_actions": 10, "evaluated": True}
 
 
+#: The evaluation best's leaves are scored by: "network" (the shipped network) or
+#: "heuristic", whichever won the matches of docs/agents.md.
+BEST_EVALUATION = "heuristic"
+
+
+def _best(name: str, network, seed, iterations: int | None, seconds: float | None,
+          settings: dict) -> PUCTAgent:
+    """PUCT with BEST_SETTINGS, its leaves scored by ``network`` (None: the heuristic)."""
+    if iterations is None and seconds is None:
+        seconds = 0.1
+    extra = {} if network is None else {"network": network}
+    agent = PUCTAgent(iterations, seconds=seconds, seed=seed, **BEST_SETTINGS, **extra,
+                      **settings)
+    agent.name = budget_name(name, iterations, seconds, 1)
+    return agent
+
+
 def best_agent(seed=None, iterations: int | None = None, seconds: float | None = None,
                **settings):
     """``best:<budget>``: the strongest built-in agent at a budget, as an engine has one
-    strongest setting (no budget: 0.1 s a decision). Today PUCT with the C heuristic:
-    priors from captures, leaves valued by rollouts of 10 actions scored by the heuristic
-    evaluation, c_puct 0.35 (BEST_SETTINGS); docs/agents.md gives the matches.
+    strongest setting (no budget: 0.1 s a decision): PUCT with priors from captures,
+    leaves valued by rollouts of 10 actions scored by the evaluation of BEST_EVALUATION,
+    c_puct 0.35 (BEST_SETTINGS); docs/agents.md gives the matches that chose them.
     ``settings``: more PUCTAgent settings (the page's ``max_nodes``)."""
-    if iterations is None and seconds is None:
-        seconds = 0.1
-    agent = PUCTAgent(iterations, seconds=seconds, seed=seed, **BEST_SETTINGS, **settings)
-    agent.name = budget_name("best", iterations, seconds, 1)
-    return agent
+    if BEST_EVALUATION == "network":
+        return best_net_agent(seed, iterations, seconds, name="best", **settings)
+    return best_heuristic_agent(seed, iterations, seconds, name="best", **settings)
+
+
+def best_heuristic_agent(seed=None, iterations: int | None = None,
+                         seconds: float | None = None, name: str = "best-heuristic",
+                         **settings) -> PUCTAgent:
+    """``best-heuristic:<budget>``: best's search with the hand-written evaluation."""
+    return _best(name, None, seed, iterations, seconds, settings)
+
+
+def best_net_agent(seed=None, iterations: int | None = None, seconds: float | None = None,
+                   network="default", name: str = "best-net", **settings) -> PUCTAgent:
+    """``best-net:<budget>``: best's search with the learned evaluation: ``network`` (a
+    Network, a .vnet file's path; "default": the one shipped with the package)."""
+    return _best(name, network, seed, iterations, seconds, settings)
 
 
 def alphabeta_agent(seed=None, iterations: int | None = None, seconds: float | None = None,
@@ -43,6 +72,13 @@ def alphabeta_agent(seed=None, iterations: int | None = None, seconds: float | N
     if iterations is None and seconds is None:
         seconds = 0.1
     return AlphaBetaAgent(iterations, seed, seconds=seconds, **settings)
+
+
+def alphabeta_net_agent(seed=None, iterations: int | None = None, seconds: float | None = None,
+                        network="default", **settings) -> AlphaBetaAgent:
+    """``alphabeta-net:<nodes>``: alpha-beta with the learned evaluation (``network`` as
+    in best_net_agent)."""
+    return alphabeta_agent(seed, iterations, seconds, network=network, **settings)
 
 
 @dataclass(frozen=True)
@@ -106,9 +142,21 @@ KINDS: tuple[AgentKind, ...] = (
               in_vector=True,
               page=PageLimits(count=2_000_000, seconds=5.0, settings={"table_bits": 16},
                               memory=(1 << 16) * 24)),
+    AgentKind("alphabeta-net", alphabeta_net_agent, "alpha-beta in C on the learned evaluation",
+              unit="nodes", in_vector=True,
+              page=PageLimits(count=2_000_000, seconds=5.0, settings={"table_bits": 16},
+                              memory=(1 << 16) * 24)),
     AgentKind("best", best_agent, "the strongest", unit="iterations", in_vector=True,
               page=PageLimits(count=20_000, seconds=5.0, settings={"max_nodes": PAGE_TREE_NODES},
                               memory=PAGE_TREE_NODES * 88, menu=("0.2s", "1s"))),
+    AgentKind("best-net", best_net_agent, "best's search on the learned evaluation",
+              unit="iterations", in_vector=True,
+              page=PageLimits(count=20_000, seconds=5.0, settings={"max_nodes": PAGE_TREE_NODES},
+                              memory=PAGE_TREE_NODES * 88, menu=("1s",))),
+    AgentKind("best-heuristic", best_heuristic_agent, "best's search on the heuristic",
+              unit="iterations", in_vector=True,
+              page=PageLimits(count=20_000, seconds=5.0, settings={"max_nodes": PAGE_TREE_NODES},
+                              memory=PAGE_TREE_NODES * 88)),
 )
 #: The kinds by name (read-only).
 REGISTRY: Mapping[str, AgentKind] = MappingProxyType({kind.name: kind for kind in KINDS})
@@ -194,7 +242,8 @@ def make_page_agent(spec: str, seed=None):
     return kind.build(seed=seed, **budget, **limits.settings)
 
 
-__all__ = ["AGENT_SPECS", "BEST_SETTINGS", "BUDGET_HELP", "KINDS", "LADDER_SPECS",
+__all__ = ["AGENT_SPECS", "BEST_EVALUATION", "BEST_SETTINGS", "BUDGET_HELP", "KINDS", "LADDER_SPECS",
            "OPPONENT_SPECS", "PAGE_MENU", "REGISTRY", "VECTOR_KINDS", "AgentKind",
-           "PageLimits", "alphabeta_agent", "best_agent", "kind_of", "make_agent",
+           "PageLimits", "alphabeta_agent", "alphabeta_net_agent", "best_agent",
+           "best_heuristic_agent", "best_net_agent", "kind_of", "make_agent",
            "make_page_agent", "make_vector_opponent"]

@@ -1,0 +1,414 @@
+"""Training the learned evaluation ([`Network`][victorus.search.network.Network]) from the
+engine's own search, as Stockfish's NNUE is trained: ``victorus train`` or `train`.
+
+Each round:
+
+1. **Self-play.** ``games`` games, spread over the configurations of `MIX` (both boards,
+   2-6 players, the allied and quick variants), each from a seeded random opening, every
+   decision searched by ``best`` (PUCT with rollouts of 10 actions, c_puct 0.35) with
+   ``iterations`` iterations and the current network (the first round: the heuristic
+   evaluation). Every searched position is kept with its label: per seat, ``blend`` x the
+   search's root value + (1 - blend) x the game's result (a game stopped at
+   ``max_actions``: the search's value alone).
+2. **Training.** The positions of the last ``window`` rounds, ``epochs`` passes of Adam on
+   the mean squared error of the network's value (numpy; the first layer's rows updated
+   only where a position has them). A tenth of the round's games are held out: their
+   loss is the curve's validation loss, next to that of the heuristic evaluation.
+3. **Checkpoint.** ``OUT/round-<n>.vnet``, ``OUT/network.vnet`` (the latest), and
+   ``OUT/curve.json``: every round's positions, losses and minutes. ``--resume`` goes on
+   from the last checkpoint.
+
+The next round's games are searched with the new network (search and distil). Everything
+is drawn from ``seed``: the same command gives the same network, whatever ``workers``
+(games are dealt to workers and gathered in order). Workers are processes
+(``workers``), or Ray tasks (``backend="ray"``, ``pip install ray``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import os
+import random
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from .checks import check_int, check_seed
+from .errors import ConfigError, optional_imports
+from .files import check_writable, write_atomic
+from .game import Game
+from .progress import Progress
+from .search.network import (Batch, Network, default_network, inputs, loss_and_gradients,
+                             network_from)
+
+log = logging.getLogger("victorus.training")
+
+#: The configurations self-play deals its games over, each (board, players, variant)
+#: with its share of the games.
+MIX: tuple[tuple[str, int, str, int], ...] = (
+    ("compact", 2, "standard", 4),
+    ("compact", 2, "quick", 1),
+    ("standard", 2, "standard", 2),
+    ("compact", 3, "standard", 1),
+    ("compact", 4, "standard", 1),
+    ("standard", 3, "standard", 1),
+    ("standard", 4, "standard", 1),
+    ("standard", 6, "standard", 2),
+    ("standard", 6, "allied", 1),
+    ("standard", 6, "quick", 1),
+)
+BACKENDS = ("local", "ray")
+
+
+@dataclass
+class Settings:
+    """What a training run does (the module's docstring); `train` checks them."""
+
+    rounds: int = 8
+    games: int = 400                 # per round
+    iterations: int = 400            # best's iterations per decision in self-play
+    opening: int = 8                 # random actions at most before the search plays
+    max_actions: int = 600           # a self-play game stops there
+    blend: float = 0.5               # the search's value's share of a label
+    window: int = 3                  # rounds whose positions are trained on
+    epochs: int = 4
+    batch: int = 256
+    learning_rate: float = 1e-3
+    hidden: int = 32
+    hidden2: int = 16
+    seed: int = 0
+    minutes: float = 40.0            # no new round starts after this
+    workers: int = 1
+    backend: str = "local"
+    address: str | None = None       # a Ray cluster's, for backend "ray"
+    mix: tuple = field(default=MIX)
+
+    def check(self) -> "Settings":
+        check_int("rounds", self.rounds, 1, 10_000)
+        check_int("games", self.games, 1, 1_000_000)
+        check_int("iterations", self.iterations, 1, 1_000_000)
+        check_int("opening", self.opening, 0, 1000)
+        check_int("max_actions", self.max_actions, 1, 100_000)
+        check_int("window", self.window, 1, 1000)
+        check_int("epochs", self.epochs, 0, 1000)
+        check_int("batch", self.batch, 1, 1 << 20)
+        check_int("workers", self.workers, 1, 1024)
+        check_seed(self.seed)
+        for name, low, high in (("blend", 0.0, 1.0), ("learning_rate", 1e-9, 1.0),
+                                ("minutes", 0.0, 1e6)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                    or not low <= value <= high:
+                raise ConfigError(f"{name} must be a number from {low:g} to {high:g}, "
+                                  f"got {value!r}")
+        if self.backend not in BACKENDS:
+            raise ConfigError(f"backend must be one of {BACKENDS}, got {self.backend!r}")
+        for config in self.mix:
+            Game(config[0], players=config[1], variant=config[2])
+        return self
+
+
+# -- self-play ---------------------------------------------------------------------------
+
+def game_tasks(settings: Settings, round_number: int) -> list[tuple]:
+    """The round's games: (board, players, variant, seed), dealt over the mix by its
+    shares, each with its own seed drawn from the run's."""
+    rng = random.Random(f"{settings.seed}/{round_number}")
+    deck = [config[:3] for config in settings.mix for _ in range(config[3])]
+    return [(*deck[i % len(deck)], rng.getrandbits(64)) for i in range(settings.games)]
+
+
+def play_game(task: tuple, network_bytes: bytes | None, iterations: int, opening: int,
+              max_actions: int, blend: float) -> list[tuple]:
+    """One self-play game (a worker's unit): its positions' inputs and labels."""
+    from .search.registry import best_heuristic_agent, best_net_agent
+    board, players, variant, seed = task
+    rng = random.Random(seed)
+    network = None if network_bytes is None else Network.from_bytes(network_bytes)
+    agent = (best_heuristic_agent(rng.getrandbits(64), iterations) if network is None
+             else best_net_agent(rng.getrandbits(64), iterations, network=network))
+    game = Game(board, players=players, variant=variant)
+    for _ in range(rng.randint(0, opening)):
+        if game.is_over:
+            break
+        game.play(rng.choice(game.legal_actions()))
+    positions = []
+    while not game.is_over and game.ply < max_actions:
+        legal = game.legal_actions()
+        if len(legal) == 1:
+            game.play(legal[0])
+            continue
+        result = agent.search(game)
+        seat = game.to_move
+        values = np.array([result.seat_values[(seat + i) % 6] for i in range(6)], np.float32)
+        positions.append((inputs(game), values, seat))
+        game.play(result.action)
+    returns = game.returns() if game.is_over else None
+    samples = []
+    for features, values, seat in positions:
+        if returns is None:
+            target = values
+        else:
+            final = np.array([returns[(seat + i) % 6] for i in range(6)], np.float32)
+            target = blend * values + (1 - blend) * final
+        samples.append((*features, target * (features[4] >= 0)))
+    return samples
+
+
+def _play_task(args) -> list[tuple]:
+    return play_game(*args)
+
+
+def self_play(settings: Settings, round_number: int, network: Network | None,
+              progress: bool | None = None) -> list[list[tuple]]:
+    """The round's games, played by the workers; their positions, game by game, in the
+    order of `game_tasks` (the same whatever the workers)."""
+    payload = None if network is None else network.to_bytes()
+    jobs = [(task, payload, settings.iterations, settings.opening, settings.max_actions,
+             settings.blend) for task in game_tasks(settings, round_number)]
+    games: list[list[tuple]] = []
+    with Progress(len(jobs), f"round {round_number} self-play", progress) as bar:
+        if settings.backend == "ray":
+            games = _ray_map(jobs, settings, bar.advance)
+        elif settings.workers == 1:
+            for job in jobs:
+                games.append(_play_task(job))
+                bar.advance()
+        else:
+            import multiprocessing
+            context = multiprocessing.get_context("spawn")
+            with context.Pool(settings.workers) as pool:
+                for samples in pool.imap(_play_task, jobs):
+                    games.append(samples)
+                    bar.advance()
+    return games
+
+
+def _ray_map(jobs: list, settings: Settings, advance: Callable) -> list:
+    """The jobs as Ray tasks (at most ``workers`` at once), gathered in order."""
+    with optional_imports("--backend ray", "or train with --backend local"):
+        import ray
+    if not ray.is_initialized():
+        ray.init(address=settings.address, num_cpus=None if settings.address else settings.workers,
+                 include_dashboard=False, log_to_driver=False)
+    remote = ray.remote(_play_task)
+    pending = {remote.remote(job): i for i, job in enumerate(jobs)}
+    results: list = [None] * len(jobs)
+    while pending:
+        done, _ = ray.wait(list(pending), num_returns=1)
+        for ref in done:
+            results[pending.pop(ref)] = ray.get(ref)
+            advance()
+    return results
+
+
+# -- training ------------------------------------------------------------------------------
+
+class Adam:
+    """Adam over a network's arrays; the first layer's rows lazily (only the rows a batch
+    touches are updated, with their own step counts)."""
+
+    def __init__(self, arrays: dict, rate: float):
+        self.rate = rate
+        self.m = {k: np.zeros_like(v, dtype=np.float32) for k, v in arrays.items()}
+        self.v = {k: np.zeros_like(v, dtype=np.float32) for k, v in arrays.items()}
+        self.t = {k: 0 for k in arrays if k != "w1"}
+        self.row_t = np.zeros(len(arrays["w1"]), dtype=np.int64)
+
+    def step(self, arrays: dict, grads: dict) -> None:
+        b1, b2, eps = 0.9, 0.999, 1e-8
+        for name, grad in grads.items():
+            if name == "w1":
+                rows, g = grad
+                self.row_t[rows] += 1
+                t = self.row_t[rows][:, None]
+                m = self.m[name][rows] = b1 * self.m[name][rows] + (1 - b1) * g
+                v = self.v[name][rows] = b2 * self.v[name][rows] + (1 - b2) * g * g
+                arrays[name][rows] -= self.rate * (m / (1 - b1 ** t)) / (np.sqrt(v / (1 - b2 ** t)) + eps)
+                continue
+            self.t[name] += 1
+            t = self.t[name]
+            self.m[name] = b1 * self.m[name] + (1 - b1) * grad
+            self.v[name] = b2 * self.v[name] + (1 - b2) * grad * grad
+            arrays[name] -= self.rate * (self.m[name] / (1 - b1 ** t)) / \
+                (np.sqrt(self.v[name] / (1 - b2 ** t)) + eps)
+
+
+def stack(samples: list[tuple]) -> tuple[Batch, np.ndarray]:
+    """Samples as a Batch and their targets."""
+    return Batch.of([s[:5] for s in samples]), np.stack([s[5] for s in samples])
+
+
+def evaluate_loss(network: Network | dict, batch: Batch, targets: np.ndarray) -> float:
+    """The mean squared error of a network's values (or arrays') on a batch."""
+    arrays = network.arrays if isinstance(network, Network) else network
+    return loss_and_gradients(arrays, batch, targets)[0]
+
+
+def fit(network: Network, batch: Batch, targets: np.ndarray, settings: Settings,
+        rng: np.random.Generator, progress: bool | None = None,
+        label: str = "training") -> tuple[Network, list[float]]:
+    """``settings.epochs`` passes of Adam over the positions; the new network and the
+    mean loss of each epoch."""
+    arrays = {k: np.array(v, dtype=np.float32) for k, v in network.arrays.items()}
+    optimiser = Adam(arrays, settings.learning_rate)
+    steps = math.ceil(len(batch) / settings.batch)
+    losses = []
+    with Progress(settings.epochs * steps, label, progress) as bar:
+        for _ in range(settings.epochs):
+            order = rng.permutation(len(batch))
+            total = 0.0
+            for k in range(steps):
+                index = order[k * settings.batch:(k + 1) * settings.batch]
+                loss, grads = loss_and_gradients(arrays, batch.take(index), targets[index])
+                optimiser.step(arrays, grads)
+                total += loss * len(index)
+                bar.advance()
+            losses.append(total / len(batch))
+    return Network(arrays, network.trained, network.info), losses
+
+
+@dataclass
+class Point:
+    """One round of the curve."""
+
+    round: int
+    minutes: float                   # since the run began (resumed runs: all their time)
+    games: int
+    positions: int                   # trained on (the window)
+    train_loss: list                 # per epoch
+    validation_loss: float           # on the round's held-out games
+    heuristic_loss: float            # the heuristic evaluation's, on the same
+
+
+def train(out: str, settings: Settings | None = None, resume: bool = False,
+          progress: bool | None = None, report: Callable[[Point], None] | None = None) -> Network:
+    """Train a network into the folder ``out`` (the module's docstring) and return it.
+    ``resume``: go on from ``out``'s last checkpoint (same settings, more rounds)."""
+    settings = (settings or Settings()).check()
+    os.makedirs(out, exist_ok=True)
+    check_writable(os.path.join(out, "network.vnet"))
+    curve_path = os.path.join(out, "curve.json")
+    points: list[Point] = []
+    first_round, spent = 0, 0.0
+    network = Network.fresh(settings.hidden, settings.hidden2, settings.seed,
+                            {"boards": sorted({c[0] for c in settings.mix}),
+                             "players": sorted({c[1] for c in settings.mix})})
+    windows: list[list[tuple]] = []
+    if resume:
+        network, points, windows, spent = _resume(out, settings)
+        first_round = len(points)
+    start = time.perf_counter() - spent * 60
+    for number in range(first_round, settings.rounds):
+        if number > first_round and (time.perf_counter() - start) / 60 >= settings.minutes:
+            log.info("the time is spent: no round %d", number)
+            break
+        games = self_play(settings, number, network if number else None, progress)
+        held_out = max(1, len(games) // 10)
+        windows.append([s for game in games[held_out:] for s in game])
+        windows = windows[-settings.window:]
+        valid = [s for game in games[:held_out] for s in game]
+        samples = [s for window in windows for s in window]
+        if not samples:
+            raise ConfigError("self-play gave no position to learn from (games too short?)")
+        batch, targets = stack(samples)
+        network, losses = fit(network, batch, targets, settings,
+                              np.random.default_rng([settings.seed, number]), progress,
+                              f"round {number} training")
+        heuristic = Network.fresh(settings.hidden, settings.hidden2, 0, network.trained)
+        if valid:
+            vbatch, vtargets = stack(valid)
+            validation = evaluate_loss(network, vbatch, vtargets)
+            baseline = evaluate_loss(heuristic, vbatch, vtargets)
+        else:
+            validation = baseline = float("nan")
+        point = Point(number, round((time.perf_counter() - start) / 60, 2), len(games),
+                      len(samples), [round(x, 5) for x in losses], round(validation, 5),
+                      round(baseline, 5))
+        points.append(point)
+        network = Network(network.arrays, network.trained,
+                          {"made": "victorus train", "settings": _settings_json(settings),
+                           "rounds": number + 1, "minutes": point.minutes})
+        _checkpoint(out, network, points, windows, settings)
+        if report is not None:
+            report(point)
+    return network
+
+
+def _settings_json(settings: Settings) -> dict:
+    data = asdict(settings)
+    data["mix"] = [list(c) for c in settings.mix]
+    return data
+
+
+def _checkpoint(out: str, network: Network, points: list[Point], windows: list,
+                settings: Settings) -> None:
+    """The round's files: its network, the latest network, the curve and the positions
+    of the window (for --resume, numpy arrays only), each replaced at once."""
+    import io
+    number = points[-1].round
+    network.save(os.path.join(out, f"round-{number}.vnet"))
+    network.save(os.path.join(out, "network.vnet"))
+    buffer = io.BytesIO()
+    np.savez(buffer, **{f"{k}{i}": v for i, window in enumerate(windows)
+                        for k, v in _pack(window).items()})
+    write_atomic(os.path.join(out, "window.npz"), buffer.getvalue())
+    write_atomic(os.path.join(out, "curve.json"), json.dumps(
+        {"settings": _settings_json(settings), "points": [asdict(p) for p in points]},
+        indent=1) + "\n")
+
+
+_PACKED = ("boards", "counts", "rows", "dense", "terms", "teams", "targets")
+
+
+def _pack(samples: list[tuple]) -> dict:
+    """Samples as flat arrays (a checkpoint's window)."""
+    from .search.network import BOARDS
+    return {"boards": np.array([BOARDS.index(s[0]) for s in samples], np.int8),
+            "counts": np.array([len(s[1]) for s in samples], np.int32),
+            "rows": np.concatenate([s[1] for s in samples]).astype(np.int32),
+            "dense": np.stack([s[2] for s in samples]), "terms": np.stack([s[3] for s in samples]),
+            "teams": np.stack([s[4] for s in samples]), "targets": np.stack([s[5] for s in samples])}
+
+
+def _unpack(arrays: dict) -> list[tuple]:
+    from .search.network import BOARDS
+    ends = np.cumsum(arrays["counts"])
+    rows = np.split(arrays["rows"], ends[:-1])
+    return [(BOARDS[int(b)], r, d, t, m, y) for b, r, d, t, m, y in zip(
+        arrays["boards"], rows, arrays["dense"], arrays["terms"], arrays["teams"],
+        arrays["targets"])]
+
+
+def _resume(out: str, settings: Settings):
+    """The last checkpoint of ``out``: its network, curve, window and minutes."""
+    try:
+        with open(os.path.join(out, "curve.json"), encoding="utf-8") as fh:
+            curve = json.load(fh)
+        with np.load(os.path.join(out, "window.npz"), allow_pickle=False) as saved:
+            count = len(saved.files) // len(_PACKED)
+            windows = [_unpack({k: saved[f"{k}{i}"] for k in _PACKED}) for i in range(count)]
+        points = [Point(**p) for p in curve["points"]]
+        seed = curve["settings"]["seed"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ConfigError(f"cannot resume from {out!r}: {exc}") from None
+    if seed != settings.seed:
+        raise ConfigError(f"cannot resume from {out!r}: it was trained with seed {seed!r}, "
+                          f"not {settings.seed}")
+    network = network_from(os.path.join(out, "network.vnet"))
+    return network, points, windows, points[-1].minutes if points else 0.0
+
+
+def format_point(point: Point) -> str:
+    """A curve point as one line."""
+    return (f"round {point.round}: {point.minutes:6.1f} min, {point.games} games, "
+            f"{point.positions} positions, train loss {point.train_loss[-1] if point.train_loss else float('nan'):.4f}, "
+            f"validation {point.validation_loss:.4f} (heuristic {point.heuristic_loss:.4f})")
+
+
+__all__ = ["BACKENDS", "MIX", "Point", "Settings", "default_network", "fit", "format_point",
+           "game_tasks", "play_game", "self_play", "train"]
