@@ -113,10 +113,16 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--board", default="compact")
     parser.add_argument("--max-actions", type=int, default=1500)
+    parser.add_argument("--network", default=None,
+                        help="the .vnet file of the agents on the learned evaluation (*-net "
+                             "kinds; default: the shipped network)")
     args = parser.parse_args(argv)
+
+    def agent(spec: str, seed: int):
+        learned = args.network is not None and spec.partition(":")[0].endswith("-net")
+        return make_agent(spec, seed=seed, **({"network": args.network} if learned else {}))
     try:
-        result = match(lambda s: make_agent(args.first, seed=s),
-                       lambda s: make_agent(args.second, seed=s),
+        result = match(lambda s: agent(args.first, s), lambda s: agent(args.second, s),
                        args.openings, args.seed, args.plies, args.board, args.max_actions)
     except AgentError as error:
         print(f"{args.first} vs {args.second}, {args.board} 2 players, stopped: "

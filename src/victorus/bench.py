@@ -532,6 +532,39 @@ def _alphabeta_row(games, nodes: int, seconds: float) -> Row:
                against="play+undo")
 
 
+def _learned_rows(games, nodes: int, seconds: float) -> list[Row]:
+    """The learned evaluation (the shipped network) against the heuristic one, measured in
+    the same run: its cost per leaf (positions of fresh games, evaluated in C) and
+    alpha-beta's nodes per second with each."""
+    from .search import _network  # type: ignore[attr-defined]
+    from .search.alphabeta import AlphaBetaAgent
+    from .search.network import default_network
+    network = default_network()
+    corpus = [game._engine for game in position_corpus(games=10, seed=7, board="compact",
+                                                         players=2)]
+    corpus += [game._engine for game in position_corpus(games=4, seed=7, board="standard",
+                                                          players=6)]
+
+    def per_leaf(core) -> float:
+        rate, _ = _rate(lambda: _network.evaluate_many(corpus, core, 20), seconds)
+        return 1e6 / rate
+    costs = [(per_leaf(network.core), per_leaf(None)) for _ in range(3)]       # in turns
+    learned, heuristic = (sorted(c[k] for c in costs)[1] for k in (0, 1))
+
+    def node_rate(agent) -> float:
+        searched, start = 0, time.perf_counter()
+        for game in games:
+            searched += agent.search(game).nodes
+        return searched / (time.perf_counter() - start)
+    rates = [(node_rate(AlphaBetaAgent(nodes, seed=1, network=network)),
+              node_rate(AlphaBetaAgent(nodes, seed=1))) for _ in range(3)]
+    with_net, without = (sorted(r[k] for r in rates)[1] for k in (0, 1))
+    return [Row("learned evaluation, a leaf (fresh games, compact 2p and standard 6p)", "us",
+                learned, heuristic, higher_is_better=False, against="heuristic"),
+            Row("alpha-beta in C, compact 2p, nodes, learned evaluation", "nodes/s", with_net,
+                without, against="heuristic")]
+
+
 def search_rows(quick: bool = False, progress: bool | None = None) -> list[Row]:
     """MCTS in C against the Python example at equal rollout lengths, root parallelism,
     alpha-beta against play()+undo(), and hashed perft: each against its baseline
@@ -562,6 +595,8 @@ def search_rows(quick: bool = False, progress: bool | None = None) -> list[Row]:
                 rows += _puct_rows(games, 20 * iterations)
         rows.append(_alphabeta_row(games_of_compact, 20_000 if quick else 100_000,
                                    QUICK_SECONDS if quick else SECONDS))
+        rows += _learned_rows(games_of_compact, 10_000 if quick else 50_000,
+                              QUICK_SECONDS if quick else SECONDS)
         games = [Game("compact", players=2)]
         runs = [(_mcts_rate(MCTSAgent, games, 20 * iterations, 10),        # in turns, 3 times
                  _mcts_rate(MCTSAgent, games, 20 * iterations, 10, threads=2)) for _ in range(3)]

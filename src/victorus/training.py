@@ -78,6 +78,7 @@ class Settings:
     epochs: int = 4
     batch: int = 256
     learning_rate: float = 1e-3
+    weight_decay: float = 0.0        # AdamW's, per unit of learning rate
     hidden: int = 32
     hidden2: int = 16
     seed: int = 0
@@ -99,6 +100,7 @@ class Settings:
         check_int("workers", self.workers, 1, 1024)
         check_seed(self.seed)
         for name, low, high in (("blend", 0.0, 1.0), ("learning_rate", 1e-9, 1.0),
+                                ("weight_decay", 0.0, 1e3),
                                 ("minutes", 0.0, 1e6)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) \
@@ -209,11 +211,14 @@ def _ray_map(jobs: list, settings: Settings, advance: Callable) -> list:
 # -- training ------------------------------------------------------------------------------
 
 class Adam:
-    """Adam over a network's arrays; the first layer's rows lazily (only the rows a batch
-    touches are updated, with their own step counts)."""
+    """Adam over a network's arrays, with decoupled weight decay (AdamW) on the weights
+    (not the biases, not ``skip``); the first layer's rows lazily (only the rows a batch
+    touches are updated and decayed, with their own step counts)."""
 
-    def __init__(self, arrays: dict, rate: float):
-        self.rate = rate
+    DECAYED = ("w1", "wd", "w2", "w3")
+
+    def __init__(self, arrays: dict, rate: float, decay: float = 0.0):
+        self.rate, self.decay = rate, decay
         self.m = {k: np.zeros_like(v, dtype=np.float32) for k, v in arrays.items()}
         self.v = {k: np.zeros_like(v, dtype=np.float32) for k, v in arrays.items()}
         self.t = {k: 0 for k in arrays if k != "w1"}
@@ -226,12 +231,15 @@ class Adam:
                 rows, g = grad
                 self.row_t[rows] += 1
                 t = self.row_t[rows][:, None]
+                arrays[name][rows] *= 1 - self.rate * self.decay
                 m = self.m[name][rows] = b1 * self.m[name][rows] + (1 - b1) * g
                 v = self.v[name][rows] = b2 * self.v[name][rows] + (1 - b2) * g * g
                 arrays[name][rows] -= self.rate * (m / (1 - b1 ** t)) / (np.sqrt(v / (1 - b2 ** t)) + eps)
                 continue
             self.t[name] += 1
             t = self.t[name]
+            if name in self.DECAYED:
+                arrays[name] *= 1 - self.rate * self.decay
             self.m[name] = b1 * self.m[name] + (1 - b1) * grad
             self.v[name] = b2 * self.v[name] + (1 - b2) * grad * grad
             arrays[name] -= self.rate * (self.m[name] / (1 - b1 ** t)) / \
@@ -255,7 +263,7 @@ def fit(network: Network, batch: Batch, targets: np.ndarray, settings: Settings,
     """``settings.epochs`` passes of Adam over the positions; the new network and the
     mean loss of each epoch."""
     arrays = {k: np.array(v, dtype=np.float32) for k, v in network.arrays.items()}
-    optimiser = Adam(arrays, settings.learning_rate)
+    optimiser = Adam(arrays, settings.learning_rate, settings.weight_decay)
     steps = math.ceil(len(batch) / settings.batch)
     losses = []
     with Progress(settings.epochs * steps, label, progress) as bar:

@@ -33,6 +33,7 @@ the same).
 
 from libc.math cimport tanh
 from libc.string cimport memset
+from libc.stdlib cimport malloc, free
 from libc.stdint cimport int32_t, uint64_t
 
 from victorus._core cimport (NUM_SEATS, NUM_KINDS, MAX_CELLS, RESULT_NONE, ARMY_ACTIVE, KING,
@@ -40,7 +41,8 @@ from victorus._core cimport (NUM_SEATS, NUM_KINDS, MAX_CELLS, RESULT_NONE, ARMY_
                              lowest_bit)
 from victorus._engine cimport (StateC, RulesC, Engine, MAX_ACTIONS, team_returns, gen_actions,
                                info_kind, info_royal)
-from victorus.search._evaluate cimport royal_progress, board_rim
+from victorus.search._evaluate cimport (EvalWeights, default_weights, evaluate, royal_progress,
+                                       board_rim)
 
 import numpy as np
 
@@ -336,3 +338,38 @@ def engine_inputs(Engine engine):
 def block_size(int ncells):
     """The rows of a board's block in the first layer."""
     return block_rows(ncells)
+
+
+def evaluate_many(list engines, NetworkCore network, int repeat):
+    """Evaluate every engine's position ``repeat`` times without the GIL: by ``network``,
+    or by the heuristic evaluation (its default weights) when it is None. Returns the
+    evaluations made (``victorus bench`` times it: the cost of a leaf)."""
+    cdef Py_ssize_t count = len(engines), i
+    cdef int k
+    cdef float out[NUM_SEATS]
+    cdef EvalWeights weights
+    cdef const StateC** states = <const StateC**>malloc(count * sizeof(StateC*))
+    cdef const RulesC** rules = <const RulesC**>malloc(count * sizeof(RulesC*))
+    cdef const NetworkC* net = NULL if network is None else &network.c
+    if states == NULL or rules == NULL:
+        free(states)
+        free(rules)
+        raise MemoryError()
+    default_weights(&weights)
+    try:
+        for i in range(count):
+            states[i] = &(<Engine>engines[i]).s
+            rules[i] = &(<Engine>engines[i]).rules.c
+            if net != NULL and network_block(rules[i], net) < 0:
+                raise ValueError("the network has no rows for this board")
+        with nogil:
+            for k in range(repeat):
+                for i in range(count):
+                    if net != NULL:
+                        network_evaluate(states[i], rules[i], net, out)
+                    else:
+                        evaluate(states[i], rules[i], &weights, out)
+    finally:
+        free(states)
+        free(rules)
+    return count * repeat

@@ -288,7 +288,7 @@ def default_network() -> Network:
     read once and shared (it is immutable)."""
     with _default_lock:
         if not _default:
-            source = resources.files("victorus.search").joinpath("networks", DEFAULT_FILE)
+            source = resources.files("victorus.search.networks").joinpath(DEFAULT_FILE)
             with resources.as_file(source) as path:
                 _default.append(Network.load(path))
         return _default[0]

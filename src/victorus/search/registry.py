@@ -211,7 +211,10 @@ def make_agent(spec: str, seed=None, **settings):
 
 def make_vector_opponent(spec):
     """The native opponent (victorus.search._policy.Opponent) of an agent spec that plays
-    inside the step of VectorGames, or ConfigError naming the kinds that do."""
+    inside the step of VectorGames, or of an agent of such a kind (its settings: a network
+    of your own...); else ConfigError naming the kinds that do."""
+    if hasattr(spec, "native_opponent") and not isinstance(spec, str):
+        return spec.native_opponent()
     if not isinstance(spec, str) or spec.partition(":")[0] not in VECTOR_KINDS:
         raise ConfigError(f"unknown agent {spec!r}; the agents that play inside the step are "
                           f"{OPPONENT_SPECS}")

@@ -1,0 +1,338 @@
+"""The learned evaluation (victorus.search._network, victorus.search.network): the C
+evaluator against its numpy twin and against the heuristic it starts from, its inputs
+against the observation planes, the network file and its refusals, and the searches that
+use it. R33 (team values), R22-R24 (the turn's inputs), R28-R29 (progress)."""
+
+from __future__ import annotations
+
+import os
+import random
+import stat
+import struct
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import victorus
+from victorus.constants import PIECE_LETTERS, PLANES
+from victorus.errors import ConfigError
+from victorus.search import _network
+from victorus.search.alphabeta import AlphaBetaAgent
+from victorus.search.evaluation import evaluate, terms
+from victorus.search.network import (BOARDS, FORMAT_VERSION, MAGIC, Network, NetworkFileError,
+                                     block_starts, inputs, team_matrix)
+from victorus.search.puct import PUCTAgent
+
+CONFIGS = [("compact", 2, "standard"), ("compact", 3, "standard"), ("compact", 4, "quick"),
+           ("standard", 2, "standard"), ("standard", 6, "allied"), ("standard", 6, "quick"),
+           ("compact", 6, "standard"), ("standard", 5, "standard")]
+TYPES = _network.SIZES["types"]
+
+
+def positions(board, players, variant, seed, count=60):
+    """Positions of a random game, mid-turn ones included (R22)."""
+    game = victorus.Game(board, players=players, variant=variant)
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        if game.is_over:
+            break
+        out.append(game.copy())
+        game.play(rng.choice(game.legal_actions()))
+    out.append(game.copy())
+    return out
+
+
+def noisy(network: Network, scale: float, seed: int = 1) -> Network:
+    """The network with every weight moved at random (a trained network's stand-in)."""
+    rng = np.random.default_rng(seed)
+    return Network({k: v + rng.normal(0, scale, v.shape) for k, v in network.arrays.items()},
+                   network.trained)
+
+
+@pytest.fixture(scope="module")
+def fresh():
+    return Network.fresh(hidden=16, hidden2=8, seed=3)
+
+
+@pytest.fixture(scope="module")
+def trained(fresh):
+    return noisy(fresh, 0.3)
+
+
+@pytest.mark.parametrize("board,players,variant", CONFIGS)
+def test_a_fresh_network_is_the_heuristic_evaluation(fresh, board, players, variant):
+    """Network.fresh evaluates every position as the heuristic evaluation (its default
+    weights; danger and mobility are 0 there), finished games included (R33)."""
+    for seed in range(2):
+        for game in positions(board, players, variant, seed):
+            assert fresh.evaluate(game) == pytest.approx(evaluate(game), abs=1e-6)
+
+
+@pytest.mark.parametrize("board,players,variant", CONFIGS)
+def test_the_c_evaluator_is_its_numpy_twin(trained, board, players, variant):
+    """The C forward pass equals the numpy one (the one training differentiates) on a
+    network with every weight non-zero."""
+    for game in positions(board, players, variant, 5):
+        assert trained.evaluate(game) == pytest.approx(trained.reference_evaluate(game), abs=2e-5)
+
+
+def test_values_are_per_team_and_centred(trained):
+    """R33: team mates share one value; with two teams they are opposite; absent seats 0."""
+    for board, players, variant in CONFIGS:
+        game = positions(board, players, variant, 7, 30)[-1]
+        if game.is_over:
+            continue
+        value = trained.evaluate(game)
+        teams = game.config.teams
+        present = game.config.present
+        for a in range(6):
+            if a not in present:
+                assert value[a] == 0
+            for b in present:
+                if a in present and teams[a] == teams[b]:
+                    assert value[a] == pytest.approx(value[b], abs=1e-6)
+        if len({teams[a] for a in present}) == 2:
+            first = present[0]
+            other = next(a for a in present if teams[a] != teams[first])
+            assert value[first] == pytest.approx(-value[other], abs=1e-6)
+        assert all(abs(v) < 1 for v in value)
+
+
+def test_team_matrix_averages_mates_and_centres_teams():
+    teams = [0, 1, 0, 1, -1, 2]
+    m = team_matrix(teams)
+    raw = np.array([1.0, 2.0, 3.0, 5.0, 100.0, 9.0])
+    scores = {0: 2.0, 1: 3.5, 2: 9.0}
+    mean = sum(scores.values()) / 3
+    expect = [scores[t] - mean if t >= 0 else 0 for t in teams]
+    assert m @ raw == pytest.approx(expect)
+
+
+def observed_rows(game):
+    """The sparse rows read off the observation planes of the army to act (an independent
+    path): pieces by kind, royal knights, frozen pieces and the moving piece."""
+    seat = game.to_move
+    obs = game.observation(seat)
+    n = obs.shape[1]
+    owner = {}
+    rows = []
+    for rel in range(6):
+        for kind, letter in enumerate(PIECE_LETTERS):
+            for col in np.flatnonzero(obs[PLANES.index(f"army{rel}_{letter}")]):
+                owner[col] = rel
+                rows.append((rel * TYPES + kind) * n + col)
+    for name, kind in (("royal", TYPES - 3), ("moving", TYPES - 2), ("frozen", TYPES - 1)):
+        for col in np.flatnonzero(obs[PLANES.index(name)]):
+            if col in owner:
+                rows.append((owner[col] * TYPES + kind) * n + col)
+    return sorted(rows)
+
+
+@pytest.mark.parametrize("board,players,variant", CONFIGS)
+def test_inputs_match_the_observation_and_the_heuristic_terms(board, players, variant):
+    """The sparse rows are the observation's pieces, royal knights (R35), moving (R22) and
+    frozen (R24) pieces; the skip terms are the heuristic evaluation's terms of each
+    seat's team (R37 material, R28/R29 progress, captures)."""
+    for game in positions(board, players, variant, 11):
+        if game.is_over:
+            continue
+        _, rows, dense, skip, teams = inputs(game)
+        assert sorted(rows.tolist()) == observed_rows(game)
+        seen = terms(game)
+        seat = game.to_move
+        for i in range(6):
+            a = (seat + i) % 6
+            if a not in game.config.present:
+                assert teams[i] == -1 and not skip[:, i].any()
+                continue
+            team = game.config.teams[a]
+            assert teams[i] == team
+            assert skip[0, i] == pytest.approx(seen["material"][team], abs=1e-5)
+            assert skip[1, i] == pytest.approx(seen["progress"][team], abs=1e-5)
+            assert skip[2, i] == pytest.approx(seen["captures"][team], abs=1e-5)
+
+
+@settings(max_examples=40, deadline=None)
+@given(board=st.sampled_from(BOARDS), players=st.sampled_from([2, 3, 6]),
+       moves=st.lists(st.tuples(st.integers(0, 10**6), st.booleans()), max_size=40))
+def test_play_and_undo_leave_no_trace_in_the_evaluation(board, players, moves):
+    """After any sequence of play and undo, the network's inputs and value are those of
+    the same position reached afresh by its actions alone (no undo): the evaluation is
+    recomputed from the position, nothing is carried from move to move that could drift."""
+    network = noisy(Network.fresh(hidden=8, hidden2=4, seed=0), 0.2, seed=2)
+    game = victorus.Game(board, players=players)
+    for pick, undo in moves:
+        if undo and game.ply:
+            game.undo()
+        elif not game.is_over:
+            legal = game.legal_actions()
+            game.play(legal[pick % len(legal)])
+    again = victorus.Game(board, players=players)
+    for action in game.history():
+        again.play(action)
+    assert network.evaluate(game) == network.evaluate(again)
+    if not game.is_over:
+        first, second = inputs(game), inputs(again)
+        for x, y in zip(first[1:], second[1:]):
+            assert np.array_equal(x, y)
+
+
+# -- the file -------------------------------------------------------------------------------
+
+def test_a_network_file_round_trips(tmp_path, trained):
+    path = tmp_path / "net.vnet"
+    trained.save(path)
+    loaded = Network.load(path)
+    for name, array in trained.arrays.items():
+        assert np.array_equal(loaded.arrays[name], array)
+    assert loaded.trained == trained.trained and loaded.name == "net.vnet"
+    game = positions("compact", 2, "standard", 3, 20)[-1]
+    assert loaded.evaluate(game) == trained.evaluate(game)
+
+
+def test_saving_replaces_a_file_at_once_and_keeps_its_mode(tmp_path, trained, fresh):
+    path = tmp_path / "net.vnet"
+    fresh.save(path)
+    os.chmod(path, 0o640)
+    trained.save(path)
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o640
+    assert Network.load(path).arrays["w1"].tobytes() == trained.arrays["w1"].tobytes()
+    assert [p.name for p in tmp_path.iterdir()] == ["net.vnet"]
+
+
+def rewrite(data: bytes, header_edit=None, version=None) -> bytes:
+    """The file's bytes with its header or version changed and the checksum made good."""
+    import hashlib
+    import json
+    fixed = len(MAGIC) + 8
+    got_version, size = struct.unpack_from("<II", data, len(MAGIC))
+    header = json.loads(data[fixed:fixed + size])
+    if header_edit:
+        header_edit(header)
+    text = json.dumps(header).encode()
+    body = (MAGIC + struct.pack("<II", got_version if version is None else version, len(text))
+            + text + data[fixed + size:-32])
+    return body + hashlib.sha256(body).digest()
+
+
+def refusal(tmp_path, data: bytes) -> str:
+    path = tmp_path / "bad.vnet"
+    path.write_bytes(data)
+    with pytest.raises(NetworkFileError) as info:
+        Network.load(path)
+    message = str(info.value)
+    assert message.startswith(f"{path}: ") and "\n" not in message
+    return message
+
+
+def test_network_files_are_refused_in_one_line_naming_what_does_not_match(tmp_path, fresh):
+    good = fresh.to_bytes()
+    assert "not a victorus network file" in refusal(tmp_path, b"PK\x03\x04" + good[4:])
+    assert "version 9; this victorus reads version 1" in refusal(tmp_path, rewrite(good, version=9))
+    flipped = bytearray(good)
+    flipped[len(good) // 2] ^= 1
+    assert "checksum mismatch" in refusal(tmp_path, bytes(flipped))
+    assert "checksum mismatch" in refusal(tmp_path, good[:-100])
+    assert "truncated" in refusal(tmp_path, good[:len(MAGIC) + 10])
+
+    def layout(h):
+        h["layout"] = "something-else/7"
+    assert "feature layout 'something-else/7'" in refusal(tmp_path, rewrite(good, layout))
+
+    def cells(h):
+        h["board_cells"]["compact"] = 91
+    assert "made for boards of" in refusal(tmp_path, rewrite(good, cells))
+
+    def hidden(h):
+        h["hidden"] = [16, 9]
+    assert "are not those of hidden sizes [16, 9]" in refusal(tmp_path, rewrite(good, hidden))
+
+    def trained(h):
+        h["trained"] = {"boards": ["hexagon"], "players": [2]}
+    assert "'trained' must name boards" in refusal(tmp_path, rewrite(good, trained))
+    assert "its header is not a network header" in refusal(
+        tmp_path, rewrite(good, lambda h: h.pop("arrays")))
+    extra = rewrite(good)[:-32] + b"\0\0\0\0"
+    import hashlib
+    assert "4 bytes after the arrays" in refusal(tmp_path, extra + hashlib.sha256(extra).digest())
+    nan = bytearray(good[:-32])
+    start = len(nan) - 4 * len(fresh.arrays["skip"])
+    nan[start:start + 4] = struct.pack("<f", float("nan"))
+    assert "not finite" in refusal(tmp_path, bytes(nan) + hashlib.sha256(bytes(nan)).digest())
+    with pytest.raises(NetworkFileError, match="no such network file"):
+        Network.load(tmp_path / "missing.vnet")
+    with pytest.raises(NetworkFileError, match="is a folder"):
+        Network.load(tmp_path)
+
+
+def test_a_network_refuses_configurations_it_was_not_trained_for(fresh):
+    narrow = Network(fresh.arrays, {"boards": ["compact"], "players": [2]})
+    narrow.evaluate(victorus.Game("compact", players=2))
+    with pytest.raises(ConfigError, match="trained for boards"):
+        narrow.evaluate(victorus.Game("standard", players=2))
+    with pytest.raises(ConfigError, match="trained for boards"):
+        AlphaBetaAgent(100, network=narrow).choose(victorus.Game("compact", players=3))
+
+
+def test_block_starts_follow_the_boards():
+    starts = block_starts()
+    assert starts["compact"] == 0
+    assert starts["standard"] == _network.block_size(len(victorus.Game("compact").board.coords))
+
+
+# -- the searches ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("board,players", [("compact", 2), ("standard", 3)])
+def test_alphabeta_on_a_fresh_network_searches_as_on_the_heuristic(fresh, board, players):
+    """The same leaves' values give the same search: action, value and nodes (the
+    network is called at every leaf instead of the heuristic)."""
+    for game in positions(board, players, "standard", 4, 40)[5::12]:
+        if game.is_over:
+            continue
+        heuristic = AlphaBetaAgent(3000, seed=9).search(game)
+        learned = AlphaBetaAgent(3000, seed=9, network=fresh).search(game)
+        assert learned.action == heuristic.action
+        assert learned.nodes == heuristic.nodes
+        assert learned.value == pytest.approx(heuristic.value, abs=1e-5)
+
+
+def test_puct_with_a_network_scores_its_rollouts_with_it(fresh, trained):
+    """PUCT's rollouts end in the network's value: a fresh network searches as the
+    heuristic does; another network changes the root's values."""
+    game = positions("compact", 2, "standard", 6, 20)[-1]
+    settings = dict(rollout_actions=4, evaluated=True, c_puct=0.35, seed=5)
+    base = PUCTAgent(300, **settings).search(game)
+    same = PUCTAgent(300, network=fresh, **settings).search(game)
+    other = PUCTAgent(300, network=trained, **settings).search(game)
+    assert same.visits == base.visits
+    assert same.seat_values == pytest.approx(base.seat_values, abs=1e-4)
+    assert other.seat_values != pytest.approx(base.seat_values, abs=1e-4)
+    with pytest.raises(ConfigError, match="evaluated=True"):
+        PUCTAgent(10, network=fresh)
+
+
+def test_network_agents_play_inside_the_vector_step(trained):
+    """The learned evaluation in C inside VectorGames' step (no GIL, worker threads)."""
+    from victorus.vector import VectorGames
+    for agent in (AlphaBetaAgent(200, network=trained),
+                  PUCTAgent(30, network=trained, evaluated=True)):
+        games = VectorGames(2, board="compact", players=2, seed=1, opponents={"team:1": agent})
+        for _ in range(5):
+            games.step(games.sample())
+        assert set(games.to_move.tolist()) <= {0, 2, 4}
+
+
+def test_network_arguments_are_checked():
+    with pytest.raises(ConfigError, match="network must be"):
+        AlphaBetaAgent(100, network=42)
+    with pytest.raises(NetworkFileError, match="no such network file"):
+        AlphaBetaAgent(100, network="/nonexistent/net.vnet")
+    with pytest.raises(ConfigError):
+        Network.fresh(hidden=0)
+    with pytest.raises(NetworkFileError, match="has shape"):
+        Network({**Network.fresh(4, 4).arrays, "b3": np.zeros(5)}, {"boards": ["compact"],
+                                                                    "players": [2]})
+    assert FORMAT_VERSION == 1
