@@ -89,6 +89,8 @@ class Setup:
     max_actions: int = 400         # a game stopped there counts as a draw
     opening_plies: int = 4         # random actions before an evaluation game
     eval_seconds: float = 0.05     # time per decision of both sides in evaluation
+    eval_iterations: int = 0       # > 0: also PUCT against mcts at this many iterations each
+    c_puct: float = 1.5            # PUCT's exploration, in self-play and evaluation
 
     def new_game(self) -> victorus.Game:
         return victorus.Game(self.board, players=self.players, variant=self.variant)
@@ -326,7 +328,7 @@ def observer_ids(game) -> np.ndarray:
 def selfplay_agent(setup: Setup, evaluator, seed: int) -> PUCTAgent:
     return PUCTAgent(setup.simulations, evaluator=evaluator, batch_size=setup.batch_size,
                      noise_fraction=setup.noise_fraction, dirichlet_alpha=setup.dirichlet_alpha,
-                     id_frame="observer", seed=seed)
+                     c_puct=setup.c_puct, id_frame="observer", seed=seed)
 
 
 def selfplay_move(game, agent, rng, setup: Setup, positions: list) -> None:
@@ -436,9 +438,22 @@ def random_opening(setup: Setup, seed: int) -> victorus.Game:
     return game
 
 
+def opponents(setup: Setup) -> tuple[str, ...]:
+    """The evaluation's opponents: greedy, the C MCTS at equal time and, with
+    ``eval_iterations``, the C MCTS at equal iterations."""
+    return OPPONENTS + (("mcts-iterations",) if setup.eval_iterations else ())
+
+
+def opponent_name(opponent: str, setup: Setup) -> str:
+    return {"greedy": "greedy", "mcts": f"mcts:{setup.eval_seconds:g}s",
+            "mcts-iterations": f"mcts:{setup.eval_iterations}"}[opponent]
+
+
 def opponent_agent(opponent: str, setup: Setup, seed: int):
     if opponent == "greedy":
         return GreedyAgent(seed)
+    if opponent == "mcts-iterations":
+        return MCTSAgent(setup.eval_iterations, seed=seed)
     return MCTSAgent(None, seconds=setup.eval_seconds, seed=seed)
 
 
@@ -452,8 +467,10 @@ def play_evaluation(state: dict, setup: Setup, opponent: str, indices, seed: int
         game = random_opening(setup, seed * 100_003 + i // 2)
         teams = sorted(set(game.config.teams))
         mine = teams[i % 2]
-        net_agent = PUCTAgent(None, seconds=setup.eval_seconds, evaluator=evaluator,
-                              batch_size=setup.batch_size, id_frame="observer", seed=seed + i)
+        budget = ({"iterations": setup.eval_iterations} if opponent == "mcts-iterations"
+                  else {"iterations": None, "seconds": setup.eval_seconds})
+        net_agent = PUCTAgent(**budget, evaluator=evaluator, batch_size=setup.batch_size,
+                              c_puct=setup.c_puct, id_frame="observer", seed=seed + i)
         other = opponent_agent(opponent, setup, seed + i)
         while not game.is_over and game.ply < setup.max_actions:
             agent = net_agent if game.config.teams[game.to_move] == mine else other
@@ -543,12 +560,12 @@ def evaluate(actors: Actors, net: Network, setup: Setup, games: int, seed: int,
              progress) -> dict:
     """Win rates of PUCT with the network against each opponent, ``games`` games each."""
     report = {}
-    with Progress(games * len(OPPONENTS), "evaluation games", progress) as bar:
-        for opponent in OPPONENTS:
+    with Progress(games * len(opponents(setup)), "evaluation games", progress) as bar:
+        for opponent in opponents(setup):
             chunks = split(list(range(games)), actors.workers)
             calls = [(net.state(), setup, opponent, chunk, seed) for chunk in chunks]
             parts = actors.map(play_evaluation, calls, bar, weight=len)
-            name = "greedy" if opponent == "greedy" else f"mcts:{setup.eval_seconds:g}s"
+            name = opponent_name(opponent, setup)
             report[name] = summarise(name, [o for part in parts for o in part])
     return report
 
@@ -669,6 +686,10 @@ def parse(argv: list[str]):
         help="evaluation games per opponent (random openings, colours swapped)")
     add("--eval-seconds", type=float, default=0.05,
         help="seconds per decision of both sides in evaluation (mcts:<this>s)")
+    add("--eval-iterations", type=int, default=0,
+        help="also evaluate at equal iterations: PUCT and mcts:<this> (0: only equal time)")
+    add("--c-puct", type=float, default=1.5, help="PUCT's exploration constant")
+    add("--leaf-batch", type=int, default=8, help="leaves per evaluator call in PUCT")
     add("--max-actions", type=int, default=400, help="a game stopped here is a draw (R36)")
     add("--variant", default="quick6")
     add("--board", default="compact")
@@ -700,8 +721,12 @@ def parse(argv: list[str]):
             parser.error(f"--{option} {path}: its folder does not exist")
     if args.load and not os.path.isfile(args.load):
         parser.error(f"--load {args.load}: no such file")
+    if args.eval_iterations < 0 or args.c_puct < 0 or args.leaf_batch < 1:
+        parser.error("--eval-iterations and --c-puct must be at least 0, --leaf-batch at least 1")
     args.setup = Setup(args.board, args.players, args.variant, args.simulations,
-                       max_actions=args.max_actions, eval_seconds=args.eval_seconds)
+                       batch_size=args.leaf_batch, max_actions=args.max_actions,
+                       eval_seconds=args.eval_seconds, eval_iterations=args.eval_iterations,
+                       c_puct=args.c_puct)
     game = args.setup.new_game()              # a bad board, player count or variant fails here
     if args.load:                             # one line naming the file and the mismatch
         try:

@@ -135,9 +135,26 @@ def test_ray_is_asked_for_by_name_when_absent(example, monkeypatch):
         example.Actors("ray", 1)
 
 
+def test_the_evaluation_can_also_be_at_equal_iterations(example):
+    """--eval-iterations adds PUCT against mcts at that many iterations each (equal
+    iterations), beside equal time; the search settings come from flags."""
+    args = example.parse(["--quick", "--iterations", "0", "--eval-iterations", "20",
+                          "--c-puct", "0.5", "--leaf-batch", "4"])
+    assert (args.setup.eval_iterations, args.setup.c_puct, args.setup.batch_size) == (20, 0.5, 4)
+    assert example.opponents(args.setup) == ("greedy", "mcts", "mcts-iterations")
+    assert example.opponent_name("mcts-iterations", args.setup) == "mcts:20"
+    assert example.selfplay_agent(args.setup, None, 1).c_puct == 0.5
+    game = args.setup.new_game()
+    net = example.Network(game.observation(0, dtype="uint8").size,
+                          example.num_actions(game.board), args.hidden, seed=0)
+    outcomes = example.play_evaluation(net.state(), args.setup, "mcts-iterations", [0, 1], 3)
+    assert len(outcomes) == 2 and set(outcomes) <= {"win", "loss", "draw"}
+
+
 @pytest.mark.parametrize("argv", [["--games", "0"], ["--backend", "dask"],
                                   ["--variant", "quick0"], ["--save", "/nonexistent/net.npz"],
-                                  ["--load", "/nonexistent/net.npz"], ["--iterations", "-1"]])
+                                  ["--load", "/nonexistent/net.npz"], ["--iterations", "-1"],
+                                  ["--eval-iterations", "-3"], ["--leaf-batch", "0"]])
 def test_bad_settings_are_refused(example, argv):
     with pytest.raises((SystemExit, ConfigError)):
         example.parse(argv)

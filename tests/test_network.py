@@ -323,6 +323,10 @@ def test_network_agents_play_inside_the_vector_step(trained):
         for _ in range(5):
             games.step(games.sample())
         assert set(games.to_move.tolist()) <= {0, 2, 4}
+    narrow = Network(trained.arrays, {"boards": ["compact"], "players": [2]})
+    with pytest.raises(ConfigError, match="trained for boards"):
+        VectorGames(1, board="standard", players=2,
+                    opponents={"team:1": AlphaBetaAgent(100, network=narrow)})
 
 
 def test_network_arguments_are_checked():

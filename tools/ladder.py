@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from victorus.errors import AgentError
-from victorus.tournament import ladder_agents, tournament
+from victorus.tournament import calibrate, ladder_agents, tournament
 
 BEGIN, END = "<!-- ladder: begin -->", "<!-- ladder: end -->"
 
@@ -46,7 +46,8 @@ def _cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def markdown(result, anchor: str, command: str, wall: float, cpu: float) -> str:
+def markdown(result, anchor: str, command: str, wall: float, cpu: float,
+             calibration=None) -> str:
     """The ratings as a markdown table, then the command, the machine and the time taken."""
     lines = [f"| agent | rating (Elo, {anchor} = 0) | 95% interval | games | wins | draws or unfinished |",
              "|---|---|---|---|---|---|"]
@@ -58,6 +59,11 @@ def markdown(result, anchor: str, command: str, wall: float, cpu: float) -> str:
     lines += ["", f"Measured with `{command}` on {machine()}: {wall / 60:.1f} minutes, "
                   f"{cpu / 60:.1f} minutes of CPU ({cpu / wall:.0%} of a core: the machine was "
                   f"shared, so the time budgets searched less than on an idle core)."]
+    if calibration is not None:
+        lines[-1] = (f"Measured with `{command}` on {machine()}: {wall / 60:.1f} minutes. Equal "
+                     f"CPU: each time budget was played as the count its agent searched in that "
+                     f"time on this machine first (median of {calibration.positions} positions): "
+                     f"{calibration.line()}.")
     return "\n".join(lines)
 
 
@@ -76,6 +82,10 @@ def main(argv=None) -> int:
                         help="the agent rated 0 (default greedy: random loses nearly every game, "
                              "so ratings against it say little)")
     parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    parser.add_argument("--equal-cpu", action="store_true",
+                        help="play each time budget as the iterations or nodes its agent "
+                             "searches in that time here, measured first (victorus.tournament."
+                             "calibrate): ratings that do not move with the load")
     parser.add_argument("--write", metavar="DOC", default=None,
                         help=f"replace the table between {BEGIN} and {END} in DOC")
     args = parser.parse_args(argv)
@@ -85,6 +95,12 @@ def main(argv=None) -> int:
     if args.anchor not in agents:
         parser.error(f"--anchor must be one of {', '.join(agents)}")
     wall, cpu = time.perf_counter(), _cpu_seconds()
+    calibration = None
+    if args.equal_cpu:
+        calibration = calibrate(agents, args.board, 2, seed=args.seed)
+        agents = tuple(calibration.budgets[spec] for spec in agents)
+        print(f"equal CPU: {calibration.line()}", file=sys.stderr)
+    anchor = calibration.budgets[args.anchor] if calibration is not None else args.anchor
     try:
         result = tournament(agents, args.games, seed=args.seed, board=args.board, players=2,
                             openings=args.openings, workers=args.workers)
@@ -99,8 +115,9 @@ def main(argv=None) -> int:
     wall, cpu = time.perf_counter() - wall, _cpu_seconds() - cpu
     command = (f"python tools/ladder.py --budgets {args.budgets} --games {args.games} "
                f"--openings {args.openings} --board {args.board} --seed {args.seed} "
-               f"--anchor {args.anchor} --workers {args.workers}")
-    table = markdown(result, args.anchor, command, wall, cpu)
+               f"--anchor {args.anchor} --workers {args.workers}"
+               + (" --equal-cpu" if args.equal_cpu else ""))
+    table = markdown(result, anchor, command, wall, cpu, calibration)
     print(result.table(), file=sys.stderr)
     if args.write is None:
         print(table)

@@ -209,6 +209,11 @@ def _tournament_parser(commands) -> None:
                    help="'ray' plays the games on a Ray cluster (pip install victorus[ray])")
     p.add_argument("--address", default=None,
                    help="Ray cluster address (with --backend ray); default: a local Ray")
+    p.add_argument("--equal-cpu", action="store_true",
+                   help="turn each time budget (like best:0.05s) into the iterations or nodes "
+                        "its agent searches in that time on this machine, measured first on "
+                        "positions of the tournament's game: equal CPU whatever the load "
+                        "while the games run, reproducible from --seed")
     _add_json_option(p, "the result (win rates, pairs, ratings, every game)")
     _add_progress_option(p)
     _add_log_options(p)
@@ -283,22 +288,30 @@ def _train_parser(commands) -> None:
                     "curve.json). docs/training.md tells the recipe.",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("out", metavar="OUT", help="the folder of the checkpoints and the curve")
-    p.add_argument("--rounds", type=_int_in("--rounds", 1, 10_000), default=d.rounds)
+    p.add_argument("--rounds", type=_int_in("--rounds", 1, 10_000), default=d.rounds,
+                   help="rounds of self-play and training at most")
     p.add_argument("--minutes", type=float, default=d.minutes,
                    help="no new round starts after this many minutes")
     p.add_argument("--games", type=_int_in("--games", 1, 1_000_000), default=d.games,
                    help="self-play games per round")
     p.add_argument("--iterations", type=_int_in("--iterations", 1, 1_000_000),
                    default=d.iterations, help="best's iterations per self-play decision")
-    p.add_argument("--epochs", type=_int_in("--epochs", 0, 1000), default=d.epochs)
+    p.add_argument("--epochs", type=_int_in("--epochs", 0, 1000), default=d.epochs,
+                   help="passes over the window's positions a round")
     p.add_argument("--window", type=_int_in("--window", 1, 1000), default=d.window,
                    help="rounds of positions trained on")
     p.add_argument("--blend", type=float, default=d.blend,
                    help="the search's value's share of a label (the rest: the game's result)")
-    p.add_argument("--hidden", type=_int_in("--hidden", 1, 1024), default=d.hidden)
-    p.add_argument("--hidden2", type=_int_in("--hidden2", 1, 1024), default=d.hidden2)
-    p.add_argument("--learning-rate", type=float, default=d.learning_rate)
-    p.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), default=d.seed)
+    p.add_argument("--hidden", type=_int_in("--hidden", 1, 1024), default=d.hidden,
+                   help="units of the first layer (the accumulator)")
+    p.add_argument("--hidden2", type=_int_in("--hidden2", 1, 1024), default=d.hidden2,
+                   help="units of the second layer")
+    p.add_argument("--learning-rate", type=float, default=d.learning_rate,
+                   help="Adam's step size")
+    p.add_argument("--weight-decay", type=float, default=d.weight_decay,
+                   help="AdamW's decay of the weights, per unit of learning rate")
+    p.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), default=d.seed,
+                   help="every game and every draw of training come from it")
     p.add_argument("--workers", type=_int_in("--workers", 1, 1024), default=d.workers,
                    help="self-play processes (or Ray tasks at once)")
     p.add_argument("--backend", choices=BACKENDS, default=d.backend,
@@ -314,7 +327,8 @@ def cmd_train(args) -> int:
     settings = Settings(rounds=args.rounds, minutes=args.minutes, games=args.games,
                         iterations=args.iterations, epochs=args.epochs, window=args.window,
                         blend=args.blend, hidden=args.hidden, hidden2=args.hidden2,
-                        learning_rate=args.learning_rate, seed=args.seed, workers=args.workers,
+                        learning_rate=args.learning_rate, weight_decay=args.weight_decay,
+                        seed=args.seed, workers=args.workers,
                         backend=args.backend, address=args.address)
     train(args.out, settings, resume=args.resume, progress=args.progress,
           report=lambda point: print(format_point(point), flush=True))
@@ -428,9 +442,16 @@ def _write_csv(results, target: str) -> None:
 def cmd_tournament(args) -> int:
     from . import tournament
     _check_outputs(args.json)
+    agents, calibration = args.agents, None
+    if args.equal_cpu:
+        calibration = tournament.calibrate(agents, args.board, args.players, seed=args.seed,
+                                           progress=args.progress)
+        agents = [calibration.budgets[spec] for spec in agents]
+        print(f"equal CPU on this machine ({calibration.positions} positions): "
+              f"{calibration.line()}", file=sys.stderr if args.json == "-" else sys.stdout)
     try:
         result = tournament.tournament(
-            args.agents, args.games, seed=args.seed, board=args.board, players=args.players,
+            agents, args.games, seed=args.seed, board=args.board, players=args.players,
             variant=args.variant, max_actions=args.max_actions, progress=args.progress,
             openings=args.openings, lineup=args.lineup, workers=args.workers,
             backend=args.backend, address=args.address)
@@ -442,7 +463,8 @@ def cmd_tournament(args) -> int:
     print(f"{played['board']} board, {played['players']} players, {played['variant']}\n"
           f"{result.table()}", file=sys.stderr if args.json == "-" else sys.stdout)
     if args.json is not None:
-        _write_json(args.json, {"game": played, **result.as_dict()})
+        extra = {} if calibration is None else {"equal_cpu": calibration.budgets}
+        _write_json(args.json, {"game": played, **extra, **result.as_dict()})
     if result.stopped is not None:
         print(f"victorus: error: {result.stopped}", file=sys.stderr)
         return 1

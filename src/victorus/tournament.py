@@ -22,7 +22,9 @@ import copy
 import logging
 import multiprocessing
 import pickle
+import random
 import signal
+import statistics
 from dataclasses import dataclass
 
 from .agents import AGENT_SPECS, LADDER_SPECS, make_agent
@@ -30,6 +32,7 @@ from .checks import check_int, shown
 from .errors import AgentError, ConfigError
 from .game import MAX_ACTION_CAP, Game, play_random
 from .progress import Progress
+from .search.registry import kind_of
 from .ratings import PairScore, Rating, bradley_terry, default_anchor, wilson
 from .simulate import MAX_GAMES, game_seed, ray_gather, ray_session
 
@@ -560,6 +563,61 @@ def _run_ray(job: _Job, plans, workers: int, progress, address) -> list:
         shared = ray.put(job)
         pending = [task.remote(shared, chunk) for chunk in _chunks(plans, workers)]
         return ray_gather(ray, pending, len(plans), progress)
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Equal CPU: each time spec's count budget (``budgets``: spec -> count spec, like
+    ``"best:0.05s" -> "best:2140"``), the median count its kind searched in its seconds
+    over the ``positions`` of fresh games on this machine (``counts``: every one)."""
+
+    budgets: dict
+    counts: dict
+    positions: int
+    board: str
+    players: int
+
+    def line(self) -> str:
+        """The budgets as one line, for a report."""
+        return ", ".join(f"{spec} = {count}" for spec, count in self.budgets.items())
+
+
+def calibrate(specs, board: str = "compact", players: int = 2, positions: int = 12,
+              seed: int = 0, progress: bool | None = None) -> Calibration:
+    """Equal CPU: the count budget (iterations, nodes) each time spec (``kind:<seconds>s``)
+    searches in its seconds on this machine, measured as the median over ``positions``
+    positions of fresh games played at random (every 9th action, from seed ``seed``), the
+    searches run one at a time. A tournament of the count budgets gives each agent the CPU
+    it had here, whatever the load while it plays, and is reproducible from its seed.
+    Specs without a time budget, with threads, or of a kind that reports no count (no
+    ``search``: ``mcts-py``) are kept as they are."""
+    specs = list(specs)
+    check_int("positions", positions, 1, 10_000)
+    rng = random.Random(seed)
+    games: list[Game] = []
+    while len(games) < positions:
+        game = Game(board, players=players)
+        while not game.is_over and len(games) < positions:
+            if game.ply % 9 == 8:
+                games.append(game.copy(history=False))
+            game.play(rng.choice(game.legal_actions()))
+    budgets, counts = {}, {}
+    timed = [spec for spec in specs if kind_of(spec).unit and spec.endswith("s")
+             and "@" not in spec and hasattr(make_agent(spec), "search")]
+    with Progress(len(timed) * positions, "calibrating", progress) as bar:
+        for spec in timed:
+            agent = make_agent(spec, seed=rng.getrandbits(32))
+            done = []
+            for game in games:
+                result = agent.search(game)
+                done.append(int(result.iterations if hasattr(result, "iterations")
+                                else result.nodes))
+                bar.advance()
+            counts[spec] = done
+            budgets[spec] = f"{spec.partition(':')[0]}:{max(1, int(statistics.median(done)))}"
+    for spec in specs:
+        budgets.setdefault(spec, spec)
+    return Calibration(budgets, counts, positions, board, players)
 
 
 def ladder_agents(budgets) -> tuple[str, ...]:

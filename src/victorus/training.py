@@ -5,9 +5,9 @@ Each round:
 
 1. **Self-play.** ``games`` games, spread over the configurations of `MIX` (both boards,
    2-6 players, the allied and quick variants), each from a seeded random opening, every
-   decision searched by ``best`` (PUCT with rollouts of 10 actions, c_puct 0.35) with
-   ``iterations`` iterations and the current network (the first round: the heuristic
-   evaluation). Every searched position is kept with its label: per seat, ``blend`` x the
+   decision searched with ``iterations`` iterations by ``best-net`` with the current
+   network (the first round: ``best-heuristic``, PUCT with rollouts of 10 actions scored by
+   the heuristic evaluation). Every searched position is kept with its label: per seat, ``blend`` x the
    search's root value + (1 - blend) x the game's result (a game stopped at
    ``max_actions``: the search's value alone).
 2. **Training.** The positions of the last ``window`` rounds, ``epochs`` passes of Adam on
@@ -69,16 +69,16 @@ class Settings:
     """What a training run does (the module's docstring); `train` checks them."""
 
     rounds: int = 8
-    games: int = 400                 # per round
+    games: int = 800                 # per round
     iterations: int = 400            # best's iterations per decision in self-play
     opening: int = 8                 # random actions at most before the search plays
     max_actions: int = 600           # a self-play game stops there
     blend: float = 0.5               # the search's value's share of a label
     window: int = 3                  # rounds whose positions are trained on
-    epochs: int = 4
+    epochs: int = 1
     batch: int = 256
     learning_rate: float = 1e-3
-    weight_decay: float = 0.0        # AdamW's, per unit of learning rate
+    weight_decay: float = 1.0        # AdamW's, per unit of learning rate
     hidden: int = 32
     hidden2: int = 16
     seed: int = 0

@@ -119,7 +119,7 @@ class VectorGames:
         start = Game(board, players=players, variant=variant)
         self.board, self.config = start.board, start.config
         self.id_frame = id_frame
-        agents = _agents_by_seat(start.config, opponents)
+        agents = _agents_by_seat(start, opponents)
         #: The seats the caller plays (every present seat without an agent).
         self.learner_seats = tuple(s for s in start.config.present if agents[s] is None)
         #: The planes written (constants.OBSERVATION_VERSION, bumped with any plane change).
@@ -289,9 +289,10 @@ class VectorGames:
             return self._engine.agent_rng(index)
 
 
-def _agents_by_seat(config, opponents) -> tuple:
+def _agents_by_seat(start: Game, opponents) -> tuple:
     """The engine's agent for each seat from ``opponents``: None (the caller's) or an
     agent's native opponent (shared by the seats of one key)."""
+    config = start.config
     agents: list = [None] * NUM_SEATS
     if opponents is None:
         return tuple(agents)
@@ -300,7 +301,7 @@ def _agents_by_seat(config, opponents) -> tuple:
                           f"got {opponents!r}")
     named: dict[int, object] = {}                # seat -> the key that named it
     for key, spec in opponents.items():
-        agent = _opponent(key, spec)
+        agent = _opponent(key, spec, start)
         for seat in _seats_of(config, key):
             if seat in named:                     # else the later key would win silently
                 raise ConfigError(f"opponents name seat {seat} twice: {named[seat]!r} and "
@@ -312,10 +313,14 @@ def _agents_by_seat(config, opponents) -> tuple:
     return tuple(agents)
 
 
-def _opponent(key, spec):
-    """The engine's agent for an opponent spec: the native opponent (functions and
-    parameter block) of the agent the registry builds from it."""
+def _opponent(key, spec, start: Game):
+    """The engine's agent for an opponent spec (or agent): the native opponent (functions
+    and parameter block) of the agent the registry builds from it; an agent on a network
+    must have been trained for the game."""
     try:
+        network = getattr(spec, "network", None)
+        if network is not None:
+            network.check(start)
         return make_vector_opponent(spec)
     except ConfigError as error:
         raise ConfigError(f"opponent {key!r}: {error}") from None

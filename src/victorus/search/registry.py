@@ -20,6 +20,9 @@ from .simple import GreedyAgent, RandomAgent
 
 #: best's settings: measured by matches at 0.05 s a move (docs/agents.md, the ladder).
 BEST_SETTINGS: dict = {"c_puct": 0.35, "rollout_actions": 10, "evaluated": True}
+#: best-net's: shorter rollouts, as the network's value needs less of their averaging
+#: (docs/agents.md, the learned evaluation).
+BEST_NET_SETTINGS: dict = {"c_puct": 0.35, "rollout_actions": 3, "evaluated": True}
 
 
 #: The evaluation best's leaves are scored by: "network" (the shipped network) or
@@ -29,12 +32,12 @@ BEST_EVALUATION = "heuristic"
 
 def _best(name: str, network, seed, iterations: int | None, seconds: float | None,
           settings: dict) -> PUCTAgent:
-    """PUCT with BEST_SETTINGS, its leaves scored by ``network`` (None: the heuristic)."""
+    """PUCT with BEST_SETTINGS, its leaves scored by the heuristic (``network`` None), or
+    with BEST_NET_SETTINGS by ``network``."""
     if iterations is None and seconds is None:
         seconds = 0.1
-    extra = {} if network is None else {"network": network}
-    agent = PUCTAgent(iterations, seconds=seconds, seed=seed, **BEST_SETTINGS, **extra,
-                      **settings)
+    extra = {**BEST_SETTINGS} if network is None else {**BEST_NET_SETTINGS, "network": network}
+    agent = PUCTAgent(iterations, seconds=seconds, seed=seed, **{**extra, **settings})
     agent.name = budget_name(name, iterations, seconds, 1)
     return agent
 
@@ -61,7 +64,8 @@ def best_heuristic_agent(seed=None, iterations: int | None = None,
 def best_net_agent(seed=None, iterations: int | None = None, seconds: float | None = None,
                    network="default", name: str = "best-net", **settings) -> PUCTAgent:
     """``best-net:<budget>``: best's search with the learned evaluation: ``network`` (a
-    Network, a .vnet file's path; "default": the one shipped with the package)."""
+    Network, a .vnet file's path; "default": the one shipped with the package) scores the
+    ends of rollouts of 3 actions (BEST_NET_SETTINGS)."""
     return _best(name, network, seed, iterations, seconds, settings)
 
 
@@ -245,7 +249,7 @@ def make_page_agent(spec: str, seed=None):
     return kind.build(seed=seed, **budget, **limits.settings)
 
 
-__all__ = ["AGENT_SPECS", "BEST_EVALUATION", "BEST_SETTINGS", "BUDGET_HELP", "KINDS", "LADDER_SPECS",
+__all__ = ["AGENT_SPECS", "BEST_EVALUATION", "BEST_NET_SETTINGS", "BEST_SETTINGS", "BUDGET_HELP", "KINDS", "LADDER_SPECS",
            "OPPONENT_SPECS", "PAGE_MENU", "REGISTRY", "VECTOR_KINDS", "AgentKind",
            "PageLimits", "alphabeta_agent", "alphabeta_net_agent", "best_agent",
            "best_heuristic_agent", "best_net_agent", "kind_of", "make_agent",
