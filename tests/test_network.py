@@ -255,6 +255,13 @@ def test_network_files_are_refused_in_one_line_naming_what_does_not_match(tmp_pa
     assert "'trained' must name boards" in refusal(tmp_path, rewrite(good, trained))
     assert "its header is not a network header" in refusal(
         tmp_path, rewrite(good, lambda h: h.pop("arrays")))
+    for edit in (lambda h: h.update(info="abc"), lambda h: h.update(info=5)):
+        assert "its header is not a network header" in refusal(tmp_path, rewrite(good, edit))
+    assert "'trained' must name boards" in refusal(
+        tmp_path, rewrite(good, lambda h: h.update(trained={"boards": [["compact"]],
+                                                           "players": [2]})))
+    assert "hidden sizes [True, True]: two integers" in refusal(
+        tmp_path, rewrite(good, lambda h: h.update(hidden=[True, True])))
     extra = rewrite(good)[:-32] + b"\0\0\0\0"
     import hashlib
     assert "4 bytes after the arrays" in refusal(tmp_path, extra + hashlib.sha256(extra).digest())
@@ -275,6 +282,35 @@ def test_a_network_refuses_configurations_it_was_not_trained_for(fresh):
         narrow.evaluate(victorus.Game("standard", players=2))
     with pytest.raises(ConfigError, match="trained for boards"):
         AlphaBetaAgent(100, network=narrow).choose(victorus.Game("compact", players=3))
+
+
+def test_a_network_pickles_as_its_bytes_and_copies_as_itself(trained):
+    import copy
+    import pickle
+    again = pickle.loads(pickle.dumps(trained))
+    assert again.to_bytes() == trained.to_bytes()
+    assert copy.deepcopy(trained) is trained and copy.copy(trained) is trained
+    agent = copy.deepcopy(AlphaBetaAgent(100, network=trained))
+    assert agent.network is trained
+
+
+def test_the_weights_cannot_be_written_while_searches_read_them(trained):
+    for array in list(trained.arrays.values()) + list(trained.core.arrays.values()):
+        with pytest.raises(ValueError):
+            array.setflags(write=True)
+    with pytest.raises(TypeError):
+        trained.core.arrays["w1"] = None
+
+
+def test_a_batch_with_positions_without_rows_sums_nothing(trained):
+    """The numpy twin's first layer when a position has no sparse row (the last one)."""
+    from victorus.search.network import Batch, forward
+    game = victorus.Game("compact", players=2)
+    board, rows, dense, terms_, teams = inputs(game)
+    empty = (board, rows[:0], dense, terms_, teams)
+    values = forward(trained.arrays, Batch.of([(board, rows, dense, terms_, teams), empty]))
+    alone = forward(trained.arrays, Batch.of([empty]))
+    assert values[1] == pytest.approx(alone[0])
 
 
 def test_block_starts_follow_the_boards():
@@ -327,6 +363,19 @@ def test_network_agents_play_inside_the_vector_step(trained):
     with pytest.raises(ConfigError, match="trained for boards"):
         VectorGames(1, board="standard", players=2,
                     opponents={"team:1": AlphaBetaAgent(100, network=narrow)})
+
+
+
+def test_a_spec_in_the_vector_step_is_checked_against_the_shipped_network(monkeypatch, trained):
+    """``opponents={seat: "alphabeta-net:50"}`` refuses a game the shipped network was not
+    trained for, as an agent object does."""
+    from victorus.search import network as network_module
+    from victorus.vector import VectorGames
+    narrow = Network(trained.arrays, {"boards": ["compact"], "players": [2]})
+    monkeypatch.setattr(network_module, "default_network", lambda: narrow)
+    VectorGames(1, board="compact", players=2, opponents={"team:1": "alphabeta-net:50"})
+    with pytest.raises(ConfigError, match="trained for boards"):
+        VectorGames(1, board="standard", players=3, opponents={1: "alphabeta-net:50"})
 
 
 def test_network_arguments_are_checked():

@@ -31,7 +31,7 @@ def run(tmp_path, name, **changes):
 def test_a_tiny_run_writes_its_checkpoints_and_curve(tmp_path):
     out, network, points = run(tmp_path, "run")
     assert sorted(os.listdir(out)) == ["curve.json", "network.vnet", "round-0.vnet",
-                                       "round-1.vnet", "window.npz"]
+                                       "round-1.vnet", "window-1.npz"]
     curve = json.loads((out / "curve.json").read_text())
     assert [p["round"] for p in curve["points"]] == [0, 1] == [p.round for p in points]
     for point in curve["points"]:
@@ -60,6 +60,8 @@ def test_resuming_goes_on_as_one_run_would(tmp_path):
     assert resumed.arrays["w1"].tobytes() == straight.arrays["w1"].tobytes()
     with pytest.raises(ConfigError, match="trained with seed 0, not 5"):
         train(str(out), Settings(**{**TINY, "seed": 5}), resume=True, progress=False)
+    with pytest.raises(ConfigError, match="trained with hidden 8, not 16"):
+        train(str(out), Settings(**{**TINY, "hidden": 16}), resume=True, progress=False)
     with pytest.raises(ConfigError, match="cannot resume"):
         train(str(tmp_path / "empty"), Settings(**TINY), resume=True, progress=False)
 

@@ -445,7 +445,7 @@ def cmd_tournament(args) -> int:
     agents, calibration = args.agents, None
     if args.equal_cpu:
         calibration = tournament.calibrate(agents, args.board, args.players, seed=args.seed,
-                                           progress=args.progress)
+                                           progress=args.progress, variant=args.variant)
         agents = [calibration.budgets[spec] for spec in agents]
         print(f"equal CPU on this machine ({calibration.positions} positions): "
               f"{calibration.line()}", file=sys.stderr if args.json == "-" else sys.stdout)

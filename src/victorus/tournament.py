@@ -583,10 +583,11 @@ class Calibration:
 
 
 def calibrate(specs, board: str = "compact", players: int = 2, positions: int = 12,
-              seed: int = 0, progress: bool | None = None) -> Calibration:
+              seed: int = 0, progress: bool | None = None,
+              variant: str = "standard") -> Calibration:
     """Equal CPU: the count budget (iterations, nodes) each time spec (``kind:<seconds>s``)
     searches in its seconds on this machine, measured as the median over ``positions``
-    positions of fresh games played at random (every 9th action, from seed ``seed``), the
+    positions of fresh games (``board``, ``players``, ``variant``) played at random (every 9th action, from seed ``seed``), the
     searches run one at a time. A tournament of the count budgets gives each agent the CPU
     it had here, whatever the load while it plays, and is reproducible from its seed.
     Specs without a time budget, with threads, or of a kind that reports no count (no
@@ -596,7 +597,7 @@ def calibrate(specs, board: str = "compact", players: int = 2, positions: int = 
     rng = random.Random(seed)
     games: list[Game] = []
     while len(games) < positions:
-        game = Game(board, players=players)
+        game = Game(board, players=players, variant=variant)
         while not game.is_over and len(games) < positions:
             if game.ply % 9 == 8:
                 games.append(game.copy(history=False))

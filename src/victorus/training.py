@@ -38,7 +38,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from .checks import check_int, check_seed
-from .errors import ConfigError, optional_imports
+from .errors import ConfigError
 from .files import check_writable, write_atomic
 from .game import Game
 from .progress import Progress
@@ -57,6 +57,7 @@ MIX: tuple[tuple[str, int, str, int], ...] = (
     ("compact", 4, "standard", 1),
     ("standard", 3, "standard", 1),
     ("standard", 4, "standard", 1),
+    ("standard", 5, "standard", 1),
     ("standard", 6, "standard", 2),
     ("standard", 6, "allied", 1),
     ("standard", 6, "quick", 1),
@@ -68,7 +69,7 @@ BACKENDS = ("local", "ray")
 class Settings:
     """What a training run does (the module's docstring); `train` checks them."""
 
-    rounds: int = 8
+    rounds: int = 12
     games: int = 800                 # per round
     iterations: int = 400            # best's iterations per decision in self-play
     opening: int = 8                 # random actions at most before the search plays
@@ -82,7 +83,8 @@ class Settings:
     hidden: int = 32
     hidden2: int = 16
     seed: int = 0
-    minutes: float = 40.0            # no new round starts after this
+    minutes: float = 55.0            # no new round starts after this (a cap: reaching it
+                                     # ends the run on the clock, not on its seed)
     workers: int = 1
     backend: str = "local"
     address: str | None = None       # a Ray cluster's, for backend "ray"
@@ -107,6 +109,10 @@ class Settings:
                     or not low <= value <= high:
                 raise ConfigError(f"{name} must be a number from {low:g} to {high:g}, "
                                   f"got {value!r}")
+        if self.learning_rate * self.weight_decay >= 1:
+            raise ConfigError(f"learning_rate x weight_decay must be below 1 (each step keeps "
+                              f"that share of the weights), got {self.learning_rate:g} x "
+                              f"{self.weight_decay:g}")
         if self.backend not in BACKENDS:
             raise ConfigError(f"backend must be one of {BACKENDS}, got {self.backend!r}")
         for config in self.mix:
@@ -124,13 +130,15 @@ def game_tasks(settings: Settings, round_number: int) -> list[tuple]:
     return [(*deck[i % len(deck)], rng.getrandbits(64)) for i in range(settings.games)]
 
 
-def play_game(task: tuple, network_bytes: bytes | None, iterations: int, opening: int,
+def play_game(task: tuple, network: Network | bytes | None, iterations: int, opening: int,
               max_actions: int, blend: float) -> list[tuple]:
-    """One self-play game (a worker's unit): its positions' inputs and labels."""
+    """One self-play game: its positions' inputs and labels. ``network``: the one searching
+    (a Network or a file's bytes; None: the heuristic)."""
     from .search.registry import best_heuristic_agent, best_net_agent
     board, players, variant, seed = task
     rng = random.Random(seed)
-    network = None if network_bytes is None else Network.from_bytes(network_bytes)
+    if isinstance(network, bytes):
+        network = Network.from_bytes(network)
     agent = (best_heuristic_agent(rng.getrandbits(64), iterations) if network is None
              else best_net_agent(rng.getrandbits(64), iterations, network=network))
     game = Game(board, players=players, variant=variant)
@@ -161,8 +169,19 @@ def play_game(task: tuple, network_bytes: bytes | None, iterations: int, opening
     return samples
 
 
-def _play_task(args) -> list[tuple]:
-    return play_game(*args)
+#: Games per unit of work sent to a worker (the network travels once per unit): fixed, so
+#: that the games and their order do not depend on the workers.
+CHUNK = 16
+
+
+def _play_chunk(network_bytes: bytes | None, jobs: list) -> list[list[tuple]]:
+    """A worker's unit: several games with one copy of the network."""
+    network = None if network_bytes is None else Network.from_bytes(network_bytes)
+    return [play_game(task, network, *rest) for task, *rest in jobs]
+
+
+def _play_chunk_args(args) -> list[list[tuple]]:
+    return _play_chunk(*args)
 
 
 def self_play(settings: Settings, round_number: int, network: Network | None,
@@ -170,41 +189,48 @@ def self_play(settings: Settings, round_number: int, network: Network | None,
     """The round's games, played by the workers; their positions, game by game, in the
     order of `game_tasks` (the same whatever the workers)."""
     payload = None if network is None else network.to_bytes()
-    jobs = [(task, payload, settings.iterations, settings.opening, settings.max_actions,
-             settings.blend) for task in game_tasks(settings, round_number)]
+    jobs = [(task, settings.iterations, settings.opening, settings.max_actions, settings.blend)
+            for task in game_tasks(settings, round_number)]
+    chunks = [jobs[i:i + CHUNK] for i in range(0, len(jobs), CHUNK)]
     games: list[list[tuple]] = []
     with Progress(len(jobs), f"round {round_number} self-play", progress) as bar:
         if settings.backend == "ray":
-            games = _ray_map(jobs, settings, bar.advance)
+            for part in _ray_map(payload, chunks, settings, bar.advance):
+                games.extend(part)
         elif settings.workers == 1:
-            for job in jobs:
-                games.append(_play_task(job))
-                bar.advance()
+            for chunk in chunks:
+                games.extend(_play_chunk(payload, chunk))
+                bar.advance(len(chunk))
         else:
             import multiprocessing
             context = multiprocessing.get_context("spawn")
-            with context.Pool(settings.workers) as pool:
-                for samples in pool.imap(_play_task, jobs):
-                    games.append(samples)
-                    bar.advance()
+            with context.Pool(min(settings.workers, len(chunks))) as pool:
+                for part in pool.imap(_play_chunk_args, [(payload, c) for c in chunks]):
+                    games.extend(part)
+                    bar.advance(len(part))
     return games
 
 
-def _ray_map(jobs: list, settings: Settings, advance: Callable) -> list:
-    """The jobs as Ray tasks (at most ``workers`` at once), gathered in order."""
-    with optional_imports("--backend ray", "or train with --backend local"):
-        import ray
-    if not ray.is_initialized():
-        ray.init(address=settings.address, num_cpus=None if settings.address else settings.workers,
-                 include_dashboard=False, log_to_driver=False)
-    remote = ray.remote(_play_task)
-    pending = {remote.remote(job): i for i, job in enumerate(jobs)}
-    results: list = [None] * len(jobs)
-    while pending:
-        done, _ = ray.wait(list(pending), num_returns=1)
-        for ref in done:
-            results[pending.pop(ref)] = ray.get(ref)
-            advance()
+def _ray_map(payload: bytes | None, chunks: list, settings: Settings,
+             advance: Callable) -> list:
+    """The chunks as Ray tasks, at most ``workers`` in flight, the network put in the
+    object store once; their results in order."""
+    from .simulate import ray_session
+    with ray_session(settings.workers, settings.address) as ray:
+        remote = ray.remote(_play_chunk)
+        shared = ray.put(payload)
+        results: list = [None] * len(chunks)
+        pending: dict = {}
+        waiting = list(enumerate(chunks))
+        while waiting or pending:
+            while waiting and len(pending) < settings.workers:
+                index, chunk = waiting.pop(0)
+                pending[remote.remote(shared, chunk)] = index
+            done, _ = ray.wait(list(pending), num_returns=1)
+            for ref in done:
+                index = pending.pop(ref)
+                results[index] = ray.get(ref)
+                advance(len(results[index]))
     return results
 
 
@@ -277,6 +303,9 @@ def fit(network: Network, batch: Batch, targets: np.ndarray, settings: Settings,
                 total += loss * len(index)
                 bar.advance()
             losses.append(total / len(batch))
+    if not all(np.isfinite(a).all() for a in arrays.values()):
+        raise ConfigError(f"{label}: training diverged (weights are no longer finite): lower "
+                          f"the learning rate ({settings.learning_rate:g})")
     return Network(arrays, network.trained, network.info), losses
 
 
@@ -300,7 +329,6 @@ def train(out: str, settings: Settings | None = None, resume: bool = False,
     settings = (settings or Settings()).check()
     os.makedirs(out, exist_ok=True)
     check_writable(os.path.join(out, "network.vnet"))
-    curve_path = os.path.join(out, "curve.json")
     points: list[Point] = []
     first_round, spent = 0, 0.0
     network = Network.fresh(settings.hidden, settings.hidden2, settings.seed,
@@ -316,7 +344,7 @@ def train(out: str, settings: Settings | None = None, resume: bool = False,
             log.info("the time is spent: no round %d", number)
             break
         games = self_play(settings, number, network if number else None, progress)
-        held_out = max(1, len(games) // 10)
+        held_out = len(games) // 10 if len(games) >= 10 else int(len(games) >= 2)
         windows.append([s for game in games[held_out:] for s in game])
         windows = windows[-settings.window:]
         valid = [s for game in games[:held_out] for s in game]
@@ -355,19 +383,29 @@ def _settings_json(settings: Settings) -> dict:
 
 def _checkpoint(out: str, network: Network, points: list[Point], windows: list,
                 settings: Settings) -> None:
-    """The round's files: its network, the latest network, the curve and the positions
-    of the window (for --resume, numpy arrays only), each replaced at once."""
+    """The round's files, each replaced at once: its network and the positions of its
+    window (for --resume, numpy arrays only), the latest network, then the curve, which
+    commits the round (a run stopped before it resumes from the round before)."""
     import io
     number = points[-1].round
     network.save(os.path.join(out, f"round-{number}.vnet"))
-    network.save(os.path.join(out, "network.vnet"))
     buffer = io.BytesIO()
     np.savez(buffer, **{f"{k}{i}": v for i, window in enumerate(windows)
                         for k, v in _pack(window).items()})
-    write_atomic(os.path.join(out, "window.npz"), buffer.getvalue())
+    write_atomic(os.path.join(out, f"window-{number}.npz"), buffer.getvalue())
+    network.save(os.path.join(out, "network.vnet"))
     write_atomic(os.path.join(out, "curve.json"), json.dumps(
         {"settings": _settings_json(settings), "points": [asdict(p) for p in points]},
         indent=1) + "\n")
+    try:
+        os.unlink(os.path.join(out, f"window-{number - 1}.npz"))
+    except FileNotFoundError:
+        pass
+
+
+#: The settings a resumed run must share with the run it continues (the others say how
+#: long and where it runs).
+RESUMED_AS_IS = ("workers", "backend", "address", "rounds", "minutes")
 
 
 _PACKED = ("boards", "counts", "rows", "dense", "terms", "teams", "targets")
@@ -375,7 +413,13 @@ _PACKED = ("boards", "counts", "rows", "dense", "terms", "teams", "targets")
 
 def _pack(samples: list[tuple]) -> dict:
     """Samples as flat arrays (a checkpoint's window)."""
-    from .search.network import BOARDS
+    from .search.network import BOARDS, SEATS, SIZES
+    if not samples:
+        return {"boards": np.zeros(0, np.int8), "counts": np.zeros(0, np.int32),
+                "rows": np.zeros(0, np.int32),
+                "dense": np.zeros((0, SIZES["dense_inputs"]), np.float32),
+                "terms": np.zeros((0, SIZES["skip_terms"], SEATS), np.float32),
+                "teams": np.zeros((0, SEATS), np.int8), "targets": np.zeros((0, SEATS), np.float32)}
     return {"boards": np.array([BOARDS.index(s[0]) for s in samples], np.int8),
             "counts": np.array([len(s[1]) for s in samples], np.int32),
             "rows": np.concatenate([s[1] for s in samples]).astype(np.int32),
@@ -393,22 +437,28 @@ def _unpack(arrays: dict) -> list[tuple]:
 
 
 def _resume(out: str, settings: Settings):
-    """The last checkpoint of ``out``: its network, curve, window and minutes."""
+    """The last committed round of ``out``: its network, the curve, the window and the
+    minutes spent; ConfigError if it was trained with other settings."""
     try:
         with open(os.path.join(out, "curve.json"), encoding="utf-8") as fh:
             curve = json.load(fh)
-        with np.load(os.path.join(out, "window.npz"), allow_pickle=False) as saved:
+        points = [Point(**p) for p in curve["points"]]
+        last = points[-1].round
+        with np.load(os.path.join(out, f"window-{last}.npz"), allow_pickle=False) as saved:
             count = len(saved.files) // len(_PACKED)
             windows = [_unpack({k: saved[f"{k}{i}"] for k in _PACKED}) for i in range(count)]
-        points = [Point(**p) for p in curve["points"]]
-        seed = curve["settings"]["seed"]
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+        before = dict(curve["settings"])
+    except (OSError, ValueError, KeyError, TypeError, IndexError) as exc:
         raise ConfigError(f"cannot resume from {out!r}: {exc}") from None
-    if seed != settings.seed:
-        raise ConfigError(f"cannot resume from {out!r}: it was trained with seed {seed!r}, "
-                          f"not {settings.seed}")
-    network = network_from(os.path.join(out, "network.vnet"))
-    return network, points, windows, points[-1].minutes if points else 0.0
+    now = _settings_json(settings)
+    changed = [name for name in now if name not in RESUMED_AS_IS and before.get(name) != now[name]]
+    if changed:
+        name = changed[0]
+        raise ConfigError(f"cannot resume from {out!r}: it was trained with {name} "
+                          f"{before.get(name)!r}, not {now[name]!r} (only "
+                          f"{', '.join(RESUMED_AS_IS)} may change)")
+    network = network_from(os.path.join(out, f"round-{last}.vnet"))
+    return network, points, windows, points[-1].minutes
 
 
 def format_point(point: Point) -> str:

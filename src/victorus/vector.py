@@ -318,10 +318,7 @@ def _opponent(key, spec, start: Game):
     and parameter block) of the agent the registry builds from it; an agent on a network
     must have been trained for the game."""
     try:
-        network = getattr(spec, "network", None)
-        if network is not None:
-            network.check(start)
-        return make_vector_opponent(spec)
+        return make_vector_opponent(spec, start)
     except ConfigError as error:
         raise ConfigError(f"opponent {key!r}: {error}") from None
 

@@ -44,6 +44,8 @@ from victorus._engine cimport (StateC, RulesC, Engine, MAX_ACTIONS, team_returns
 from victorus.search._evaluate cimport (EvalWeights, default_weights, evaluate, royal_progress,
                                        board_rim)
 
+from types import MappingProxyType
+
 import numpy as np
 
 cdef enum:
@@ -270,7 +272,12 @@ cdef class NetworkCore:
 
     def __init__(self, arrays, block_cells, block_rims):
         names = ("w1", "wd", "b1", "w2", "b2", "w3", "b3", "skip")
-        held = {name: np.ascontiguousarray(arrays[name], dtype=np.float32) for name in names}
+        # Copies over immutable bytes: read-only for good (no setflags(write=True) while
+        # threads read them), alive as long as this object.
+        held = {}
+        for name in names:
+            array = np.ascontiguousarray(arrays[name], dtype=np.float32)
+            held[name] = np.frombuffer(array.tobytes(), dtype=np.float32).reshape(array.shape)
         H, H2 = held["b1"].shape[0], held["b2"].shape[0]
         starts, total = [], 0
         for cells in block_cells:
@@ -289,8 +296,7 @@ cdef class NetworkCore:
                                  f"expected {expect[name]}")
             if not np.isfinite(held[name]).all():
                 raise ValueError(f"network array {name!r} holds a value that is not finite")
-            held[name].setflags(write=False)
-        self.arrays, self.block_cells = held, tuple(int(c) for c in block_cells)
+        self.arrays, self.block_cells = MappingProxyType(held), tuple(int(c) for c in block_cells)
         self.c.hidden, self.c.hidden2 = H, H2
         for b in range(NETWORK_BOARDS):
             self.c.block_cells[b], self.c.block_start[b] = block_cells[b], starts[b]

@@ -106,20 +106,22 @@ class Network:
         expect = shapes(hidden, hidden2)
         held = {}
         for name in ARRAYS:
-            array = np.array(arrays[name], dtype=np.float32)
+            array = np.asarray(arrays[name], dtype=np.float32)
             if array.shape != expect[name]:
                 raise NetworkFileError(f"{where}array {name!r} has shape {array.shape}, expected "
                                        f"{expect[name]} for hidden sizes {hidden}, {hidden2}")
             if not np.isfinite(array).all():
                 raise NetworkFileError(f"{where}array {name!r} holds values that are not finite")
-            array.setflags(write=False)
             held[name] = array
-        self.arrays = held
         self.hidden, self.hidden2 = hidden, hidden2
         self.trained = _check_trained(trained, where)
+        if info is not None and not isinstance(info, Mapping):
+            raise NetworkFileError(f"{where}'info' must be a mapping, got {type(info).__name__}")
         self.info = dict(info or {})
         self.path = path
         self.core = _network.NetworkCore(held, board_cells(), board_rims())
+        #: The weights (read-only views of the ones the C evaluator reads).
+        self.arrays: dict[str, np.ndarray] = dict(self.core.arrays)
 
     # -- making one ------------------------------------------------------------------------
 
@@ -187,7 +189,10 @@ class Network:
             layout, hidden = header["layout"], header["hidden"]
             cells, listed = header["board_cells"], header["arrays"]
             trained, info = header["trained"], header.get("info", {})
-        except (UnicodeDecodeError, ValueError, KeyError, TypeError):
+            if not isinstance(info, dict):
+                raise TypeError("info")
+        except (UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError,
+                RecursionError):
             raise NetworkFileError(f"{path}: its header is not a network header") from None
         if layout != LAYOUT:
             raise NetworkFileError(f"{path}: feature layout {layout!r}; this victorus reads "
@@ -196,7 +201,7 @@ class Network:
             raise NetworkFileError(f"{path}: made for boards of {cells} cells; this victorus's "
                                    f"boards have {dict(zip(BOARDS, board_cells()))}")
         if not (isinstance(hidden, list) and len(hidden) == 2
-                and all(isinstance(h, int) and 1 <= h <= SIZES["max_hidden"] for h in hidden)):
+                and all(type(h) is int and 1 <= h <= SIZES["max_hidden"] for h in hidden)):
             raise NetworkFileError(f"{path}: hidden sizes {hidden!r}: two integers from 1 to "
                                    f"{SIZES['max_hidden']} are accepted")
         expect = shapes(*hidden)
@@ -262,14 +267,31 @@ class Network:
     def __repr__(self) -> str:
         return f"Network({self.name!r}, hidden={self.hidden}, hidden2={self.hidden2})"
 
+    def __reduce__(self):
+        """Pickled as its file's bytes (for worker processes and Ray)."""
+        return (_from_pickle, (self.to_bytes(), self.path))
+
+    def __copy__(self) -> "Network":
+        return self                  # immutable: a copy is itself
+
+    def __deepcopy__(self, memo) -> "Network":
+        return self
+
+
+def _from_pickle(data: bytes, path: str | None) -> Network:
+    network = Network.from_bytes(data, path or "<bytes>")
+    network.path = path
+    return network
+
 
 def _check_trained(trained, where: str) -> dict:
     """``{"boards": [...], "players": [...]}`` checked."""
     boards = trained.get("boards") if isinstance(trained, Mapping) else None
     players = trained.get("players") if isinstance(trained, Mapping) else None
-    if not (isinstance(boards, list) and boards and set(boards) <= set(BOARDS)
+    if not (isinstance(boards, list) and boards
+            and all(isinstance(b, str) and b in BOARDS for b in boards)
             and isinstance(players, list) and players
-            and all(isinstance(p, int) and 2 <= p <= SEATS for p in players)):
+            and all(type(p) is int and 2 <= p <= SEATS for p in players)):
         raise NetworkFileError(f"{where}'trained' must name boards among {BOARDS} and players "
                                f"from 2 to {SEATS}, got {trained!r}")
     return {"boards": list(boards), "players": list(players)}
@@ -288,9 +310,13 @@ def default_network() -> Network:
     read once and shared (it is immutable)."""
     with _default_lock:
         if not _default:
-            source = resources.files("victorus.search.networks").joinpath(DEFAULT_FILE)
-            with resources.as_file(source) as path:
-                _default.append(Network.load(path))
+            try:
+                source = resources.files("victorus.search.networks").joinpath(DEFAULT_FILE)
+                with resources.as_file(source) as path:
+                    _default.append(Network.load(path))
+            except ModuleNotFoundError:
+                raise NetworkFileError(f"victorus/search/networks/{DEFAULT_FILE}: the shipped "
+                                       f"network is missing from this installation") from None
         return _default[0]
 
 
@@ -371,7 +397,9 @@ def _layers(arrays, batch: Batch):
     """The forward pass's intermediate values."""
     acc = arrays["b1"] + batch.dense @ arrays["wd"]
     if len(batch.rows):
-        sums = np.add.reduceat(arrays["w1"][batch.rows], batch.starts, axis=0)
+        picked = arrays["w1"][batch.rows]
+        padded = np.concatenate([picked, np.zeros((1, picked.shape[1]), picked.dtype)])
+        sums = np.add.reduceat(padded, batch.starts, axis=0)     # a start past the rows: 0
         empty = np.append(batch.starts[1:], len(batch.rows)) == batch.starts
         sums[empty] = 0
         acc = acc + sums

@@ -213,16 +213,22 @@ def make_agent(spec: str, seed=None, **settings):
     return kind.build(seed=seed, **budget, **settings)
 
 
-def make_vector_opponent(spec):
+def make_vector_opponent(spec, game=None):
     """The native opponent (victorus.search._policy.Opponent) of an agent spec that plays
     inside the step of VectorGames, or of an agent of such a kind (its settings: a network
-    of your own...); else ConfigError naming the kinds that do."""
+    of your own...); else ConfigError naming the kinds that do. ``game``: the games' start,
+    which an agent's network must have been trained for."""
     if hasattr(spec, "native_opponent") and not isinstance(spec, str):
-        return spec.native_opponent()
-    if not isinstance(spec, str) or spec.partition(":")[0] not in VECTOR_KINDS:
+        agent = spec
+    elif isinstance(spec, str) and spec.partition(":")[0] in VECTOR_KINDS:
+        agent = make_agent(spec, seed=0)
+    else:
         raise ConfigError(f"unknown agent {spec!r}; the agents that play inside the step are "
                           f"{OPPONENT_SPECS}")
-    return make_agent(spec, seed=0).native_opponent()
+    network = getattr(agent, "network", None)
+    if game is not None and network is not None:
+        network.check(game)
+    return agent.native_opponent()
 
 
 def make_page_agent(spec: str, seed=None):
