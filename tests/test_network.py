@@ -21,8 +21,16 @@ from victorus.errors import ConfigError
 from victorus.search import _network
 from victorus.search.alphabeta import AlphaBetaAgent
 from victorus.search.evaluation import evaluate, terms
-from victorus.search.network import (BOARDS, FORMAT_VERSION, MAGIC, Network, NetworkFileError,
-                                     block_starts, inputs, team_matrix)
+from victorus.search.network import (
+    BOARDS,
+    FORMAT_VERSION,
+    MAGIC,
+    Network,
+    NetworkFileError,
+    block_starts,
+    inputs,
+    team_matrix,
+)
 from victorus.search.puct import PUCTAgent
 
 CONFIGS = [("compact", 2, "standard"), ("compact", 3, "standard"), ("compact", 4, "quick"),

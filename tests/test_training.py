@@ -53,6 +53,14 @@ def test_the_same_seed_gives_the_same_network_whatever_the_workers(tmp_path):
     assert one.arrays["w3"].tobytes() != other.arrays["w3"].tobytes()
 
 
+@pytest.mark.ray
+def test_the_ray_backend_trains_the_same_network(tmp_path):
+    _, local, _ = run(tmp_path, "local", rounds=1)
+    _, on_ray, _ = run(tmp_path, "ray", rounds=1, backend="ray", workers=2)
+    for name in local.arrays:
+        assert local.arrays[name].tobytes() == on_ray.arrays[name].tobytes()
+
+
 def test_resuming_goes_on_as_one_run_would(tmp_path):
     _, straight, _ = run(tmp_path, "straight")
     out, _, _ = run(tmp_path, "resumed", rounds=1)

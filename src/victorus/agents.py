@@ -13,6 +13,8 @@ from .search.mcts import MCTSAgent, PythonMCTSAgent
 from .search.puct import PUCTAgent
 from .search.registry import (
     AGENT_SPECS,
+    BEST_EVALUATION,
+    BEST_NET_SETTINGS,
     BEST_SETTINGS,
     BUDGET_HELP,
     KINDS,
@@ -23,12 +25,17 @@ from .search.registry import (
     AgentKind,
     PageLimits,
     alphabeta_agent,
+    alphabeta_net_agent,
     best_agent,
+    best_heuristic_agent,
+    best_net_agent,
     make_agent,
 )
 from .search.simple import GreedyAgent, RandomAgent
 
-__all__ = ["AGENT_SPECS", "AgentKind", "AlphaBetaAgent", "AlphaBetaResult", "BEST_SETTINGS",
-           "BUDGET_HELP", "GreedyAgent", "KINDS", "LADDER_SPECS", "MCTSAgent", "OPPONENT_SPECS",
-           "PUCTAgent", "PageLimits", "PythonMCTSAgent", "REGISTRY", "RandomAgent", "SearchResult",
-           "SplitMix64", "VECTOR_KINDS", "alphabeta_agent", "best_agent", "make_agent"]
+__all__ = ["AGENT_SPECS", "AgentKind", "AlphaBetaAgent", "AlphaBetaResult", "BEST_EVALUATION",
+           "BEST_NET_SETTINGS", "BEST_SETTINGS", "BUDGET_HELP", "GreedyAgent", "KINDS",
+           "LADDER_SPECS", "MCTSAgent", "OPPONENT_SPECS", "PUCTAgent", "PageLimits",
+           "PythonMCTSAgent", "REGISTRY", "RandomAgent", "SearchResult", "SplitMix64",
+           "VECTOR_KINDS", "alphabeta_agent", "alphabeta_net_agent", "best_agent",
+           "best_heuristic_agent", "best_net_agent", "make_agent"]

@@ -32,8 +32,8 @@ from .checks import check_int, shown
 from .errors import AgentError, ConfigError
 from .game import MAX_ACTION_CAP, Game, play_random
 from .progress import Progress
-from .search.registry import kind_of
 from .ratings import PairScore, Rating, bradley_terry, default_anchor, wilson
+from .search.registry import kind_of
 from .simulate import MAX_GAMES, game_seed, ray_gather, ray_session
 
 log = logging.getLogger(__name__)
@@ -587,8 +587,8 @@ def calibrate(specs, board: str = "compact", players: int = 2, positions: int = 
               variant: str = "standard") -> Calibration:
     """Equal CPU: the count budget (iterations, nodes) each time spec (``kind:<seconds>s``)
     searches in its seconds on this machine, measured as the median over ``positions``
-    positions of fresh games (``board``, ``players``, ``variant``) played at random (every 9th action, from seed ``seed``), the
-    searches run one at a time. A tournament of the count budgets gives each agent the CPU
+    positions of fresh games (``board``, ``players``, ``variant``) played at random (every
+    9th action, from seed ``seed``), the searches run one at a time. A tournament of the count budgets gives each agent the CPU
     it had here, whatever the load while it plays, and is reproducible from its seed.
     Specs without a time budget, with threads, or of a kind that reports no count (no
     ``search``: ``mcts-py``) are kept as they are."""

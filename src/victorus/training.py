@@ -42,8 +42,7 @@ from .errors import ConfigError
 from .files import check_writable, write_atomic
 from .game import Game
 from .progress import Progress
-from .search.network import (Batch, Network, default_network, inputs, loss_and_gradients,
-                             network_from)
+from .search.network import Batch, Network, default_network, inputs, loss_and_gradients, network_from
 
 log = logging.getLogger("victorus.training")
 
@@ -464,7 +463,8 @@ def _resume(out: str, settings: Settings):
 def format_point(point: Point) -> str:
     """A curve point as one line."""
     return (f"round {point.round}: {point.minutes:6.1f} min, {point.games} games, "
-            f"{point.positions} positions, train loss {point.train_loss[-1] if point.train_loss else float('nan'):.4f}, "
+            f"{point.positions} positions, train loss "
+            f"{point.train_loss[-1] if point.train_loss else float('nan'):.4f}, "
             f"validation {point.validation_loss:.4f} (heuristic {point.heuristic_loss:.4f})")
 
 

@@ -42,7 +42,7 @@ from victorus._core cimport (NUM_SEATS, NUM_KINDS, MAX_CELLS, RESULT_NONE, ARMY_
 from victorus._engine cimport (StateC, RulesC, Engine, MAX_ACTIONS, team_returns, gen_actions,
                                info_kind, info_royal)
 from victorus.search._evaluate cimport (EvalWeights, default_weights, evaluate, royal_progress,
-                                       board_rim)
+                                        board_rim)
 
 from types import MappingProxyType
 
@@ -351,7 +351,7 @@ def evaluate_many(list engines, NetworkCore network, int repeat):
     or by the heuristic evaluation (its default weights) when it is None. Returns the
     evaluations made (``victorus bench`` times it: the cost of a leaf)."""
     cdef Py_ssize_t count = len(engines), i
-    cdef int k
+    cdef int _repeat
     cdef float out[NUM_SEATS]
     cdef EvalWeights weights
     cdef const StateC** states = <const StateC**>malloc(count * sizeof(StateC*))
@@ -369,7 +369,7 @@ def evaluate_many(list engines, NetworkCore network, int repeat):
             if net != NULL and network_block(rules[i], net) < 0:
                 raise ValueError("the network has no rows for this board")
         with nogil:
-            for k in range(repeat):
+            for _repeat in range(repeat):
                 for i in range(count):
                     if net != NULL:
                         network_evaluate(states[i], rules[i], net, out)

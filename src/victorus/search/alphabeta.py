@@ -63,7 +63,8 @@ class AlphaBetaAgent:
         from .evaluation import evaluate
         evaluate(Game("compact", players=2), weights)        # validates the weights
         self.network = None if network is None else network_from(network)
-        self.name = ("alphabeta-net:" if network is not None else "alphabeta:") + (f"{seconds:g}s" if nodes is None else str(nodes))
+        kind = "alphabeta-net:" if network is not None else "alphabeta:"
+        self.name = kind + (f"{seconds:g}s" if nodes is None else str(nodes))
         self.nodes, self.seconds, self.depth = nodes, seconds, depth
         self.table_bits, self.weights = table_bits, dict(weights) if weights else None
         self.rng = random.Random(check_seed(seed))

@@ -255,7 +255,8 @@ def make_page_agent(spec: str, seed=None):
     return kind.build(seed=seed, **budget, **limits.settings)
 
 
-__all__ = ["AGENT_SPECS", "BEST_EVALUATION", "BEST_NET_SETTINGS", "BEST_SETTINGS", "BUDGET_HELP", "KINDS", "LADDER_SPECS",
+__all__ = ["AGENT_SPECS", "BEST_EVALUATION", "BEST_NET_SETTINGS", "BEST_SETTINGS", "BUDGET_HELP",
+           "KINDS", "LADDER_SPECS",
            "OPPONENT_SPECS", "PAGE_MENU", "REGISTRY", "VECTOR_KINDS", "AgentKind",
            "PageLimits", "alphabeta_agent", "alphabeta_net_agent", "best_agent",
            "best_heuristic_agent", "best_net_agent", "kind_of", "make_agent",
