@@ -163,6 +163,20 @@ def test_inputs_match_the_observation_and_the_heuristic_terms(board, players, va
             assert skip[2, i] == pytest.approx(seen["captures"][team], abs=1e-5)
 
 
+def test_laps_count_in_the_race_inputs(fresh):
+    """R29: a King or Queen with laps is further in the race (its winding is base + 360
+    laps): the progress inputs and the value see it as the heuristic does."""
+    start = victorus.Game("compact", players=2)
+    vpn = start.vpn().replace(" a,0,,0,0/a,0,,0,0/", " a,0,,1,0/a,0,,0,1/", 1)
+    assert vpn != start.vpn()
+    game = victorus.Game.from_vpn(vpn)
+    _, _, dense, skip, _ = inputs(game)
+    _, _, dense0, skip0, _ = inputs(start)
+    assert skip[1, 0] == pytest.approx(terms(game)["progress"][0]) and skip[1, 0] > skip0[1, 0]
+    assert dense[5] > dense0[5] and dense[8 + 6] > dense0[8 + 6]     # its King, the other's Queen
+    assert fresh.evaluate(game) == pytest.approx(evaluate(game), abs=1e-6)
+
+
 @settings(max_examples=40, deadline=None)
 @given(board=st.sampled_from(BOARDS), players=st.sampled_from([2, 3, 6]),
        moves=st.lists(st.tuples(st.integers(0, 10**6), st.booleans()), max_size=40))
@@ -397,3 +411,29 @@ def test_network_arguments_are_checked():
         Network({**Network.fresh(4, 4).arrays, "b3": np.zeros(5)}, {"boards": ["compact"],
                                                                     "players": [2]})
     assert FORMAT_VERSION == 1
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-2**40, 2**40) | st.floats()
+                    | st.text(max_size=8),
+                    lambda inner: st.lists(inner, max_size=4)
+                    | st.dictionaries(st.text(max_size=6), inner, max_size=4), max_leaves=12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(key=st.sampled_from(["layout", "hidden", "board_cells", "arrays", "trained", "info",
+                            "extra"]), value=JSON, cut=st.integers(0, 400))
+def test_any_header_or_cut_is_a_network_or_a_network_file_error(key, value, cut):
+    """Crafted headers (their checksum made good) and cut files load or are refused with
+    NetworkFileError, nothing else."""
+    good = SMALL.to_bytes()
+
+    def edit(header):
+        header[key] = value
+    for data in (rewrite(good, edit), good[:cut], rewrite(good, edit)[:-cut or None]):
+        try:
+            Network.from_bytes(data, "f.vnet")
+        except NetworkFileError as error:
+            assert str(error).startswith("f.vnet: ") and "\n" not in str(error)
+
+
+SMALL = Network.fresh(hidden=2, hidden2=2, seed=0)

@@ -60,3 +60,14 @@ def test_agents_doc_examples_run(capsys):
     assert namespace["result"].lineup == "one-vs-rest"
     out = capsys.readouterr().out
     assert "Elo over random" in out and "fair share" in out
+
+
+def test_training_doc_examples_run(tmp_path, monkeypatch, capsys):
+    """docs/training.md: the shipped network and a fresh one evaluate a position, and a
+    tiny training run writes its network, run as written."""
+    monkeypatch.chdir(tmp_path)
+    namespace = run_doc_blocks("training.md", 2)
+    assert namespace["network"].info["rounds"] == 1
+    assert (tmp_path / "runs" / "tiny" / "network.vnet").exists()
+    out = capsys.readouterr().out
+    assert "Network('default.vnet'" in out

@@ -26,11 +26,14 @@ IMPLEMENTATIONS = {
     "game": ("src/victorus/game.py",),
     "notation": ("src/victorus/notation.py",),
     "record": ("src/victorus/record.py",),
+    # the learned evaluation: its C evaluator and its numpy twin
+    "network": ("src/victorus/search/_network.pyx", "src/victorus/search/network.py"),
 }
 #: Implementations compiled into extensions: a mutant there needs a rebuild; the file
 #: touched so that the build sees the change (an engine .pxi is included by _engine.pyx).
 COMPILED = {"engine": "src/victorus/_engine.pyx", "core": "src/victorus/_core.pyx",
-            "geometry": "src/victorus/constants.py"}
+            "geometry": "src/victorus/constants.py",
+            "network": "src/victorus/search/_network.pyx"}
 
 #: Ruling -> the implementations that carry it (R1-R9 and R11: geometry feeds the core's
 #: tables and the engine; the reference recomputes colours, flanks and walls itself).
@@ -507,4 +510,28 @@ MUTANTS: list[Mutant] = [
        "R29: position keys ignore a royal's laps, though its legal actions differ",
        ("tests/test_game_ends.py::test_keys_and_equality_see_every_field_of_the_state",
         "tests/test_keys.py")),
+    # -- the learned evaluation (R22, R24, R29, R33 as its inputs and values see them) ------
+    _m("net-team-centre", 33, "network", "    mean /= nteams\n", "",
+       "R33: the C evaluator centres team scores on their sum, not their mean",
+       ("tests/test_network.py::test_a_fresh_network_is_the_heuristic_evaluation",
+        "tests/test_network.py::test_the_c_evaluator_is_its_numpy_twin")),
+    _m("net-seat-frame", 33, "network",
+       "            seat = (a - p + NUM_SEATS) % NUM_SEATS\n            rows[count] = (seat * TYPES + kind)",
+       "            seat = a\n            rows[count] = (seat * TYPES + kind)",
+       "R33: a piece's row counts seats from seat 0, not from the army to act",
+       "tests/test_network.py::test_inputs_match_the_observation_and_the_heuristic_terms"),
+    _m("net-frozen-row", 24, "network",
+       "                rows[count] = (seat * TYPES + TYPE_FROZEN) * n + col[c]",
+       "                rows[count] = (seat * TYPES + TYPE_MOVING) * n + col[c]",
+       "R24: a frozen piece lights the row of a moving one",
+       "tests/test_network.py::test_inputs_match_the_observation_and_the_heuristic_terms"),
+    _m("net-twin-clip", 22, "network", "    h2 = np.clip(z2, 0, 1)\n", "    h2 = np.maximum(z2, 0)\n",
+       "the numpy twin's second layer is not clipped at 1 as the C evaluator's is (R22's "
+       "positions mid-move included)",
+       "tests/test_network.py::test_the_c_evaluator_is_its_numpy_twin"),
+    _m("net-laps", 29, "network",
+       "                value = royal_progress(s, r, c, rim)",
+       "                value = royal_progress(s, r, c, rim) if s.laps[a][kind == QUEEN] == 0 else 0",
+       "R29: a King or Queen with laps counts no progress in the learned evaluation",
+       "tests/test_network.py::test_laps_count_in_the_race_inputs"),
 ]

@@ -186,7 +186,7 @@ def main(argv=None) -> int:
     WORK.mkdir(parents=True, exist_ok=True)
     sync_tree()
     # Python mutants first (no rebuild), then the compiled ones grouped by extension.
-    order = {"core": 1, "geometry": 2, "engine": 3}
+    order = {"core": 1, "geometry": 2, "engine": 3, "network": 4}
     mutants.sort(key=lambda m: order.get(m.impl, 0) if m.impl in COMPILED else 0)
     results = []
     print(f"building the unmutated tree in {TREE.relative_to(ROOT)} ...", flush=True)
