@@ -65,3 +65,26 @@ def test_play_undo_on_the_same_positions(benchmark):
                 game.undo()
         return 1000 * len(pairs)
     benchmark.extra_info["play_undo"] = benchmark.pedantic(run, rounds=3)
+
+
+@pytest.mark.parametrize("evaluation", ["heuristic", "network"])
+def test_alphabeta_nodes_by_evaluation(benchmark, evaluation):
+    """Alpha-beta in C with the heuristic or the learned evaluation (the shipped network)
+    on the same positions and budget: the ratio of their nodes / mean time."""
+    games = _positions()
+    network = "default" if evaluation == "network" else None
+    agent = AlphaBetaAgent(20_000, seed=1, network=network)
+    nodes = benchmark.pedantic(lambda: sum(agent.search(g).nodes for g in games), rounds=3)
+    benchmark.extra_info["nodes"] = nodes
+
+
+@pytest.mark.parametrize("evaluation", ["heuristic", "network"])
+def test_evaluation_per_leaf(benchmark, evaluation):
+    """One evaluation of each of the positions, in C (the cost of a leaf): divide
+    ``leaves`` by the mean time; the network's against the heuristic's."""
+    from victorus.search import _network
+    from victorus.search.network import default_network
+    engines = [g._engine for g in _positions()]
+    core = default_network().core if evaluation == "network" else None
+    benchmark.extra_info["leaves"] = benchmark.pedantic(
+        lambda: _network.evaluate_many(engines, core, 2000), rounds=3)

@@ -135,7 +135,8 @@ def test_a_search_opponent_plays_up_to_the_learners_turn_in_set_game():
     ("alphabeta:1.5", "bad search budget in 'alphabeta:1.5'"),
     ("puct:20@2", "bad search budget in 'puct:20@2'"),
     ("mcts-py:20", "unknown agent 'mcts-py:20'.*'random', 'greedy', 'mcts\\[:BUDGET\\]', "
-                   "'puct\\[:BUDGET\\]', 'alphabeta\\[:BUDGET\\]', 'best\\[:BUDGET\\]'"),
+                   "'puct\\[:BUDGET\\]', 'alphabeta\\[:BUDGET\\]', 'alphabeta-net\\[:BUDGET\\]', "
+                   "'best\\[:BUDGET\\]', 'best-net\\[:BUDGET\\]', 'best-heuristic\\[:BUDGET\\]'"),
     ("greedy:3", "unknown agent 'greedy:3'"),
     (7, "unknown agent 7"),
 ])

@@ -25,8 +25,8 @@ from victorus._core cimport NUM_SEATS, RESULT_NONE, WORD_STOP, CAPTURE_FLAG, cod
 from victorus._engine cimport (StateC, RulesC, Engine, StopToken, MAX_ACTIONS, gen_actions,
                                apply_action, team_returns, position_key, stop_flag, mix64,
                                splitmix64, atomic_load, RELAXED, info_kind, info_royal)
-from victorus.search._evaluate cimport EvalWeights, evaluate, read_weights
-from victorus.search._network cimport NetworkC, NetworkCore, network_evaluate
+from victorus.search._evaluate cimport EvalWeights, read_weights
+from victorus.search._network cimport NetworkC, network_for, evaluate_leaf
 from victorus._portable cimport now_seconds
 from victorus.search._policy cimport decisive_index
 
@@ -125,10 +125,7 @@ cdef float leaf_value(Search* t, const StateC* s, int ply) noexcept nogil:
     if s.result != RESULT_NONE:
         team_returns(s, t.r, out)
         return out[t.root_seat] * (1 - ply * WIN_DECAY)
-    if t.net != NULL:
-        network_evaluate(s, t.r, t.net, out)
-    else:
-        evaluate(s, t.r, &t.weights, out)
+    evaluate_leaf(s, t.r, t.net, &t.weights, out)
     return out[t.root_seat]
 
 
@@ -273,11 +270,7 @@ def alphabeta(Engine engine, int depth, int64_t max_nodes, double seconds, uint6
                          f"{MIN_TABLE_BITS} <= table_bits <= {MAX_TABLE_BITS}")
     cdef Search t
     read_weights(weights, &t.weights)
-    t.net = NULL
-    if network is not None:
-        if not isinstance(network, NetworkCore) or not network.covers(engine):
-            raise ValueError("network must be a NetworkCore with rows for the board")
-        t.net = &(<NetworkCore>network).c
+    t.net = network_for(network, engine)
     t.r = &engine.rules.c
     t.cancel = stop_flag(stop)
     t.interruptible = True
@@ -316,10 +309,8 @@ cdef class AlphaBetaOpponent:
         self.params.depth, self.params.max_nodes = depth, max_nodes
         self.params.seconds, self.params.table_bits = seconds, table_bits
         read_weights(weights, &self.params.weights)
-        if network is not None and not isinstance(network, NetworkCore):
-            raise ValueError("network must be a NetworkCore")
+        self.params.net = network_for(network, None)
         self.network = network
-        self.params.net = NULL if network is None else &(<NetworkCore>network).c
         self.choose, self.block = alphabeta_choose, &self.params
         self.workspace_new, self.workspace_free = alphabeta_workspace_new, alphabeta_workspace_free
 

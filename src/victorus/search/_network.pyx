@@ -41,8 +41,7 @@ from victorus._core cimport (NUM_SEATS, NUM_KINDS, MAX_CELLS, RESULT_NONE, ARMY_
                              lowest_bit)
 from victorus._engine cimport (StateC, RulesC, Engine, MAX_ACTIONS, team_returns, gen_actions,
                                info_kind, info_royal)
-from victorus.search._evaluate cimport (EvalWeights, default_weights, evaluate, royal_progress,
-                                        board_rim)
+from victorus.search._evaluate cimport default_weights, royal_progress, board_rim
 
 from types import MappingProxyType
 
@@ -321,6 +320,18 @@ cdef class NetworkCore:
             raise ValueError("the network has no rows for this board")
         network_evaluate(&engine.s, &engine.rules.c, &self.c, out)
         return tuple(out[a] for a in range(NUM_SEATS))
+
+
+cdef const NetworkC* network_for(object network, Engine engine) except? NULL:
+    """The C network of a NetworkCore (None: NULL, the heuristic); with ``engine``, the
+    network must have rows for its board."""
+    if network is None:
+        return NULL
+    if not isinstance(network, NetworkCore):
+        raise ValueError(f"network must be a NetworkCore, got {type(network).__name__}")
+    if engine is not None and not network.covers(engine):
+        raise ValueError("the network has no rows for this board")
+    return &(<NetworkCore>network).c
 
 
 def engine_inputs(Engine engine):

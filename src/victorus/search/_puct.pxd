@@ -1,7 +1,6 @@
 # cython: language_level=3
-# PUCT's tree (victorus.search._puct works on it without the GIL), and PUCT with a C evaluator as
-# an opponent inside the vector games' step: a victorus.search._policy.ChooseFn, its parameter
-# block, its workspace and its memory of a game (the tree kept between decisions).
+# PUCT's tree (victorus.search._puct works on it without the GIL) and the tree work that PUCT
+# as an opponent inside the vector games' step (victorus.search._puct_opponent) shares.
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
@@ -9,7 +8,6 @@ from victorus._core cimport NUM_SEATS
 from victorus._engine cimport StateC, RulesC
 from victorus.search._evaluate cimport EvalWeights
 from victorus.search._network cimport NetworkC
-from victorus.search._policy cimport Opponent
 
 # -- the tree (its work: victorus.search._puct) ---------------------------------------------------
 
@@ -49,30 +47,29 @@ ctypedef struct PuctC:
     int32_t* leaf_actions            # batch_size rows of MAX_ACTIONS
     int32_t* leaf_n
 
-# -- the opponent --------------------------------------------------------------------------
+# -- what the opponent in the vector step (victorus.search._puct_opponent) uses ----------
 
-ctypedef struct PuctParams:
-    int64_t iterations               # per decision; < 0: until the time budget
-    double seconds                   # per decision; 0: none
-    int batch_size
-    int32_t max_nodes
-    double c_puct, fpu_reduction, noise_alpha, noise_fraction
-    int rollout_actions
-    bint evaluated, evaluated_priors
-    bint reuse_tree
-    int kind                         # the C evaluator (C_HEURISTIC or C_UNIFORM)
-    const NetworkC* net              # as PuctC.net
+from victorus._core cimport KEY_MASK, WORD_STOP
 
-cdef class PuctOpponent(Opponent):
-    cdef PuctParams params
-    cdef object network              # keeps params.net's weights alive
+cdef enum:
+    C_HEURISTIC = 0                  # the evaluators in C (PuctTree.run)
+    C_UNIFORM = 1
 
-cdef void* puct_workspace_new(const void* params, const int* cancel) noexcept nogil
-cdef void puct_workspace_free(void* workspace) noexcept nogil
-cdef void* puct_memory_new(const void* params) noexcept nogil
-cdef void puct_memory_free(void* memory) noexcept nogil
-cdef void puct_note(void* memory, int32_t code) noexcept nogil
-cdef void puct_forget(void* memory) noexcept nogil
-cdef int puct_choose(const StateC* s, const RulesC* r, const void* params, void* workspace,
-                     void* memory, uint64_t* rng, const int32_t* actions,
-                     int nactions) noexcept nogil
+cdef inline double exact_value(const PNode* nodes, int32_t i, int seat) noexcept nogil:
+    """The value of a proven node for ``seat``: its finished game's returns."""
+    while nodes[i].proof != i:
+        i = nodes[i].proof
+    return nodes[i].value[seat] / nodes[i].visits
+
+cdef inline int32_t code_key(int32_t code) noexcept nogil:
+    """An action code's notation key (Engine.history_keys)."""
+    return code & KEY_MASK if code < WORD_STOP else code
+
+cdef int puct_gather(PuctC* t, int want, int64_t* done) noexcept nogil
+cdef void puct_c_batch(PuctC* t, int k, int kind) noexcept nogil
+cdef void puct_begin(PuctC* t, double noise_alpha, double noise_fraction, uint64_t seed) noexcept nogil
+cdef int puct_leaves_wanted(PuctC* t, int64_t iterations) noexcept nogil
+cdef bint puct_reset(PuctC* t, const StateC* s) noexcept nogil
+cdef int32_t puct_follow(PuctC* t, int32_t at, int32_t key, StateC* s) noexcept nogil
+cdef bint puct_keep_subtree(PuctC* t, int32_t at, const StateC* s) noexcept nogil
+cdef bint same_state(const StateC* a, const StateC* b) noexcept nogil

@@ -4,22 +4,21 @@ virtual loss, expansion, backup and the proof of decided positions run in C with
 GIL; the evaluator (a Python callable, or the C heuristic) sees a batch of leaves at a
 time. A client of the engine (victorus._engine), built as a module of its own."""
 
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
 from libc.string cimport memcmp, memcpy, memset
-from libc.stdlib cimport calloc, malloc, realloc, free
+from libc.stdlib cimport malloc, realloc, free
 from libc.math cimport exp, log, sqrt, pow, cos, INFINITY
 
 from victorus._core cimport (
-    NUM_SEATS, RESULT_NONE, NUM_PLANES, KEY_MASK, WORD_STOP, action_id, id_in_frame,
+    NUM_SEATS, RESULT_NONE, NUM_PLANES, WORD_STOP, action_id, id_in_frame,
     code_target, kind_points)
 from victorus._engine cimport (
     StateC, RulesC, Engine, Rules, StopToken, MAX_ACTIONS, gen_actions, apply_action, team_returns,
     stop_flag, splitmix64, mix64, observation_uint8, observation_float32, info_kind, info_royal)
 from victorus.search._mcts cimport mcts_value
 from victorus._portable cimport atomic_load, RELAXED, now_seconds
-from victorus.search._evaluate cimport default_weights, evaluate
-from victorus.search._network cimport NetworkC, NetworkCore, network_evaluate
-from victorus.search._policy cimport decisive_index
+from victorus.search._evaluate cimport default_weights
+from victorus.search._network cimport network_for, evaluate_leaf
 
 import numpy as np
 
@@ -39,18 +38,9 @@ cdef extern from "Python.h":
 # never expanded again: its exact value is backed up.
 
 cdef enum:
-    C_HEURISTIC = 0                  # the evaluators in C (PuctTree.run)
-    C_UNIFORM = 1
     PRIOR_SHARPNESS = 4              # evaluated priors: exp(4 x value), value in (-1, 1)
     FLAG_TERMINAL = 1
     FLAG_QUEUED = 2                  # a leaf of the batch being evaluated
-
-
-cdef inline double exact_value(const PNode* nodes, int32_t i, int seat) noexcept nogil:
-    """The value of a proven node for ``seat``: its finished game's returns."""
-    while nodes[i].proof != i:
-        i = nodes[i].proof
-    return nodes[i].value[seat] / nodes[i].visits
 
 
 cdef double gamma_sample(uint64_t* rng, double alpha) noexcept nogil:
@@ -72,11 +62,6 @@ cdef double gamma_sample(uint64_t* rng, double alpha) noexcept nogil:
         u = ((splitmix64(rng) >> 11) + 0.5) * (1.0 / 9007199254740992.0)
         if log(u) < 0.5 * x * x + d - d * v + d * log(v):
             return boost * d * v
-
-
-cdef inline int32_t code_key(int32_t code) noexcept nogil:
-    """An action code's notation key (Engine.history_keys)."""
-    return code & KEY_MASK if code < WORD_STOP else code
 
 
 cdef int count_teams(const RulesC* r) noexcept nogil:
@@ -385,15 +370,6 @@ cdef void puct_c_batch(PuctC* t, int k, int kind) noexcept nogil:
         puct_expand_leaf(t, j, priors, value)
 
 
-cdef inline void leaf_evaluate(const PuctC* t, const StateC* s, float* v) noexcept nogil:
-    """The evaluation of a position per seat: the network's if the tree has one, else the
-    heuristic's."""
-    if t.net != NULL:
-        network_evaluate(s, t.r, t.net, v)
-    else:
-        evaluate(s, t.r, &t.weights, v)
-
-
 cdef void puct_heuristic_priors(PuctC* t, int j, double* priors) noexcept nogil:
     """Leaf ``j``'s priors: 1 + the R37 points an action captures; with
     ``evaluated_priors``, exp(PRIOR_SHARPNESS x the evaluation after the action for the
@@ -407,7 +383,7 @@ cdef void puct_heuristic_priors(PuctC* t, int j, double* priors) noexcept nogil:
         if t.evaluated_priors:
             memcpy(&child, s, sizeof(StateC))
             apply_action(&child, t.r, actions[i])
-            leaf_evaluate(t, &child, v)
+            evaluate_leaf(&child, t.r, t.net, &t.weights, v)
             priors[i] = exp(PRIOR_SHARPNESS * v[seat])
             continue
         priors[i] = 1.0
@@ -432,7 +408,7 @@ cdef void puct_heuristic_value(PuctC* t, int j, double* value) noexcept nogil:
         apply_action(&sim, t.r, rollout[splitmix64(&t.rng) % <uint64_t>n])
         played += 1
     if t.evaluated:
-        leaf_evaluate(t, &sim, v)
+        evaluate_leaf(&sim, t.r, t.net, &t.weights, v)
     else:
         mcts_value(&sim, t.r, v)
     for a in range(NUM_SEATS):
@@ -590,7 +566,7 @@ cdef class PuctTree:
         self.t.evaluated, self.t.evaluated_priors = evaluated, evaluated_priors
         default_weights(&self.t.weights)
         self.network = network
-        self.t.net = network_pointer(network, engine)
+        self.t.net = network_for(network, engine)
         self.obs_kind = {"none": 0, "uint8": 1, "float32": 2}[observation]
         self.t.leaf_states = <StateC*>malloc(batch_size * sizeof(StateC))
         self.t.leaf_node = <int32_t*>malloc(batch_size * sizeof(int32_t))
@@ -804,15 +780,6 @@ cdef bint searching(list trees, int64_t iterations):
     return False
 
 
-cdef const NetworkC* network_pointer(network, Engine engine) except? NULL:
-    """The C network of a NetworkCore (None: NULL), which must cover the board."""
-    if network is None:
-        return NULL
-    if not isinstance(network, NetworkCore) or not network.covers(engine):
-        raise ValueError("network must be a NetworkCore with rows for the board")
-    return &(<NetworkCore>network).c
-
-
 cdef object join(list arrays):
     return arrays[0] if len(arrays) == 1 else np.concatenate(arrays)
 
@@ -855,181 +822,3 @@ def run_trees(list trees, evaluator, int64_t iterations, double seconds, double 
             tree.t.k = 0
         check_signals()
     return [tree.t.done for tree in trees]
-
-
-# -- the opponent inside the vector games' step (victorus.search._policy) ------------------------
-# PUCTAgent.choose with a C evaluator: the decisive shortcut, else a search seeded by one
-# draw from the game's agent random state (the seed PUCTAgent draws from its rng). The
-# tree is the game's memory: kept between decisions and advanced by the actions the game
-# tells it (tree reuse, as PUCTAgent advances its tree by the game's history), forgotten
-# at a new episode. The batch's leaf buffers are the worker thread's workspace.
-
-cdef class PuctOpponent:
-    """A PUCT budget and its settings as a parameter block (PUCTAgent.native_opponent);
-    ``uniform``: the C evaluator 'uniform', else the heuristic."""
-
-    def __init__(self, int64_t iterations, double seconds, int batch_size, int max_nodes,
-                 double c_puct, double fpu_reduction, double noise_alpha, double noise_fraction,
-                 int rollout_actions, bint evaluated, bint evaluated_priors, bint reuse_tree,
-                 bint uniform, network=None):
-        if iterations < 0 and seconds <= 0 or batch_size < 1 or max_nodes <= MAX_ACTIONS:
-            raise ValueError(f"a PUCT opponent needs iterations or seconds, batch_size >= 1 "
-                             f"and max_nodes > {MAX_ACTIONS}")
-        self.params.iterations, self.params.seconds = iterations, seconds
-        self.params.batch_size, self.params.max_nodes = batch_size, max_nodes
-        self.params.c_puct, self.params.fpu_reduction = c_puct, fpu_reduction
-        self.params.noise_alpha, self.params.noise_fraction = noise_alpha, noise_fraction
-        self.params.rollout_actions = rollout_actions
-        self.params.evaluated, self.params.evaluated_priors = evaluated, evaluated_priors
-        self.params.reuse_tree = reuse_tree
-        self.params.kind = C_UNIFORM if uniform else C_HEURISTIC
-        if network is not None and not isinstance(network, NetworkCore):
-            raise ValueError("network must be a NetworkCore")
-        self.network = network
-        self.params.net = NULL if network is None else &(<NetworkCore>network).c
-        self.choose, self.block, self.note, self.forget = puct_choose, &self.params, puct_note, puct_forget
-        self.workspace_new, self.workspace_free = puct_workspace_new, puct_workspace_free
-        self.memory_new, self.memory_free = puct_memory_new, puct_memory_free
-
-
-ctypedef struct PuctWorkspace:
-    StateC trial                     # the decisive shortcut's
-    const int* cancel                # the vector's (Ctrl-C)
-    StateC* leaf_states              # the batch's buffers, lent to the tree searched
-    int32_t* leaf_node
-    int32_t* leaf_actions
-    int32_t* leaf_n
-
-ctypedef struct PuctMemory:
-    PuctC tree                       # nnodes 0: none yet, or forgotten
-    int32_t cursor                   # the node of the game's position (-1: not in the tree)
-    StateC at                        # that node's position, replayed as PuctTree.advance does
-
-
-cdef void* puct_workspace_new(const void* params, const int* cancel) noexcept nogil:
-    cdef const PuctParams* p = <const PuctParams*>params
-    cdef PuctWorkspace* w = <PuctWorkspace*>malloc(sizeof(PuctWorkspace))
-    if w == NULL:
-        return NULL
-    w.cancel = cancel
-    w.leaf_states = <StateC*>malloc(p.batch_size * sizeof(StateC))
-    w.leaf_node = <int32_t*>malloc(p.batch_size * sizeof(int32_t))
-    w.leaf_n = <int32_t*>malloc(p.batch_size * sizeof(int32_t))
-    w.leaf_actions = <int32_t*>malloc(<size_t>p.batch_size * MAX_ACTIONS * sizeof(int32_t))
-    if (w.leaf_states == NULL or w.leaf_node == NULL or w.leaf_n == NULL
-            or w.leaf_actions == NULL):
-        puct_workspace_free(w)
-        return NULL
-    return w
-
-
-cdef void puct_workspace_free(void* workspace) noexcept nogil:
-    cdef PuctWorkspace* w = <PuctWorkspace*>workspace
-    if w != NULL:
-        free(w.leaf_states)
-        free(w.leaf_node)
-        free(w.leaf_n)
-        free(w.leaf_actions)
-        free(w)
-
-
-cdef void* puct_memory_new(const void* params) noexcept nogil:
-    """A game's memory: the tree's settings, no node yet (they grow at its searches)."""
-    cdef const PuctParams* p = <const PuctParams*>params
-    cdef PuctMemory* m = <PuctMemory*>calloc(1, sizeof(PuctMemory))
-    if m == NULL:
-        return NULL
-    m.tree.max_nodes, m.tree.batch_size = p.max_nodes, p.batch_size
-    m.tree.c_puct, m.tree.fpu_reduction = p.c_puct, p.fpu_reduction
-    m.tree.rollout_actions = p.rollout_actions
-    m.tree.evaluated, m.tree.evaluated_priors = p.evaluated, p.evaluated_priors
-    default_weights(&m.tree.weights)
-    m.tree.net = p.net
-    m.cursor = -1
-    return m
-
-
-cdef void puct_memory_free(void* memory) noexcept nogil:
-    cdef PuctMemory* m = <PuctMemory*>memory
-    if m != NULL:
-        free(m.tree.nodes)
-        free(m.tree.root_prior)
-        free(m)
-
-
-cdef void puct_note(void* memory, int32_t code) noexcept nogil:
-    """An action played in the game: follow it down the tree, if the tree has it."""
-    cdef PuctMemory* m = <PuctMemory*>memory
-    if m.cursor >= 0:
-        m.cursor = puct_follow(&m.tree, m.cursor, code_key(code), &m.at)
-
-
-cdef void puct_forget(void* memory) noexcept nogil:
-    (<PuctMemory*>memory).cursor = -1
-
-
-cdef void puct_search_alone(PuctC* t, int64_t iterations, double seconds, int kind,
-                            const int* cancel) noexcept nogil:
-    """run_trees for this one tree with a C evaluator: batches until the budget or
-    ``cancel``."""
-    cdef double deadline = now_seconds() + seconds if seconds > 0 else 0
-    cdef int want
-    while not atomic_load(cancel, RELAXED) and not (deadline > 0 and now_seconds() >= deadline):
-        want = puct_leaves_wanted(t, iterations)
-        if want:
-            t.k = puct_gather(t, want, &t.done)
-        if not t.k:
-            if not puct_leaves_wanted(t, iterations):
-                break
-            continue
-        puct_c_batch(t, t.k, kind)
-        t.done += t.k
-        t.k = 0
-
-
-cdef int puct_pick(const PuctC* t) noexcept nogil:
-    """PUCTAgent's choice at temperature 0: the proven child, else the most visited (then
-    the best valued, then the first) root child."""
-    cdef const PNode* root = &t.nodes[0]
-    cdef const PNode* c
-    cdef int i, best = 0, seat = root.seat
-    cdef uint32_t best_visits = 0
-    cdef double value, best_value = -INFINITY
-    if root.proof > 0:
-        return root.proof - root.first_child
-    if root.first_child < 0:
-        return 0
-    for i in range(root.nchildren):
-        c = &t.nodes[root.first_child + i]
-        value = (exact_value(t.nodes, root.first_child + i, seat) if c.proof >= 0
-                 else c.value[seat] / c.visits if c.visits else 0.0)
-        if i == 0 or c.visits > best_visits or c.visits == best_visits and value > best_value:
-            best, best_visits, best_value = i, c.visits, value
-    return best
-
-
-cdef int puct_choose(const StateC* s, const RulesC* r, const void* params, void* workspace,
-                     void* memory, uint64_t* rng, const int32_t* actions,
-                     int nactions) noexcept nogil:
-    """PUCTAgent's choice: the decisive action, else a search of the game's tree (the
-    subtree of the position kept, with tree reuse) seeded by one draw from ``rng``. Out
-    of memory, the first action."""
-    cdef const PuctParams* p = <const PuctParams*>params
-    cdef PuctWorkspace* w = <PuctWorkspace*>workspace
-    cdef PuctMemory* m = <PuctMemory*>memory
-    cdef PuctC* t = &m.tree
-    cdef int index = decisive_index(s, r, actions, nactions, &w.trial)
-    if index >= 0:
-        return index
-    t.r = r
-    t.leaf_states, t.leaf_node = w.leaf_states, w.leaf_node
-    t.leaf_actions, t.leaf_n = w.leaf_actions, w.leaf_n
-    if not (p.reuse_tree and m.cursor >= 0 and same_state(&m.at, s)
-            and puct_keep_subtree(t, m.cursor, s)) and not puct_reset(t, s):
-        m.cursor = -1
-        return 0
-    m.cursor = 0
-    memcpy(&m.at, s, sizeof(StateC))
-    puct_begin(t, p.noise_alpha, p.noise_fraction, splitmix64(rng))
-    puct_search_alone(t, p.iterations, p.seconds, p.kind, w.cancel)
-    return puct_pick(t)

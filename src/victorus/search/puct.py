@@ -26,7 +26,7 @@ from ..checks import check_int, check_seed
 from ..errors import ConfigError
 from ..game import Game, check_stop
 from ..notation import Action
-from . import _puct  # type: ignore[attr-defined]
+from . import _puct, _puct_opponent  # type: ignore[attr-defined]
 from .budgets import SearchResult, budget_name, check_budget, decisive, legal_now
 from .network import network_from
 
@@ -215,7 +215,7 @@ class PUCTAgent:
             raise ConfigError(f"{self.name}: an opponent inside the step needs a C evaluator "
                               f"{C_EVALUATORS} and temperature 0, got {self.evaluator!r} and "
                               f"{self.temperature!r}")
-        return _puct.PuctOpponent(-1 if self.iterations is None else self.iterations,
+        return _puct_opponent.PuctOpponent(-1 if self.iterations is None else self.iterations,
                                   self.seconds or 0.0, self.batch_size, self.max_nodes,
                                   self.c_puct, self.fpu_reduction, self.dirichlet_alpha,
                                   self.noise_fraction, self.rollout_actions, self.evaluated,

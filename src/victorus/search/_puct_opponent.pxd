@@ -1,0 +1,36 @@
+# cython: language_level=3
+# PUCT with a C evaluator as an opponent inside the vector games' step
+# (victorus.search._puct_opponent): a victorus.search._policy.ChooseFn, its parameter block, its
+# workspace and its memory of a game (the tree kept between decisions).
+
+from libc.stdint cimport int32_t, int64_t, uint64_t
+
+from victorus._engine cimport StateC, RulesC
+from victorus.search._network cimport NetworkC
+from victorus.search._policy cimport Opponent
+
+ctypedef struct PuctParams:
+    int64_t iterations               # per decision; < 0: until the time budget
+    double seconds                   # per decision; 0: none
+    int batch_size
+    int32_t max_nodes
+    double c_puct, fpu_reduction, noise_alpha, noise_fraction
+    int rollout_actions
+    bint evaluated, evaluated_priors
+    bint reuse_tree
+    int kind                         # the C evaluator (C_HEURISTIC or C_UNIFORM)
+    const NetworkC* net              # as PuctC.net
+
+cdef class PuctOpponent(Opponent):
+    cdef PuctParams params
+    cdef object network              # keeps params.net's weights alive
+
+cdef void* puct_workspace_new(const void* params, const int* cancel) noexcept nogil
+cdef void puct_workspace_free(void* workspace) noexcept nogil
+cdef void* puct_memory_new(const void* params) noexcept nogil
+cdef void puct_memory_free(void* memory) noexcept nogil
+cdef void puct_note(void* memory, int32_t code) noexcept nogil
+cdef void puct_forget(void* memory) noexcept nogil
+cdef int puct_choose(const StateC* s, const RulesC* r, const void* params, void* workspace,
+                     void* memory, uint64_t* rng, const int32_t* actions,
+                     int nactions) noexcept nogil
