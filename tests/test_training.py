@@ -142,3 +142,22 @@ def test_the_command_line_trains_and_refuses_bad_folders(tmp_path, capsys):
     blocker.write_text("x")
     assert main(["train", str(blocker / "sub"), "--rounds", "1", "--no-progress"]) == 2
     assert "victorus: error" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("distil", [True, False])
+def test_distil_searches_later_rounds_with_the_new_network(tmp_path, monkeypatch, distil):
+    """Search and distil: round 0 on the heuristic, later rounds with the network so far;
+    --no-distil keeps every round on the heuristic."""
+    from victorus import training
+    searched = []
+    real = training.self_play
+
+    def spy(settings, number, network, progress=None):
+        searched.append(network)
+        return real(settings, number, network, progress)
+    monkeypatch.setattr(training, "self_play", spy)
+    run(tmp_path, f"distil-{distil}", distil=distil)
+    assert searched[0] is None
+    assert (searched[1] is not None) == distil
+    with pytest.raises(ConfigError, match="distil must be True or False"):
+        Settings(**{**TINY, "distil": "yes"}).check()

@@ -317,6 +317,9 @@ def _train_parser(commands) -> None:
     p.add_argument("--backend", choices=BACKENDS, default=d.backend,
                    help="ray: self-play as Ray tasks (pip install ray)")
     p.add_argument("--address", default=None, help="a Ray cluster's address (--backend ray)")
+    p.add_argument("--distil", action=argparse.BooleanOptionalAction, default=d.distil,
+                   help="search the games of the rounds after the first with the network so far "
+                        "(--no-distil: every round's games on the heuristic evaluation)")
     p.add_argument("--resume", action="store_true", help="go on from OUT's last checkpoint")
     _add_progress_option(p)
     _add_log_options(p)
@@ -326,7 +329,8 @@ def cmd_train(args) -> int:
     from .training import Settings, format_point, train
     settings = Settings(rounds=args.rounds, minutes=args.minutes, games=args.games,
                         iterations=args.iterations, epochs=args.epochs, window=args.window,
-                        blend=args.blend, hidden=args.hidden, hidden2=args.hidden2,
+                        blend=args.blend, distil=args.distil, hidden=args.hidden,
+                        hidden2=args.hidden2,
                         learning_rate=args.learning_rate, weight_decay=args.weight_decay,
                         seed=args.seed, workers=args.workers,
                         backend=args.backend, address=args.address)

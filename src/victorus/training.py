@@ -74,6 +74,7 @@ class Settings:
     opening: int = 8                 # random actions at most before the search plays
     max_actions: int = 600           # a self-play game stops there
     blend: float = 0.5               # the search's value's share of a label
+    distil: bool = True              # rounds after the first searched with the new network
     window: int = 3                  # rounds whose positions are trained on
     epochs: int = 1
     batch: int = 256
@@ -112,6 +113,8 @@ class Settings:
             raise ConfigError(f"learning_rate x weight_decay must be below 1 (each step keeps "
                               f"that share of the weights), got {self.learning_rate:g} x "
                               f"{self.weight_decay:g}")
+        if not isinstance(self.distil, bool):
+            raise ConfigError(f"distil must be True or False, got {self.distil!r}")
         if self.backend not in BACKENDS:
             raise ConfigError(f"backend must be one of {BACKENDS}, got {self.backend!r}")
         for config in self.mix:
@@ -342,7 +345,8 @@ def train(out: str, settings: Settings | None = None, resume: bool = False,
         if number > first_round and (time.perf_counter() - start) / 60 >= settings.minutes:
             log.info("the time is spent: no round %d", number)
             break
-        games = self_play(settings, number, network if number else None, progress)
+        searcher = network if number and settings.distil else None
+        games = self_play(settings, number, searcher, progress)
         held_out = len(games) // 10 if len(games) >= 10 else int(len(games) >= 2)
         windows.append([s for game in games[held_out:] for s in game])
         windows = windows[-settings.window:]
