@@ -19,8 +19,10 @@ Each round:
    from the last checkpoint.
 
 The next round's games are searched with the new network (search and distil). Everything
-is drawn from ``seed``: the same command gives the same network, whatever ``workers``
-(games are dealt to workers and gathered in order). Workers are processes
+is drawn from ``seed``: the same command plays the same games and makes the same updates,
+whatever ``workers`` (games are dealt to workers and gathered in order); a large run's
+weights agree to float rounding (the BLAS library's threads), so its later, network-searched
+rounds may part. Workers are processes
 (``workers``), or Ray tasks (``backend="ray"``, ``pip install ray``).
 """
 
