@@ -588,8 +588,9 @@ def calibrate(specs, board: str = "compact", players: int = 2, positions: int = 
     """Equal CPU: the count budget (iterations, nodes) each time spec (``kind:<seconds>s``)
     searches in its seconds on this machine, measured as the median over ``positions``
     positions of fresh games (``board``, ``players``, ``variant``) played at random (every
-    9th action, from seed ``seed``), the searches run one at a time. A tournament of the count budgets gives each agent the CPU
-    it had here, whatever the load while it plays, and is reproducible from its seed.
+    9th action, from seed ``seed``), the searches run one at a time. A tournament of the
+    count budgets gives each agent the CPU it had here, whatever the load while it plays,
+    and is reproducible from its seed.
     Specs without a time budget, with threads, or of a kind that reports no count (no
     ``search``: ``mcts-py``) are kept as they are."""
     specs = list(specs)
