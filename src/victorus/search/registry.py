@@ -45,9 +45,10 @@ def _best(name: str, network, seed, iterations: int | None, seconds: float | Non
 def best_agent(seed=None, iterations: int | None = None, seconds: float | None = None,
                **settings):
     """``best:<budget>``: the strongest built-in agent at a budget, as an engine has one
-    strongest setting (no budget: 0.1 s a decision): PUCT with priors from captures,
-    leaves valued by rollouts of 10 actions scored by the evaluation of BEST_EVALUATION,
-    c_puct 0.35 (BEST_SETTINGS); docs/agents.md gives the matches that chose them.
+    strongest setting (no budget: 0.1 s a decision): PUCT with priors from captures and
+    c_puct 0.35, its leaves valued by short rollouts scored by the evaluation of
+    BEST_EVALUATION (the heuristic: rollouts of 10, BEST_SETTINGS; the network: of 3,
+    BEST_NET_SETTINGS); docs/agents.md gives the matches that chose them.
     ``settings``: more PUCTAgent settings (the page's ``max_nodes``)."""
     if BEST_EVALUATION == "network":
         return best_net_agent(seed, iterations, seconds, name="best", **settings)
