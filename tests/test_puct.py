@@ -308,11 +308,13 @@ def test_rollouts_cut_short_are_scored_by_the_evaluation():
 
 
 def test_best_is_the_tuned_puct_at_a_budget():
-    from victorus.agents import BEST_SETTINGS
+    from victorus.agents import BEST_EVALUATION, BEST_NET_SETTINGS, BEST_SETTINGS
     from victorus.page_state import PAGE_AGENTS
     best = make_agent("best:0.01s", seed=1)
     assert best.name == "best:0.01s" and best.seconds == 0.01
-    assert (best.c_puct, best.rollout_actions, best.evaluated) == tuple(BEST_SETTINGS.values())
+    settings = BEST_NET_SETTINGS if BEST_EVALUATION == "network" else BEST_SETTINGS
+    assert (best.c_puct, best.rollout_actions, best.evaluated) == tuple(settings.values())
+    assert (best.network is not None) == (BEST_EVALUATION == "network")
     assert make_agent("best").seconds == 0.1 and make_agent("best:300").iterations == 300
     game = midgame()
     assert make_agent("best:200", seed=2).choose(game) == make_agent("best:200", seed=2).choose(game)

@@ -27,7 +27,7 @@ BEST_NET_SETTINGS: dict = {"c_puct": 0.35, "rollout_actions": 3, "evaluated": Tr
 
 #: The evaluation best's leaves are scored by: "network" (the shipped network) or
 #: "heuristic", whichever won the matches of docs/agents.md.
-BEST_EVALUATION = "heuristic"
+BEST_EVALUATION = "network"
 
 
 def _best(name: str, network, seed, iterations: int | None, seconds: float | None,
