@@ -179,6 +179,13 @@ cdef int network_block(const RulesC* r, const NetworkC* net) noexcept nogil:
     return -1
 
 
+cdef inline void add_row(float* out, const float* row, float x, int n) noexcept nogil:
+    """``out += x * row`` over ``n`` floats (a layer's input times its weights' row)."""
+    cdef int j
+    for j in range(n):
+        out[j] += x * row[j]
+
+
 cdef void network_evaluate(const StateC* s, const RulesC* r, const NetworkC* net,
                            float* out) noexcept nogil:
     """Per seat in (-1, 1): the network's value of the position (the module's docstring);
@@ -195,7 +202,6 @@ cdef void network_evaluate(const StateC* s, const RulesC* r, const NetworkC* net
     cdef int members[NUM_SEATS]
     cdef int H = net.hidden, H2 = net.hidden2, p = s.turn.to_move
     cdef int i, j, k, n, start, nteams = 0
-    cdef const float* w
     cdef float x
     cdef double v, mean = 0
     if s.result != RESULT_NONE:
@@ -210,25 +216,17 @@ cdef void network_evaluate(const StateC* s, const RulesC* r, const NetworkC* net
     for j in range(H):
         acc[j] = net.b1[j]
     for k in range(n):
-        w = net.w1 + <Py_ssize_t>(start + rows[k]) * H
-        for j in range(H):
-            acc[j] += w[j]
+        add_row(acc, net.w1 + <Py_ssize_t>(start + rows[k]) * H, 1.0, H)
     for k in range(DENSE_INPUTS):
-        x = dense[k]
-        if x != 0:
-            w = net.wd + k * H
-            for j in range(H):
-                acc[j] += x * w[j]
+        if dense[k] != 0:
+            add_row(acc, net.wd + k * H, dense[k], H)
     for j in range(H):
         acc[j] = 0 if acc[j] < 0 else 1 if acc[j] > 1 else acc[j]
     for j in range(H2):
         h2[j] = net.b2[j]
     for k in range(H):
-        x = acc[k]
-        if x != 0:
-            w = net.w2 + k * H2
-            for j in range(H2):
-                h2[j] += x * w[j]
+        if acc[k] != 0:
+            add_row(h2, net.w2 + k * H2, acc[k], H2)
     for i in range(NUM_SEATS):
         v = net.b3[i]
         for j in range(H2):
