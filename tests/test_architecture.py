@@ -242,6 +242,22 @@ def test_the_license_is_declared_once_and_shipped():
     assert not [c for c in project["classifiers"] if c.startswith("License ::")]
 
 
+def test_the_installed_metadata_carries_the_license_and_no_project_tools():
+    """What pip installed (the wheel built from this tree in CI) says what pyproject.toml
+    says: the SPDX license with its file shipped in the dist-info (PEP 639), every Python
+    version classifier, and the extras without the project's own tool groups."""
+    from importlib import metadata
+    project = pyproject()["project"]
+    found = metadata.metadata("victorus")
+    assert found["License-Expression"] == project["license"]
+    assert found.get_all("License-File") == project["license-files"]
+    shipped = metadata.distribution("victorus").read_text("licenses/LICENSE")
+    assert shipped == (ROOT / "LICENSE").read_text()
+    assert set(found.get_all("Classifier")) == set(project["classifiers"])
+    assert found["Requires-Python"] == project["requires-python"]
+    assert set(found.get_all("Provides-Extra")) == set(project["optional-dependencies"])
+
+
 def test_the_scripts_help_opens_with_whole_sentences():
     """A tool's or example's --help description is its docstring's first paragraph, whole
     sentences, not its first line cut mid-sentence."""

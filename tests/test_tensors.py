@@ -253,7 +253,7 @@ def test_observations_stay_within_the_bounds_their_spaces_declare():
     (low, high), the marks are 0 or 1, and the adapters' Box spaces are these bounds."""
     import numpy as np
 
-    from victorus.tensors import COUNT_PLANE_BOUNDS, PLANE_INDEX, observation_bounds
+    from victorus.tensors import PLANE_INDEX, count_plane_bounds, observation_bounds
     from victorus.vector import VectorGames
     for kind in ("float32", "uint8"):
         games = VectorGames(16, "compact", players=3, observations=kind, seed=7)
@@ -266,23 +266,61 @@ def test_observations_stay_within_the_bounds_their_spaces_declare():
             assert (planes >= low).all() and (planes <= high).all()
             seen_counts |= bool(planes[:, PLANE_INDEX["held0"]].any())
         assert seen_counts                     # the counts were exercised, not only zeros
-    marks = [i for name, i in PLANE_INDEX.items() if name not in COUNT_PLANE_BOUNDS]
+    marks = [i for name, i in PLANE_INDEX.items() if name not in count_plane_bounds()]
     low, high = observation_bounds(127)
     assert (low[marks] == 0).all() and (high[marks] == 1).all()
     assert np.isinf(high[PLANE_INDEX["round"]]).all() and high[PLANE_INDEX["knight_captures0"]][0] == 10
+    assert high[PLANE_INDEX["held5"]][0] == 5 and high[PLANE_INDEX["passes"]][0] == 6
+
+
+def test_a_game_capped_at_k_actions_stays_within_the_bounds_for_k():
+    """count_plane_bounds(k) (R36): after k actions of random games (both boards, 2 to 6
+    players, quick games' pending bonuses and self-bonus chains included, R22-R25, R29,
+    R37) every seat's planes lie within observation_bounds(max_actions=k), and a cap makes
+    every plane finite."""
+    from victorus import Game
+    from victorus.tensors import PLANE_INDEX, observation_bounds
+    rng = random.Random(11)
+    grown = ("round", "tally", "laps", "pending")
+    reached = dict.fromkeys(grown, 0.0)
+    for board, players, variant in (("compact", 2, "quick"), ("compact", 3, "standard"),
+                                    ("standard", 6, "quick"), ("standard", 4, "standard")):
+        for _ in range(3):
+            game = Game(board, players=players, variant=variant)
+            while not game.is_over and game.ply < 400:
+                game.play(rng.choice(game.legal_actions()))
+                low, high = observation_bounds(len(game.board), max_actions=game.ply)
+                assert np.isfinite(low).all() and np.isfinite(high).all()
+                for seat in game.config.present:
+                    planes = game.observation(seat)
+                    outside = np.argwhere((planes < low) | (planes > high))
+                    assert not len(outside), (board, variant, game.ply, outside[:3])
+                    for name in grown:
+                        row = planes[PLANE_INDEX[name]]
+                        reached[name] = max(reached[name], float(np.abs(row).max())
+                                            / high[PLANE_INDEX[name]][0])
+    assert all(v > 0 for v in reached.values()), reached   # every grown plane was exercised
 
 
 def test_the_adapters_spaces_use_the_observation_bounds():
     pytest.importorskip("gymnasium")
     pytest.importorskip("pettingzoo")
     from victorus.env import aec_env
+    from victorus.game import DEFAULT_MAX_ACTIONS
     from victorus.gym_env import LearnerEnv
     from victorus.tensors import observation_bounds
     from victorus.vector_env import VictorusVectorEnv
-    low, high = observation_bounds(127)
+    low, high = observation_bounds(127, max_actions=DEFAULT_MAX_ACTIONS)
     for space in (LearnerEnv("compact", 2).observation_space,
                   aec_env(board="compact", players=2).observation_space("seat_0")["observation"],
                   VictorusVectorEnv(2, "compact", 2).single_observation_space["observation"]):
+        assert np.array_equal(space.low, low) and np.array_equal(space.high, high)
+    low, high = observation_bounds(127, max_actions=50)         # each adapter's own cap
+    for space in (LearnerEnv("compact", 2, max_actions=50).observation_space,
+                  aec_env(board="compact", players=2, max_actions=50).observation_space(
+                      "seat_0")["observation"],
+                  VictorusVectorEnv(2, "compact", 2, max_actions=50).single_observation_space[
+                      "observation"]):
         assert np.array_equal(space.low, low) and np.array_equal(space.high, high)
     space = VictorusVectorEnv(2, "compact", 2, observations="uint8").observation_space
     assert (space["observation"].high == 255).all() and space["observation"].shape[0] == 2

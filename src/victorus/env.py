@@ -74,7 +74,8 @@ class VictorusEnv(AECEnv):
         shape = (len(PLANES), len(self.game.board))
         self.observation_spaces = {
             agent: spaces.Dict({
-                "observation": spaces.Box(*observation_bounds(shape[1]), dtype=np.float32),
+                "observation": spaces.Box(*observation_bounds(shape[1], max_actions=max_actions),
+                                      dtype=np.float32),
                 "action_mask": spaces.Box(low=0, high=1, shape=(n_actions,), dtype=np.int8),
                 "legal_ids": spaces.Box(low=-1, high=n_actions - 1, shape=(MAX_LEGAL_ACTIONS,),
                                         dtype=np.int32),

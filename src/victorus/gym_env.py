@@ -90,7 +90,7 @@ class LearnerEnv(gymnasium.Env):
         assert masks is not None                        # legal="mask", VectorGames' default
         self._masks = masks
         cells = len(self.games.board)
-        low, high = observation_bounds(cells, observations)
+        low, high = observation_bounds(cells, observations, max_actions)
         self.observation_space = spaces.Box(low, high, dtype=np.dtype(observations))
         self.action_space = spaces.Discrete(self.games.num_actions)
         self._seeded = self._over = False

@@ -42,16 +42,29 @@ from .geometry import Board, rotate
 
 PLANE_INDEX = {name: i for i, name in enumerate(PLANES)}
 WORDS = ID_WORDS
-#: The float32 planes that are not 0/1 marks, with the (low, high) of their values: counts
-#: divided by PLANE_SCALES (knight captures clipped at KNIGHT_CAPTURES_SEEN, R19), no upper
-#: bound where the rules set none (a knight's tally, the round, passes, pending bonuses,
-#: pieces held), and R29's laps, any integer. uint8 observations hold 0-255.
-COUNT_PLANE_BOUNDS = {
-    "tally": (0.0, math.inf), "laps": (-math.inf, math.inf), "round": (0.0, math.inf),
-    "passes": (0.0, math.inf), "pending": (0.0, math.inf),
-    **{f"knight_captures{a}": (0.0, KNIGHT_CAPTURES_SEEN / PLANE_SCALES["knight_captures"])
-       for a in range(NUM_SEATS)},
-    **{f"held{a}": (0.0, math.inf) for a in range(NUM_SEATS)}}
+#: Pieces of one army at setup (R35), the same on both boards: the most any army can hold
+#: is the other five armies' (R20; pieces are never made, and team mates never capture).
+ARMY_PIECES = len(Board("compact").home_cells[0])
+
+
+def count_plane_bounds(max_actions: int | None = None) -> dict[str, tuple[float, float]]:
+    """The float32 planes that are not 0/1 marks, with the (low, high) of the counts they
+    show (before PLANE_SCALES divides them).
+
+    The rules bound some whatever the game's length: knight captures are clipped at
+    KNIGHT_CAPTURES_SEEN (R19), consecutive passes end the game when they reach the live
+    armies (R26), and an army holds at most the other five armies' pieces. The others grow
+    with the game: an action adds at most 1 to the round, 2 to a knight's tally (R25: one
+    capture a leg), 2 to the pending bonuses (R22, R37: a move's captures), and moves a
+    King's or Queen's laps by at most 1 either way (R29: a leg sweeps less than 180
+    degrees; placing a royal sets 0). So a game capped at ``max_actions`` (R36) bounds
+    them all; without a cap they have no bound.
+    """
+    grown = math.inf if max_actions is None else float(max_actions)
+    return {"tally": (0.0, 2 * grown), "laps": (-grown, grown), "round": (0.0, 1 + grown),
+            "passes": (0.0, float(NUM_SEATS)), "pending": (0.0, 2 * grown),
+            **{f"knight_captures{a}": (0.0, float(KNIGHT_CAPTURES_SEEN)) for a in range(NUM_SEATS)},
+            **{f"held{a}": (0.0, float((NUM_SEATS - 1) * ARMY_PIECES)) for a in range(NUM_SEATS)}}
 
 
 _np = None                      # numpy, imported on first use (tensors need it; games do not)
@@ -68,17 +81,21 @@ def _numpy():
     return numpy
 
 
-def observation_bounds(cells: int, dtype: str = "float32") -> tuple:
+def observation_bounds(cells: int, dtype: str = "float32",
+                       max_actions: int | None = None) -> tuple:
     """(low, high), two ``[planes, cells]`` arrays of ``dtype``: the values each plane can
-    hold (COUNT_PLANE_BOUNDS; 0 and 1 for the marks), for gymnasium's and PettingZoo's
-    Box spaces."""
+    hold in a game capped at ``max_actions`` actions (R36; None: no cap), for gymnasium's
+    and PettingZoo's Box spaces. Marks hold 0 or 1, counts what `count_plane_bounds` gives
+    divided by their scale (PLANE_SCALES), rounded as the engine rounds them; uint8 planes
+    hold 0-255. Without a cap, the round, laps, tally and pending planes are unbounded."""
     np = _numpy()
     shape = (len(PLANES), cells)
     if dtype == "uint8":
         return np.zeros(shape, np.uint8), np.full(shape, 255, np.uint8)
     low, high = np.zeros(shape, np.float32), np.ones(shape, np.float32)
-    for name, (lo, hi) in COUNT_PLANE_BOUNDS.items():
-        low[PLANE_INDEX[name]], high[PLANE_INDEX[name]] = lo, hi
+    for name, (lo, hi) in count_plane_bounds(max_actions).items():
+        scale = PLANE_SCALES.get(name.rstrip("012345"), 1)
+        low[PLANE_INDEX[name]], high[PLANE_INDEX[name]] = lo / scale, hi / scale
     return low, high
 
 

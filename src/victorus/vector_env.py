@@ -58,7 +58,7 @@ class VictorusVectorEnv(VectorEnv):
         self.num_envs = num_envs
         self.copy = copy
         n_actions, cells = self.games.num_actions, len(self.games.board)
-        low, high = observation_bounds(cells, observations)
+        low, high = observation_bounds(cells, observations, max_actions)
         dtype = np.float32 if observations == "float32" else np.uint8
         self.single_observation_space = spaces.Dict({
             "observation": spaces.Box(low, high, dtype=dtype),
