@@ -24,7 +24,7 @@ from .geometry import Board
 from .notation import Action
 
 try:
-    from . import _core, _engine, _vector  # type: ignore[attr-defined]  # noqa: F401  (compiled)
+    from . import _core, _engine, _vector  # noqa: F401  (compiled)
 except ImportError as _exc:      # a broken build: the pure-Python reference still works
     _BUILD_ERROR: ImportError | None = _exc
 else:

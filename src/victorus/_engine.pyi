@@ -1,5 +1,5 @@
 """Types of the compiled engine (src/victorus/_engine.pyx and engine/*.pxi), for type
-checkers and the API reference. tests/test_typing.py holds every public name of the
+checkers and the API reference. tests/test_reference.py holds every public name of the
 compiled module to this file, so neither can gain a name the other lacks."""
 
 from collections.abc import Callable, Mapping, Sequence

@@ -536,7 +536,7 @@ def _learned_rows(games, nodes: int, seconds: float) -> list[Row]:
     """The learned evaluation (the shipped network) against the heuristic one, measured in
     the same run: its cost per leaf (positions of fresh games, evaluated in C) and
     alpha-beta's nodes per second with each."""
-    from .search import _network  # type: ignore[attr-defined]
+    from .search import _network
     from .search.alphabeta import AlphaBetaAgent
     from .search.network import default_network
     network = default_network()

@@ -11,7 +11,7 @@ from ..checks import check_int, check_seed
 from ..errors import ConfigError
 from ..game import Game, check_stop
 from ..notation import Action
-from . import _alphabeta  # type: ignore[attr-defined]
+from . import _alphabeta
 from .budgets import check_seconds, decisive, legal_now
 from .network import network_from
 

@@ -13,7 +13,7 @@ from ..checks import check_int, parse_int
 from ..errors import ConfigError
 from ..game import Game
 from ..notation import Action
-from . import _mcts  # type: ignore[attr-defined]
+from . import _mcts
 
 
 def check_seconds(seconds) -> None:

@@ -20,7 +20,7 @@ import math
 from ..constants import KING, NUM_SEATS, QUEEN
 from ..game import Game
 from ..geometry import hex_distance, winding_base
-from . import _evaluate  # type: ignore[attr-defined]
+from . import _evaluate
 
 #: The terms, in the order of the weights.
 TERMS: tuple[str, ...] = _evaluate.TERMS

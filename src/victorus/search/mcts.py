@@ -13,7 +13,7 @@ from ..constants import NUM_SEATS
 from ..errors import ConfigError
 from ..game import Game, check_stop, play_random
 from ..notation import Action
-from . import _mcts  # type: ignore[attr-defined]
+from . import _mcts
 from .budgets import SearchResult, budget_name, check_budget, decisive, legal_now
 
 

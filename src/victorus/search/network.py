@@ -39,7 +39,7 @@ from ..checks import check_int, check_seed
 from ..errors import ConfigError
 from ..files import check_writable, file_path, read_limited, write_atomic
 from ..geometry import Board, hex_distance
-from . import _network  # type: ignore[attr-defined]
+from . import _network
 
 MAGIC = b"VICTORUS-NETWORK\n"
 #: The file format's version: bumped with any change of the layout of the file itself.
@@ -133,7 +133,7 @@ class Network:
         drawn at random from ``seed``, ready to learn."""
         check_int("hidden", hidden, 1, SIZES["max_hidden"])
         check_int("hidden2", hidden2, 1, SIZES["max_hidden"])
-        from . import _evaluate  # type: ignore[attr-defined]
+        from . import _evaluate
         rng = np.random.default_rng(check_seed(seed))
         size = shapes(hidden, hidden2)
         weights = _evaluate.default_weight_values()

@@ -26,7 +26,7 @@ from ..checks import check_int, check_seed
 from ..errors import ConfigError
 from ..game import Game, check_stop
 from ..notation import Action
-from . import _puct, _puct_opponent  # type: ignore[attr-defined]
+from . import _puct, _puct_opponent
 from .budgets import SearchResult, budget_name, check_budget, decisive, legal_now
 from .network import network_from
 

@@ -8,7 +8,7 @@ import random
 from ..checks import check_seed
 from ..game import Game, check_stop
 from ..notation import Action
-from . import _greedy, _policy  # type: ignore[attr-defined]
+from . import _greedy, _policy
 from .budgets import legal_now
 
 

@@ -1,0 +1,35 @@
+"""Types of the compiled learned evaluation (src/victorus/search/_network.pyx).
+tests/test_reference.py holds it to the compiled module."""
+
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+
+import numpy
+from numpy.typing import ArrayLike, NDArray
+
+from .._engine import Engine
+
+#: The feature layout's name, written in every network file.
+LAYOUT: str
+#: The sizes the Python side (files, training) reads.
+SIZES: dict[str, int]
+#: The names of the skip weights, and of the type rows after the pieces.
+SKIP_NAMES: tuple[str, ...]
+TYPE_NAMES: tuple[str, ...]
+
+
+class NetworkCore:
+    def __init__(self, arrays: Mapping[str, ArrayLike], block_cells: Sequence[int],
+                 block_rims: Sequence[int]) -> None: ...
+    @property
+    def arrays(self) -> MappingProxyType[str, NDArray[numpy.float32]]: ...
+    @property
+    def block_cells(self) -> tuple[int, ...]: ...
+    def covers(self, engine: Engine) -> bool: ...
+    def evaluate(self, engine: Engine) -> tuple[float, ...]: ...
+
+
+def engine_inputs(engine: Engine) -> tuple[NDArray[numpy.int32], NDArray[numpy.float32],
+                                           NDArray[numpy.float32], NDArray[numpy.int8]]: ...
+def block_size(ncells: int) -> int: ...
+def evaluate_many(engines: list[Engine], network: NetworkCore | None, repeat: int) -> int: ...
