@@ -31,7 +31,9 @@ def test_adapters_doc_examples_run(tmp_path, monkeypatch, capsys):
     """docs/adapters.md: every Python block runs as written (vector games, gymnasium,
     OpenSpiel's Observation API...)."""
     monkeypatch.chdir(tmp_path)
-    namespace = run_doc_blocks("adapters.md", 7)
+    namespace = run_doc_blocks("adapters.md", 8)
+    out = capsys.readouterr().out
+    assert "3.01 -300.0" in out                                 # the bounds example's line
     assert namespace["observation"].tensor.shape == (88 * 127,)
     assert namespace["small"].tensor.shape == (6 * 127 + 30,)
     assert namespace["games"].rewards.shape == (64, 6)
@@ -39,7 +41,6 @@ def test_adapters_doc_examples_run(tmp_path, monkeypatch, capsys):
     # pieces in its frame, and the OpenSpiel game ends with a winner.
     starts = namespace["starts"]
     assert sum(starts.values()) == len(namespace["origins"]) > 0 and starts["U"] > 0
-    out = capsys.readouterr().out
     assert "legal legs by the piece they move: {'T': 2, 'U': 6, 'B': 3" in out
     assert "[1.0, -1.0]" in out
 
