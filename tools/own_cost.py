@@ -14,6 +14,13 @@ starts. The whole measurement is repeated (``--repeats``, one valgrind process e
 each figure given as its median and range. One pass of every case runs first, unmeasured,
 so that what is made once (the Action objects, numpy's first buffers) is not counted.
 
+valgrind counts every iteration of a ``rep stosb`` or ``rep movsb`` as one instruction, so
+glibc's memset and memcpy, which use them above a few KiB on processors with fast string
+instructions, would count one instruction a byte: a mask's 32,764 bytes zeroed would be
+32,764 instructions, where the processor writes 32 bytes or more a cycle. The runs set
+glibc's tunables (REP_THRESHOLDS) so that memset and memcpy take their vector loops, 32
+bytes an instruction, at every size, and the stores count as the processor makes them.
+
     python tools/own_cost.py [--passes 1,3] [--repeats 3] [--write docs/performance.md]
 
 With ``--write`` the table replaces the one between the markers of docs/performance.md.
@@ -33,6 +40,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 BEGIN, END = "<!-- own cost table: begin -->", "<!-- own cost table: end -->"
 BASE = "play() + undo()"
+#: glibc tunables for the measured process: memset and memcpy never use rep stosb/movsb.
+REP_THRESHOLDS = ("glibc.cpu.x86_rep_stosb_threshold=0xffffffffffff:"
+                  "glibc.cpu.x86_rep_movsb_threshold=0xffffffffffff")
 
 
 def drive(passes: tuple[int, ...]) -> tuple[int, list[str]]:
@@ -82,6 +92,13 @@ def per_round(order: list[str], counts: list[int], passes: tuple[int, ...],
     return out
 
 
+def measured_env() -> dict[str, str]:
+    """The measured process's environment: this one, a fixed hash seed, and REP_THRESHOLDS
+    after any glibc tunables already set."""
+    tunables = ":".join(filter(None, (os.environ.get("GLIBC_TUNABLES"), REP_THRESHOLDS)))
+    return {**os.environ, "PYTHONHASHSEED": "0", "GLIBC_TUNABLES": tunables}
+
+
 def measure(passes: tuple[int, ...]) -> dict[str, float]:
     """One valgrind run: instructions per round of each case."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -92,7 +109,7 @@ def measure(passes: tuple[int, ...]) -> dict[str, float]:
         run = subprocess.run(
             ["valgrind", "--tool=callgrind", "--dump-before=getppid",
              f"--callgrind-out-file={folder / 'out'}", sys.executable, "-c", code],
-            capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"})
+            capture_output=True, text=True, env=measured_env())
         if run.returncode != 0:
             raise SystemExit(f"valgrind failed: {run.stderr[-2000:]}")
         positions, names = run.stdout.strip().split(" ", 1)
