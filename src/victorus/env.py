@@ -17,11 +17,11 @@ from __future__ import annotations
 import numpy as np
 
 from .checks import check_action_id, check_int
-from .constants import OBSERVATION_VERSION
+from .constants import OBSERVATION_VERSION, PLANES
 from .errors import ConfigError, optional_imports
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game
 from .render import text_board
-from .tensors import PLANES, num_actions, observation_bounds
+from .tensors import num_actions, observation_bounds
 from .vector import MAX_LEGAL_ACTIONS
 
 with optional_imports("victorus.env (PettingZoo)"):

@@ -21,10 +21,10 @@ from __future__ import annotations
 import numpy as np
 
 from .checks import as_int, check_action_id, check_int
-from .constants import NUM_SEATS, OBSERVATION_VERSION, PIECE_LETTERS
+from .constants import NUM_SEATS, OBSERVATION_VERSION, PIECE_LETTERS, PLANES
 from .errors import optional_imports
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game
-from .tensors import PLANES, num_actions
+from .tensors import num_actions
 from .variants import Config
 
 with optional_imports("victorus.openspiel"):
