@@ -14,7 +14,7 @@ def test_the_measured_program_runs_each_case_at_each_length():
     assert positions > 50
     from victorus.bench import own_cost_calls
     cases = [own_cost.BASE, *own_cost_calls(127)]
-    assert order == [case for case in cases for _ in (1, 2)]
+    assert order == [run for case in cases for run in (own_cost.WARM, case, case)]
 
 
 def test_a_round_is_the_difference_of_two_runs_per_position():

@@ -277,17 +277,26 @@ def test_a_game_capped_at_k_actions_stays_within_the_bounds_for_k():
     """count_plane_bounds(k) (R36): after k actions of random games (both boards, 2 to 6
     players, quick games' pending bonuses and self-bonus chains included, R22-R25, R29,
     R37) every seat's planes lie within observation_bounds(max_actions=k), and a cap makes
-    every plane finite."""
+    every plane finite. The bounds rest on what one action can add, checked action by
+    action: at most 1 to the round, 2 to a knight's tally, 2 to the pending bonuses and 1
+    to a royal's laps either way, and each of these steps is seen, so none is loose."""
     from victorus import Game
-    from victorus.tensors import PLANE_INDEX, observation_bounds
-    rng = random.Random(11)
-    grown = ("round", "tally", "laps", "pending")
-    reached = dict.fromkeys(grown, 0.0)
-    for board, players, variant in (("compact", 2, "quick"), ("compact", 3, "standard"),
-                                    ("standard", 6, "quick"), ("standard", 4, "standard")):
-        for _ in range(3):
+    from victorus.tensors import PLANE_INDEX, count_plane_bounds, observation_bounds
+    rng = random.Random(3)
+    step = {"round": 1, "tally": 2, "pending": 2, "laps": 1}
+    largest = dict.fromkeys(step, 0)
+
+    def grown(planes) -> dict:
+        return {"round": round(float(planes[PLANE_INDEX["round"], 0]) * 100),
+                "tally": int(planes[PLANE_INDEX["tally"]].max()),
+                "pending": int(planes[PLANE_INDEX["pending"], 0]),
+                "laps": int(np.abs(planes[PLANE_INDEX["laps"]]).max())}
+    for board, players, variant, games in (("compact", 2, "quick", 8), ("standard", 6, "quick", 8),
+                                           ("compact", 3, "standard", 4), ("standard", 4, "standard", 2)):
+        for _ in range(games):
             game = Game(board, players=players, variant=variant)
-            while not game.is_over and game.ply < 400:
+            before = grown(game.observation(0))
+            while not game.is_over and game.ply < 600:
                 game.play(rng.choice(game.legal_actions()))
                 low, high = observation_bounds(len(game.board), max_actions=game.ply)
                 assert np.isfinite(low).all() and np.isfinite(high).all()
@@ -295,11 +304,14 @@ def test_a_game_capped_at_k_actions_stays_within_the_bounds_for_k():
                     planes = game.observation(seat)
                     outside = np.argwhere((planes < low) | (planes > high))
                     assert not len(outside), (board, variant, game.ply, outside[:3])
-                    for name in grown:
-                        row = planes[PLANE_INDEX[name]]
-                        reached[name] = max(reached[name], float(np.abs(row).max())
-                                            / high[PLANE_INDEX[name]][0])
-    assert all(v > 0 for v in reached.values()), reached   # every grown plane was exercised
+                after = grown(planes)
+                for name, most in step.items():
+                    assert after[name] - before[name] <= most, (name, game.ply, game.vpn())
+                    largest[name] = max(largest[name], after[name] - before[name])
+                before = after
+    assert largest == step
+    one = count_plane_bounds(1)                         # the bounds use those very steps
+    assert {name: one[name][1] - (name == "round") for name in step} == step
 
 
 def test_the_adapters_spaces_use_the_observation_bounds():

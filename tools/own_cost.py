@@ -7,19 +7,22 @@ rounds over the positions of fresh games that the bench uses
 action (so the legal actions are new), then the call. Each case makes ``P1`` and then
 ``P2`` passes over all the positions, and ``(I(P2) - I(P1)) / ((P2 - P1) * positions)``
 is one round's count, averaged over every position (their costs differ: a crowded middle
-game has more legal actions than the start), the start-up and the loop's set-up
-cancelling; a call's own cost is its round's count minus that of play() + undo() alone.
-callgrind dumps its counters at each call of getppid(), which marks where each run
-starts. The whole measurement is repeated (``--repeats``, one valgrind process each) and
-each figure given as its median and range. One pass of every case runs first, unmeasured,
-so that what is made once (the Action objects, numpy's first buffers) is not counted.
+game has more legal actions than the start), the loop's set-up cancelling; a call's own
+cost is its round's count minus that of play() + undo() alone. Each case first makes one
+pass of its own, unmeasured, so that its measured passes start from the state its own
+rounds leave (the game's cached legal actions above all: a case that computes them leaves
+the next case's first play() nothing to generate), and what is made once (the Action
+objects, numpy's first buffers) is not counted. callgrind dumps its counters at each
+call of getppid(), which marks where each run starts. The whole measurement is repeated
+(``--repeats``, one valgrind process each) and each figure given as its median and range.
 
 valgrind counts every iteration of a ``rep stosb`` or ``rep movsb`` as one instruction, so
-glibc's memset and memcpy, which use them above a few KiB on processors with fast string
+glibc's memset and memcpy, which use them from 2 KiB on processors with fast string
 instructions, would count one instruction a byte: a mask's 32,764 bytes zeroed would be
 32,764 instructions, where the processor writes 32 bytes or more a cycle. The runs set
-glibc's tunables (REP_THRESHOLDS) so that memset and memcpy take their vector loops, 32
-bytes an instruction, at every size, and the stores count as the processor makes them.
+glibc's tunables (REP_THRESHOLDS) so that memset and memcpy take their vector loops (32
+bytes a store, about 18 bytes an instruction with the loop's own) at every size, and the
+stores count as the processor makes them.
 
     python tools/own_cost.py [--passes 1,3] [--repeats 3] [--write docs/performance.md]
 
@@ -45,10 +48,14 @@ REP_THRESHOLDS = ("glibc.cpu.x86_rep_stosb_threshold=0xffffffffffff:"
                   "glibc.cpu.x86_rep_movsb_threshold=0xffffffffffff")
 
 
+#: The label of a case's unmeasured warm-up pass in the order of runs.
+WARM = "(warm-up)"
+
+
 def drive(passes: tuple[int, ...]) -> tuple[int, list[str]]:
-    """The measured program (run under callgrind): for the base and every call, each count
-    of passes, a getppid() mark before it and one after the last. The positions' count and
-    the cases in order."""
+    """The measured program (run under callgrind): for the base and every call, one
+    unmeasured pass and then each count of passes, a getppid() mark before the first and
+    after each. The positions' count and the runs in order (WARM for a warm-up)."""
     from victorus.bench import own_cost_calls, position_corpus
     corpus = position_corpus(4)
     calls = {BASE: None, **own_cost_calls(len(corpus[0].board))}
@@ -61,15 +68,13 @@ def drive(passes: tuple[int, ...]) -> tuple[int, list[str]]:
                 game.undo()
                 if call is not None:
                     call(game)
-    for call in calls.values():         # warm: every lazily made table and object exists
-        run(call, 1)
     order = []
     os.getppid()
     for name, call in calls.items():
-        for n in passes:
+        for k, n in enumerate((1, *passes)):
             run(call, n)
             os.getppid()
-            order.append(name)
+            order.append(name if k else WARM)
     return len(pairs), order
 
 
@@ -114,7 +119,10 @@ def measure(passes: tuple[int, ...]) -> dict[str, float]:
             raise SystemExit(f"valgrind failed: {run.stderr[-2000:]}")
         positions, names = run.stdout.strip().split(" ", 1)
         order = names.split("|")
-        return per_round(order, segments(folder, len(order) + 1), passes, int(positions))
+        measured = [(name, count) for name, count in zip(order, segments(folder, len(order) + 1))
+                    if name != WARM]
+        return per_round([name for name, _ in measured], [count for _, count in measured],
+                         passes, int(positions))
 
 
 def table(runs: list[dict[str, float]]) -> str:

@@ -58,7 +58,10 @@ def count_plane_bounds(max_actions: int | None = None) -> dict[str, tuple[float,
     capture a leg), 2 to the pending bonuses (R22, R37: a move's captures), and moves a
     King's or Queen's laps by at most 1 either way (R29: a leg sweeps less than 180
     degrees; placing a royal sets 0). So a game capped at ``max_actions`` (R36) bounds
-    them all; without a cap they have no bound.
+    them all; without a cap they have no bound. The bounds are those of games played from
+    the start position, as every environment's reset plays them: a position loaded with
+    `VectorGames.set_game` brings its own round, laps and passes (R39 accepts any), and
+    its observations stay within them only if it could have been reached so.
     """
     grown = math.inf if max_actions is None else float(max_actions)
     return {"tally": (0.0, 2 * grown), "laps": (-grown, grown), "round": (0.0, 1 + grown),
