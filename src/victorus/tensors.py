@@ -38,13 +38,13 @@ from .constants import (
     word_id,
 )
 from .errors import ConfigError, IllegalActionError, MissingDependencyError
-from .geometry import Board, rotate
+from .geometry import SETUP, Board, rotate
 
 PLANE_INDEX = {name: i for i, name in enumerate(PLANES)}
 WORDS = ID_WORDS
-#: Pieces of one army at setup (R35), the same on both boards: the most any army can hold
-#: is the other five armies' (R20; pieces are never made, and team mates never capture).
-ARMY_PIECES = len(Board("compact").home_cells[0])
+#: Pieces of one army at setup (R35; 12 on both boards): the most any army can hold is the
+#: other five armies' (R20; pieces are never made, and team mates never capture).
+ARMY_PIECES = max(len(army) for army in SETUP.values())
 
 
 def count_plane_bounds(max_actions: int | None = None) -> dict[str, tuple[float, float]]:
