@@ -19,6 +19,7 @@ from .errors import (
     RecordError,
     StateError,
     VictorusError,
+    WorkerLost,
 )
 from .geometry import Board
 from .notation import Action
@@ -39,7 +40,8 @@ else:
 
 __all__ = ["Action", "AgentError", "Board", "Cancelled", "ConfigError", "Game", "IllegalActionError",
            "MissingDependencyError", "NotationError", "RecordError", "record",
-           "SimulatedGame", "StateError", "StopToken", "VictorusError", "perft", "play_random", "simulate"]
+           "SimulatedGame", "StateError", "StopToken", "VictorusError", "WorkerLost", "perft",
+           "play_random", "simulate"]
 __version__ = "0.1.0"
 
 # The package's records go to the "victorus" logger (and its children, one per module);

@@ -13,7 +13,7 @@ from . import __version__
 from .agents import AGENT_SPECS
 from .checks import parse_int
 from .constants import PIECE_LETTERS
-from .errors import AgentError, ConfigError, VictorusError
+from .errors import AgentError, ConfigError, VictorusError, WorkerLost
 from .files import check_writable, write_atomic
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, MAX_PERFT_HASH_MB, MAX_PERFT_THREADS, Game, _perft
 from .geometry import SEAT_NAMES
@@ -178,7 +178,8 @@ def _tournament_parser(commands) -> None:
                     "first agent) and 95% intervals. An agent that raises or answers an "
                     "action the game refuses stops the run: the error names it, the game "
                     "and the position (VPN), the games finished before are printed and "
-                    "written to --json (with \"stopped\"), and the exit status is 1.")
+                    "written to --json (with \"stopped\"), and the exit status is 1; so does a "
+                    "worker process that dies (kill -9, the out-of-memory killer).")
     p.add_argument("games", type=_int_in("GAMES", 1, MAX_GAMES), metavar="GAMES",
                    help="games in all, or per pair in a round robin")
     p.add_argument("agents", nargs="+", metavar="AGENT", help="agent specs, as above")
@@ -321,6 +322,9 @@ def _train_parser(commands) -> None:
                    help="search the games of the rounds after the first with the network so far "
                         "(--no-distil: every round's games on the heuristic evaluation)")
     p.add_argument("--resume", action="store_true", help="go on from OUT's last checkpoint")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace the run OUT holds (its checkpoints and curve); without it, or "
+                        "--resume, a folder holding a run is refused")
     _add_progress_option(p)
     _add_log_options(p)
 
@@ -334,8 +338,16 @@ def cmd_train(args) -> int:
                         learning_rate=args.learning_rate, weight_decay=args.weight_decay,
                         seed=args.seed, workers=args.workers,
                         backend=args.backend, address=args.address)
-    train(args.out, settings, resume=args.resume, progress=args.progress,
-          report=lambda point: print(format_point(point), flush=True))
+    reported = []
+
+    def report(point):
+        reported.append(point)
+        print(format_point(point), flush=True)
+    network = train(args.out, settings, resume=args.resume, progress=args.progress,
+                    report=report, overwrite=args.overwrite)
+    if not reported:
+        print(f"victorus: {args.out!r} has {network.info.get('rounds')} rounds already "
+              f"(--rounds {args.rounds}): nothing to train; give more --rounds", flush=True)
     print(f"victorus: the network is {os.path.join(args.out, 'network.vnet')}", flush=True)
     return 0
 
@@ -459,7 +471,7 @@ def cmd_tournament(args) -> int:
             variant=args.variant, max_actions=args.max_actions, progress=args.progress,
             openings=args.openings, lineup=args.lineup, workers=args.workers,
             backend=args.backend, address=args.address)
-    except AgentError as error:      # the games finished before it are kept and written
+    except (AgentError, WorkerLost) as error:  # the games finished before it: kept, written
         if error.result is None:
             raise
         result = error.result

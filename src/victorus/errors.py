@@ -39,6 +39,17 @@ class AgentError(VictorusError):
         self.result = result
 
 
+class WorkerLost(VictorusError):
+    """A worker process (``--workers``) or a Ray task died while it held work: killed
+    by the out-of-memory killer, a container's limit or ``kill -9``. The message names the
+    process, how it ended and what it was doing. ``result``: what was finished before it
+    (a tournament's `TournamentResult` of the finished games), else None."""
+
+    def __init__(self, message: str, result=None):
+        super().__init__(message)
+        self.result = result
+
+
 class Cancelled(VictorusError):
     """perft or simulate was stopped by its StopToken from another thread; what it had
     computed is discarded. (A search stopped by its token ends normally, with what it

@@ -3,7 +3,11 @@
 A regular file (or a path that will be one) is written to a temporary file beside it
 and replaced in one rename, so a failure (disk full, a size limit, Ctrl-C) leaves the
 previous file whole; the replaced file keeps its mode, a new one gets the umask's mode
-(as ``open()`` gives). A symlink's target is the file replaced (the link stays). Devices,
+(as ``open()`` gives). A file the user cannot write, or made read-only (no write bit:
+``chmod a-w``, Windows' read-only attribute), is refused before anything is written, on
+every platform, even where a rename could replace it. A temporary file left by a write
+that was killed (its process gone) is removed by the next write beside it.
+A symlink's target is the file replaced (the link stays). Devices,
 FIFOs, ``-`` (standard output) and process substitution (``>(jq .)``) are written
 to, never replaced. A read stops at a size limit instead of eating memory, and a FIFO
 with no writer is an error, not a wait forever.
@@ -11,7 +15,9 @@ with no writer is an error, not a wait forever.
 
 from __future__ import annotations
 
+import errno
 import os
+import re
 import select
 import stat
 import sys
@@ -49,6 +55,51 @@ def _umask() -> int:
     return mask
 
 
+def read_only(path: str, info: os.stat_result) -> bool:
+    """Whether the existing file ``path`` is one the user cannot write or made read-only:
+    no write bit at all (which even root, who may write anything, is told to respect)."""
+    return not info.st_mode & 0o222 or not os.access(path, os.W_OK)
+
+
+#: A write's temporary file: ``.<name>.<pid>-<random>.tmp`` beside the file it replaces.
+_TEMPORARY = re.compile(r"^\.(?P<name>.+)\.(?P<pid>\d+)-[a-z0-9_]+\.tmp$")
+
+
+def _process_gone(pid: int) -> bool:
+    """Whether no process ``pid`` runs here (POSIX; elsewhere: never known to be gone)."""
+    if os.name != "posix":
+        return False
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False
+    return False
+
+
+def remove_stale_temporaries(folder: str, name: str | None = None) -> list[str]:
+    """Remove from ``folder`` the temporary files of writes whose process is gone (killed
+    mid-write), of the file ``name`` only or of any; the paths removed."""
+    removed: list[str] = []
+    try:
+        entries = os.listdir(folder or ".")
+    except OSError:
+        return removed
+    for entry in entries:
+        match = _TEMPORARY.match(entry)
+        if match is None or (name is not None and match["name"] != name):
+            continue
+        if _process_gone(int(match["pid"])):
+            path = os.path.join(folder, entry)
+            _remove_temporary(path)
+            if not os.path.exists(path):
+                removed.append(path)
+    return removed
+
+
 def _stream(path: str, payload: bytes) -> None:
     """Write to what is there: standard output, a device, a FIFO, a pipe."""
     if path == "-":
@@ -84,10 +135,14 @@ def write_atomic(path, data: str | bytes) -> None:
         _stream(path, payload)
         return
     target = os.path.realpath(path)                  # a symlink (even dangling): its target
+    if info is not None and read_only(target, info):
+        raise PermissionError(errno.EACCES, "the file is read-only: not replaced (make it "
+                              "writable, or give another name)", path)
     mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~_umask()
     directory = os.path.dirname(target)
+    name = os.path.basename(target)
     try:
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(target)}.",
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{name}.{os.getpid()}-",
                                    suffix=".tmp")
     except OSError as exc:
         raise _renamed(exc, path) from None
@@ -103,6 +158,7 @@ def write_atomic(path, data: str | bytes) -> None:
         if isinstance(exc, OSError) and exc.filename == tmp:
             raise _renamed(exc, path) from None
         raise
+    remove_stale_temporaries(directory, name)
 
 
 def _remove_temporary(tmp: str) -> None:
@@ -155,6 +211,9 @@ def check_writable(path) -> str:
         if not os.access(path, os.W_OK):
             raise ConfigError(f"cannot write {path!r}: permission denied")
         return path                                  # a device or a FIFO: written to
+    if info is not None and read_only(os.path.realpath(path), info):
+        raise ConfigError(f"cannot write {path!r}: the file is read-only (make it writable, "
+                          f"or give another name)")
     folder = os.path.dirname(os.path.realpath(path))
     shown = os.path.dirname(path) or "."
     if not os.path.isdir(folder):
@@ -212,4 +271,5 @@ def _read_nonblocking(path: str, limit: int, error, wait: float, fifo: bool) -> 
     return b"".join(chunks)
 
 
-__all__ = ["check_writable", "file_path", "read_limited", "write_atomic"]
+__all__ = ["check_writable", "file_path", "read_limited", "read_only", "remove_stale_temporaries",
+           "write_atomic"]

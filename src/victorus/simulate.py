@@ -12,15 +12,15 @@ import logging
 import os
 import threading
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 from ._engine import StopToken
 from .checks import check_int
 from .constants import PIECE_LETTERS
-from .errors import ConfigError, optional_imports
+from .errors import ConfigError
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game, check_stop, run_interruptibly
 from .progress import Progress
+from .workers import ray_map
 
 log = logging.getLogger(__name__)
 
@@ -149,40 +149,20 @@ def simulate(games: int, seed: int = 0, players: int | None = None, board: str =
     return done
 
 
-@contextmanager
-def ray_session(workers: int, address):
-    """Ray for a run: started here (and stopped after) unless it is already running."""
-    with optional_imports("backend='ray'"):
-        import ray
-    started = not ray.is_initialized()
-    if started:
-        ray.init(address=address, num_cpus=None if address else workers,
-                 include_dashboard=False, log_to_driver=False)
-    try:
-        yield ray
-    finally:
-        if started:
-            ray.shutdown()
-
-
-def ray_gather(ray, pending: list, games: int, progress) -> list:
-    """The games of Ray tasks (each returns a list), as they finish, with a progress bar."""
-    results: list = []
-    with Progress(games, "games", progress) as bar:
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            for part in ray.get(done):
-                results.extend(part)
-                bar.advance(len(part))
-    return results
+def _play_chunk(job: tuple, indices: list[int]) -> list[SimulatedGame]:
+    return play_games(indices, *job)
 
 
 def _simulate_ray(games, seed, players, board, variant, workers, cap, progress, address):
-    """The same games as the local backend, in chunks of Ray tasks."""
-    with ray_session(workers, address) as ray:
-        task = ray.remote(play_games)
-        size = max(1, min(64, games // (4 * workers) or 1))
-        chunks = [range(i, min(games, i + size)) for i in range(0, games, size)]
-        futures = [task.remote(list(chunk), seed, players, board, variant, cap) for chunk in chunks]
-        results = ray_gather(ray, futures, games, progress)
-        return sorted(results, key=lambda g: g.index)
+    """The same games as the local backend, in chunks of Ray tasks (`ray_map`: a lost
+    task is a `WorkerLost`)."""
+    size = max(1, min(64, games // (4 * workers) or 1))
+    chunks = [list(range(i, min(games, i + size))) for i in range(0, games, size)]
+    results: list[SimulatedGame] = []
+    with Progress(games, "games", progress) as bar:
+        for _, part in ray_map(_play_chunk, (seed, players, board, variant, cap), chunks,
+                               workers, address,
+                               lambda chunk: f"playing games {chunk[0]}-{chunk[-1]}"):
+            results.extend(part)
+            bar.advance(len(part))
+    return sorted(results, key=lambda g: g.index)

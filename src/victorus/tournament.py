@@ -14,27 +14,28 @@ with an action the game refuses (malformed or illegal), stops the tournament wit
 `AgentError` naming the agent, the game's index and the position
 (VPN, R39); its ``result`` holds every game finished before it (``victorus tournament
 --json`` writes them, with ``"stopped"`` saying why). No game is scored from a fault.
+A worker process or Ray task that dies (``kill -9``, the out-of-memory killer) stops it
+the same way with `WorkerLost`, naming the process and the games it held.
 """
 
 from __future__ import annotations
 
 import copy
 import logging
-import multiprocessing
 import pickle
 import random
-import signal
 import statistics
 from dataclasses import dataclass
 
 from .agents import AGENT_SPECS, LADDER_SPECS, make_agent
 from .checks import check_int, shown
-from .errors import AgentError, ConfigError
+from .errors import AgentError, ConfigError, WorkerLost
 from .game import MAX_ACTION_CAP, Game, play_random
 from .progress import Progress
 from .ratings import PairScore, Rating, bradley_terry, default_anchor, wilson
 from .search.registry import kind_of
-from .simulate import MAX_GAMES, game_seed, ray_gather, ray_session
+from .simulate import MAX_GAMES, game_seed
+from .workers import process_map, ray_map
 
 log = logging.getLogger(__name__)
 
@@ -456,7 +457,8 @@ def tournament(agents, games: int, seed: int = 0, board: str = "compact", player
     defined at a module's top level always do), ``backend="ray"`` on a Ray cluster
     (``address``; None starts a local one; ``pip install "victorus[ray]"``); the results
     are the same for a seed whatever the workers or backend, except for agents with a
-    time budget, whose searches depend on the machine's speed. ``progress``: a bar with
+    time budget, whose searches depend on the machine's speed. A worker that dies raises
+    `WorkerLost`, its ``result`` the games finished before it. ``progress``: a bar with
     an ETA on stderr, by default only on a terminal (True: always, False: never).
     """
     games = check_int("games", games, 1, MAX_GAMES)
@@ -491,10 +493,15 @@ def tournament(agents, games: int, seed: int = 0, board: str = "compact", player
         _check_picklable(entrants)
     log.info("tournament: %d games (%s lineup) of %s on %s, %d players, %s", len(plans),
              lineup, ", ".join(names), board, start.config.players, variant)
-    if backend == "ray":
-        played = _run_ray(job, plans, workers, progress, address)
-    else:
-        played = _run_local(job, plans, workers, progress)
+    try:
+        played = _run_workers(job, plans, workers, progress, backend, address)
+    except WorkerLost as lost:
+        stopped = (f"{lost}; {len(lost.result)} of {len(plans)} games were finished before "
+                   f"it stopped the tournament")
+        finished = tuple(sorted((item for item in lost.result if isinstance(item, GameOutcome)),
+                                key=lambda game: game.index))
+        raise WorkerLost(stopped, TournamentResult(tuple(names), lineup, teams, openings,
+                                                   finished, stopped)) from None
     return _result(played, len(plans), tuple(names), lineup, teams, openings)
 
 
@@ -518,22 +525,19 @@ def _chunks(plans, workers: int) -> list[list[_Plan]]:
     return [plans[i:i + size] for i in range(0, len(plans), size)]
 
 
-def _play_chunk(task) -> list:
-    return _play_games(*task)
+def _games_of(chunk: list[_Plan]) -> str:
+    """What a worker holding ``chunk`` was doing, for `WorkerLost`."""
+    first, last = chunk[0].index, chunk[-1].index
+    return f"playing game {first}" if first == last else f"playing games {first}-{last}"
 
 
-def _leave_interrupts_to_parent() -> None:
-    """In a worker process: Ctrl-C is the parent's to handle (it stops the workers)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _run_local(job: _Job, plans, workers: int, progress) -> list:
-    """The games in this process, or on ``workers`` processes started afresh ('spawn':
-    safe beside threads), chunks of games handed out as the workers finish them; the
-    first _Fault stops them (with the games finished so far)."""
+def _run_workers(job: _Job, plans, workers: int, progress, backend: str, address) -> list:
+    """The games in this process, or in chunks on ``workers`` processes (`process_map`)
+    or Ray tasks (`ray_map`) as they finish; the first _Fault stops them (with the games
+    finished so far), and so does a worker's death (`WorkerLost`, holding them)."""
     outcomes: list = []
     with Progress(len(plans), "games", progress) as bar:
-        if workers == 1:
+        if backend == "local" and workers == 1:
             for plan in plans:
                 outcomes.extend(_play_games(job, [plan]))
                 bar.advance()
@@ -541,28 +545,20 @@ def _run_local(job: _Job, plans, workers: int, progress) -> list:
                     break
             return outcomes
         chunks = _chunks(plans, workers)
-        pool = multiprocessing.get_context("spawn").Pool(min(workers, len(chunks)),
-                                                          initializer=_leave_interrupts_to_parent)
+        mapped = (ray_map(_play_games, job, chunks, workers, address, _games_of)
+                  if backend == "ray" else process_map(_play_games, job, chunks, workers, _games_of))
         try:
-            for part in pool.imap_unordered(_play_chunk, [(job, chunk) for chunk in chunks]):
+            for _, part in mapped:
                 outcomes.extend(part)
                 bar.advance(len(part))
                 if part and isinstance(part[-1], _Fault):
-                    break                # terminate() below stops the other workers
-            pool.close()
+                    break
+        except WorkerLost as lost:
+            lost.result = outcomes
+            raise
         finally:
-            pool.terminate()             # Ctrl-C or an error here stops every worker at once
-            pool.join()
+            mapped.close()               # stops the other workers at once
     return outcomes
-
-
-def _run_ray(job: _Job, plans, workers: int, progress, address) -> list:
-    """The same games in chunks of Ray tasks (each stops at its first _Fault)."""
-    with ray_session(workers, address) as ray:
-        task = ray.remote(_play_games)
-        shared = ray.put(job)
-        pending = [task.remote(shared, chunk) for chunk in _chunks(plans, workers)]
-        return ray_gather(ray, pending, len(plans), progress)
 
 
 @dataclass(frozen=True)

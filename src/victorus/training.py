@@ -33,18 +33,22 @@ import logging
 import math
 import os
 import random
+import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Generator, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from .checks import check_int, check_seed
-from .errors import ConfigError
-from .files import check_writable, write_atomic
+from .checkpoint import read_curve, read_window, window_bytes
+from .checks import check_int, check_seed, shown
+from .errors import ConfigError, WorkerLost
+from .files import check_writable, remove_stale_temporaries, write_atomic
 from .game import Game
 from .progress import Progress
 from .search.network import Batch, Network, default_network, inputs, loss_and_gradients, network_from
+from .workers import process_map, ray_map
 
 log = logging.getLogger("victorus.training")
 
@@ -173,8 +177,8 @@ def play_game(task: tuple, network: Network | bytes | None, iterations: int, ope
     return samples
 
 
-#: Games per unit of work sent to a worker (the network travels once per unit): fixed, so
-#: that the games and their order do not depend on the workers.
+#: Games per unit of work sent to a worker: fixed, so that the games and their order do
+#: not depend on the workers.
 CHUNK = 16
 
 
@@ -184,58 +188,39 @@ def _play_chunk(network_bytes: bytes | None, jobs: list) -> list[list[tuple]]:
     return [play_game(task, network, *rest) for task, *rest in jobs]
 
 
-def _play_chunk_args(args) -> list[list[tuple]]:
-    return _play_chunk(*args)
-
-
 def self_play(settings: Settings, round_number: int, network: Network | None,
               progress: bool | None = None) -> list[list[tuple]]:
-    """The round's games, played by the workers; their positions, game by game, in the
-    order of `game_tasks` (the same whatever the workers)."""
+    """The round's games, played by the workers (`process_map`, `ray_map`); their
+    positions, game by game, in the order of `game_tasks` (the same whatever the
+    workers). A worker that dies raises `WorkerLost`: the round is not kept."""
     payload = None if network is None else network.to_bytes()
     jobs = [(task, settings.iterations, settings.opening, settings.max_actions, settings.blend)
             for task in game_tasks(settings, round_number)]
     chunks = [jobs[i:i + CHUNK] for i in range(0, len(jobs), CHUNK)]
-    games: list[list[tuple]] = []
+    starts = {id(chunk): i for i, chunk in zip(range(0, len(jobs), CHUNK), chunks)}
+
+    def describe(chunk: list) -> str:
+        first = starts[id(chunk)]
+        return (f"playing self-play games {first}-{first + len(chunk) - 1} of round "
+                f"{round_number}")
+
+    results: list = [None] * len(chunks)
+    mapped: Generator[tuple[int, list], None, None]
     with Progress(len(jobs), f"round {round_number} self-play", progress) as bar:
-        if settings.backend == "ray":
-            for part in _ray_map(payload, chunks, settings, bar.advance):
-                games.extend(part)
-        elif settings.workers == 1:
-            for chunk in chunks:
-                games.extend(_play_chunk(payload, chunk))
-                bar.advance(len(chunk))
+        if settings.backend == "local" and settings.workers == 1:
+            mapped = ((i, _play_chunk(payload, chunk)) for i, chunk in enumerate(chunks))
+        elif settings.backend == "ray":
+            mapped = ray_map(_play_chunk, payload, chunks, settings.workers, settings.address,
+                             describe)
         else:
-            import multiprocessing
-            context = multiprocessing.get_context("spawn")
-            with context.Pool(min(settings.workers, len(chunks))) as pool:
-                for part in pool.imap(_play_chunk_args, [(payload, c) for c in chunks]):
-                    games.extend(part)
-                    bar.advance(len(part))
-    return games
-
-
-def _ray_map(payload: bytes | None, chunks: list, settings: Settings,
-             advance: Callable) -> list:
-    """The chunks as Ray tasks, at most ``workers`` in flight, the network put in the
-    object store once; their results in order."""
-    from .simulate import ray_session
-    with ray_session(settings.workers, settings.address) as ray:
-        remote = ray.remote(_play_chunk)
-        shared = ray.put(payload)
-        results: list = [None] * len(chunks)
-        pending: dict = {}
-        waiting = list(enumerate(chunks))
-        while waiting or pending:
-            while waiting and len(pending) < settings.workers:
-                index, chunk = waiting.pop(0)
-                pending[remote.remote(shared, chunk)] = index
-            done, _ = ray.wait(list(pending), num_returns=1)
-            for ref in done:
-                index = pending.pop(ref)
-                results[index] = ray.get(ref)
-                advance(len(results[index]))
-    return results
+            mapped = process_map(_play_chunk, payload, chunks, settings.workers, describe)
+        try:
+            for index, part in mapped:
+                results[index] = part
+                bar.advance(len(part))
+        finally:
+            mapped.close()                   # a stop here stops every worker at once
+    return [game for part in results for game in part]
 
 
 # -- training ------------------------------------------------------------------------------
@@ -327,12 +312,71 @@ class Point:
 
 
 def train(out: str, settings: Settings | None = None, resume: bool = False,
-          progress: bool | None = None, report: Callable[[Point], None] | None = None) -> Network:
+          progress: bool | None = None, report: Callable[[Point], None] | None = None,
+          overwrite: bool = False) -> Network:
     """Train a network into the folder ``out`` (the module's docstring) and return it.
-    ``resume``: go on from ``out``'s last checkpoint (same settings, more rounds)."""
+    ``resume``: go on from ``out``'s last checkpoint (same settings, more rounds), every
+    file read checked first. A folder that holds a run is refused without ``resume`` or
+    ``overwrite`` (which removes that run's files, and only those), and so is a folder
+    another run is training into now."""
     settings = (settings or Settings()).check()
+    if resume and overwrite:
+        raise ConfigError("give resume or overwrite, not both")
     os.makedirs(out, exist_ok=True)
-    check_writable(os.path.join(out, "network.vnet"))
+    with _run_lock(out):
+        return _train(out, settings, resume, progress, report, overwrite)
+
+
+def run_files(out: str) -> list[str]:
+    """The files of a training run in the folder ``out``, sorted (none: no run there)."""
+    try:
+        names = os.listdir(out)
+    except FileNotFoundError:
+        return []
+    return sorted(name for name in names if _RUN_FILE.match(name))
+
+
+_RUN_FILE = re.compile(r"^(curve\.json|network\.vnet|round-\d+\.vnet|window-\d+\.npz)$")
+
+
+@contextmanager
+def _run_lock(out: str) -> Iterator[None]:
+    """The folder held by this run (an exclusive lock on it, where the platform has
+    flock), so that a second run into it is refused, not interleaved."""
+    try:
+        import fcntl
+    except ImportError:                        # Windows: no lock
+        yield
+        return
+    fd = os.open(out, os.O_RDONLY)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ConfigError(f"cannot train into {out!r}: another run is training into it "
+                              f"now; wait for it to end, or give another folder") from None
+        yield
+    finally:
+        os.close(fd)
+
+
+def _train(out: str, settings: Settings, resume: bool, progress: bool | None,
+           report: Callable[[Point], None] | None, overwrite: bool) -> Network:
+    for path in remove_stale_temporaries(out):
+        log.info("removed %s, left by a write that was killed", path)
+    existing = run_files(out)
+    if existing and not resume:
+        if not overwrite:
+            rounds = sum(name.startswith("round-") for name in existing)
+            raise ConfigError(f"{out!r} holds a training run ({rounds} round file"
+                              f"{'' if rounds == 1 else 's'}: {', '.join(existing[:4])}"
+                              f"{', ...' if len(existing) > 4 else ''}): go on with resume "
+                              f"(--resume), replace it with overwrite (--overwrite), or give "
+                              f"another folder")
+        for name in existing:
+            os.unlink(os.path.join(out, name))
+    for name in ("network.vnet", "curve.json"):
+        check_writable(os.path.join(out, name))
     points: list[Point] = []
     first_round, spent = 0, 0.0
     network = Network.fresh(settings.hidden, settings.hidden2, settings.seed,
@@ -340,7 +384,7 @@ def train(out: str, settings: Settings | None = None, resume: bool = False,
                              "players": sorted({c[1] for c in settings.mix})})
     windows: list[list[tuple]] = []
     if resume:
-        network, points, windows, spent = _resume(out, settings)
+        network, points, windows, spent = _resume(out, settings, network)
         first_round = len(points)
     start = time.perf_counter() - spent * 60
     for number in range(first_round, settings.rounds):
@@ -348,7 +392,13 @@ def train(out: str, settings: Settings | None = None, resume: bool = False,
             log.info("the time is spent: no round %d", number)
             break
         searcher = network if number and settings.distil else None
-        games = self_play(settings, number, searcher, progress)
+        try:
+            games = self_play(settings, number, searcher, progress)
+        except WorkerLost as lost:
+            saved = ("no round was finished" if number == 0 else
+                     f"round{'s 0-' if number > 1 else ' '}{number - 1} "
+                     f"{'are' if number > 1 else 'is'} saved in {out!r}: --resume goes on from there")
+            raise WorkerLost(f"{lost}; round {number} is lost, {saved}") from None
         held_out = len(games) // 10 if len(games) >= 10 else int(len(games) >= 2)
         windows.append([s for game in games[held_out:] for s in game])
         windows = windows[-settings.window:]
@@ -391,13 +441,9 @@ def _checkpoint(out: str, network: Network, points: list[Point], windows: list,
     """The round's files, each replaced at once: its network and the positions of its
     window (for --resume, numpy arrays only), the latest network, then the curve, which
     commits the round (a run stopped before it resumes from the round before)."""
-    import io
     number = points[-1].round
     network.save(os.path.join(out, f"round-{number}.vnet"))
-    buffer = io.BytesIO()
-    np.savez(buffer, **{f"{k}{i}": v for i, window in enumerate(windows)
-                        for k, v in _pack(window).items()})
-    write_atomic(os.path.join(out, f"window-{number}.npz"), buffer.getvalue())
+    write_atomic(os.path.join(out, f"window-{number}.npz"), window_bytes(windows))
     network.save(os.path.join(out, "network.vnet"))
     write_atomic(os.path.join(out, "curve.json"), json.dumps(
         {"settings": _settings_json(settings), "points": [asdict(p) for p in points]},
@@ -413,56 +459,30 @@ def _checkpoint(out: str, network: Network, points: list[Point], windows: list,
 RESUMED_AS_IS = ("workers", "backend", "address", "rounds", "minutes")
 
 
-_PACKED = ("boards", "counts", "rows", "dense", "terms", "teams", "targets")
-
-
-def _pack(samples: list[tuple]) -> dict:
-    """Samples as flat arrays (a checkpoint's window)."""
-    from .search.network import BOARDS, SEATS, SIZES
-    if not samples:
-        return {"boards": np.zeros(0, np.int8), "counts": np.zeros(0, np.int32),
-                "rows": np.zeros(0, np.int32),
-                "dense": np.zeros((0, SIZES["dense_inputs"]), np.float32),
-                "terms": np.zeros((0, SIZES["skip_terms"], SEATS), np.float32),
-                "teams": np.zeros((0, SEATS), np.int8), "targets": np.zeros((0, SEATS), np.float32)}
-    return {"boards": np.array([BOARDS.index(s[0]) for s in samples], np.int8),
-            "counts": np.array([len(s[1]) for s in samples], np.int32),
-            "rows": np.concatenate([s[1] for s in samples]).astype(np.int32),
-            "dense": np.stack([s[2] for s in samples]), "terms": np.stack([s[3] for s in samples]),
-            "teams": np.stack([s[4] for s in samples]), "targets": np.stack([s[5] for s in samples])}
-
-
-def _unpack(arrays: dict) -> list[tuple]:
-    from .search.network import BOARDS
-    ends = np.cumsum(arrays["counts"])
-    rows = np.split(arrays["rows"], ends[:-1])
-    return [(BOARDS[int(b)], r, d, t, m, y) for b, r, d, t, m, y in zip(
-        arrays["boards"], rows, arrays["dense"], arrays["terms"], arrays["teams"],
-        arrays["targets"])]
-
-
-def _resume(out: str, settings: Settings):
+def _resume(out: str, settings: Settings, fresh: Network):
     """The last committed round of ``out``: its network, the curve, the window and the
-    minutes spent; ConfigError if it was trained with other settings."""
+    minutes spent, each file checked (victorus.checkpoint); ConfigError if one fails, or
+    if it was trained with other settings or another network's shape than ``fresh``'s."""
     try:
-        with open(os.path.join(out, "curve.json"), encoding="utf-8") as fh:
-            curve = json.load(fh)
-        points = [Point(**p) for p in curve["points"]]
+        before, saved = read_curve(os.path.join(out, "curve.json"))
+        points = [Point(**p) for p in saved]
         last = points[-1].round
-        with np.load(os.path.join(out, f"window-{last}.npz"), allow_pickle=False) as saved:
-            count = len(saved.files) // len(_PACKED)
-            windows = [_unpack({k: saved[f"{k}{i}"] for k in _PACKED}) for i in range(count)]
-        before = dict(curve["settings"])
-    except (OSError, ValueError, KeyError, TypeError, IndexError) as exc:
+        now = _settings_json(settings)
+        changed = [name for name in now
+                   if name not in RESUMED_AS_IS and before.get(name) != now[name]]
+        if changed:
+            name = changed[0]
+            raise ConfigError(f"it was trained with {name} {shown(before.get(name))}, not "
+                              f"{shown(now[name])} (only {', '.join(RESUMED_AS_IS)} may change)")
+        windows = read_window(os.path.join(out, f"window-{last}.npz"), settings.window)
+        network = network_from(os.path.join(out, f"round-{last}.vnet"))
+        if (network.hidden, network.hidden2, network.trained) != \
+                (fresh.hidden, fresh.hidden2, fresh.trained):
+            raise ConfigError(f"round-{last}.vnet has hidden sizes {network.hidden}, "
+                              f"{network.hidden2} for {network.trained}, not this run's "
+                              f"{fresh.hidden}, {fresh.hidden2} for {fresh.trained}")
+    except ConfigError as exc:
         raise ConfigError(f"cannot resume from {out!r}: {exc}") from None
-    now = _settings_json(settings)
-    changed = [name for name in now if name not in RESUMED_AS_IS and before.get(name) != now[name]]
-    if changed:
-        name = changed[0]
-        raise ConfigError(f"cannot resume from {out!r}: it was trained with {name} "
-                          f"{before.get(name)!r}, not {now[name]!r} (only "
-                          f"{', '.join(RESUMED_AS_IS)} may change)")
-    network = network_from(os.path.join(out, f"round-{last}.vnet"))
     return network, points, windows, points[-1].minutes
 
 

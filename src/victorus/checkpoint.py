@@ -1,0 +1,220 @@
+"""A training run's checkpoint files (victorus.training), written and read back, every
+byte read on resume checked before it is trusted.
+
+- ``window-<n>.npz``: the positions of the run's last rounds (numpy's ``.npz``, stored, no
+  pickles), one group of arrays per round (`PACKED`, suffixed with the group's number).
+  Each array's declared type and shape are read from its header and checked against the
+  file's real sizes before anything is allocated, then every value against its range.
+- ``curve.json``: the run's settings and one point per finished round, each field's type
+  and range checked.
+
+A file that fails raises `CheckpointError` (a ConfigError) naming the file (its name in
+the run's folder) and what is wrong in it.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import os
+import zipfile
+from typing import Any
+
+import numpy as np
+
+from .checks import shown
+from .errors import ConfigError
+from .files import read_limited
+from .search.network import BOARDS, SEATS, SIZES, block_starts, shapes
+
+#: A window's arrays per round: the positions' boards, their sparse rows (``counts`` a
+#: position), dense inputs, heuristic terms per seat, teams per seat and targets per seat.
+PACKED = ("boards", "counts", "rows", "dense", "terms", "teams", "targets")
+#: Each array's dtype and its shape after the first axis.
+_LAYOUT = {"boards": (np.int8, ()), "counts": (np.int32, ()), "rows": (np.int32, ()),
+           "dense": (np.float32, (SIZES["dense_inputs"],)),
+           "terms": (np.float32, (SIZES["skip_terms"], SEATS)),
+           "teams": (np.int8, (SEATS,)), "targets": (np.float32, (SEATS,))}
+#: The largest curve.json read (a run of 10,000 rounds is far below it).
+CURVE_LIMIT = 64 << 20
+#: A curve point's fields and what each holds.
+POINT_FIELDS = ("round", "minutes", "games", "positions", "train_loss", "validation_loss",
+                "heuristic_loss")
+#: The most minutes a run can have spent (training.Settings' cap on ``minutes``).
+MOST_MINUTES = 1e6
+
+
+class CheckpointError(ConfigError):
+    """A checkpoint file that cannot be trusted: the message names it and what is wrong."""
+
+
+def pack(samples: list[tuple]) -> dict[str, np.ndarray]:
+    """One round's positions (training samples) as the flat arrays of a window."""
+    if not samples:
+        return {name: np.zeros((0, *shape), dtype) for name, (dtype, shape) in _LAYOUT.items()}
+    return {"boards": np.array([BOARDS.index(s[0]) for s in samples], np.int8),
+            "counts": np.array([len(s[1]) for s in samples], np.int32),
+            "rows": np.concatenate([s[1] for s in samples]).astype(np.int32),
+            "dense": np.stack([s[2] for s in samples]), "terms": np.stack([s[3] for s in samples]),
+            "teams": np.stack([s[4] for s in samples]), "targets": np.stack([s[5] for s in samples])}
+
+
+def unpack(arrays: dict[str, np.ndarray]) -> list[tuple]:
+    """A window's arrays back as samples (board name, rows, dense, terms, teams, target)."""
+    ends = np.cumsum(arrays["counts"])
+    rows = np.split(arrays["rows"], ends[:-1]) if len(ends) else []
+    return [(BOARDS[int(b)], r, d, t, m, y) for b, r, d, t, m, y in zip(
+        arrays["boards"], rows, arrays["dense"], arrays["terms"], arrays["teams"],
+        arrays["targets"])]
+
+
+def window_bytes(windows: list[list[tuple]]) -> bytes:
+    """The ``.npz`` of a window: each round's samples packed, numbered from 0."""
+    arrays: dict[str, Any] = {f"{name}{i}": array for i, window in enumerate(windows)
+                              for name, array in pack(window).items()}
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    return buffer.getvalue()
+
+
+def read_window(path: str, most: int) -> list[list[tuple]]:
+    """The rounds of samples of the window file ``path`` (at most ``most`` rounds), every
+    array's header, size and values checked first: `CheckpointError` otherwise."""
+    def refuse(why: str) -> CheckpointError:
+        return CheckpointError(f"{os.path.basename(path)} is not a window this run wrote: {why}")
+    try:
+        archive = zipfile.ZipFile(path)
+    except FileNotFoundError:
+        raise refuse("it is missing") from None
+    except (OSError, zipfile.BadZipFile, ValueError) as exc:
+        raise refuse(f"not a whole .npz file ({exc})") from None
+    with archive:
+        members = {info.filename: info for info in archive.infolist()}
+        count = len(members) // len(PACKED)
+        expected = {f"{name}{i}.npy" for i in range(count) for name in PACKED}
+        if not 1 <= count <= most or set(members) != expected:
+            raise refuse(f"it holds {sorted(members)[:8]}, not the arrays {PACKED} of 1 to "
+                         f"{most} rounds")
+        if sum(info.compress_size for info in members.values()) > os.path.getsize(path):
+            raise refuse("its arrays declare more bytes than the file holds")
+        arrays = {}
+        for name, info in members.items():
+            arrays[name[:-4]] = _read_array(archive, info, refuse)
+    windows = []
+    for i in range(count):
+        group = {name: arrays[f"{name}{i}"] for name in PACKED}
+        _check_window(group, refuse, f"round {i} of the window")
+        windows.append(unpack(group))
+    return windows
+
+
+def _read_array(archive: zipfile.ZipFile, info: zipfile.ZipInfo, refuse) -> np.ndarray:
+    """One array of the window, its header checked against its layout and its size
+    before the array is allocated."""
+    name = info.filename[:-4].rstrip("0123456789")
+    dtype, tail = _LAYOUT[name]
+    if info.compress_type != zipfile.ZIP_STORED or info.compress_size != info.file_size:
+        raise refuse(f"{info.filename} is compressed (the run writes stored arrays)")
+    try:
+        with archive.open(info) as fh:
+            version = np.lib.format.read_magic(fh)
+            reader = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                      else np.lib.format.read_array_header_2_0)
+            shape, fortran, declared = reader(fh)
+            header = fh.tell()
+            if (np.dtype(declared) != np.dtype(dtype) or fortran or len(shape) != 1 + len(tail)
+                    or tuple(shape[1:]) != tail):
+                raise refuse(f"{info.filename} is {np.dtype(declared)} of shape {shape}, not "
+                             f"{np.dtype(dtype)} of shape (n, {', '.join(map(str, tail))})")
+            if header + math.prod(shape) * np.dtype(dtype).itemsize != info.file_size:
+                raise refuse(f"{info.filename} declares shape {shape}, which is not its size "
+                             f"({info.file_size} bytes)")
+            array = np.frombuffer(fh.read(), dtype=dtype).reshape(shape)
+    except (ValueError, OSError, zipfile.BadZipFile, EOFError) as exc:
+        raise refuse(f"{info.filename}: {exc}") from None
+    return array
+
+
+def _check_window(group: dict[str, np.ndarray], refuse, where: str) -> None:
+    """One round's arrays: the same number of positions in each, rows adding up to the
+    counts, boards known, each row inside its board's block, teams seats, floats finite."""
+    positions = len(group["boards"])
+    for name in PACKED:
+        if name != "rows" and len(group[name]) != positions:
+            raise refuse(f"{where}: {name} has {len(group[name])} entries for {positions} "
+                         f"positions")
+    counts = group["counts"].astype(np.int64)
+    if (counts < 0).any() or counts.sum() != len(group["rows"]):
+        raise refuse(f"{where}: its row counts do not add up to its {len(group['rows'])} rows")
+    boards = group["boards"].astype(np.int64)
+    if ((boards < 0) | (boards >= len(BOARDS))).any():
+        raise refuse(f"{where}: a board number outside 0-{len(BOARDS) - 1}")
+    starts = [block_starts()[name] for name in BOARDS] + [shapes(1, 1)["w1"][0]]
+    limits = np.diff(np.array(starts, np.int64))
+    rows = group["rows"].astype(np.int64)
+    if ((rows < 0) | (rows >= np.repeat(limits[boards], counts))).any():
+        raise refuse(f"{where}: a sparse row outside its board's block")
+    teams = group["teams"]
+    if ((teams < -1) | (teams >= SEATS)).any():
+        raise refuse(f"{where}: a team outside -1 (absent) to {SEATS - 1}")
+    for name in ("dense", "terms", "targets"):
+        if not np.isfinite(group[name]).all():
+            raise refuse(f"{where}: {name} holds values that are not finite")
+
+
+def read_curve(path: str) -> tuple[dict, list[dict]]:
+    """The settings (as saved) and the points of the curve file ``path``, every field's
+    type and range checked: `CheckpointError` otherwise."""
+    def refuse(why: str) -> CheckpointError:
+        return CheckpointError(f"{os.path.basename(path)} is not a curve this run wrote: {why}")
+    try:
+        curve = json.loads(read_limited(path, CURVE_LIMIT, error=CheckpointError))
+    except FileNotFoundError:
+        raise CheckpointError(f"{os.path.basename(path)} is missing: no round was finished "
+                              f"there") from None
+    except (OSError, ValueError) as exc:                  # UnicodeDecodeError included
+        raise refuse(f"not JSON ({exc})") from None
+    if not isinstance(curve, dict) or not isinstance(curve.get("settings"), dict) \
+            or not isinstance(curve.get("points"), list) or not curve["points"]:
+        raise refuse("it needs an object with 'settings' (an object) and 'points' (a "
+                     "non-empty list)")
+    minutes = 0.0
+    for number, point in enumerate(curve["points"]):
+        _check_point(point, number, minutes, refuse)
+        minutes = point["minutes"]
+    return curve["settings"], curve["points"]
+
+
+def _number(value, low: float, high: float, nan: bool = False) -> bool:
+    """Whether ``value`` is a JSON number in [low, high] (NaN too if ``nan``)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return (nan and math.isnan(value)) or low <= value <= high
+
+
+def _check_point(point, number: int, earlier: float, refuse) -> None:
+    where = f"point {number}"
+    if not isinstance(point, dict) or set(point) != set(POINT_FIELDS):
+        raise refuse(f"{where} must be an object with the fields {', '.join(POINT_FIELDS)}")
+    for name in ("round", "games", "positions"):
+        value = point[name]
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10**12:
+            raise refuse(f"{where}: {name} must be an integer from 0, got {shown(value)}")
+    if point["round"] != number:
+        raise refuse(f"{where} is numbered {point['round']} (the points are rounds 0, 1, ...)")
+    if not _number(point["minutes"], earlier, MOST_MINUTES):
+        raise refuse(f"{where}: minutes must be a number from {earlier:g} (the round before) to "
+                     f"{MOST_MINUTES:g}, got {shown(point['minutes'])}")
+    losses = point["train_loss"]
+    if not isinstance(losses, list) or len(losses) > 1000 \
+            or not all(_number(x, 0, 1e30) for x in losses):
+        raise refuse(f"{where}: train_loss must be a list of finite losses")
+    for name in ("validation_loss", "heuristic_loss"):
+        if not _number(point[name], 0, 1e30, nan=True):
+            raise refuse(f"{where}: {name} must be a finite loss (or NaN), got "
+                         f"{shown(point[name])}")
+
+
+__all__ = ["CURVE_LIMIT", "CheckpointError", "PACKED", "POINT_FIELDS", "pack", "read_curve",
+           "read_window", "unpack", "window_bytes"]

@@ -1,0 +1,214 @@
+"""Process parallelism for every command with ``--workers`` (training, tournaments,
+simulation on Ray): tasks dealt to worker processes, and a worker that dies is an error.
+
+`process_map` starts its workers afresh ('spawn': safe beside threads), gives each a pipe
+of its own and waits on the pipes and on the processes together, so that a worker killed
+by the out-of-memory killer, a container's limit or ``kill -9`` stops the call at once
+with a `WorkerLost` naming the process, how it ended and the task it held, where
+``multiprocessing.Pool`` would wait forever. `ray_map` is the same contract on Ray: a
+lost task or worker is a `WorkerLost`, never retried behind the caller's back. The results
+finished before a loss have been handed to the caller, which keeps them.
+"""
+
+from __future__ import annotations
+
+import collections
+import multiprocessing
+import signal
+from collections.abc import Callable, Generator, Iterator, Sequence
+from contextlib import contextmanager
+from multiprocessing.connection import wait as wait_for
+from typing import Any
+
+from .errors import WorkerLost, optional_imports
+
+#: How long a worker that was told to stop may take before it is terminated.
+STOP_SECONDS = 5.0
+
+
+def how_it_ended(exitcode: int | None) -> str:
+    """A worker's exit status in words."""
+    if exitcode is None:
+        return "it stopped answering"
+    if exitcode < 0:
+        try:
+            name = signal.Signals(-exitcode).name
+        except ValueError:
+            name = f"signal {-exitcode}"
+        why = " (kill -9, or the out-of-memory killer)" if name == "SIGKILL" else ""
+        return f"killed by {name}{why}"
+    return f"exited with status {exitcode}"
+
+
+def _serve(function: Callable, conn) -> None:
+    """A worker: read the shared data, then answer each (index, task) sent on ``conn``
+    with (index, ok, result or exception) until told to stop (None) or the parent goes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C is the parent's to handle
+    try:
+        shared = conn.recv()
+    except (EOFError, OSError):
+        return
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return
+        if message is None:
+            return
+        index, task = message
+        try:
+            answer = (index, True, function(shared, task))
+        except Exception as exc:                       # the caller's to see, as raised
+            answer = (index, False, exc)
+        try:
+            conn.send(answer)
+        except Exception as exc:                       # a result or error that won't pickle
+            conn.send((index, False, RuntimeError(f"{type(exc).__name__}: {exc}")))
+
+
+class _Worker:
+    """A worker process and the parent's end of its pipe. ``shared`` is sent on the pipe,
+    not with the process: spawn writes a new process's arguments to a pipe that the parent
+    itself holds open until the write ends, so a worker killed while reading a large one
+    (over the pipe's 64 KiB) would leave that write blocked forever."""
+
+    def __init__(self, context, function: Callable, number: int):
+        self.conn, child = context.Pipe()
+        self.process = context.Process(target=_serve, args=(function, child),
+                                       name=f"victorus-worker-{number}", daemon=True)
+        self.process.start()
+        child.close()
+        self.holding: int | None = None               # the index of the task it works on
+        self.tasks_given = 0
+
+    def lost(self, tasks: Sequence, describe: Callable[[Any], str]) -> WorkerLost:
+        self.process.join(1.0)
+        held = (f"while {describe(tasks[self.holding])}" if self.holding is not None
+                else "between two tasks" if self.tasks_given else "before its first task")
+        return WorkerLost(f"worker process {self.process.pid} died "
+                          f"({how_it_ended(self.process.exitcode)}) {held}")
+
+
+def process_map(function: Callable[[Any, Any], Any], shared: Any, tasks: Sequence,
+                workers: int, describe: Callable[[Any], str] = lambda task: "working"
+                ) -> Generator[tuple[int, Any], None, None]:
+    """``(index, function(shared, tasks[index]))`` for every task, as ``workers`` processes
+    finish them (their order, not the tasks'). ``function`` and ``shared`` travel pickled
+    (a function defined at a module's top level); ``shared`` is sent once per worker.
+    A task's exception is raised here as it was raised there. A worker that dies raises
+    `WorkerLost` naming it, how it ended and ``describe(task)`` of the task it held; the
+    other workers are stopped at once, as they are when the caller stops iterating."""
+    context = multiprocessing.get_context("spawn")
+    waiting = collections.deque(range(len(tasks)))
+    pool: list[_Worker] = []
+    try:
+        for number in range(min(workers, len(tasks))):
+            pool.append(_Worker(context, function, number))
+            _send(pool[-1], shared, tasks, describe)
+        for worker in pool:
+            _give(worker, tasks, waiting, describe)
+        while any(worker.holding is not None for worker in pool):
+            busy = [worker for worker in pool if worker.holding is not None]
+            ready = set(wait_for([w.conn for w in busy] + [w.process.sentinel for w in busy]))
+            for worker in busy:
+                if worker.conn in ready:
+                    try:
+                        index, ok, value = worker.conn.recv()
+                    except (EOFError, OSError):
+                        raise worker.lost(tasks, describe) from None
+                    worker.holding = None
+                    if not ok:
+                        raise value
+                    yield index, value
+                    _give(worker, tasks, waiting, describe)
+                elif worker.process.sentinel in ready:
+                    raise worker.lost(tasks, describe)
+    finally:
+        _stop(pool)
+
+
+def _give(worker: _Worker, tasks: Sequence, waiting: collections.deque,
+          describe: Callable[[Any], str]) -> None:
+    """The next task to an idle worker, if any is left."""
+    if not waiting:
+        return
+    worker.holding = waiting.popleft()
+    worker.tasks_given += 1
+    _send(worker, (worker.holding, tasks[worker.holding]), tasks, describe)
+
+
+def _send(worker: _Worker, message: Any, tasks: Sequence, describe: Callable[[Any], str]) -> None:
+    try:
+        worker.conn.send(message)
+    except (BrokenPipeError, ConnectionResetError, EOFError):
+        raise worker.lost(tasks, describe) from None
+
+
+def _stop(pool: list[_Worker]) -> None:
+    """Every worker ended: told to stop when idle, terminated when busy or slow."""
+    for worker in pool:
+        if worker.holding is None and worker.process.is_alive():
+            try:
+                worker.conn.send(None)
+            except OSError:
+                pass
+        else:
+            worker.process.terminate()
+    for worker in pool:
+        worker.process.join(STOP_SECONDS)
+        if worker.process.is_alive():
+            worker.process.terminate()
+            worker.process.join()
+        worker.conn.close()
+
+
+@contextmanager
+def ray_session(workers: int, address: str | None) -> Iterator[Any]:
+    """Ray for a run: started here (and stopped after) unless it is already running."""
+    with optional_imports("backend='ray'"):
+        import ray
+    started = not ray.is_initialized()
+    if started:
+        ray.init(address=address, num_cpus=None if address else workers,
+                 include_dashboard=False, log_to_driver=False)
+    try:
+        yield ray
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def ray_map(function: Callable[[Any, Any], Any], shared: Any, tasks: Sequence, workers: int,
+            address: str | None = None, describe: Callable[[Any], str] = lambda task: "working"
+            ) -> Generator[tuple[int, Any], None, None]:
+    """`process_map`'s contract on Ray (``address``: a cluster's; None starts a local Ray):
+    ``shared`` put in the object store once, at most ``workers`` tasks in flight, each run
+    once (a lost task is not retried), and a lost task, worker or node a `WorkerLost`."""
+    with ray_session(workers, address) as ray:
+        from ray.exceptions import RayError, RayTaskError
+        remote = ray.remote(max_retries=0)(function)
+        shared_ref = ray.put(shared)
+        waiting = collections.deque(range(len(tasks)))
+        pending: dict = {}
+        try:
+            while waiting or pending:
+                while waiting and len(pending) < workers:
+                    index = waiting.popleft()
+                    pending[remote.remote(shared_ref, tasks[index])] = index
+                done, _ = ray.wait(list(pending), num_returns=1)
+                for ref in done:
+                    index = pending.pop(ref)
+                    try:
+                        value = ray.get(ref)
+                    except RayTaskError:             # the task raised: its own exception
+                        raise
+                    except RayError as exc:
+                        raise WorkerLost(f"a Ray worker was lost ({type(exc).__name__}) while "
+                                         f"{describe(tasks[index])}") from None
+                    yield index, value
+        finally:
+            for ref in pending:
+                ray.cancel(ref, force=True)
+
+
+__all__ = ["process_map", "ray_map", "ray_session", "how_it_ended"]
