@@ -26,7 +26,8 @@ with [`victorus.render.render_layers`][victorus.render.render_layers] and talks 
   a page names its tab in its requests (``tab=`` on ``/api/state``, the header on
   POSTs); a page that is not watching (``claim=1``) holds the seats if no tab does, the others
   get ``spectator: true`` and their moves are refused (409) until they take the seats;
-  a tab whose sockets (``/api/socket?tab=``) all closed holds them no more; a request
+  a tab whose sockets (``/api/socket?tab=``) all closed holds them no more, nor one
+  without a socket not heard from for ``lease`` seconds (`SEAT_LEASE`); a request
   naming no tab (a script) is not held back;
 * ``POST /api/seats`` who plays each seat: ``person`` or an agent spec;
 * ``POST /api/watch`` a game record, or a seeded simulation, to step through;
@@ -53,6 +54,7 @@ import asyncio
 import json
 import socket
 import threading
+import time
 from collections import Counter
 from http import HTTPStatus
 from importlib import resources
@@ -93,6 +95,13 @@ MAX_CONNECTIONS = 256
 #: Seconds a connection may stay silent while the server waits for it, and seconds a
 #: request may take in all (from the previous answer on the connection to this one).
 REQUEST_TIMEOUT, REQUEST_DEADLINE = 10.0, 30.0
+#: Seconds a tab without a socket open holds the person seats after it was last heard from
+#: (a state request or a call naming it): three of the longest polls, so that a page that
+#: long-polls keeps them under load, while a tab closed with its socket down frees them
+#: within a minute (and `play from this tab` takes them at once).
+SEAT_LEASE = 3.0 * MAX_POLL_WAIT
+#: The message of a take, said to each tab in words of its own (`_told`).
+SEATS_MOVED = "the person seats moved to another tab"
 #: After an error answer that ends a connection, seconds (and bytes) the server still reads
 #: and drops what the client sends before it closes: closing with unread bytes resets the
 #: connection, and the client could lose the answer it has not read yet.
@@ -345,6 +354,14 @@ def _check_origin(origin: str | None, host: str | None) -> None:
                            HTTPStatus.FORBIDDEN)
 
 
+def _told(message: str, tab: str | None, spectator: bool) -> str:
+    """The table's ``message`` as a page's tab reads it: a take says who plays."""
+    if message != SEATS_MOVED or tab is None:
+        return message
+    return ("the game is played from another tab now" if spectator
+            else "this tab plays the person seats now")
+
+
 def _tab(text) -> str | None:
     """A page's tab name (``tab=`` or ``X-Victorus-Tab``): 16 hex digits, or None."""
     if text is None:
@@ -453,7 +470,10 @@ def _app(server: Server) -> Starlette:
         table = server.table
         answer = await run_in_threadpool(table.state, view, since, labels, 0.0, at, frame, log)
         spectator = not server.holds(tab, claim=claim)
-        return _json(answer if answer.get("unchanged") else dict(answer, spectator=spectator))
+        if answer.get("unchanged"):
+            return _json(answer)
+        return _json(dict(answer, spectator=spectator,
+                          message=_told(answer["message"], tab, spectator)))
 
     async def record_text(request):
         text = await run_in_threadpool(server.table.record_text)
@@ -723,12 +743,17 @@ class Server:
     serving the app on a socket bound at once (so ``server_address`` is known)."""
 
     def __init__(self, table: Table, host: str = "127.0.0.1", port: int = 8000,
-                 worker: bool = True, log_level: str = "warning"):
+                 worker: bool = True, log_level: str = "warning",
+                 lease: float = SEAT_LEASE, now=time.monotonic):
         """``worker=False``: no agents' thread; the caller steps it with `work`.
         ``log_level``: uvicorn's loggers' level ("info" adds its access log), records that
-        reach the application's logging configuration like the package's own."""
+        reach the application's logging configuration like the package's own.
+        ``lease``: seconds a tab without a socket holds the seats unheard (`holds`);
+        ``now``: its time source."""
         self.changes = Changes()
+        self.lease, self._now = lease, now
         self._holder: str | None = None           # the tab that plays the person seats
+        self._heard = 0.0                         # when the holder was last heard from
         self._sockets: dict[str, int] = {}        # the pages' sockets open, by tab
         self._holder_lock = threading.Lock()
         self._table: Table | None = None
@@ -770,13 +795,20 @@ class Server:
             self.changes.tell(table.version)     # (once the new table is in place)
 
     def holds(self, tab: str | None, claim: bool = False) -> bool:
-        """Whether ``tab`` may play the person seats: it holds them, no tab does (a page
-        just opened ``claim``s them then), or it names no tab (a script)."""
+        """Whether ``tab`` may play the person seats: it holds them (and is heard from), no
+        tab does (a page just opened ``claim``s them then), or it names no tab (a script).
+        A holder with no socket open that was not heard from for ``lease`` seconds (a tab
+        closed while its socket was down) holds them no more."""
         with self._holder_lock:
-            if tab is None or self._holder == tab:
+            if (self._holder is not None and self._holder not in self._sockets
+                    and self._now() - self._heard > self.lease):
+                self._holder = None
+            if tab is None:
                 return True
             if self._holder is None and claim:
                 self._holder = tab
+            if self._holder == tab:
+                self._heard = self._now()
                 return True
             return self._holder is None
 
@@ -800,9 +832,9 @@ class Server:
         if tab is None:
             raise RequestError("take names the tab that plays (the page's X-Victorus-Tab)")
         with self._holder_lock:
-            changed, self._holder = self._holder != tab, tab
+            changed, self._holder, self._heard = self._holder != tab, tab, self._now()
         if changed and not quiet:
-            self.table.tell("the game is played from another tab now")
+            self.table.tell(SEATS_MOVED)
 
     @property
     def url(self) -> str:

@@ -1,6 +1,7 @@
-// The victorus page: told of each change by /api/socket (long polling /api/state if the
-// socket fails), it asks for the state, draws what the server sends, and turns clicks
-// into API calls. The server checks everything; this script only helps.
+// The victorus page: told of each change by /api/socket (long polling /api/state while the
+// socket is closed, and opening it again), it asks for the state, draws what the server
+// sends, and turns clicks into API calls. The server checks everything; this script only
+// helps.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -83,9 +84,10 @@ let frameKey = "", logKey = null, logTurns = [], shown = null;
 
 // The state: in full, or (``wait`` seconds) once it differs from the one shown: the
 // server holds the request until something changes (long polling). False on an error.
+// The first answer after an outage is whole (a restarted server counts versions anew).
 async function refresh(full, wait = 0) {
   const choices = shownChoices();
-  const since = !full && S && shown === choices ? `&since=${S.version}&wait=${wait}` : "";
+  const since = !full && !offline && S && shown === choices ? `&since=${S.version}&wait=${wait}` : "";
   const held = `&frame=${[...heldFrames.keys()].join(",")}` +
     (logKey === null ? "" : `&log=${logKey}:${logTurns.length}`);
   let state;
@@ -588,9 +590,10 @@ function teamOf(seat, players, variant) {
 
 // The server is gone (no answer at all): said in words, moves off; the page retries each
 // second, and once it answers again the game goes on (or, after a restart, its last
-// record is offered).
+// record is offered) and the socket is opened again.
 function setOffline(on) {
   offline = on;
+  if (!on && retrySocket) retrySocket();              // the socket's next try is now
   document.body.classList.toggle("offline", on);
   if (S) { drawStatus(); drawNotice(); }
 }
@@ -685,11 +688,12 @@ async function catchUp() {
   catching = false;
 }
 
-// The socket: a message {version, instance, clock} at once and at every change. False if
-// it cannot be opened; once open, if it closes the page falls back to long polls.
+// The socket: a message {version, instance, clock} at once and at every change. Resolves
+// once it is closed: whether it had opened. While it is open it is ``socket``, and the
+// server counts this tab as alive (it holds its seats).
+let socket = null;
 function openSocket() {
   return new Promise((resolve) => {
-    let opened = false;
     let ws;
     try {
       ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/socket?tab=${TAB}`);
@@ -697,34 +701,58 @@ function openSocket() {
       resolve(false);
       return;
     }
-    ws.onopen = () => { opened = true; resolve(true); };
+    ws.onopen = () => { socket = ws; };
     ws.onmessage = (event) => {
       const notice = JSON.parse(event.data);
       if (!S || notice.instance !== S.instance || notice.version !== S.version) catchUp();
       else showClock(notice.clock);
     };
-    ws.onclose = () => { if (opened) poll(); else resolve(false); };
+    ws.onclose = () => {
+      const opened = socket === ws;
+      if (opened) socket = null;
+      resolve(opened);
+    };
   });
 }
 
-// Without the socket, one request waits at the server for the next change; after an
-// error, ask again in a second without waiting, so that the page sees at once that the
-// server is back.
+// While the socket is closed, one request waits at the server for the next change; after
+// an error, ask again in a second without waiting, so that the page sees at once that the
+// server is back. The first asks for the whole state: the server may have restarted.
+let polling = false;
 async function poll() {
-  let wait = 20;
-  for (;;) {
-    if (await refresh(false, wait)) { wait = 20; continue; }
+  polling = true;
+  let full = true, wait = 0;
+  while (socket === null) {
+    if (await refresh(full, wait)) { full = false; wait = 20; continue; }
     wait = 0;
     await pause(1000);
   }
+  polling = false;
 }
 
+// The socket's next try: after ``ms``, or at once when the server answers again.
+let retrySocket = null;
+function socketBackoff(ms) {
+  return new Promise((resolve) => {
+    retrySocket = resolve;
+    setTimeout(resolve, ms);
+  });
+}
+
+// The live connection: the socket, opened again whenever it closes (a server restarted,
+// a network cut) after 1, 2, 4 ... up to 30 seconds, the page long-polling meanwhile.
 async function follow() {
   while (!(await loadMeta().then(() => true, (e) => { $("error").textContent = `server: ${e.message}`; return false; }))) {
     await pause(1000);
   }
   while (!(await refresh(true))) await pause(1000);
-  if (!(await openSocket())) poll();
+  let delay = 1000;
+  for (;;) {
+    if (await openSocket()) delay = 1000;
+    if (!polling) poll();
+    await socketBackoff(delay);
+    delay = Math.min(2 * delay, 30000);
+  }
 }
 setInterval(tickClock, 100);
 // (board.js, loaded after this script, draws the marks, plays by keyboard and sound.)
