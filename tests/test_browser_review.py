@@ -5,6 +5,7 @@ region for screen readers, named controls and shortcut keys, drag and drop with 
 glide, the whole team by default, touch targets on a phone. Tests wait for what the page
 shows, never for a time."""
 
+import os
 import threading
 from pathlib import Path
 
@@ -19,7 +20,15 @@ from victorus.server import PERSON, Server, Table
 
 pytestmark = pytest.mark.browser
 browser = test_browser.browser          # the same Chromium fixture (skipped without one)
+#: The page's picture in docs/serve.md: a test run writes its screenshot under tmp_path (a
+#: clean clone stays clean); VICTORUS_WRITE_DOCS_IMG=1 writes it into docs/img on purpose
+#: (VICTORUS_WRITE_DOCS_IMG=1 pytest tests/test_browser_review.py -k reviewed), to commit.
 DOCS_IMG = Path(__file__).resolve().parents[1] / "docs" / "img"
+
+
+def picture(tmp_path: Path, name: str) -> str:
+    """Where the screenshot ``name`` goes: ``tmp_path``, or docs/img when asked."""
+    return str((DOCS_IMG if os.environ.get("VICTORUS_WRITE_DOCS_IMG") == "1" else tmp_path) / name)
 
 
 @pytest.fixture
@@ -124,7 +133,7 @@ def test_the_newest_action_and_its_actor_are_always_in_view_six_armies(opened):
 
 
 # -- review ---------------------------------------------------------------------------------------
-def test_a_finished_game_is_reviewed_and_a_marked_move_shows_its_position(opened):
+def test_a_finished_game_is_reviewed_and_a_marked_move_shows_its_position(opened, tmp_path):
     table = agents_only()
     table.review = Review(seconds=None, iterations=300, drop=0.0)   # the same on every machine
     with serving(table) as srv:
@@ -144,8 +153,7 @@ def test_a_finished_game_is_reviewed_and_a_marked_move_shows_its_position(opened
         assert f"best: {mark['best']}" in page.inner_text("#analysis")
         if len(mark["cells"]) == 2:
             page.wait_for_selector("#board .analysis-arrow")
-        DOCS_IMG.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(DOCS_IMG / "serve-review.png"))
+        page.screenshot(path=picture(tmp_path, "serve-review.png"))
 
 
 def test_analysis_answers_for_the_position_browsed_during_and_after_the_game(opened):
