@@ -197,10 +197,9 @@ TINY = dict(rounds=1, games=2, iterations=8, max_actions=20, epochs=1, batch=64,
             hidden2=4, window=2, mix=(("compact", 2, "standard", 1),))
 
 
-def tiny_run(out, **changes):
+def tiny_run(out, overwrite=False, **changes):
     from victorus.training import Settings, train
-    return train(str(out), Settings(**{**TINY, **changes}), progress=False,
-                 **{k: changes.pop(k) for k in () if k in changes})
+    return train(str(out), Settings(**{**TINY, **changes}), progress=False, overwrite=overwrite)
 
 
 @pytest.fixture(scope="module")
@@ -432,3 +431,128 @@ def test_a_round_network_of_another_shape_is_refused(run_copy):
 def test_a_whole_run_resumes_after_the_checks(run_copy):
     network = resume(run_copy)
     assert network.info["rounds"] == 3
+
+
+# -- input shown in errors -------------------------------------------------------------------
+
+HUGE = "9" * 1_000_000
+
+
+def huge_inputs():
+    """(where, a call with a 1 MB string where a short one belongs) for the entry points
+    that show their input in the error."""
+    from victorus.agents import make_agent
+    from victorus.record import loads
+    from victorus.simulate import simulate
+    from victorus.training import Settings
+    return {
+        "a budget": lambda: make_agent(f"mcts:{HUGE}x"),
+        "a spec": lambda: make_agent(f"x{HUGE}"),
+        "a network in a spec": lambda: make_agent(f"best-net:100:{HUGE}"),
+        "a board": lambda: victorus.Game(board=HUGE),
+        "a variant": lambda: victorus.Game(variant=f"quick{HUGE}x"),
+        "a variant part": lambda: victorus.Game(variant=f"allied+{HUGE}"),
+        "a VPN": lambda: victorus.Game.from_vpn(HUGE),
+        "an action": lambda: victorus.Game().play(HUGE),
+        "a cell label": lambda: victorus.Board().cell(HUGE),
+        "a backend": lambda: simulate(2, backend=HUGE),
+        "a lineup": lambda: tournament(["random", "greedy"], 2, lineup=HUGE),
+        "training's backend": lambda: Settings(backend=HUGE).check(),
+        "a record": lambda: loads(f"victorus-record 1\nboard {HUGE}\n"),
+    }
+
+
+@pytest.mark.parametrize("where", list(huge_inputs()))
+def test_an_error_cuts_the_input_it_shows(where):
+    with pytest.raises((victorus.VictorusError, ValueError, KeyError)) as refused:
+        huge_inputs()[where]()
+    assert len(str(refused.value)) < 1000
+
+
+def test_the_command_line_cuts_the_input_it_shows(capsys):
+    assert main(["tournament", "2", "random", f"mcts:{HUGE}x"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("victorus: error: bad search budget in ") and len(err) < 1000
+
+
+def test_the_page_cuts_the_input_it_shows():
+    import urllib.error
+    import urllib.request
+
+    from helpers import serving
+    from victorus.server import PERSON, Table
+    body = json.dumps({"seats": [PERSON, f"mcts:{HUGE}x"] + [PERSON] * 4}).encode()
+    with serving(Table("compact", 2, seats=[PERSON] * 6, agent_delay=0), worker=False) as srv:
+        request = urllib.request.Request(srv.url.rstrip("/") + "/api/seats", data=body,
+                                         method="POST")
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=30)
+        answer = refused.value.read()
+    assert refused.value.code == 400 and len(answer) < 1000
+    assert "bad search budget" in json.loads(answer)["error"]
+
+
+# -- read-only files -------------------------------------------------------------------------
+
+def save_paths(tmp_path):
+    """(the file, how each save path writes it) for every way victorus saves a user's file."""
+    from victorus import record
+    from victorus.files import write_atomic
+    from victorus.render import render_svg
+    from victorus.search.network import Network
+    game = victorus.Game("compact", players=2)
+    return {
+        "write_atomic": lambda path: write_atomic(path, "new"),
+        "a network": lambda path: Network.fresh(8, 4).save(path),
+        "a record": lambda path: record.save(game, path),
+        "a picture": lambda path: write_atomic(path, render_svg(game)),
+        "--json of perft": lambda path: main(["perft", "1", "--json", str(path)]),
+        "--json of simulate": lambda path: main(["simulate", "2", "--json", str(path),
+                                                 "--board", "compact", "--players", "2"]),
+        "render": lambda path: main(["render", str(path) + ".svg"]),
+        "training's network": lambda path: tiny_run(path.parent, overwrite=True),
+    }
+
+
+@pytest.mark.parametrize("where", ["write_atomic", "a network", "a record", "a picture",
+                                   "--json of perft", "--json of simulate", "render",
+                                   "training's network"])
+def test_a_read_only_file_is_refused_on_every_save_path(tmp_path, where, capsys):
+    target = tmp_path / "kept"
+    if where == "render":
+        target = tmp_path / "kept.svg"
+    if where == "training's network":
+        target = tmp_path / "network.vnet"
+    target.write_text("mine")
+    target.chmod(0o444)
+    save = save_paths(tmp_path)[where]
+    try:
+        try:
+            code = save(target if where != "render" else tmp_path / "kept")
+        except (OSError, victorus.ConfigError) as refused:
+            assert "read-only" in str(refused) and "\n" not in str(refused)
+        else:
+            assert code == 2 and "read-only" in capsys.readouterr().err
+        assert target.read_text() == "mine" and sorted(p.name for p in tmp_path.iterdir()) \
+            == [target.name]
+    finally:
+        target.chmod(0o644)
+
+
+def test_errors_show_their_input_only_through_shown():
+    """The one rule for input in errors: a raise shows a value as checks.shown() cuts it,
+    never whole with !r (only the package's own constants may be)."""
+    import ast
+    import re
+    from pathlib import Path
+    constants = {"MAGIC", "HEADER", "LAYOUT", "self.labels[0]", "self.labels[-1]"}
+    whole = []
+    for path in sorted((Path(victorus.__file__).parent).rglob("*.py")):
+        source = path.read_text()
+        lines = source.split("\n")
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.Raise) and node.exc is not None:
+                text = "\n".join(lines[node.lineno - 1:node.end_lineno])
+                whole += [f"{path.name}:{node.lineno}: {m}" for m in
+                          re.findall(r"\{([^{}!]+)!r\}", text) if m not in constants]
+    assert whole == []

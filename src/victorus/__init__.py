@@ -9,6 +9,7 @@
 import logging as _logging
 import sys as _sys
 
+from .checks import shown
 from .errors import (
     AgentError,
     Cancelled,
@@ -54,4 +55,4 @@ def __getattr__(name: str):
         raise ImportError(f"victorus.{name} needs the compiled engine, which does not import "
                           f"({_BUILD_ERROR}); reinstall with 'pip install .'. The pure-Python "
                           f"rules (victorus._reference_game) work without it.") from _BUILD_ERROR
-    raise AttributeError(f"module 'victorus' has no attribute {name!r}")
+    raise AttributeError(f"module 'victorus' has no attribute {shown(name, 60)}")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 
 from ._reference import ReferencePosition
+from .checks import shown
 from .constants import (
     GATE_CAPTURES,
     GREY,
@@ -249,7 +250,7 @@ class ReferenceGame:
             parse_action(self.board, action)           # raises NotationError if malformed
             text = action
         if self._result is not None:
-            raise IllegalActionError(f"{text!r} is not legal: the game is over "
+            raise IllegalActionError(f"{shown(text, 60)} is not legal: the game is over "
                                      f"({self.result_reason}); no action is legal")
         legal = list(self._legal_map())
         raise IllegalActionError(illegal_message(text, legal, self._turn.to_move, self._turn.phase))
@@ -596,7 +597,7 @@ class ReferenceGame:
 def reference_perft(game: ReferenceGame, depth: int) -> int:
     """R40: the number of action sequences of length ``depth`` from the game's state."""
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-        raise ConfigError(f"perft depth must be a non-negative integer, got {depth!r}")
+        raise ConfigError(f"perft depth must be a non-negative integer, got {shown(depth, 60)}")
     if depth == 0:
         return 1
     if game.is_over:

@@ -11,7 +11,7 @@ from collections import Counter
 
 from . import __version__
 from .agents import AGENT_SPECS
-from .checks import parse_int
+from .checks import parse_int, shown
 from .constants import PIECE_LETTERS
 from .errors import AgentError, ConfigError, VictorusError, WorkerLost
 from .files import check_writable, write_atomic
@@ -39,7 +39,7 @@ def _seconds(name: str):
             return check_time_limit(float(text), argparse.ArgumentTypeError)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{name} must be a number of seconds, "
-                                             f"got {text!r}") from None
+                                             f"got {shown(text, 60)}") from None
     return parse
 
 
@@ -491,7 +491,7 @@ def cmd_render(args) -> int:
     from .render import _cairosvg, render_png, render_svg
     png = args.out.lower().endswith(".png")
     if not png and not args.out.lower().endswith(".svg"):
-        raise VictorusError(f"OUT must end in .svg or .png, got {args.out!r}")
+        raise VictorusError(f"OUT must end in .svg or .png, got {shown(args.out, 200)}")
     if png:
         _cairosvg()                                       # the extra, before any work
     _check_outputs(args.out)

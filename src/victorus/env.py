@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .checks import check_action_id, check_int
+from .checks import check_action_id, check_int, shown
 from .constants import OBSERVATION_VERSION, PLANES
 from .errors import ConfigError, optional_imports
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game
@@ -62,7 +62,7 @@ class VictorusEnv(AECEnv):
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ConfigError(f"render_mode must be None, 'human', 'ansi' or 'rgb_array', "
-                              f"got {render_mode!r}")
+                              f"got {shown(render_mode, 60)}")
         if max_actions is not None:
             check_int("max_actions (or None)", max_actions, 1, MAX_ACTION_CAP)
         self._options = (board, players, variant)

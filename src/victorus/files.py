@@ -24,6 +24,7 @@ import sys
 import tempfile
 import threading
 
+from .checks import shown
 from .errors import ConfigError
 
 #: How long a read from a pipe or a device waits for data that has not come yet.
@@ -36,7 +37,7 @@ def file_path(path) -> str:
     """A file name (str or os.PathLike); integers (file descriptors) and the rest refused."""
     if isinstance(path, (str, os.PathLike)) and not isinstance(path, bytes):
         return os.fspath(path)
-    raise ConfigError(f"a file name (str or pathlib.Path) is needed, got {path!r}")
+    raise ConfigError(f"a file name (str or pathlib.Path) is needed, got {shown(path, 200)}")
 
 
 def _umask() -> int:
@@ -204,22 +205,22 @@ def check_writable(path) -> str:
     except FileNotFoundError:
         info = None
     except OSError as exc:
-        raise ConfigError(f"cannot write {path!r}: {exc.strerror}") from None
+        raise ConfigError(f"cannot write {shown(path, 200)}: {exc.strerror}") from None
     if info is not None and stat.S_ISDIR(info.st_mode):
-        raise ConfigError(f"cannot write {path!r}: it is a folder; give a file name")
+        raise ConfigError(f"cannot write {shown(path, 200)}: it is a folder; give a file name")
     if info is not None and not stat.S_ISREG(info.st_mode):
         if not os.access(path, os.W_OK):
-            raise ConfigError(f"cannot write {path!r}: permission denied")
+            raise ConfigError(f"cannot write {shown(path, 200)}: permission denied")
         return path                                  # a device or a FIFO: written to
     if info is not None and read_only(os.path.realpath(path), info):
-        raise ConfigError(f"cannot write {path!r}: the file is read-only (make it writable, "
+        raise ConfigError(f"cannot write {shown(path, 200)}: the file is read-only (make it writable, "
                           f"or give another name)")
     folder = os.path.dirname(os.path.realpath(path))
-    shown = os.path.dirname(path) or "."
+    named = shown(os.path.dirname(path) or ".", 200)
     if not os.path.isdir(folder):
-        raise ConfigError(f"cannot write {path!r}: the folder {shown!r} does not exist")
+        raise ConfigError(f"cannot write {shown(path, 200)}: the folder {named} does not exist")
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise ConfigError(f"cannot write {path!r}: the folder {shown!r} is not writable")
+        raise ConfigError(f"cannot write {shown(path, 200)}: the folder {named} is not writable")
     return path
 
 
@@ -239,7 +240,7 @@ def read_limited(path, limit: int, error=ConfigError, wait: float = READ_WAIT_SE
         else:
             data = _read_nonblocking(path, limit, error, wait, stat.S_ISFIFO(info.st_mode))
     if len(data) > limit:
-        raise error(f"{path!r} is larger than {limit} bytes, the most that is read")
+        raise error(f"{shown(path, 200)} is larger than {limit} bytes, the most that is read")
     return data
 
 
@@ -256,7 +257,7 @@ def _read_nonblocking(path: str, limit: int, error, wait: float, fifo: bool) -> 
                 chunk = os.read(fd, min(1 << 20, limit + 1 - size))
             except BlockingIOError:
                 if not poller.poll(wait * 1000):
-                    raise error(f"{path!r} gave nothing to read for {wait:g} s (a pipe or device "
+                    raise error(f"{shown(path, 200)} gave nothing to read for {wait:g} s (a pipe or device "
                                 f"that is not written to)") from None
                 continue
             if not chunk:
@@ -266,7 +267,7 @@ def _read_nonblocking(path: str, limit: int, error, wait: float, fifo: bool) -> 
     finally:
         os.close(fd)
     if fifo and not chunks:
-        raise error(f"{path!r} is a FIFO with nothing to read (no writer has it open): "
+        raise error(f"{shown(path, 200)} is a FIFO with nothing to read (no writer has it open): "
                     f"start the writer first, or give a regular file")
     return b"".join(chunks)
 

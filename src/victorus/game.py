@@ -142,7 +142,7 @@ class Game(GameCore):
         except TypeError:                # an unhashable argument: let Board/variant explain
             Board(board)
             Config.from_variant(variant)
-            raise ConfigError(f"players must be an integer from 2 to 6, got {players!r}") \
+            raise ConfigError(f"players must be an integer from 2 to 6, got {shown(players, 60)}") \
                 from None
         self._engine = start.copy(False)
         self._actions = _action_table(self.board)
@@ -412,7 +412,7 @@ class Game(GameCore):
 
     def _reject(self, text: str):
         if self.is_over:
-            raise IllegalActionError(f"{text!r} is not legal: the game is over "
+            raise IllegalActionError(f"{shown(text, 60)} is not legal: the game is over "
                                      f"({self.result_reason}); no action is legal")
         legal = [str(a) for a in self.legal_actions()]
         raise IllegalActionError(illegal_message(text, legal, self.to_move, self.phase))
@@ -436,7 +436,7 @@ def check_stop(stop, what: str) -> None:
     counts mean nothing), and a search returns what it has searched, as its budget ending
     would."""
     if stop is not None and not isinstance(stop, StopToken):
-        raise ConfigError(f"stop must be a victorus.StopToken or None, got {stop!r}")
+        raise ConfigError(f"stop must be a victorus.StopToken or None, got {shown(stop, 60)}")
     if stop is not None and stop.stopped:
         raise Cancelled(f"{what} was given a StopToken that is already stopped")
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from .checks import shown
 from .constants import (
     BYZANTINE,
     CENTRE,
@@ -212,7 +213,7 @@ class Board:
     def __new__(cls, name: str = "standard") -> "Board":
         if not isinstance(name, str) or name not in BOARD_NAMES:
             raise ConfigError(
-                f"unknown board {name!r}: accepted are {', '.join(map(repr, BOARD_NAMES))}")
+                f"unknown board {shown(name, 60)}: accepted are {', '.join(map(repr, BOARD_NAMES))}")
         board = cls._cache.get(name)
         if board is None:
             board = super().__new__(cls)
@@ -281,7 +282,7 @@ class Board:
             return self.index_of_label[label]
         except (KeyError, TypeError):
             raise NotationError(
-                f"unknown cell {label!r} on the {self.name} board: a cell is a file letter "
+                f"unknown cell {shown(label, 60)} on the {self.name} board: a cell is a file letter "
                 f"and a row number, e.g. {self.labels[0]!r}..{self.labels[-1]!r}") from None
 
     def color(self, label: str) -> str:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .checks import check_action_id, check_int, check_seat
+from .checks import check_action_id, check_int, check_seat, shown
 from .constants import OBSERVATION_VERSION
 from .errors import ConfigError, optional_imports
 from .game import DEFAULT_MAX_ACTIONS, Game
@@ -65,13 +65,13 @@ class LearnerEnv(gymnasium.Env):
                  max_actions: int | None = DEFAULT_MAX_ACTIONS, render_mode: str | None = None,
                  illegal_actions: str = "lose"):
         if illegal_actions not in ("lose", "raise"):
-            raise ConfigError(f"illegal_actions must be 'lose' or 'raise', got {illegal_actions!r}")
+            raise ConfigError(f"illegal_actions must be 'lose' or 'raise', got {shown(illegal_actions, 60)}")
         if render_mode not in (None, "ansi"):
-            raise ConfigError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+            raise ConfigError(f"render_mode must be None or 'ansi', got {shown(render_mode, 60)}")
         if observations not in ("float32", "uint8"):
-            raise ConfigError(f"observations must be 'float32' or 'uint8', got {observations!r}")
+            raise ConfigError(f"observations must be 'float32' or 'uint8', got {shown(observations, 60)}")
         if not isinstance(opponent, str) or opponent.partition(":")[0] not in VECTOR_KINDS:
-            raise ConfigError(f"opponent must be one of {OPPONENT_SPECS}, got {opponent!r}")
+            raise ConfigError(f"opponent must be one of {OPPONENT_SPECS}, got {shown(opponent, 60)}")
         check_seat(seat)
         self._start = Game(board, players=players, variant=variant)
         config = self._start.config

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import NamedTuple, NoReturn
 
-from .checks import check_int, parse_int
+from .checks import check_int, parse_int, shown
 from .constants import (
     EDGE_LETTERS,
     KING,
@@ -88,7 +88,7 @@ def parse_action(board: Board, text) -> Action:
     m = _LEG_RE.fullmatch(text)
     if not m:
         raise NotationError(
-            f"malformed action {text!r}: accepted are '<from>-<to>' (quiet leg), "
+            f"malformed action {shown(text, 60)}: accepted are '<from>-<to>' (quiet leg), "
             f"'<from>x<to>' (capture), 'stop', 'end' or 'pass', with cell labels like 'h3'")
     origin = board.cell(m.group(1) + m.group(2))
     target = board.cell(m.group(4) + m.group(5))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .checks import as_int, check_action_id, check_int
+from .checks import as_int, check_action_id, check_int, shown
 from .constants import NUM_SEATS, OBSERVATION_VERSION, PIECE_LETTERS, PLANES
 from .errors import optional_imports
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game
@@ -91,7 +91,7 @@ class VictorusSpielGame(pyspiel.Game):
                              f"this victorus writes version {OBSERVATION_VERSION} (docs/adapters.md)")
         if params["observation"] not in OBSERVATIONS:
             raise ValueError(f"observation must be one of {OBSERVATIONS}, "
-                             f"got {params['observation']!r}")
+                             f"got {shown(params['observation'], 60)}")
         self.observation = params["observation"]
         # checked as Game checks them (R36's cap within max_game_length, a C int); the
         # params handed on to OpenSpiel are then plain ints

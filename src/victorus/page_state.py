@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 
 from . import narration, record
+from .checks import shown
 from .constants import CENTRE, KING, PIECE_LETTERS, PIECE_NAMES, QUEEN
 from .errors import VictorusError
 from .game import Game
@@ -42,12 +43,12 @@ def check_view(view) -> int | None:
         return None
     if view in ("0", "1", "2", "3", "4", "5"):
         return int(view)
-    raise RequestError(f"'view' must be a seat 0-5 or 'turn', got {view!r}")
+    raise RequestError(f"'view' must be a seat 0-5 or 'turn', got {shown(view, 60)}")
 
 
 def check_labels(labels) -> bool:
     if labels not in ("0", "1"):
-        raise RequestError(f"'labels' must be 0 or 1, got {labels!r}")
+        raise RequestError(f"'labels' must be 0 or 1, got {shown(labels, 60)}")
     return labels == "1"
 
 
@@ -57,7 +58,7 @@ def frames_held(text) -> set[str]:
     if keys is None or len(keys) > MAX_FRAMES_HELD or not all(
             len(key) == 16 and all(c in "0123456789abcdef" for c in key) for key in keys):
         raise RequestError(f"'frame' must be frame_keys from earlier states (at most "
-                           f"{MAX_FRAMES_HELD}, comma-separated), got {str(text)[:60]!r}")
+                           f"{MAX_FRAMES_HELD}, comma-separated), got {shown(str(text), 60)}")
     return keys
 
 

@@ -17,6 +17,7 @@ import threading
 import time
 
 from . import record
+from .checks import shown
 from .errors import VictorusError
 from .files import check_writable
 from .game import Game
@@ -57,7 +58,7 @@ class TerminalSession(Session):
                  boards: str = "mine"):
         super().__init__(game, controllers, time_limit, seed, now)
         if boards not in BOARDS:
-            raise VictorusError(f"boards must be one of {', '.join(BOARDS)}, got {boards!r}")
+            raise VictorusError(f"boards must be one of {', '.join(BOARDS)}, got {shown(boards, 60)}")
         self.boards = boards
         self._shown: int | None = None             # the ply whose board was printed last
         self.color = color

@@ -120,10 +120,10 @@ def bradley_terry(agents, scores, anchor: str | None = None, prior: float = 1.0,
     agents = tuple(agents)
     index = {name: i for i, name in enumerate(agents)}
     if len(index) != len(agents) or len(agents) < 2:
-        raise ConfigError(f"ratings need two or more distinct agents, got {agents!r}")
+        raise ConfigError(f"ratings need two or more distinct agents, got {shown(agents, 60)}")
     anchor = default_anchor(agents) if anchor is None else anchor
     if anchor not in index:
-        raise ConfigError(f"the anchor {anchor!r} is not one of the agents {agents!r}")
+        raise ConfigError(f"the anchor {shown(anchor, 60)} is not one of the agents {shown(agents, 60)}")
     number = _number(prior)
     if number is None or not 0 <= number < math.inf:
         raise ConfigError(f"prior (virtual draws per pair) must be a number >= 0, got {shown(prior)}")
@@ -135,8 +135,8 @@ def bradley_terry(agents, scores, anchor: str | None = None, prior: float = 1.0,
         if not isinstance(pair, PairScore):
             raise ConfigError(f"scores must be PairScore objects, got {shown(pair)}")
         if pair.a not in index or pair.b not in index or pair.a == pair.b:
-            raise ConfigError(f"a score between {pair.a!r} and {pair.b!r}: both must be "
-                              f"distinct agents of {agents!r}")
+            raise ConfigError(f"a score between {shown(pair.a, 60)} and {shown(pair.b, 60)}: both must be "
+                              f"distinct agents of {shown(agents, 60)}")
         i, j = index[pair.a], index[pair.b]
         played = pair.games + (prior if pair.games else 0)
         points[i, j] += pair.wins_a + (played - pair.wins_a - pair.wins_b) / 2
@@ -179,8 +179,8 @@ def _check_connected(agents, games) -> None:
     reached = _reached(games, 0)
     if len(reached) != len(agents):
         missing = [agents[i] for i in range(len(agents)) if i not in reached]
-        raise ConfigError(f"ratings need every agent linked by games: {missing!r} never "
-                          f"met {agents[0]!r} even through others")
+        raise ConfigError(f"ratings need every agent linked by games: {shown(missing, 60)} never "
+                          f"met {shown(agents[0], 60)} even through others")
 
 
 def _check_scored(agents, points) -> None:
@@ -194,8 +194,8 @@ def _check_scored(agents, points) -> None:
             never = [agents[i] for i in range(n) if i not in reached]
             losers = [agents[i] for i in sorted(reached)]
             raise ConfigError(
-                f"no maximum-likelihood rating exists: {losers!r} never scored a point "
-                f"against {never!r} (a clean sweep: the gap would be infinite); give "
+                f"no maximum-likelihood rating exists: {shown(losers, 60)} never scored a point "
+                f"against {shown(never, 60)} (a clean sweep: the gap would be infinite); give "
                 f"prior > 0 (virtual draws per pair) for finite ratings")
 
 

@@ -40,7 +40,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .checks import check_int, parse_int
+from .checks import check_int, parse_int, shown
 from .errors import ConfigError, RecordError, VictorusError
 from .files import file_path, read_limited, write_atomic
 from .game import Game, replay_action
@@ -118,7 +118,7 @@ def check_time_limit(value, error=ConfigError) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or \
             not MIN_TIME_LIMIT <= value <= MAX_TIME_LIMIT:          # also refuses NaN
         raise error(f"time limit must be a number of seconds from {MIN_TIME_LIMIT} to "
-                    f"{MAX_TIME_LIMIT} (or none for no limit), got {value!r}")
+                    f"{MAX_TIME_LIMIT} (or none for no limit), got {shown(value, 60)}")
     return float(value)
 
 
@@ -233,7 +233,7 @@ def header_lines(game: Game, seed: int | None = None, agents=None, time_limit=No
         if len(agents) != 6 or not all(isinstance(a, str) and _AGENT_RE.fullmatch(a)
                                        for a in agents):
             raise ConfigError("agents: six names (one per seat, '-' for none) of letters, "
-                              f"digits and _.:=@-, got {agents!r}")
+                              f"digits and _.:=@-, got {shown(agents, 60)}")
     time_limit = check_time_limit(time_limit)
     resigned = check_resigned(game, resigned)
     clock_unknown = time_limit is None and any(
@@ -261,11 +261,11 @@ def _header_field(n: int, line: str, seen: set[str]) -> tuple[str, str]:
     key, sep, value = line.partition(": ")
     if not sep or key not in HEADER_KEYS:
         raise RecordError(f"record line {n}: expected '<key>: <value>' with a key among "
-                          f"{', '.join(HEADER_KEYS)}, got {line[:60]!r}")
+                          f"{', '.join(HEADER_KEYS)}, got {shown(line, 60)}")
     if key in seen:
-        raise RecordError(f"record line {n}: {key!r} given twice")
+        raise RecordError(f"record line {n}: {shown(key, 60)} given twice")
     if len(value) > MAX_HEADER_VALUE:
-        raise RecordError(f"record line {n}: {key!r} is {len(value):,} characters long; a "
+        raise RecordError(f"record line {n}: {shown(key, 60)} is {len(value):,} characters long; a "
                           f"header value has at most {MAX_HEADER_VALUE:,}")
     seen.add(key)
     return key, value
@@ -286,7 +286,7 @@ def parse(text: str, max_actions: int | None = None) -> GameRecord:
             raise RecordError(f"record line {n}: a carriage return inside the line; records "
                               f"break lines with LF or CRLF")
     if lines[0].rstrip("\r") != MAGIC:
-        raise RecordError(f"record line 1: expected {MAGIC!r}, got {lines[0][:40]!r}")
+        raise RecordError(f"record line 1: expected {MAGIC!r}, got {shown(lines[0], 40)}")
     record = GameRecord(turns=[])
     seen: set[str] = set()
     n = 1
@@ -299,7 +299,7 @@ def parse(text: str, max_actions: int | None = None) -> GameRecord:
             record.board = value
         elif key == "players":
             if value not in ("2", "3", "4", "5", "6"):
-                raise RecordError(f"record line {n}: players must be 2 to 6, got {value!r}")
+                raise RecordError(f"record line {n}: players must be 2 to 6, got {shown(value, 60)}")
             record.players = int(value)
         elif key == "variant":
             record.variant = value
@@ -311,20 +311,20 @@ def parse(text: str, max_actions: int | None = None) -> GameRecord:
             agents = tuple(value.split(","))
             if len(agents) != 6 or not all(_AGENT_RE.fullmatch(a) for a in agents):
                 raise RecordError(f"record line {n}: agents must be six comma-separated names "
-                                  f"(letters, digits, _.:=@- or '-'), got {value!r}")
+                                  f"(letters, digits, _.:=@- or '-'), got {shown(value, 60)}")
             record.agents = agents
         elif key == "time-limit":
             if value != "unknown" and (not _SECONDS_RE.fullmatch(value) or not
                                        MIN_TIME_LIMIT <= float(value) <= MAX_TIME_LIMIT):
                 raise RecordError(f"record line {n}: time-limit must be a number of seconds "
                                   f"from {MIN_TIME_LIMIT} to {MAX_TIME_LIMIT} (digits, up to 3 "
-                                  f"decimals) or 'unknown', got {value[:30]!r}")
+                                  f"decimals) or 'unknown', got {shown(value, 30)}")
             record.clock = True
             record.time_limit = None if value == "unknown" else float(value)
         elif key == "resigned":
             if value not in ("0", "1", "2", "3", "4", "5"):
                 raise RecordError(f"record line {n}: resigned must be a seat 0 to 5, got "
-                                  f"{value[:20]!r}")
+                                  f"{shown(value, 20)}")
             record.resigned = int(value)
         else:
             record.result = value
@@ -342,7 +342,7 @@ def parse(text: str, max_actions: int | None = None) -> GameRecord:
                               f"{max_actions} are read here")
         if not _TURN_RE.fullmatch(fields[0]):
             raise RecordError(f"record line {m}: a turn line starts with '<round>.<seat>', "
-                              f"got {fields[0][:20]!r}")
+                              f"got {shown(fields[0], 20)}")
         if len(fields) == 1:
             raise RecordError(f"record line {m}: turn {fields[0]} has no action")
         record.turns.append((m, fields[0], fields[1:]))
@@ -385,7 +385,7 @@ def loads(text: str, max_actions: int | None = None) -> Game:
         for k, action in enumerate(actions):
             if game.is_over:
                 raise RecordError(f"record line {line}: the game is already over "
-                                  f"({game.result_reason}) before {action!r}")
+                                  f"({game.result_reason}) before {shown(action, 60)}")
             try:
                 replay_action(game, action, record.clock)
             except VictorusError as exc:
@@ -400,7 +400,7 @@ def loads(text: str, max_actions: int | None = None) -> Game:
         check_resigned(game, record.resigned, RecordError)
     ends = _result_text(game, record.resigned)
     if record.result is not None and record.result != ends:
-        raise RecordError(f"record result {record.result!r} but the replay ends {ends!r}")
+        raise RecordError(f"record result {shown(record.result, 60)} but the replay ends {shown(ends, 60)}")
     return game
 
 
@@ -428,5 +428,5 @@ def load(path) -> Game:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise RecordError(f"record {file_path(path)!r} is not UTF-8 text: {exc}") from None
+        raise RecordError(f"record {shown(file_path(path), 200)} is not UTF-8 text: {exc}") from None
     return loads(text)

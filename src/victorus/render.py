@@ -14,7 +14,7 @@ import math
 from functools import lru_cache
 from xml.sax.saxutils import escape
 
-from .checks import check_seat
+from .checks import check_seat, shown
 from .constants import CENTRE, GREY, KING, PIECE_LETTERS, PIECE_NAMES, QUEEN
 from .errors import ConfigError, MissingDependencyError, optional_imports
 from .files import check_writable, write_atomic
@@ -106,7 +106,7 @@ def render_layers(obj, size: float = 22.0, seat: int = 0, labels: bool = False,
     """
     check_seat(seat)
     if not isinstance(size, (int, float)) or isinstance(size, bool) or not 4 <= size <= 200:
-        raise ConfigError(f"size must be a number from 4 to 200, got {size!r}")
+        raise ConfigError(f"size must be a number from 4 to 200, got {shown(size, 60)}")
     board, cells, live, frozen, last_leg = _game_parts(obj)
     marked = {board.cell(label) for label in highlights}
     targets = set()

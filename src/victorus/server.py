@@ -60,7 +60,7 @@ from http import HTTPStatus
 from importlib import resources
 
 from . import page_state
-from .checks import parse_int
+from .checks import parse_int, shown
 from .errors import VictorusError
 from .page_state import MAX_FRAMES_HELD, RequestError
 from .table import PERSON, Table
@@ -158,7 +158,7 @@ def _log_held(text) -> tuple[str, int] | None:
     key, colon, count = text.partition(":")
     if not (colon and 0 < len(key) <= 40 and all(c in "0123456789abcdef." for c in key)):
         raise RequestError(f"'log' must be <log_key>:<turns held> (from an earlier state), "
-                           f"got {text[:60]!r}")
+                           f"got {shown(text, 60)}")
     return key, parse_int("'log' turns held", count, 0, 10**9 - 1, RequestError, canonical=False)
 
 
@@ -228,7 +228,7 @@ async def _read_body(request: Request) -> bytes:
     length = request.headers.get("content-length")
     if length is None or not (length.isascii() and length.isdigit() and len(length) <= 18):
         raise _Unread(f"a POST needs a Content-Length (a number of bytes) and a JSON "
-                      f"object body, got Content-Length {length!r}"[:300])
+                      f"object body, got Content-Length {shown(length, 60)}"[:300])
     if int(length) > MAX_BODY_BYTES:
         raise _Unread(f"request body of {length} bytes; at most {MAX_BODY_BYTES}",
                       HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
@@ -323,7 +323,7 @@ class Guard:
                                HTTPStatus.HTTP_VERSION_NOT_SUPPORTED)
         method = scope["method"]
         if method not in METHODS:
-            raise RequestError(f"Unsupported method ({method[:20]!r})",
+            raise RequestError(f"Unsupported method ({shown(method, 20)})",
                                HTTPStatus.NOT_IMPLEMENTED)
         if method not in ("GET", "POST"):
             raise RequestError(f"method {method} is not served; accepted: GET (the page, "
@@ -339,7 +339,7 @@ def _check_host(host: str | None, allowed: frozenset[str] | None) -> None:
     """A DNS-rebinding page reaches the server under its own name: refuse any ``Host``
     but the bound address or localhost."""
     if allowed is not None and (host is None or host.lower() not in allowed):
-        raise RequestError(f"Host {host!r} is not served here; accepted: "
+        raise RequestError(f"Host {shown(host, 60)} is not served here; accepted: "
                            f"{', '.join(sorted(allowed))}", HTTPStatus.FORBIDDEN)
 
 
@@ -349,7 +349,7 @@ def _check_origin(origin: str | None, host: str | None) -> None:
     is refused."""
     host = host or ""
     if origin is not None and origin.lower() != f"http://{host.lower()}":
-        raise RequestError(f"Origin {origin!r}: only the page served here "
+        raise RequestError(f"Origin {shown(origin, 60)}: only the page served here "
                            f"(http://{host}) may change the game or follow it",
                            HTTPStatus.FORBIDDEN)
 
@@ -367,7 +367,7 @@ def _tab(text) -> str | None:
     if text is None:
         return None
     if not (len(text) == 16 and all(c in "0123456789abcdef" for c in text)):
-        raise RequestError(f"a tab's name is 16 hex digits, got {text[:40]!r}")
+        raise RequestError(f"a tab's name is 16 hex digits, got {shown(text, 40)}")
     return text
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 
 from .agents import AGENT_SPECS, make_agent
+from .checks import shown
 from .clock import TurnClock
 from .errors import ConfigError, VictorusError
 from .game import Game
@@ -44,7 +45,7 @@ class Session:
         that is not in the game). ConfigError names the first bad seat; nothing changes."""
         if not isinstance(controllers, (list, tuple)) or len(controllers) != 6:
             raise ConfigError(f"seats: six controllers are needed, one per seat ({CONTROLLERS}), "
-                              f"got {controllers!r}")
+                              f"got {shown(controllers, 60)}")
         present = self.game.config.present
         for seat, spec in enumerate(controllers):
             if spec == PERSON and seat not in present:
@@ -61,7 +62,7 @@ class Session:
         if spec == PERSON:
             return spec
         if not isinstance(spec, str):
-            raise ConfigError(f"seat {seat}: {CONTROLLERS}, got {spec!r}")
+            raise ConfigError(f"seat {seat}: {CONTROLLERS}, got {shown(spec, 60)}")
         try:
             self.make(spec)
         except ConfigError as exc:

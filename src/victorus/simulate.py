@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 
 from ._engine import StopToken
-from .checks import check_int
+from .checks import check_int, shown
 from .constants import PIECE_LETTERS
 from .errors import ConfigError
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game, check_stop, run_interruptibly
@@ -108,7 +108,7 @@ def simulate(games: int, seed: int = 0, players: int | None = None, board: str =
         workers = os.cpu_count() or 1
     workers = check_int("workers", workers, 1, 256)
     if backend not in BACKENDS:
-        raise ConfigError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+        raise ConfigError(f"backend must be one of {', '.join(BACKENDS)}, got {shown(backend, 60)}")
     check_stop(stop, "simulate")
     if stop is not None and backend != "local":
         raise ConfigError("stop is for backend='local' (a Ray run stops with Ctrl-C)")

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 
 from . import page_state, record
 from .analysis import Analysis, Review
-from .checks import check_int, parse_int
+from .checks import check_int, parse_int, shown
 from .errors import Cancelled, VictorusError
 from .game import DEFAULT_MAX_ACTIONS, Game, StopToken, play_random, replay_action
 from .geometry import SEAT_NAMES
@@ -181,7 +181,7 @@ class Table:
     def play(self, text):
         """The person to act plays ``text`` (R38)."""
         if not isinstance(text, str):
-            raise RequestError(f"'action' must be a string in R38 notation, got {text!r}")
+            raise RequestError(f"'action' must be a string in R38 notation, got {shown(text, 60)}")
         with self.lock:
             self._require_going_on()
             seat = self.game.to_move
@@ -202,7 +202,7 @@ class Table:
                 people = [SEAT_NAMES[s] for s in game.config.present
                           if self.controllers[s] == PERSON] or ["nobody"]
                 raise RequestError(f"only a person's army resigns; a person plays "
-                                   f"{', '.join(people)}, got seat {seat!r}")
+                                   f"{', '.join(people)}, got seat {shown(seat, 60)}")
             self.resigned = seat
             self._changed(f"{SEAT_NAMES[seat]} resigned")
 
@@ -499,7 +499,7 @@ class Table:
         """Start the review of the finished game shown (`victorus.analysis.Review`:
         every position searched in the background), or ``cancel`` it; its state."""
         if not isinstance(cancel, bool):
-            raise RequestError(f"'cancel' must be true or false, got {cancel!r}")
+            raise RequestError(f"'cancel' must be true or false, got {shown(cancel, 60)}")
         if cancel:
             return self.review.cancel()
         with self.lock:
@@ -520,7 +520,7 @@ class Table:
     def _check_seats(seats):
         if not isinstance(seats, list) or len(seats) != 6:
             raise RequestError(f"'seats' must be a list of six controllers (one per seat, "
-                               f"'person' or an agent spec), got {seats!r}")
+                               f"'person' or an agent spec), got {shown(seats, 60)}")
         return seats
 
     @staticmethod
@@ -528,7 +528,7 @@ class Table:
         if isinstance(delay, bool) or not isinstance(delay, (int, float)) or \
                 not 0 <= delay <= MAX_AGENT_DELAY:
             raise RequestError(f"'agent_delay' must be a number of seconds from 0 to "
-                               f"{MAX_AGENT_DELAY:g}, got {delay!r}")
+                               f"{MAX_AGENT_DELAY:g}, got {shown(delay, 60)}")
         return float(delay)
 
     @staticmethod

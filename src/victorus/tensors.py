@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from .checks import as_int_array, check_action_id, check_seat
+from .checks import as_int_array, check_action_id, check_seat, shown
 from .constants import (
     CENTRE,
     GREY,
@@ -262,7 +262,7 @@ def observation(game, seat: int, out=None, dtype: str = "float32"):
     if type(seat) is not int or not 0 <= seat < NUM_SEATS:
         check_seat(seat)
     if dtype not in ("float32", "uint8"):
-        raise ConfigError(f"dtype must be 'float32' or 'uint8', got {dtype!r}")
+        raise ConfigError(f"dtype must be 'float32' or 'uint8', got {shown(dtype, 60)}")
     if out is None:
         out = (_np or _numpy()).empty((len(PLANES), len(game.board)), dtype=dtype)
     write = game._engine.observation_into if dtype == "float32" else \

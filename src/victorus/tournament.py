@@ -201,7 +201,7 @@ class TournamentResult:
 
     def _index(self, agent: str) -> int:
         if agent not in self.agents:
-            raise ConfigError(f"{agent!r} did not play: the agents are {self.agents!r}")
+            raise ConfigError(f"{shown(agent, 60)} did not play: the agents are {shown(self.agents, 60)}")
         return self.agents.index(agent)
 
 
@@ -229,7 +229,7 @@ def _is_agent(item) -> bool:
 
 def _checked_agent(agent, source: str):
     if not _is_agent(agent):
-        raise ConfigError(f"{source} returned {agent!r}, not an agent (an object with a "
+        raise ConfigError(f"{source} returned {shown(agent, 60)}, not an agent (an object with a "
                           f"name and choose(game))")
     return agent
 
@@ -243,13 +243,13 @@ def _entrant(item) -> _Entrant:
         try:
             copy.deepcopy(item)
         except (TypeError, copy.Error, pickle.PicklingError) as exc:
-            raise ConfigError(f"agent {item.name!r} cannot be copied for each game ({exc}): "
+            raise ConfigError(f"agent {shown(item.name, 60)} cannot be copied for each game ({exc}): "
                               f"give a factory seed -> agent instead") from None
         return _Entrant(str(item.name), agent=item)
     if callable(item):
         return _Entrant(str(_checked_agent(item(0), f"the factory {item!r}").name), factory=item)
     raise ConfigError(f"an agent must be a spec ({AGENT_SPECS}), an object with a name and "
-                      f"choose(game), or a factory seed -> agent; got {item!r}")
+                      f"choose(game), or a factory seed -> agent; got {shown(item, 60)}")
 
 
 def _distinct(names: list[str]) -> list[str]:
@@ -269,7 +269,7 @@ def _check_picklable(entrants) -> None:
             pickle.dumps(entrant)
         except (pickle.PicklingError, TypeError, AttributeError) as exc:
             raise ConfigError(
-                f"agent {entrant.name!r} cannot be sent to a worker process ({exc}): give a "
+                f"agent {shown(entrant.name, 60)} cannot be sent to a worker process ({exc}): give a "
                 f"spec string, a factory defined at a module's top level, or an agent "
                 f"object that pickles; or play with workers=1") from None
 
@@ -337,11 +337,11 @@ def play_agent(agent, game: Game, where: str = "", name: str | None = None):
     try:
         action = agent.choose(game.copy())
     except Exception as exc:
-        raise AgentError(f"agent {name!r} raised {type(exc).__name__}: {exc} ({at})") from exc
+        raise AgentError(f"agent {shown(name, 60)} raised {type(exc).__name__}: {exc} ({at})") from exc
     try:
         game.play(action)
     except Exception as exc:                     # whatever the answer made play() raise
-        raise AgentError(f"agent {name!r} answered {shown(action, 60)}, which the game "
+        raise AgentError(f"agent {shown(name, 60)} answered {shown(action, 60)}, which the game "
                          f"refused: {exc} ({at})") from exc
     return action
 
@@ -371,7 +371,7 @@ def _play_games(job: _Job, plans) -> list:
                 try:
                     by_team[team] = job.entrants[agent].build(seed)
                 except Exception as exc:         # a factory's bug, as a choose()'s
-                    raise AgentError(f"agent {names[team]!r} could not be built: "
+                    raise AgentError(f"agent {shown(names[team], 60)} could not be built: "
                                      f"{type(exc).__name__}: {exc} (game {plan.index} at "
                                      f"{position(game)})") from exc
             actions = 0
@@ -467,13 +467,13 @@ def tournament(agents, games: int, seed: int = 0, board: str = "compact", player
     openings = check_int("openings (random plies per opening)", openings, 0, MAX_OPENING_PLIES)
     workers = check_int("workers", workers, 1, 256)
     if lineup not in LINEUPS:
-        raise ConfigError(f"lineup must be one of {', '.join(LINEUPS)}, got {lineup!r}")
+        raise ConfigError(f"lineup must be one of {', '.join(LINEUPS)}, got {shown(lineup, 60)}")
     if backend not in BACKENDS:
-        raise ConfigError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+        raise ConfigError(f"backend must be one of {', '.join(BACKENDS)}, got {shown(backend, 60)}")
     if address is not None and backend != "ray":
         raise ConfigError("address is only for backend='ray'")
     if isinstance(agents, str) or not hasattr(agents, "__iter__"):
-        raise ConfigError(f"agents must be a list of agents, got {agents!r}")
+        raise ConfigError(f"agents must be a list of agents, got {shown(agents, 60)}")
     entrants = [_entrant(item) for item in agents]
     if len(entrants) < 2:
         raise ConfigError(f"a tournament needs at least two agents, got {len(entrants)}")

@@ -114,15 +114,15 @@ class Settings:
             if isinstance(value, bool) or not isinstance(value, (int, float)) \
                     or not low <= value <= high:
                 raise ConfigError(f"{name} must be a number from {low:g} to {high:g}, "
-                                  f"got {value!r}")
+                                  f"got {shown(value, 60)}")
         if self.learning_rate * self.weight_decay >= 1:
             raise ConfigError(f"learning_rate x weight_decay must be below 1 (each step keeps "
                               f"that share of the weights), got {self.learning_rate:g} x "
                               f"{self.weight_decay:g}")
         if not isinstance(self.distil, bool):
-            raise ConfigError(f"distil must be True or False, got {self.distil!r}")
+            raise ConfigError(f"distil must be True or False, got {shown(self.distil, 60)}")
         if self.backend not in BACKENDS:
-            raise ConfigError(f"backend must be one of {BACKENDS}, got {self.backend!r}")
+            raise ConfigError(f"backend must be one of {BACKENDS}, got {shown(self.backend, 60)}")
         for config in self.mix:
             Game(config[0], players=config[1], variant=config[2])
         return self
@@ -353,7 +353,7 @@ def _run_lock(out: str) -> Iterator[None]:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise ConfigError(f"cannot train into {out!r}: another run is training into it "
+            raise ConfigError(f"cannot train into {shown(out, 200)}: another run is training into it "
                               f"now; wait for it to end, or give another folder") from None
         yield
     finally:
@@ -365,18 +365,18 @@ def _train(out: str, settings: Settings, resume: bool, progress: bool | None,
     for path in remove_stale_temporaries(out):
         log.info("removed %s, left by a write that was killed", path)
     existing = run_files(out)
+    for name in ("network.vnet", "curve.json"):   # before anything is removed or written
+        check_writable(os.path.join(out, name))
     if existing and not resume:
         if not overwrite:
             rounds = sum(name.startswith("round-") for name in existing)
-            raise ConfigError(f"{out!r} holds a training run ({rounds} round file"
+            raise ConfigError(f"{shown(out, 200)} holds a training run ({rounds} round file"
                               f"{'' if rounds == 1 else 's'}: {', '.join(existing[:4])}"
                               f"{', ...' if len(existing) > 4 else ''}): go on with resume "
                               f"(--resume), replace it with overwrite (--overwrite), or give "
                               f"another folder")
         for name in existing:
             os.unlink(os.path.join(out, name))
-    for name in ("network.vnet", "curve.json"):
-        check_writable(os.path.join(out, name))
     points: list[Point] = []
     first_round, spent = 0, 0.0
     network = Network.fresh(settings.hidden, settings.hidden2, settings.seed,
@@ -482,7 +482,7 @@ def _resume(out: str, settings: Settings, fresh: Network):
                               f"{network.hidden2} for {network.trained}, not this run's "
                               f"{fresh.hidden}, {fresh.hidden2} for {fresh.trained}")
     except ConfigError as exc:
-        raise ConfigError(f"cannot resume from {out!r}: {exc}") from None
+        raise ConfigError(f"cannot resume from {shown(out, 200)}: {exc}") from None
     return network, points, windows, points[-1].minutes
 
 

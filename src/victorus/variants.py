@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .checks import check_int, parse_int
+from .checks import check_int, parse_int, shown
 from .constants import NUM_SEATS
 from .errors import ConfigError, NotationError
 
@@ -44,8 +44,8 @@ class Config:
         if players is not None:
             players = check_int("players", players, 2, 6)
         if variant_players is not None and players is not None and variant_players != players:
-            raise error(f"variant {variant!r} says {variant_players} players "
-                        f"but players={players!r}")
+            raise error(f"variant {shown(variant, 60)} says {variant_players} players "
+                        f"but players={shown(players, 60)}")
         players = variant_players or (6 if players is None else players)
         if allied and players != 6:
             raise error(f"the allied variant needs 6 players, got {players}")
@@ -90,7 +90,7 @@ ACCEPTED_VARIANTS = "'standard', or a '+'-joined list of 'allied', 'players<2-5>
 def parse_variant(text: str, error=NotationError) -> tuple[bool, int | None, int | None]:
     """Parse R39 field 6 (or the API's variant string): (allied, quick limit, players or None)."""
     if not isinstance(text, str) or not text:
-        raise error(f"variant must be a non-empty string: {ACCEPTED_VARIANTS}, got {text!r}")
+        raise error(f"variant must be a non-empty string: {ACCEPTED_VARIANTS}, got {shown(text, 60)}")
     allied, quick, players = False, None, None
     if text == "standard":
         return allied, quick, players
@@ -99,10 +99,12 @@ def parse_variant(text: str, error=NotationError) -> tuple[bool, int | None, int
         name = part.rstrip("0123456789")
         digits = part[len(name):]            # ASCII digits only: int() would take others
         if name in seen or name not in ("allied", "players", "quick", "standard"):
-            raise error(f"bad variant part {part!r} in {text!r}: accepted are {ACCEPTED_VARIANTS}")
+            raise error(f"bad variant part {shown(part, 60)} in {shown(text, 60)}: accepted are "
+                        f"{ACCEPTED_VARIANTS}")
         seen.add(name)
         if name == "standard" and len(text.split("+")) > 1:
-            raise error(f"'standard' cannot be combined in {text!r}: accepted are {ACCEPTED_VARIANTS}")
+            raise error(f"'standard' cannot be combined in {shown(text, 60)}: accepted are "
+                        f"{ACCEPTED_VARIANTS}")
         if name == "allied" and not digits:
             allied = True
         elif name == "quick":
@@ -111,5 +113,6 @@ def parse_variant(text: str, error=NotationError) -> tuple[bool, int | None, int
         elif name == "players" and digits and digits in ("2", "3", "4", "5"):
             players = int(digits)
         else:
-            raise error(f"bad variant part {part!r} in {text!r}: accepted are {ACCEPTED_VARIANTS}")
+            raise error(f"bad variant part {shown(part, 60)} in {shown(text, 60)}: accepted are "
+                        f"{ACCEPTED_VARIANTS}")
     return allied, quick, players

@@ -80,7 +80,7 @@ import secrets
 import threading
 
 from ._vector import MAX_LEGAL_ACTIONS, MAX_WORKER_THREADS, VectorEngine
-from .checks import as_int, as_int_array, check_int
+from .checks import as_int, as_int_array, check_int, shown
 from .constants import NUM_SEATS, OBSERVATION_KINDS, OBSERVATION_VERSION, PLANES
 from .errors import ConfigError, IllegalActionError
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game
@@ -109,13 +109,13 @@ class VectorGames:
         threads = check_int("threads", threads, 1, MAX_WORKER_THREADS)
         if observations not in OBSERVATIONS:
             raise ConfigError(f"observations must be 'float32', 'uint8' or None, "
-                              f"got {observations!r}")
+                              f"got {shown(observations, 60)}")
         if legal not in LEGAL:
-            raise ConfigError(f"legal must be 'mask', 'ids' or None, got {legal!r}")
+            raise ConfigError(f"legal must be 'mask', 'ids' or None, got {shown(legal, 60)}")
         if max_actions is not None:
             max_actions = check_int("max_actions", max_actions, 1, MAX_ACTION_CAP)
         if id_frame not in FRAMES:
-            raise ConfigError(f"id_frame must be 'absolute' or 'observer', got {id_frame!r}")
+            raise ConfigError(f"id_frame must be 'absolute' or 'observer', got {shown(id_frame, 60)}")
         start = Game(board, players=players, variant=variant)
         self.board, self.config = start.board, start.config
         self.id_frame = id_frame
@@ -298,14 +298,14 @@ def _agents_by_seat(start: Game, opponents) -> tuple:
         return tuple(agents)
     if not isinstance(opponents, dict):
         raise ConfigError(f"opponents must be a dict {{seat or 'team:<t>': agent}}, "
-                          f"got {opponents!r}")
+                          f"got {shown(opponents, 60)}")
     named: dict[int, object] = {}                # seat -> the key that named it
     for key, spec in opponents.items():
         agent = _opponent(key, spec, start)
         for seat in _seats_of(config, key):
             if seat in named:                     # else the later key would win silently
-                raise ConfigError(f"opponents name seat {seat} twice: {named[seat]!r} and "
-                                  f"{key!r}; give each seat one agent")
+                raise ConfigError(f"opponents name seat {seat} twice: {shown(named[seat], 60)} and "
+                                  f"{shown(key, 60)}; give each seat one agent")
             named[seat] = key
             agents[seat] = agent
     if all(agents[s] is not None for s in config.present):
@@ -320,7 +320,7 @@ def _opponent(key, spec, start: Game):
     try:
         return make_vector_opponent(spec, start)
     except ConfigError as error:
-        raise ConfigError(f"opponent {key!r}: {error}") from None
+        raise ConfigError(f"opponent {shown(key, 60)}: {error}") from None
 
 
 def _seats_of(config, key) -> list[int]:
@@ -332,7 +332,7 @@ def _seats_of(config, key) -> list[int]:
     if isinstance(key, str) and key.startswith("team:") and key[5:].isdigit() \
             and int(key[5:]) in teams:
         return [s for s in config.present if config.teams[s] == int(key[5:])]
-    raise ConfigError(f"opponents key {key!r}: a present seat {list(config.present)} or a team "
+    raise ConfigError(f"opponents key {shown(key, 60)}: a present seat {list(config.present)} or a team "
                       f"{', '.join(f'team:{t}' for t in teams)}")
 
 

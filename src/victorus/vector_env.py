@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .checks import shown
 from .constants import OBSERVATION_VERSION
 from .errors import ConfigError, optional_imports
 from .game import DEFAULT_MAX_ACTIONS
@@ -51,7 +52,7 @@ class VictorusVectorEnv(VectorEnv):
                  max_actions: int | None = DEFAULT_MAX_ACTIONS, threads: int = 1,
                  copy: bool = True, id_frame: str = "absolute", opponents: dict | None = None):
         if observations not in ("float32", "uint8"):     # its observation space needs planes
-            raise ConfigError(f"observations must be 'float32' or 'uint8', got {observations!r}")
+            raise ConfigError(f"observations must be 'float32' or 'uint8', got {shown(observations, 60)}")
         self.games = VectorGames(num_envs, board, players, variant, observations=observations,
                                  legal="mask", max_actions=max_actions, threads=threads,
                                  id_frame=id_frame, opponents=opponents)

@@ -9,7 +9,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from ..checks import check_int, parse_int
+from ..checks import check_int, parse_int, shown
 from ..errors import ConfigError
 from ..game import Game
 from ..notation import Action
@@ -20,7 +20,7 @@ def check_seconds(seconds) -> None:
     """A time budget per decision: None, or a number in (0, MAX_SECONDS]."""
     if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
                                 or not 0 < seconds <= MAX_SECONDS):
-        raise ConfigError(f"seconds must be a number in (0, {MAX_SECONDS}], got {seconds!r}")
+        raise ConfigError(f"seconds must be a number in (0, {MAX_SECONDS}], got {shown(seconds, 60)}")
 
 
 def check_budget(iterations, seconds, threads) -> None:
@@ -81,7 +81,7 @@ class SplitMix64:
 
     def getrandbits(self, k: int) -> int:
         if k != 64:
-            raise ConfigError(f"SplitMix64 draws 64 bits at a time, got {k!r}")
+            raise ConfigError(f"SplitMix64 draws 64 bits at a time, got {shown(k, 60)}")
         drawn, self.state = _mcts.splitmix_draw(self.state)
         return drawn
 
@@ -107,7 +107,7 @@ class SearchResult:
         of equals). Uniform when nothing was visited."""
         if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) \
                 or not 0 <= temperature < math.inf:
-            raise ConfigError(f"temperature must be a number >= 0, got {temperature!r}")
+            raise ConfigError(f"temperature must be a number >= 0, got {shown(temperature, 60)}")
         n = len(self.visits)
         if not sum(self.visits):
             return (1.0 / n,) * n
@@ -130,7 +130,7 @@ def parse_budget(kind: str, arg: str, spec: str, threads: bool = False) -> dict:
     match = _BUDGET.fullmatch(arg)
     if arg and (match is None or (match["threads"] and not threads)):
         at = ", then optionally '@<threads>'" if threads else ""
-        raise ConfigError(f"bad search budget in {spec!r}: '{kind}:<iterations>' or "
+        raise ConfigError(f"bad search budget in {shown(spec, 60)}: '{kind}:<iterations>' or "
                           f"'{kind}:<seconds>s' with a positive number{at}")
     kwargs: dict = {}
     if match and match["iterations"]:

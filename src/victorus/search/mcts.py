@@ -8,7 +8,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from ..checks import check_int, check_seed
+from ..checks import check_int, check_seed, shown
 from ..constants import NUM_SEATS
 from ..errors import ConfigError
 from ..game import Game, check_stop, play_random
@@ -44,7 +44,7 @@ class MCTSAgent:
                                  ("max_nodes", max_nodes, 1)):
             check_int(name, value, low, 2**31 - 1)
         if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 <= c < math.inf:
-            raise ConfigError(f"c (UCT exploration) must be a number >= 0, got {c!r}")
+            raise ConfigError(f"c (UCT exploration) must be a number >= 0, got {shown(c, 60)}")
         self.name = budget_name("mcts", iterations, seconds, threads)
         self.iterations, self.seconds, self.threads = iterations, seconds, threads
         self.rollout_actions, self.c, self.max_nodes = rollout_actions, float(c), max_nodes

@@ -35,7 +35,7 @@ from importlib import resources
 
 import numpy as np
 
-from ..checks import check_int, check_seed
+from ..checks import check_int, check_seed, shown
 from ..errors import ConfigError
 from ..files import check_writable, file_path, read_limited, write_atomic
 from ..geometry import Board, hex_distance
@@ -108,10 +108,10 @@ class Network:
         for name in ARRAYS:
             array = np.asarray(arrays[name], dtype=np.float32)
             if array.shape != expect[name]:
-                raise NetworkFileError(f"{where}array {name!r} has shape {array.shape}, expected "
+                raise NetworkFileError(f"{where}array {shown(name, 60)} has shape {array.shape}, expected "
                                        f"{expect[name]} for hidden sizes {hidden}, {hidden2}")
             if not np.isfinite(array).all():
-                raise NetworkFileError(f"{where}array {name!r} holds values that are not finite")
+                raise NetworkFileError(f"{where}array {shown(name, 60)} holds values that are not finite")
             held[name] = array
         self.hidden, self.hidden2 = hidden, hidden2
         self.trained = _check_trained(trained, where)
@@ -195,24 +195,24 @@ class Network:
                 RecursionError):
             raise NetworkFileError(f"{path}: its header is not a network header") from None
         if layout != LAYOUT:
-            raise NetworkFileError(f"{path}: feature layout {layout!r}; this victorus reads "
+            raise NetworkFileError(f"{path}: feature layout {shown(layout, 60)}; this victorus reads "
                                    f"{LAYOUT!r}")
         if cells != dict(zip(BOARDS, board_cells())):
             raise NetworkFileError(f"{path}: made for boards of {cells} cells; this victorus's "
                                    f"boards have {dict(zip(BOARDS, board_cells()))}")
         if not (isinstance(hidden, list) and len(hidden) == 2
                 and all(type(h) is int and 1 <= h <= SIZES["max_hidden"] for h in hidden)):
-            raise NetworkFileError(f"{path}: hidden sizes {hidden!r}: two integers from 1 to "
+            raise NetworkFileError(f"{path}: hidden sizes {shown(hidden, 60)}: two integers from 1 to "
                                    f"{SIZES['max_hidden']} are accepted")
         expect = shapes(*hidden)
         if listed != [[name, list(expect[name])] for name in ARRAYS]:
-            raise NetworkFileError(f"{path}: its arrays {listed!r} are not those of hidden "
+            raise NetworkFileError(f"{path}: its arrays {shown(listed, 60)} are not those of hidden "
                                    f"sizes {hidden}")
         arrays, offset = {}, fixed + header_size
         for name in ARRAYS:
             count = int(np.prod(expect[name]))
             if offset + 4 * count > len(body):
-                raise NetworkFileError(f"{path}: truncated in array {name!r}")
+                raise NetworkFileError(f"{path}: truncated in array {shown(name, 60)}")
             arrays[name] = np.frombuffer(body, "<f4", count, offset).reshape(expect[name])
             offset += 4 * count
         if offset != len(body):
@@ -293,7 +293,7 @@ def _check_trained(trained, where: str) -> dict:
             and isinstance(players, list) and players
             and all(type(p) is int and 2 <= p <= SEATS for p in players)):
         raise NetworkFileError(f"{where}'trained' must name boards among {BOARDS} and players "
-                               f"from 2 to {SEATS}, got {trained!r}")
+                               f"from 2 to {SEATS}, got {shown(trained, 60)}")
     return {"boards": list(boards), "players": list(players)}
 
 
@@ -329,7 +329,7 @@ def network_from(spec) -> Network:
     if isinstance(spec, (str, os.PathLike)):
         return Network.load(spec)
     raise ConfigError(f"network must be a victorus Network, a .vnet file's path or 'default', "
-                      f"got {spec!r}")
+                      f"got {shown(spec, 60)}")
 
 
 # -- the numpy twin: inputs, forward and backward ------------------------------------------

@@ -22,7 +22,7 @@ import random
 import threading
 from dataclasses import replace
 
-from ..checks import check_int, check_seed
+from ..checks import check_int, check_seed, shown
 from ..errors import ConfigError
 from ..game import Game, check_stop
 from ..notation import Action
@@ -48,7 +48,7 @@ def uniform_evaluator(batch):
 
 def _check_number(name: str, value, low: float, high: float = math.inf) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
-        raise ConfigError(f"{name} must be a number in [{low}, {high}], got {value!r}")
+        raise ConfigError(f"{name} must be a number in [{low}, {high}], got {shown(value, 60)}")
     return float(value)
 
 
@@ -80,13 +80,13 @@ class PUCTAgent:
         check_budget(iterations, seconds, 1)
         if evaluator not in C_EVALUATORS and not callable(evaluator):
             raise ConfigError(f"evaluator must be a callable(batch) -> (priors, values), "
-                              f"or one of {C_EVALUATORS} (in C), got {evaluator!r}")
+                              f"or one of {C_EVALUATORS} (in C), got {shown(evaluator, 60)}")
         check_int("batch_size", batch_size, 1, 4096)
         check_int("max_nodes", max_nodes, MIN_NODES, 2**31 - 1)
         check_int("rollout_actions", rollout_actions, 0, 2**31 - 1)
         if observation not in OBSERVATIONS or id_frame not in ID_FRAMES:
             raise ConfigError(f"observation must be one of {OBSERVATIONS} and id_frame one of "
-                              f"{ID_FRAMES}, got {observation!r} and {id_frame!r}")
+                              f"{ID_FRAMES}, got {shown(observation, 60)} and {shown(id_frame, 60)}")
         self.c_puct = _check_number("c_puct", c_puct, 0.0)
         self.fpu_reduction = _check_number("fpu_reduction", fpu_reduction, 0.0, 2.0)
         self.dirichlet_alpha = _check_number("dirichlet_alpha", dirichlet_alpha, 0.01, 100.0)
@@ -145,7 +145,7 @@ class PUCTAgent:
         check_stop(stop, self.name)
         games = list(games)
         if not games or not all(isinstance(game, Game) for game in games):
-            raise ConfigError(f"give a list of one or more victorus.Game, got {games!r}")
+            raise ConfigError(f"give a list of one or more victorus.Game, got {shown(games, 60)}")
         if len({game.board.name for game in games}) > 1:
             raise ConfigError("games searched together must be on one board (their "
                               "observations share a batch)")
@@ -213,8 +213,8 @@ class PUCTAgent:
         temperature 0."""
         if self.evaluator not in C_EVALUATORS or self.temperature > 0:
             raise ConfigError(f"{self.name}: an opponent inside the step needs a C evaluator "
-                              f"{C_EVALUATORS} and temperature 0, got {self.evaluator!r} and "
-                              f"{self.temperature!r}")
+                              f"{C_EVALUATORS} and temperature 0, got {shown(self.evaluator, 60)} and "
+                              f"{shown(self.temperature, 60)}")
         return _puct_opponent.PuctOpponent(-1 if self.iterations is None else self.iterations,
                                   self.seconds or 0.0, self.batch_size, self.max_nodes,
                                   self.c_puct, self.fpu_reduction, self.dirichlet_alpha,

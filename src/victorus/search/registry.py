@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from ..checks import shown
 from ..errors import ConfigError
 from .alphabeta import AlphaBetaAgent
 from .budgets import budget_name, parse_budget
@@ -197,10 +198,10 @@ PAGE_MENU = (PAGE_DEFAULT, *(spec for kind in KINDS if kind.page for budget in k
 def kind_of(spec) -> AgentKind:
     """The registered kind of an agent spec (its name before ':'), or ConfigError."""
     if not isinstance(spec, str):
-        raise ConfigError(f"agent spec must be a string, got {spec!r}")
+        raise ConfigError(f"agent spec must be a string, got {shown(spec, 60)}")
     kind = REGISTRY.get(spec.partition(":")[0])
     if kind is None or (kind.unit is None and spec != kind.name):
-        raise ConfigError(f"unknown agent {spec[:80]!r}: accepted are {AGENT_SPECS}")
+        raise ConfigError(f"unknown agent {shown(spec, 80)}: accepted are {AGENT_SPECS}")
     return kind
 
 
@@ -224,7 +225,7 @@ def make_vector_opponent(spec, game=None):
     elif isinstance(spec, str) and spec.partition(":")[0] in VECTOR_KINDS:
         agent = make_agent(spec, seed=0)
     else:
-        raise ConfigError(f"unknown agent {spec!r}; the agents that play inside the step are "
+        raise ConfigError(f"unknown agent {shown(spec, 60)}; the agents that play inside the step are "
                           f"{OPPONENT_SPECS}")
     network = getattr(agent, "network", None)
     if game is not None and network is not None:
@@ -240,7 +241,7 @@ def make_page_agent(spec: str, seed=None):
     kind = kind_of(spec)
     limits = kind.page
     if limits is None:
-        raise ConfigError(f"{spec!r}: {kind.name} does not play on the page")
+        raise ConfigError(f"{shown(spec, 60)}: {kind.name} does not play on the page")
     if kind.unit is None:
         return kind.build(seed=seed, **limits.settings)
     budget = parse_budget(kind.name, spec.partition(":")[2], spec, threads=kind.threads)
@@ -248,7 +249,7 @@ def make_page_agent(spec: str, seed=None):
     if ((count or 0) > (limits.count or 0) or (seconds or 0) > (limits.seconds or 0)
             or budget.get("threads", 1) > limits.threads):
         threads = f", on at most @{limits.threads} threads" if kind.threads else ""
-        raise ConfigError(f"{spec!r}: on the page {kind.name} takes at most {limits.count:,} "
+        raise ConfigError(f"{shown(spec, 60)}: on the page {kind.name} takes at most {limits.count:,} "
                           f"{kind.unit} and {limits.seconds:g}s a decision{threads} (the "
                           f"agents share one thread)")
     if count is not None:
