@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from .agents import AGENT_SPECS
@@ -21,18 +24,23 @@ from .progress import Progress
 from .simulate import MAX_GAMES
 from .tournament import LINEUPS, MAX_OPENING_PLIES
 
+if TYPE_CHECKING:
+    from .simulate import SimulatedGame
+    from .training import Point
+
+
 #: The seeds the command line takes (64-bit, as the simulations and records keep them).
 MAX_SEED = 2**64 - 1
 
 
-def _int_in(name: str, low: int, high: int = MAX_SEED):
+def _int_in(name: str, low: int, high: int = MAX_SEED) -> Callable[[str], int]:
     def parse(text: str) -> int:
         return parse_int(name, text.strip(), low, high, argparse.ArgumentTypeError,
                          canonical=False)                  # no 5,000-digit numbers
     return parse
 
 
-def _seconds(name: str):
+def _seconds(name: str) -> Callable[[str], float | None]:
     def parse(text: str) -> float | None:
         from .record import check_time_limit
         try:
@@ -43,15 +51,16 @@ def _seconds(name: str):
     return parse
 
 
-def _add_game_options(p):
-    p.add_argument("--board", choices=("standard", "compact"), default="standard")
+def _add_game_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--board", choices=("standard", "compact"), default="standard",
+                   help="the board (R3): standard's 181 cells or compact's 127")
     p.add_argument("--players", type=_int_in("--players", 2, 6), default=None,
                    help="2-6 (R33), default 6")
     p.add_argument("--variant", default="standard",
                    help="'standard' or a '+'-joined list of 'allied', 'quick<rounds>' (R39)")
 
 
-def _add_seat_options(p, seats_help: str):
+def _add_seat_options(p: argparse.ArgumentParser, seats_help: str) -> None:
     """Who plays (people's seats, the agent elsewhere) and the clock: play and serve."""
     p.add_argument("--seats", default=None, help=seats_help)
     p.add_argument("--agent", default="greedy",
@@ -61,7 +70,7 @@ def _add_seat_options(p, seats_help: str):
                         "for a serious game, 300 for learners); default: no clock")
 
 
-def _add_json_option(p, what: str):
+def _add_json_option(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument("--json", metavar="FILE", default=None,
                    help=f"also write {what} as JSON to FILE ('-': standard output, the text "
                         "then goes to standard error)")
@@ -71,7 +80,7 @@ def _add_json_option(p, what: str):
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
 
 
-def _add_log_options(p):
+def _add_log_options(p: argparse.ArgumentParser) -> None:
     """The commands that run a server or a long job: what the "victorus" logger (and
     uvicorn's, for serve) show on standard error."""
     p.add_argument("--log-level", choices=LOG_LEVELS, default=None,
@@ -80,7 +89,7 @@ def _add_log_options(p):
                    help="-v: --log-level info, -vv: debug")
 
 
-def _log_level(args) -> str:
+def _log_level(args: argparse.Namespace) -> str:
     """The level asked for (--log-level wins over -v), and the package's loggers set to it,
     with a handler on standard error unless the application has one."""
     import logging
@@ -91,19 +100,19 @@ def _log_level(args) -> str:
     return level
 
 
-def _add_progress_option(p):
+def _add_progress_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="a progress bar with an ETA on standard error (default: on a terminal)")
 
 
-def _check_outputs(*paths) -> None:
+def _check_outputs(*paths: str | None) -> None:
     """Refuse unwritable output files before any work (the error names the user's path)."""
     for path in paths:
         if path is not None:
             check_writable(path)
 
 
-def _write_json(target: str, data) -> None:
+def _write_json(target: str, data: object) -> None:
     text = json.dumps(data, indent=1)
     if target == "-":
         print(text, flush=True)
@@ -111,8 +120,47 @@ def _write_json(target: str, data) -> None:
         write_atomic(target, text + "\n")
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """The help of every command: each option's default said once. An option whose help
+    says its default (the word "default") is left as it is; any other option with a
+    default gets "(default: X)", except flags (store_true, -v) and a default of None
+    (the help says what no value means). ``--x/--no-x`` shows its default as the flag."""
+
+    _SAYS_DEFAULT = re.compile(r"\bdefault\b", re.IGNORECASE)
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help
+        if (text is None or self._SAYS_DEFAULT.search(text) or action.default is None
+                or action.default is argparse.SUPPRESS):
+            return text
+        if isinstance(action, argparse.BooleanOptionalAction):
+            if not isinstance(action.default, bool):
+                return f"{text} (default: %(default)s)"
+            flag = next(s for s in action.option_strings if s.startswith("--no-") != action.default)
+            return f"{text} (default: {flag})"
+        if action.nargs == 0:                                 # store_true, count, ...
+            return text
+        if not action.option_strings and action.nargs not in (argparse.OPTIONAL,
+                                                              argparse.ZERO_OR_MORE):
+            return text                                       # a positional one must be given
+        return f"{text} (default: %(default)s)"
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser with the command line's help formatter; its subcommands' parsers
+    are made by this class too (argparse's ``add_subparsers`` default)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _HelpFormatter)
+        super().__init__(*args, **kwargs)
+
+
+if TYPE_CHECKING:
+    _Commands = argparse._SubParsersAction[_Parser]
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="victorus", description="VICTORUS game engine")
+    parser = _Parser(prog="victorus", description="VICTORUS game engine")
     parser.add_argument("--version", action="version", version=f"victorus {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _perft_parser(commands)
@@ -126,7 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _perft_parser(commands) -> None:
+def _perft_parser(commands: _Commands) -> None:
     p = commands.add_parser(
         "perft", help="count action sequences (R40) from a position",
         description="Print one line per depth 1..DEPTH: the perft count (R40) and nodes per second.")
@@ -143,14 +191,16 @@ def _perft_parser(commands) -> None:
     _add_log_options(p)
 
 
-def _simulate_parser(commands) -> None:
+def _simulate_parser(commands: _Commands) -> None:
     p = commands.add_parser(
         "simulate", help="play seeded random games on all cores and summarise them",
         description="Play GAMES seeded random games (reproducible for any worker count) and "
                     "print wins per seat, end reasons, game lengths and captures.")
     p.add_argument("games", type=_int_in("GAMES", 1, MAX_GAMES), metavar="GAMES")
     _add_game_options(p)
-    p.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), default=0)
+    p.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), default=0,
+                   help="game i plays from a seed made of (SEED, i): the same games for any "
+                        "worker count")
     p.add_argument("--workers", type=_int_in("--workers", 1, 256), default=None,
                    help="threads, default: all cores")
     p.add_argument("--max-actions", type=_int_in("--max-actions", 1, MAX_ACTION_CAP),
@@ -168,7 +218,7 @@ def _simulate_parser(commands) -> None:
     _add_log_options(p)
 
 
-def _tournament_parser(commands) -> None:
+def _tournament_parser(commands: _Commands) -> None:
     p = commands.add_parser(
         "tournament", help="seeded games between agents: win rates, pairs, Elo ratings",
         description=f"Play GAMES seeded games between AGENTS ({AGENT_SPECS}), rotating "
@@ -220,14 +270,15 @@ def _tournament_parser(commands) -> None:
     _add_log_options(p)
 
 
-def _play_parser(commands) -> None:
+def _play_parser(commands: _Commands) -> None:
     p = commands.add_parser(
         "play", help="play in the terminal against agents",
         description="Play some seats yourself against an agent at the others; type 'help' "
                     "at the prompt for the commands.")
     _add_game_options(p)
     _add_seat_options(p, "your seats, comma-separated (default 0, red)")
-    p.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), default=0)
+    p.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), default=0,
+                   help="the agents' seed (seat s: SEED + s)")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="paint the armies in their colors: 'auto' (default) on a terminal "
                         "unless NO_COLOR is set")
@@ -236,7 +287,7 @@ def _play_parser(commands) -> None:
                         "turns (default), 'turns' after every turn, 'all' after every action")
 
 
-def _serve_parser(commands) -> None:
+def _serve_parser(commands: _Commands) -> None:
     p = commands.add_parser(
         "serve", help="play and watch in the browser (a local web server)",
         description="Serve a page to play against agents, watch simulations and replay "
@@ -255,7 +306,7 @@ def _serve_parser(commands) -> None:
     _add_log_options(p)
 
 
-def _render_parser(commands) -> None:
+def _render_parser(commands: _Commands) -> None:
     p = commands.add_parser(
         "render", help="draw a position as SVG (or PNG with cairosvg)",
         description="Write a picture of the start position, or of --vpn, to OUT (.svg or .png).")
@@ -267,7 +318,7 @@ def _render_parser(commands) -> None:
     p.add_argument("--labels", action="store_true", help="write the cell labels")
 
 
-def _bench_parser(commands) -> None:
+def _bench_parser(commands: _Commands) -> None:
     p = commands.add_parser(
         "bench", help="measure speed against the pure-Python path",
         description="Print one table: perft, leg generation, random playouts, simulate, copy, "
@@ -278,7 +329,7 @@ def _bench_parser(commands) -> None:
     _add_log_options(p)
 
 
-def _train_parser(commands) -> None:
+def _train_parser(commands: _Commands) -> None:
     from .training import BACKENDS, Settings
     d = Settings()
     p = commands.add_parser(
@@ -286,8 +337,7 @@ def _train_parser(commands) -> None:
         description="Train a network for the learned evaluation: rounds of self-play by best "
                     "(with the network so far) and training on the searched positions, a "
                     "checkpoint after each round in OUT (network.vnet, round-N.vnet, "
-                    "curve.json). docs/training.md tells the recipe.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                    "curve.json). docs/training.md tells the recipe.")
     p.add_argument("out", metavar="OUT", help="the folder of the checkpoints and the curve")
     p.add_argument("--rounds", type=_int_in("--rounds", 1, 10_000), default=d.rounds,
                    help="rounds of self-play and training at most")
@@ -329,7 +379,7 @@ def _train_parser(commands) -> None:
     _add_log_options(p)
 
 
-def cmd_train(args) -> int:
+def cmd_train(args: argparse.Namespace) -> int:
     from .training import Settings, format_point, train
     settings = Settings(rounds=args.rounds, minutes=args.minutes, games=args.games,
                         iterations=args.iterations, epochs=args.epochs, window=args.window,
@@ -338,9 +388,9 @@ def cmd_train(args) -> int:
                         learning_rate=args.learning_rate, weight_decay=args.weight_decay,
                         seed=args.seed, workers=args.workers,
                         backend=args.backend, address=args.address)
-    reported = []
+    reported: list[Point] = []
 
-    def report(point):
+    def report(point: Point) -> None:
         reported.append(point)
         print(format_point(point), flush=True)
     network = train(args.out, settings, resume=args.resume, progress=args.progress,
@@ -352,7 +402,7 @@ def cmd_train(args) -> int:
     return 0
 
 
-def cmd_perft(args) -> int:
+def cmd_perft(args: argparse.Namespace) -> int:
     _check_outputs(args.json)
     out = sys.stderr if args.json == "-" else sys.stdout
     counts = []
@@ -387,7 +437,7 @@ def cmd_perft(args) -> int:
     return 0
 
 
-def summarise(results) -> str:
+def summarise(results: Sequence[SimulatedGame]) -> str:
     """The text summary of a list of SimulatedGame."""
     n = len(results)
     finished = [g for g in results if g.reason is not None]
@@ -413,7 +463,7 @@ def summarise(results) -> str:
     return "\n".join(lines)
 
 
-def cmd_simulate(args) -> int:
+def cmd_simulate(args: argparse.Namespace) -> int:
     from .simulate import simulate
     if args.json == args.csv == "-":
         raise VictorusError("--json - and --csv - would both write to standard output, one "
@@ -439,7 +489,7 @@ def cmd_simulate(args) -> int:
     return 0
 
 
-def _write_csv(results, target: str) -> None:
+def _write_csv(results: Sequence[SimulatedGame], target: str) -> None:
     import csv
     import io
     buffer = io.StringIO()
@@ -455,7 +505,7 @@ def _write_csv(results, target: str) -> None:
         write_atomic(target, buffer.getvalue())
 
 
-def cmd_tournament(args) -> int:
+def cmd_tournament(args: argparse.Namespace) -> int:
     from . import tournament
     _check_outputs(args.json)
     agents, calibration = args.agents, None
@@ -487,7 +537,7 @@ def cmd_tournament(args) -> int:
     return 0
 
 
-def cmd_render(args) -> int:
+def cmd_render(args: argparse.Namespace) -> int:
     from .render import _cairosvg, render_png, render_svg
     png = args.out.lower().endswith(".png")
     if not png and not args.out.lower().endswith(".svg"):
@@ -513,7 +563,7 @@ def _seats(text: str) -> tuple[int, ...]:
                  for x in text.split(",") if x.strip())
 
 
-def cmd_play(args) -> int:
+def cmd_play(args: argparse.Namespace) -> int:
     from .play import session
     seats = _seats("0" if args.seats is None else args.seats)
     from .agents import make_agent
@@ -524,7 +574,7 @@ def cmd_play(args) -> int:
                    color, time_limit=args.time_limit, boards=args.boards).run()
 
 
-def _page_people(args) -> tuple[int, ...]:
+def _page_people(args: argparse.Namespace) -> tuple[int, ...]:
     """The seats played from the page: ``--seats``, else the first army's whole team (a
     team game is one person against the computer)."""
     if args.seats is not None:
@@ -534,14 +584,14 @@ def _page_people(args) -> tuple[int, ...]:
     return tuple(s for s in config.present if config.teams[s] == first)
 
 
-def cmd_serve(args) -> int:
+def cmd_serve(args: argparse.Namespace) -> int:
     from .server import PERSON, Table, serve
     people = _page_people(args)
     table = Table(args.board, args.players, args.variant,
                   [PERSON if s in people else args.agent for s in range(6)],
                   args.time_limit, args.agent_delay, args.seed)
 
-    def ready(url):
+    def ready(url: str) -> None:
         print(f"victorus: serving the page at {url} (Ctrl-C to stop)", flush=True)
         if args.open:
             import webbrowser
@@ -552,7 +602,7 @@ def cmd_serve(args) -> int:
     return 0
 
 
-def cmd_bench(args) -> int:
+def cmd_bench(args: argparse.Namespace) -> int:
     from .bench import format_table, run
     _check_outputs(args.json)
     rows = run(quick=args.quick, progress=args.progress)
@@ -562,12 +612,13 @@ def cmd_bench(args) -> int:
     return 0
 
 
-COMMANDS = {"perft": cmd_perft, "simulate": cmd_simulate, "bench": cmd_bench,
-            "tournament": cmd_tournament, "render": cmd_render, "play": cmd_play,
-            "serve": cmd_serve, "train": cmd_train}
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "perft": cmd_perft, "simulate": cmd_simulate, "bench": cmd_bench,
+    "tournament": cmd_tournament, "render": cmd_render, "play": cmd_play,
+    "serve": cmd_serve, "train": cmd_train}
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if hasattr(args, "log_level"):
