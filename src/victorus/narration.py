@@ -12,12 +12,18 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypedDict
 
 from .constants import KING, PIECE_NAMES, QUEEN, ROYALS
 from .geometry import SEAT_NAMES
-from .view import ARMY_STATE_NAMES, cell_arrays
+from .view import ARMY_STATE_NAMES, PositionView, cell_arrays
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .geometry import Board
+    from .notation import Action
 
 #: How an army is named in a sentence ("blue's", or "your" for the person's army).
 Owner = Callable[[int], str]
@@ -29,15 +35,19 @@ class Cells:
     (``army``, ``kind``, ``royal``, ``laps``, ``frozen``) and the army ``states``: a view
     without the held pieces, which cost most of a view's time and tell no event."""
 
-    army: array
-    kind: array
-    royal: array
-    laps: array
-    frozen: array
+    army: array[int]
+    kind: array[int]
+    royal: array[int]
+    laps: array[int]
+    frozen: array[int]
     states: tuple[str, ...]
 
 
-def cells(game) -> Cells:
+#: A position read cell by cell: `Cells`, or a whole ``game.view()``.
+_Cells = Cells | PositionView
+
+
+def cells(game: Game) -> Cells:
     """The `Cells` of ``game``'s position (as ``game.view()`` reads them)."""
     army, kind, _, royal, _, laps, frozen = cell_arrays(game)
     return Cells(army, kind, royal, laps, frozen,
@@ -54,13 +64,13 @@ _ROYAL_KIND = re.compile(b"[" + bytes(sorted(ROYALS)) + b"]")
 _NONZERO = re.compile(b"[^\x00]")
 
 
-def _royal_cells(view) -> dict[tuple[int, int], int]:
+def _royal_cells(view: _Cells) -> dict[tuple[int, int], int]:
     """(army, kind) -> cell of every King and Queen on the board."""
     return {(view.army[c], view.kind[c]): c
             for c in (m.start() for m in _ROYAL_KIND.finditer(bytes(view.kind)))}
 
 
-def _telling_cells(view) -> list[int]:
+def _telling_cells(view: _Cells) -> list[int]:
     """The cells whose piece may have an event: a King, a Queen, a royal knight or a
     frozen piece (the others' moves are told with their legs)."""
     found = {m.start() for m in _ROYAL_KIND.finditer(bytes(view.kind))}
@@ -69,7 +79,7 @@ def _telling_cells(view) -> list[int]:
     return sorted(found)
 
 
-def _previous(before, action, cell: int) -> int | None:
+def _previous(before: _Cells, action: Action, cell: int) -> int | None:
     """The cell of ``before`` whose piece is on ``cell`` after ``action`` (None: a piece
     that was not on the board, or an empty cell)."""
     if action.is_leg and cell == action.target:
@@ -79,7 +89,8 @@ def _previous(before, action, cell: int) -> int | None:
     return cell
 
 
-def action_events(board, before, after, action, owner: Owner = army_owner) -> list[str]:
+def action_events(board: Board, before: _Cells, after: _Cells, action: Action,
+                  owner: Owner = army_owner) -> list[str]:
     """The events of ``action`` (R24, R25, R29, R30, R31) read from the positions
     ``before`` and ``after`` it (`cells` or ``game.view()``), in words; the capture
     itself is told with the leg."""
@@ -99,12 +110,13 @@ def action_events(board, before, after, action, owner: Owner = army_owner) -> li
         army = after.army[cell]
         name = f"{owner(army)} {PIECE_NAMES[after.kind[cell]]}"
         was = _previous(before, action, cell)
-        same = was is not None and before.army[was] == army and before.kind[was] == after.kind[cell]
-        if after.royal[cell] and same and not before.royal[was]:
+        if was is not None and not (before.army[was] == army and before.kind[was] == after.kind[cell]):
+            was = None                           # another piece was there: not the same one
+        if after.royal[cell] and was is not None and not before.royal[was]:
             events.append(f"{name} on {labels[cell]} was promoted to a royal knight")
-        if after.frozen[cell] and not (same and before.frozen[was]):
+        if after.frozen[cell] and not (was is not None and before.frozen[was]):
             events.append(f"{name} on {labels[cell]} is frozen for the rest of the turn")
-        if same and after.kind[cell] in ROYALS and after.laps[cell] != before.laps[was]:
+        if was is not None and after.kind[cell] in ROYALS and after.laps[cell] != before.laps[was]:
             events.append(_lap_words(name, after.laps[cell], before.laps[was]))
     for army in range(len(after.states)):
         if before.states[army] == "active" and after.states[army] == "eliminated":
@@ -121,7 +133,7 @@ def _lap_words(name: str, laps: int, was: int) -> str:
     return f"{name} unwound a lap around the centre (laps now {laps})"
 
 
-def _may_tell(game, action, turn_captured: bool) -> bool:
+def _may_tell(game: Game, action: Action, turn_captured: bool) -> bool:
     """Whether ``action`` can have an event (a capture, a King or Queen moving, or the end
     of a turn that captured): the other actions need no views."""
     if not action.is_leg:
@@ -133,7 +145,7 @@ def _may_tell(game, action, turn_captured: bool) -> bool:
     return turn_captured or (piece is not None and piece[1] in "KQ")
 
 
-def _step(replay, action, captured: bool, owner: Owner) -> list[str]:
+def _step(replay: Game, action: Action, captured: bool, owner: Owner) -> list[str]:
     """Play ``action`` on ``replay`` (a forfeit when it is a ``pass`` at a turn's start
     while other actions were legal) and return its events; ``captured``: the turn
     captured before it."""
@@ -153,7 +165,7 @@ def _step(replay, action, captured: bool, owner: Owner) -> list[str]:
     return events
 
 
-def turn_events(game, actions, owner: Owner = army_owner) -> list[list[str]]:
+def turn_events(game: Game, actions: Iterable[Action], owner: Owner = army_owner) -> list[list[str]]:
     """Per action of ``actions`` (played from ``game``'s position; ``game`` is left as
     it was): its events."""
     trial = game.copy(history=False)
@@ -171,7 +183,7 @@ class Narration:
     [`victorus.record.TurnLines`][victorus.record.TurnLines]): `update` narrates the actions played
     since, each once. ``events[i]``: the events of action ``i`` (plain army names)."""
 
-    def __init__(self, game, start):
+    def __init__(self, game: Game, start: Game) -> None:
         """``start``: a new game at the position ``game``'s history starts from."""
         self.game, self._replay = game, start
         self.events: list[list[str]] = []
@@ -186,8 +198,17 @@ class Narration:
         return self.events
 
 
+class ResultWords(TypedDict):
+    """`result_words`' answer: the end of a game in a player's words."""
+
+    title: str                     # who won and why
+    reason: str                    # the game's result_reason
+    winners: list[int]
+    yours: str | None              # for the people at the table; None when none plays
+
+
 # -- the result ----------------------------------------------------------------------------
-def _winning_move(game) -> str | None:
+def _winning_move(game: Game) -> str | None:
     """The piece that entered the centre (R28): "blue's King", from the last action."""
     last = game.history(last=1)
     if not last or not last[0].is_leg:
@@ -200,7 +221,7 @@ def _winning_move(game) -> str | None:
     return f"{army_owner(int(code[0]))} {PIECE_NAMES[KING if code[1] == 'K' else QUEEN]}"
 
 
-def names(seats) -> str:
+def names(seats: Iterable[int]) -> str:
     """Armies in words: "red", "red and blue", "red, black and purple"."""
     words = [SEAT_NAMES[s] for s in seats]
     if not words:
@@ -208,13 +229,14 @@ def names(seats) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def result_words(game, person_seats=()) -> dict | None:
+def result_words(game: Game, person_seats: Iterable[int] = ()) -> ResultWords | None:
     """The end of ``game`` in a player's words: ``title`` (who won and why: "blue's King
     reached the centre"), ``detail`` and, when people play, ``yours`` ("your team won",
     "you lost", "a draw"). None while the game goes on."""
     if not game.is_over:
         return None
     winners, reason = tuple(game.winners or ()), game.result_reason
+    assert reason is not None                    # a game that is over has its reason
     if reason == "centre":
         mover = _winning_move(game) or "a King or Queen"
         why = f"{mover} reached the centre"
@@ -225,7 +247,7 @@ def result_words(game, person_seats=()) -> dict | None:
     else:
         why = "no army could move for a whole round"
     title = f"{names(winners)} won: {why}" if winners else f"a draw: {why}"
-    out = {"title": title, "reason": reason, "winners": list(winners), "yours": None}
+    out: ResultWords = {"title": title, "reason": reason, "winners": list(winners), "yours": None}
     people = [s for s in person_seats if s in game.config.present]
     if people:
         team = len(winners) > 1 and any(s in winners for s in people)
@@ -238,7 +260,7 @@ def result_words(game, person_seats=()) -> dict | None:
     return out
 
 
-def watching_words(game, person_seats) -> str | None:
+def watching_words(game: Game, person_seats: Iterable[int]) -> str | None:
     """After the person's army is eliminated (R30) in a game going on: they watch now."""
     if game.is_over:
         return None

@@ -15,6 +15,8 @@ import queue
 import sys
 import threading
 import time
+from collections.abc import Callable, Collection, Sequence
+from typing import TextIO
 
 from . import record
 from .checks import shown
@@ -53,9 +55,10 @@ class TerminalSession(Session):
     """One terminal game (seats, agents, clock and undo: victorus.session); ``run()``
     reads commands from ``stdin`` until the end."""
 
-    def __init__(self, game: Game, controllers, color: bool, stdin=None, stdout=None,
-                 time_limit: float | None = None, seed: int = 0, now=time.monotonic,
-                 boards: str = "mine"):
+    def __init__(self, game: Game, controllers: Sequence[object], color: bool,
+                 stdin: TextIO | None = None, stdout: TextIO | None = None,
+                 time_limit: float | None = None, seed: int = 0,
+                 now: Callable[[], float] = time.monotonic, boards: str = "mine") -> None:
         super().__init__(game, controllers, time_limit, seed, now)
         if boards not in BOARDS:
             raise VictorusError(f"boards must be one of {', '.join(BOARDS)}, got {shown(boards, 60)}")
@@ -64,7 +67,7 @@ class TerminalSession(Session):
         self.color = color
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
-        self._lines: queue.Queue | None = None     # filled by a reader thread when on a clock
+        self._lines: queue.Queue[str] | None = None     # filled by a reader thread when on a clock
 
     def say(self, text: str = "") -> None:
         print(text, file=self.stdout, flush=True)
@@ -136,7 +139,7 @@ class TerminalSession(Session):
             if not line:
                 return
 
-    def command(self, line: str):
+    def command(self, line: str) -> str | None:
         word, _, arg = line.partition(" ")
         arg = arg.strip()
         try:
@@ -181,10 +184,11 @@ class TerminalSession(Session):
         self.show_board()
 
 
-def session(board: str = "standard", players=None, variant: str = "standard", humans=(0,),
-            agent: str = "greedy", seed: int = 0, color: bool = False, stdin=None,
-            stdout=None, time_limit: float | None = None,
-            now=time.monotonic, boards: str = "mine") -> TerminalSession:
+def session(board: str = "standard", players: int | None = None, variant: str = "standard",
+            humans: Collection[int] = (0,), agent: str = "greedy", seed: int = 0,
+            color: bool = False, stdin: TextIO | None = None, stdout: TextIO | None = None,
+            time_limit: float | None = None, now: Callable[[], float] = time.monotonic,
+            boards: str = "mine") -> TerminalSession:
     """A terminal game with people at ``humans`` and ``agent`` (a spec) at the other seats;
     ``time_limit``: seconds a person has to start each turn (None: no clock); ``now``: the
     clock's time source; ``boards``: when the board is printed (`BOARDS`)."""

@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from .errors import RecordError
 from .game import Game
@@ -33,7 +34,8 @@ def _choose(game: Game, rng: random.Random) -> str:
     return rng.choice(captures or legal)
 
 
-def _write(board: str, players: int, variant: str, seed: int, choose) -> str:
+def _write(board: str, players: int, variant: str, seed: int,
+           choose: Callable[[Game, int], str]) -> str:
     """Play ``choose(game, step)`` until the game ends and write every step."""
     game = Game(board, players=players, variant=variant)
     lines = [HEADER, f"board: {board}", f"players: {players}", f"variant: {variant}",
@@ -68,7 +70,7 @@ def regenerate(text: str) -> str:
     (the game then ends differently: the diff shows where).
     """
     lines = text.splitlines()
-    header = {}
+    header: dict[str, str] = {}
     for line in lines[1:1 + len(FIELDS)]:
         key, _, value = line.partition(": ")
         header[key] = value

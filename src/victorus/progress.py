@@ -9,21 +9,34 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Callable
+from typing import Protocol, TextIO
+
+
+class _DisplayHandle(Protocol):
+    """What IPython's ``display(..., display_id=True)`` returns: a line to update."""
+
+    def update(self, obj: object) -> None: ...
+
+
+#: IPython's ``display``.
+_Display = Callable[..., "_DisplayHandle | None"]
 
 
 class Progress:
     """``with Progress(total, "games") as bar: bar.advance()`` draws
     ``games: [####    ] 40/100 (2.5/s, ETA 24 s)``."""
 
-    def __init__(self, total: int, label: str, enabled: bool | None = None, stream=None):
-        self.stream = stream or sys.stderr
+    def __init__(self, total: int, label: str, enabled: bool | None = None,
+                 stream: TextIO | None = None) -> None:
+        self.stream: TextIO = stream or sys.stderr
         # In a notebook (and no stream given), the bar is a display handle's text.
         self._display = _notebook_display() if stream is None else None
         if enabled is None:      # terminals, notebooks, or VICTORUS_PROGRESS=1 (logs, tests)
             enabled = (self.stream.isatty() or self._display is not None
                        or os.environ.get("VICTORUS_PROGRESS") == "1")
         self.enabled = enabled
-        self._handle = None
+        self._handle: _DisplayHandle | None = None
         self.total = max(total, 1)
         self.label = label
         self.done = 0
@@ -61,10 +74,10 @@ class Progress:
         else:
             self._handle.update(_Text(text))
 
-    def __enter__(self) -> "Progress":
+    def __enter__(self) -> Progress:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self.enabled and self._display is None:
             self.stream.write("\r\033[K")
             self.stream.flush()
@@ -73,14 +86,14 @@ class Progress:
 class _Text:
     """Plain text for IPython's display (its repr is the text, without quotes)."""
 
-    def __init__(self, text: str):
+    def __init__(self, text: str) -> None:
         self.text = text
 
     def __repr__(self) -> str:
         return self.text
 
 
-def _notebook_display():
+def _notebook_display() -> _Display | None:
     """IPython's ``display`` when this runs in a Jupyter kernel (notebook, JupyterLab, VS
     Code, Colab: an IPKernelApp), else None (a terminal, a plain IPython, a script)."""
     ipython = sys.modules.get("IPython")
@@ -88,7 +101,8 @@ def _notebook_display():
     if shell is None or "IPKernelApp" not in getattr(shell, "config", {}):
         return None
     from IPython.display import display
-    return display
+    shown: _Display = display
+    return shown
 
 
 def _duration(seconds: float) -> str:
