@@ -22,13 +22,16 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Iterable
+from typing import TypedDict
 
 from . import record
 from .agents import MCTSAgent
 from .errors import Cancelled
-from .game import StopToken, replay_action
+from .game import Game, StopToken, replay_action
 from .geometry import SEAT_NAMES
-from .page_state import placement
+from .page_state import State, placement
+from .search.budgets import SearchResult
 
 #: The search's budget: a second of one thread (the page's agents share the machine).
 ANALYSIS_SECONDS = 1.0
@@ -45,15 +48,49 @@ REVIEW_MARKS, REVIEW_DROP = 5, 0.1
 REVIEW_NICE = 10
 
 
+class Point(TypedDict):
+    """One position of a review: its index (actions played), the army to act, each army's
+    chance (None where not valued) and the best move found (its cells when a leg)."""
+
+    index: int
+    seat: int
+    chances: list[float | None]
+    best: str | None
+    cells: list[str]
+
+
+class Mark(TypedDict):
+    """An action where the actor's team's chance fell (`marks`)."""
+
+    index: int
+    seat: int
+    name: str
+    team: int
+    before: float
+    after: float
+    drop: float
+    best: str | None
+    cells: list[str]
+
+
 def chance(value: float, teams: int) -> float:
-    """The chance of winning read from a search's mean return (see the module's text)."""
+    """The chance of winning read from a search's mean return (see the module's text).
+
+    Args:
+        value: The search's mean return for the army to act, from -1 (a loss) to +1 (a
+            win); a value outside is clipped.
+        teams: How many teams play (at least 1).
+
+    Returns:
+        The chance of the army to act's team, from 0 to 1, rounded to 3 places.
+    """
     fair = 1.0 / max(1, teams)
     value = max(-1.0, min(1.0, value))
     share = fair + value * (1 - fair) if value >= 0 else fair * (1 + value)
     return round(share, 3)
 
 
-def _teams(game) -> list[list[int]]:
+def _teams(game: Game) -> list[list[int]]:
     config = game.config
     groups: dict[int, list[int]] = {}
     for seat in config.present:
@@ -61,14 +98,14 @@ def _teams(game) -> list[list[int]]:
     return list(groups.values())
 
 
-def _position(game) -> dict:
+def _position(game: Game) -> State:
     """What names the position searched (the page compares it with the one it shows)."""
     return {"placement": placement(game), "to_move": game.to_move, "phase": game.phase,
             "round": game.round}
 
 
-def _search(game, seconds: float | None, seed: int, iterations: int | None = None,
-            stop: StopToken | None = None):
+def _search(game: Game, seconds: float | None, seed: int, iterations: int | None = None,
+            stop: StopToken | None = None) -> SearchResult:
     """The C MCTS on a copy of ``game``: playouts of 10 actions whose ends are valued by
     the heuristic evaluation (as ``best`` values them), so that a position far from any
     end still reads as better or worse than the fair share. ``stop`` ends it early."""
@@ -77,12 +114,17 @@ def _search(game, seconds: float | None, seed: int, iterations: int | None = Non
 
 
 class Analysis:
-    """The last analysis asked for: ``running``, then its result (or its error)."""
+    """The last analysis asked for: ``running``, then its result (or its error).
 
-    def __init__(self, seconds: float = ANALYSIS_SECONDS, seed: int = 0):
+    Args:
+        seconds: The search's budget in seconds (one thread).
+        seed: The search's seed.
+    """
+
+    def __init__(self, seconds: float = ANALYSIS_SECONDS, seed: int = 0) -> None:
         self.seconds, self.seed = seconds, seed
         self._lock = threading.Lock()
-        self._state: dict = {"status": "none"}
+        self._state: State = {"status": "none"}
         self._stop: StopToken | None = None      # the running search's token
 
     def cancel(self) -> None:
@@ -94,11 +136,23 @@ class Analysis:
                 self._stop = None
                 self._state = {"status": "none"}
 
-    def start(self, game, version: int, at: int | None = None, winners=None) -> dict:
+    def start(self, game: Game, version: int, at: int | None = None,
+              winners: Iterable[int] | None = None) -> State:
         """Search ``game`` (copied now) for the page's state ``version`` (``at``: the
         number of actions of a past position browsed), in a thread; the state so far if
         a search is running or this position was already searched. A finished game's last
-        position (or a resigned one's: ``winners``) is told by its result."""
+        position (or a resigned one's: ``winners``) is told by its result.
+
+        Args:
+            game: The position to search (copied now).
+            version: The page's state version the position belongs to.
+            at: The number of actions of a past position browsed, or None (the position shown).
+            winners: The winners of a resigned game (its last position is then told by its
+                result), or None.
+
+        Returns:
+            The analysis's state so far (`state`).
+        """
         with self._lock:
             key = (version, at)
             if self._state["status"] == "running" or (
@@ -115,11 +169,17 @@ class Analysis:
                          name="victorus-analysis").start()
         return self.state()
 
-    def state(self) -> dict:
+    def state(self) -> State:
+        """The analysis's state: ``status`` (``none``, ``running``, ``done``, ``error``) and,
+        once done, `describe`'s fields with the ``version`` and ``at`` searched.
+
+        Returns:
+            A copy of the state.
+        """
         with self._lock:
             return dict(self._state)
 
-    def _search(self, game, version: int, at: int | None, token: StopToken) -> None:
+    def _search(self, game: Game, version: int, at: int | None, token: StopToken) -> None:
         try:
             found = describe(game, _search(game, self.seconds, self.seed, stop=token))
         except Cancelled:                           # cancelled before it began
@@ -132,9 +192,17 @@ class Analysis:
                 self._stop = None
 
 
-def over(game, winners=None) -> dict:
+def over(game: Game, winners: Iterable[int] | None = None) -> State:
     """A finished game's last position, as an analysis: each army's chance is 1 if its
-    team won, 0 if it lost, the fair share in a draw."""
+    team won, 0 if it lost, the fair share in a draw.
+
+    Args:
+        game: The finished game (or the resigned one).
+        winners: The winning seats if not the game's own (a resignation), or None.
+
+    Returns:
+        The analysis's fields, as `describe`'s, with ``over`` True and no best move.
+    """
     winners = list(game.winners or ()) if winners is None else list(winners)
     teams = _teams(game)
     chances = [0.0] * 6
@@ -149,11 +217,21 @@ def over(game, winners=None) -> dict:
             "iterations": 0, **_position(game)}
 
 
-def describe(game, result) -> dict:
+def describe(game: Game, result: SearchResult) -> State:
     """A search's result for the page: the best action (its cells when a leg), the army to
     act's team's chance of winning (`chance` of the best action's mean return), each
     army's (``chances``: the other team's the rest with two teams, else None), and the
-    search's size."""
+    search's size.
+
+    Args:
+        game: The position searched.
+        result: The search's result on ``game``.
+
+    Returns:
+        The fields ``status``, ``over``, ``best``, ``cells``, ``seat``, ``team``,
+        ``chance``, ``chances``, ``iterations`` and the position's ``placement``,
+        ``to_move``, ``phase`` and ``round``.
+    """
     best = result.actions.index(result.action)
     value = result.values[best]
     seat = game.to_move
@@ -179,25 +257,44 @@ class Review:
     between two positions. Its state: ``status`` (``none``, ``running``, ``done``,
     ``cancelled``, ``error``), ``key`` (the game reviewed), ``total`` positions and the
     ``points`` searched so far (each position's index, army to act, chances, best
-    move), then the ``marks``."""
+    move), then the ``marks``.
+
+    Args:
+        seconds: The search's budget per position in seconds (None: ``iterations`` only).
+        seed: The searches' seed (position ``index`` is searched with ``seed + index``).
+        max_positions: The most positions searched (a longer game is reviewed at evenly
+            spaced positions).
+        iterations: A budget in iterations instead of (or besides) ``seconds`` (a review
+            that is the same on every machine).
+        drop: The least fall of a team's chance marked.
+    """
 
     def __init__(self, seconds: float | None = REVIEW_SECONDS, seed: int = 0,
                  max_positions: int = REVIEW_MAX_POSITIONS, iterations: int | None = None,
-                 drop: float = REVIEW_DROP):
-        """``iterations``: a budget in iterations instead of (or besides) ``seconds`` (a
-        review that is the same on every machine); ``drop``: the least fall marked."""
+                 drop: float = REVIEW_DROP) -> None:
         self.seconds, self.seed, self.max_positions = seconds, seed, max_positions
         self.iterations, self.drop = iterations, drop
         self._lock = threading.Lock()
-        self._state: dict = {"status": "none", "key": None, "points": [], "marks": []}
+        self._state: State = {"status": "none", "key": None, "points": [], "marks": []}
         self._cancel = threading.Event()
         self.thread: threading.Thread | None = None     # the last review's
 
-    def start(self, final, key: str, clock: bool = False, winners=None) -> dict:
+    def start(self, final: Game, key: str, clock: bool = False,
+              winners: Iterable[int] | None = None) -> State:
         """Review ``final`` (a finished game; copied now) under ``key``; a review of the
         same key already running or done is kept, another one is cancelled first.
         ``clock``: the game was played on a clock (a pass may be a forfeit);
-        ``winners``: the winners if not the game's own (a resignation)."""
+        ``winners``: the winners if not the game's own (a resignation).
+
+        Args:
+            final: The finished game (copied now).
+            key: The name of the game reviewed.
+            clock: The game was played on a clock (a pass may be a forfeit).
+            winners: The winners if not the game's own (a resignation), or None.
+
+        Returns:
+            The review's state so far (`state`).
+        """
         with self._lock:
             if self._state["key"] == key and self._state["status"] in ("running", "done"):
                 return self._summary(0)
@@ -216,25 +313,38 @@ class Review:
         self.thread.start()
         return self.state()
 
-    def cancel(self) -> dict:
+    def cancel(self) -> State:
+        """Stop the running review between two positions (its status becomes ``cancelled``).
+
+        Returns:
+            The review's state (`state`).
+        """
         with self._lock:
             self._cancel.set()
             if self._state["status"] == "running":
                 self._state = dict(self._state, status="cancelled")
         return self.state()
 
-    def state(self, first: int = 0) -> dict:
-        """The review so far, its points from the ``first`` on (the page holds the rest)."""
+    def state(self, first: int = 0) -> State:
+        """The review so far, its points from the ``first`` on (the page holds the rest).
+
+        Args:
+            first: The number of points the page already holds.
+
+        Returns:
+            A copy of the review's state, ``points`` from ``first`` on.
+        """
         with self._lock:
             return self._summary(first)
 
-    def _summary(self, first: int) -> dict:
+    def _summary(self, first: int) -> State:
         state = dict(self._state)
         state["first"] = first
         state["points"] = state["points"][first:]
         return state
 
-    def _run(self, game, actions, indices, clock, outcome, cancel, key) -> None:
+    def _run(self, game: Game, actions: list[str], indices: list[int], clock: bool, outcome: State,
+             cancel: threading.Event, key: str) -> None:
         began = time.perf_counter()
         try:
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), REVIEW_NICE)
@@ -253,7 +363,7 @@ class Review:
                 else:
                     found = describe(game, _search(game, self.seconds, self.seed + index,
                                                    self.iterations))
-                point = {"index": index, "seat": found["seat"], "chances": found["chances"],
+                point: Point = {"index": index, "seat": found["seat"], "chances": found["chances"],
                          "best": found["best"], "cells": found["cells"]}
                 with self._lock:
                     if cancel.is_set() or self._state["key"] != key:
@@ -278,9 +388,16 @@ def _spread(count: int, most: int) -> list[int]:
     return sorted({round(k * (count - 1) / (most - 1)) for k in range(most)})
 
 
-def carried(points: list[dict]) -> list[list[float | None]]:
+def carried(points: list[Point]) -> list[list[float | None]]:
     """Each point's chances per army, an army's last known chance carried on where the
-    search did not value it (more than two teams: only the team to act is valued)."""
+    search did not value it (more than two teams: only the team to act is valued).
+
+    Args:
+        points: The review's points, in order.
+
+    Returns:
+        Per point, each army's chance (None until it is first valued).
+    """
     last: list[float | None] = [None] * 6
     out = []
     for point in points:
@@ -289,13 +406,22 @@ def carried(points: list[dict]) -> list[list[float | None]]:
     return out
 
 
-def marks(points: list[dict], game, drop: float = REVIEW_DROP) -> list[dict]:
+def marks(points: list[Point], game: Game, drop: float = REVIEW_DROP) -> list[Mark]:
     """The actions where the actor's team's chance fell most (at least REVIEW_DROP, at
     most REVIEW_MARKS; ``drop``: the least fall marked): each with the position before it (``index``
-    - 1), the actor, its chance before and after, and the best move found there."""
+    - 1), the actor, its chance before and after, and the best move found there.
+
+    Args:
+        points: The review's points, in order.
+        game: The game reviewed (its teams).
+        drop: The least fall marked.
+
+    Returns:
+        The marks, in the game's order.
+    """
     teams = game.config.teams
     values = carried(points)
-    found = []
+    found: list[Mark] = []
     for k in range(1, len(points)):
         before, after = points[k - 1], points[k]
         if after["index"] != before["index"] + 1:

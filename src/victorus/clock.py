@@ -9,7 +9,11 @@ instead of sleeping and hoping the machine keeps up.
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .game import Game
 
 
 class TurnClock:
@@ -19,7 +23,7 @@ class TurnClock:
     the limit is to *initiate* the move, so the clock stops once the turn has started.
     """
 
-    def __init__(self, limit: float | None, now: Callable[[], float] = time.monotonic):
+    def __init__(self, limit: float | None, now: Callable[[], float] = time.monotonic) -> None:
         self.limit = limit
         self.now = now
         self._turn: tuple[int, int] | None = None   # (actions played, seat) of the timed turn
@@ -29,7 +33,7 @@ class TurnClock:
         """The turn to act gets its whole time again (a new game, an undo, a load)."""
         self._turn = None
 
-    def deadline(self, game) -> float | None:
+    def deadline(self, game: Game) -> float | None:
         """When the army to act forfeits its turn; None off the clock, once the turn has
         started, or when the game is over."""
         if self.limit is None or game.is_over or game.phase != "start":
@@ -39,12 +43,12 @@ class TurnClock:
             self._turn, self._started = turn, self.now()
         return self._started + self.limit
 
-    def remaining(self, game) -> float | None:
+    def remaining(self, game: Game) -> float | None:
         """Seconds left to start the turn, or None (see `deadline`)."""
         deadline = self.deadline(game)
         return None if deadline is None else max(0.0, deadline - self.now())
 
-    def expired(self, game) -> bool:
+    def expired(self, game: Game) -> bool:
         """True when the army to act has let its time to start the turn pass."""
         deadline = self.deadline(game)
         return deadline is not None and self.now() >= deadline
@@ -57,7 +61,7 @@ class ManualTime:
     1.5
     """
 
-    def __init__(self, start: float = 0.0):
+    def __init__(self, start: float = 0.0) -> None:
         self.value = start
 
     def __call__(self) -> float:

@@ -8,6 +8,8 @@ reads or changes the table. The fields are listed in docs/serve.md (The API).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Collection, Iterable, Sequence
+from typing import Any
 
 from . import narration, record
 from .checks import shown
@@ -15,6 +17,9 @@ from .constants import CENTRE, KING, PIECE_LETTERS, PIECE_NAMES, QUEEN
 from .errors import VictorusError
 from .game import Game
 from .geometry import SEAT_NAMES, Board, hex_distance, plane
+from .notation import Action
+from .pieces import Piece
+from .record import TurnLine
 from .render import ARMY_MARK_NAMES, ARMY_MARKS, CELL_FILL, SEAT_COLORS, render_layers, render_svg
 from .search.registry import PAGE_MENU
 from .variants import ALLIED_GROUPS, PRESENT_SEATS, TEAM_GROUPS
@@ -27,17 +32,22 @@ PAGE_AGENTS = PAGE_MENU
 #: Turns told in words (the summary) and marked on the board.
 SUMMARY_TURNS = 6
 
+#: A part of the page's state, as the page reads it (JSON: docs/serve.md, The API).
+State = dict[str, Any]
+#: One action of the last turns: (action, mover, victim, its events in words).
+Move = tuple[Action, Piece | None, Piece | None, list[str]]
+
 
 class RequestError(VictorusError):
     """A request the server refuses (400 unless ``status`` says otherwise), with the reason."""
 
-    def __init__(self, message: str, status: int = 400):
+    def __init__(self, message: str, status: int = 400) -> None:
         super().__init__(message)
         self.status = status
 
 
 # -- what a request asks for ---------------------------------------------------------------
-def check_view(view) -> int | None:
+def check_view(view: object) -> int | None:
     """The seat at the bottom, or None: the army to act (the rotating board)."""
     if view in ("turn", None):
         return None
@@ -46,13 +56,13 @@ def check_view(view) -> int | None:
     raise RequestError(f"'view' must be a seat 0-5 or 'turn', got {shown(view, 60)}")
 
 
-def check_labels(labels) -> bool:
+def check_labels(labels: object) -> bool:
     if labels not in ("0", "1"):
         raise RequestError(f"'labels' must be 0 or 1, got {shown(labels, 60)}")
     return labels == "1"
 
 
-def frames_held(text) -> set[str]:
+def frames_held(text: object) -> set[str]:
     """The ``frame`` of a state request: frame keys, comma-separated."""
     keys = set(text.split(",")) - {""} if isinstance(text, str) else None
     if keys is None or len(keys) > MAX_FRAMES_HELD or not all(
@@ -63,14 +73,14 @@ def frames_held(text) -> set[str]:
 
 
 # -- the game's parts ----------------------------------------------------------------------
-def placement(game) -> str:
+def placement(game: Game) -> str:
     """R39 field 1 of the position shown: ``label:<seat><piece>`` by cell order."""
     view = game.view()
     return ",".join(f"{label}:{view.piece_code(i)}" for i, label in enumerate(game.board.labels)
                     if view.army[i] >= 0) or "-"
 
 
-def game_fields(game, bottom: int) -> dict:
+def game_fields(game: Game, bottom: int) -> State:
     """What the page shows of ``game`` seen from seat ``bottom`` (the board aside)."""
     running = game.phase == "start" and not game.is_over
     return {
@@ -91,7 +101,7 @@ def frame_key(frame: str) -> str:
     return hashlib.blake2b(frame.encode(), digest_size=8).hexdigest()
 
 
-def board_fields(game, bottom: int, labels: bool, held: set[str] | None) -> dict:
+def board_fields(game: Game, bottom: int, labels: bool, held: set[str] | None) -> State:
     """The board: ``svg`` whole, or (``held``: the frame keys the page holds) ``frame``
     (None when held), ``frame_key`` and ``position`` (render_layers)."""
     if held is None:
@@ -101,7 +111,7 @@ def board_fields(game, bottom: int, labels: bool, held: set[str] | None) -> dict
     return {"position": position, "frame_key": key, "frame": None if key in held else shown}
 
 
-def _teams(game) -> dict[int, int]:
+def _teams(game: Game) -> dict[int, int]:
     """R33: each seat's team number (1, 2, ...) when armies share a team, else none."""
     present, config_teams = game.config.present, game.config.teams
     numbers = {t: n + 1 for n, t in enumerate(sorted({config_teams[s] for s in present}))}
@@ -110,12 +120,12 @@ def _teams(game) -> dict[int, int]:
     return {s: numbers[config_teams[s]] for s in present}
 
 
-def armies(game) -> list[dict]:
+def armies(game: Game) -> list[State]:
     """Per seat: state, held pieces (R20, R37 points), the knight promotion score
     card (R25 tallies of regular knights, royal knights), King and Queen laps (R29),
     and the team (R33: 1, 2, ...; None when every army plays for itself)."""
     view = game.view()
-    laps: dict = {}
+    laps: dict[tuple[int, int], int] = {}
     cards: list[list[str]] = [[] for _ in range(6)]
     royal = [0] * 6
     for i, piece in enumerate(view.pieces()):
@@ -139,9 +149,10 @@ def armies(game) -> list[dict]:
     } for seat in range(6)]
 
 
-def legal(game) -> dict:
+def legal(game: Game) -> State:
     """The legal actions: legs as ``[from, to, text]``, and the words (stop, end, pass)."""
-    legs, words = [], []
+    legs: list[list[str]] = []
+    words: list[str] = []
     for action in game.legal_actions():
         if action.is_leg:
             legs.append([game.board.labels[action.origin], game.board.labels[action.target],
@@ -152,11 +163,11 @@ def legal(game) -> dict:
 
 
 # -- the last turns, in words --------------------------------------------------------------
-def _before(game, count: int, owner) -> list:
+def _before(game: Game, count: int, owner: narration.Owner) -> list[Move]:
     """(action, mover, victim, events) of the last ``count`` actions, oldest first
     (events: `victorus.narration.turn_events`)."""
     trial = game.copy()
-    before = []
+    before: list[tuple[Action, Piece | None, Piece | None]] = []
     for action in reversed(game.history(last=count)):
         trial.undo()
         if action.is_leg:
@@ -169,7 +180,7 @@ def _before(game, count: int, owner) -> list:
     return [(*b, e) for b, e in zip(before, events)]
 
 
-def _owner(person_seats):
+def _owner(person_seats: Collection[int]) -> narration.Owner:
     """How an army is named: "your" (the person's one army), "your red" (one of the
     person's several armies), "blue's"."""
     several = len(person_seats) > 1
@@ -177,11 +188,14 @@ def _owner(person_seats):
         if army in person_seats else f"{SEAT_NAMES[army]}'s"
 
 
-def _turn_words(game, turn, moves, person_seats) -> dict:
+def _turn_words(game: Game, turn: TurnLine, moves: Sequence[Move],
+                person_seats: Collection[int]) -> State:
     """One turn in words, with its legs' cells and its events (R24, R25, R28-R31);
     ``moves``: its (action, mover, victim, events)."""
     owner = _owner(person_seats)
-    parts, cells, events = [], [], []
+    parts: list[str] = []
+    cells: list[str] = []
+    events: list[str] = []
     for action, mover, victim, told in moves:
         events += told
         if mover is None:
@@ -199,7 +213,8 @@ def _turn_words(game, turn, moves, person_seats) -> dict:
     return {"seat": turn.seat, "text": f"{who}: {words}", "cells": cells, "events": events}
 
 
-def summary(game, person_seats, turns: int = SUMMARY_TURNS, lines=None) -> list:
+def summary(game: Game, person_seats: Collection[int], turns: int = SUMMARY_TURNS,
+            lines: Sequence[TurnLine] | None = None) -> list[State]:
     """The last ``turns`` turns in words, newest last: who moved what where, what each
     capture took ("black's Hospitaller g2xh1 took your King") and the events that
     followed (a rescue, a promotion, an elimination: `victorus.narration`); the
@@ -209,21 +224,22 @@ def summary(game, person_seats, turns: int = SUMMARY_TURNS, lines=None) -> list:
         return []
     lines = (record.turn_lines(game) if lines is None else lines)[-turns:]
     before = _before(game, sum(len(t.actions) for t in lines), _owner(person_seats))
-    out, k = [], 0
+    out: list[State] = []
+    k = 0
     for turn in lines:
         out.append(_turn_words(game, turn, before[k:k + len(turn.actions)], person_seats))
         k += len(turn.actions)
     return out
 
 
-def outcome(game, person_seats) -> dict:
+def outcome(game: Game, person_seats: Iterable[int]) -> State:
     """The end in words (a banner: `victorus.narration.result_words`) and, for a
     person whose army is out while the game goes on, that they watch now."""
     return {"result": narration.result_words(game, tuple(person_seats)),
             "watching": narration.watching_words(game, tuple(person_seats))}
 
 
-def resigned_fields(game, seat: int, person_seats) -> dict:
+def resigned_fields(game: Game, seat: int, person_seats: Collection[int]) -> State:
     """A game that ``seat`` resigned: over, the other teams' present seats win."""
     winners = list(record.resignation_winners(game, seat))
     names = narration.names(winners) or "nobody"
@@ -238,7 +254,7 @@ def resigned_fields(game, seat: int, person_seats) -> dict:
                        "reason": "resignation", "winners": winners, "yours": yours}}
 
 
-def army_clocks(game, turns, over: bool) -> list[dict]:
+def army_clocks(game: Game, turns: Iterable[TurnLine], over: bool) -> list[State]:
     """Per seat, its clock in the game played (the rulebook's Time Management: a turn
     must be started within the limit): ``state`` ``acting`` (its time runs: the state's
     ``clock``), ``started`` (its turn begun, the clock stopped), ``waiting`` (it will
@@ -265,7 +281,7 @@ def army_clocks(game, turns, over: bool) -> list[dict]:
 
 
 # -- the log -------------------------------------------------------------------------------
-def log_entries(turns, events: list, first: int) -> list[dict]:
+def log_entries(turns: Iterable[TurnLine], events: Sequence[Sequence[str]], first: int) -> list[State]:
     """The log's entries of ``turns`` (record.TurnLine), the first starting at action
     ``first``; ``events``: per action of the game, its events in words (R24-R31)."""
     entries = []
@@ -277,7 +293,7 @@ def log_entries(turns, events: list, first: int) -> list[dict]:
     return entries
 
 
-def log_fields(entries: list, log_key: str, held: tuple[str, int] | None) -> dict:
+def log_fields(entries: list[State], log_key: str, held: tuple[str, int] | None) -> State:
     """The log (``entries``: `log_entries` of every turn) from turn ``log_from`` on:
     the last turn the page holds (``held``: its ``(log_key, turns held)``), which may
     have grown; whole if the key changed."""
@@ -370,7 +386,7 @@ def _hexagon(x: float, y: float, radius: float) -> str:
     return " ".join(f"{x + radius * a:.1f},{y + radius * b:.1f}" for a, b in corners)
 
 
-def patch_svg(code: str, first, ends) -> str:
+def patch_svg(code: str, first: Collection[str], ends: Collection[str]) -> str:
     """The SVG of the patch: cells in their colours (kingdoms tinted), the piece, a
     green dot where the first leg can end, a blue ring where the move can end."""
     board = Board("standard")
@@ -405,7 +421,7 @@ def patch_svg(code: str, first, ends) -> str:
     return "\n".join(out)
 
 
-def rules_panels() -> list[dict]:
+def rules_panels() -> list[State]:
     """One panel per kind of piece: ``name``, ``code``, ``cell``, ``words``, ``first``
     and ``ends`` (cell labels, in the patch or beyond it) and ``svg`` (the patch)."""
     out = []
@@ -416,7 +432,7 @@ def rules_panels() -> list[dict]:
     return out
 
 
-def meta() -> dict:
+def meta() -> State:
     """What the page needs besides the game: seat names, colours and marks (the pieces'
     army marks, SVG paths), the seats present for each number of players (R33), the
     agents offered on the page, the teams (R33: per number of players, and the allied

@@ -6,6 +6,8 @@ web page) each run one; they add only their input and output.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from .agents import AGENT_SPECS, make_agent
 from .checks import shown
@@ -14,6 +16,9 @@ from .errors import ConfigError, VictorusError
 from .game import Game
 from .geometry import SEAT_NAMES
 from .record import check_time_limit
+
+if TYPE_CHECKING:
+    from .search.budgets import Agent
 
 PERSON = "person"
 ABSENT = "-"                 # the controller shown for a seat not in the game (R33)
@@ -27,8 +32,9 @@ class Session:
     agent is made from its spec and seed (``victorus serve`` passes the page's
     ``make_page_agent``, which holds each kind to its limits)."""
 
-    def __init__(self, game: Game, controllers, time_limit: float | None = None,
-                 seed: int = 0, now=time.monotonic, make=make_agent):
+    def __init__(self, game: Game, controllers: Sequence[object], time_limit: float | None = None,
+                 seed: int = 0, now: Callable[[], float] = time.monotonic,
+                 make: Callable[..., Agent] = make_agent) -> None:
         self.game = game
         self.make = make
         self.seed = seed
@@ -40,7 +46,7 @@ class Session:
     def time_limit(self) -> float | None:
         return self.clock.limit
 
-    def set_controllers(self, controllers) -> None:
+    def set_controllers(self, controllers: Sequence[object]) -> None:
         """Six controllers, one per seat ('person' or an agent spec; anything for a seat
         that is not in the game). ConfigError names the first bad seat; nothing changes."""
         if not isinstance(controllers, (list, tuple)) or len(controllers) != 6:
@@ -58,9 +64,9 @@ class Session:
         self.agents = {s: self.make(c, seed=self.seed + s)
                        for s, c in enumerate(checked) if c not in (PERSON, ABSENT)}
 
-    def _check(self, seat: int, spec) -> str:
+    def _check(self, seat: int, spec: object) -> str:
         if spec == PERSON:
-            return spec
+            return PERSON
         if not isinstance(spec, str):
             raise ConfigError(f"seat {seat}: {CONTROLLERS}, got {shown(spec, 60)}")
         try:
@@ -78,7 +84,7 @@ class Session:
     def person_to_act(self) -> bool:
         return not self.game.is_over and self.controllers[self.game.to_move] == PERSON
 
-    def agent_to_act(self):
+    def agent_to_act(self) -> Agent | None:
         """The agent of the army to act, or None (a person's turn, or the game is over)."""
         return None if self.game.is_over else self.agents.get(self.game.to_move)
 

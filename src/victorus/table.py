@@ -14,21 +14,28 @@ import itertools
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from . import page_state, record
 from .analysis import Analysis, Review
 from .checks import check_int, parse_int, shown
+from .clock import TurnClock
 from .errors import Cancelled, VictorusError
 from .game import DEFAULT_MAX_ACTIONS, Game, StopToken, play_random, replay_action
 from .geometry import SEAT_NAMES
 from .narration import Narration
-from .page_state import RequestError
+from .notation import Action
+from .page_state import RequestError, State
+from .record import TurnLine
 from .search.budgets import takes_stop
 from .search.registry import make_page_agent
 from .session import PERSON, Session
 from .simulate import game_seed
+
+if TYPE_CHECKING:
+    from .search.budgets import Agent
 
 MAX_AGENT_DELAY = 10.0
 #: A watched game (record or simulation) is replayed in full before it is shown; this
@@ -43,17 +50,17 @@ class Watch:
     final: Game
     game: Game
     index: int
-    actions: list        # final's history, built once
+    actions: list[Action]        # final's history, built once
     text: str
     title: str
-    turns: list
-    ends: list           # the number of actions played by the end of each turn
-    clock: bool          # the record has a time limit: a pass may be a forfeit
-    agents: tuple        # who played each seat, as the record says ('-' if it does not)
-    events: list         # per action of final, its events in words (victorus.narration)
+    turns: list[TurnLine]
+    ends: list[int]              # the number of actions played by the end of each turn
+    clock: bool                  # the record has a time limit: a pass may be a forfeit
+    agents: tuple[str, ...]      # who played each seat, as the record says ('-' if it does not)
+    events: list[list[str]]      # per action of final, its events in words (victorus.narration)
     resigned: int | None = None    # the seat that resigned after the last action
 
-    def turns_shown(self, last: int = page_state.SUMMARY_TURNS) -> list:
+    def turns_shown(self, last: int = page_state.SUMMARY_TURNS) -> list[TurnLine]:
         """The last ``last`` turns of the position shown (action ``index``), the newest
         perhaps unfinished there."""
         done = bisect.bisect_right(self.ends, self.index)     # turns ended by then
@@ -75,8 +82,10 @@ class Table:
     schedule work) with the new version at every change.
     """
 
-    def __init__(self, board="standard", players=None, variant="standard", seats=None,
-                 time_limit=None, agent_delay=0.3, seed=0, now=time.monotonic) -> None:
+    def __init__(self, board: str = "standard", players: int | None = None,
+                 variant: str = "standard", seats: list[Any] | None = None,
+                 time_limit: float | None = None, agent_delay: float = 0.3, seed: int = 0,
+                 now: Callable[[], float] = time.monotonic) -> None:
         self.lock = threading.RLock()
         self.changed = threading.Condition(self.lock)   # notified at every new version
         self.version = 0
@@ -87,8 +96,9 @@ class Table:
         self._log_source: object = None      # the game or watch the log was made of
         self._lines: tuple[str, record.TurnLines] | None = None  # (log_key, its turns)
         self._narration: tuple[str, Narration] | None = None    # (log_key, its events)
-        self._entries: tuple[str, list] = ("", [])                # (log_key, the log sent)
-        self._shown: dict = {}                   # the states of this version, by choices
+        self._entries: tuple[str, list[State]] = ("", [])         # (log_key, the log sent)
+        # the states of this version, by choices (view, labels, layered, game, its length)
+        self._shown: dict[tuple[int | None, bool, bool, int, int], State] = {}
         self.number = 0                          # games started on this table (new_game)
         self.thinking: StopToken | None = None   # the token of the agent thinking now
         self.resigned: int | None = None         # the seat that resigned the game played
@@ -100,14 +110,28 @@ class Table:
         self.new_game(board, players, variant, seats, time_limit, agent_delay)
 
     # The session's parts, as the page and the tests read them.
-    game = property(lambda self: self.session.game)
-    controllers = property(lambda self: self.session.controllers)
-    agents = property(lambda self: self.session.agents)
-    clock = property(lambda self: self.session.clock)
-    time_limit = property(lambda self: self.session.time_limit)
+    @property
+    def game(self) -> Game:
+        return self.session.game
+
+    @property
+    def controllers(self) -> list[str]:
+        return self.session.controllers
+
+    @property
+    def agents(self) -> dict[int, Agent]:
+        return self.session.agents
+
+    @property
+    def clock(self) -> TurnClock:
+        return self.session.clock
+
+    @property
+    def time_limit(self) -> float | None:
+        return self.session.time_limit
 
     # -- the one path of every change ----------------------------------------------------
-    def _changed(self, message: str | None = None):
+    def _changed(self, message: str | None = None) -> None:
         """A new version: the log's key when the log did not just grow, the agents' delay
         and the turn's clock start again, and every waiter and listener is told."""
         if message is not None:
@@ -145,8 +169,9 @@ class Table:
         with self.lock:
             self._changed(message)
 
-    def new_game(self, board="standard", players=None, variant="standard", seats=None,
-                 time_limit=None, agent_delay=0.3):
+    def new_game(self, board: str = "standard", players: int | None = None,
+                 variant: str = "standard", seats: list[Any] | None = None,
+                 time_limit: float | None = None, agent_delay: float = 0.3) -> None:
         """Start a game; ``seats``: six controllers ('person', an agent spec, or
         anything for an absent seat); default: a person at the first seat, greedy
         agents elsewhere."""
@@ -168,7 +193,7 @@ class Table:
             self.number += 1
             self._changed("new game")
 
-    def set_seats(self, seats):
+    def set_seats(self, seats: list[Any]) -> None:
         with self.lock:
             before = self.session.controllers
             try:
@@ -178,7 +203,7 @@ class Table:
                 raise RequestError(str(exc)) from None
             self._changed("seats changed")
 
-    def play(self, text):
+    def play(self, text: str) -> None:
         """The person to act plays ``text`` (R38)."""
         if not isinstance(text, str):
             raise RequestError(f"'action' must be a string in R38 notation, got {shown(text, 60)}")
@@ -191,7 +216,7 @@ class Table:
             self.game.play(text)                  # IllegalActionError/NotationError: unchanged
             self._changed(f"{SEAT_NAMES[seat]} plays {text}")
 
-    def resign(self, seat):
+    def resign(self, seat: int) -> None:
         """A person gives up the game played for their army ``seat`` (and its team): the
         game ends there, the other teams win; the record keeps the actions played."""
         with self.lock:
@@ -206,7 +231,7 @@ class Table:
             self.resigned = seat
             self._changed(f"{SEAT_NAMES[seat]} resigned")
 
-    def undo(self):
+    def undo(self) -> None:
         """Take back actions until a person's last action is undone."""
         with self.lock:
             self._require_play()
@@ -218,7 +243,7 @@ class Table:
                 raise RequestError(str(exc)) from None
             self._changed("undone")
 
-    def start_watch(self, text=None, simulate=None):
+    def start_watch(self, text: str | None = None, simulate: dict[str, Any] | None = None) -> None:
         """Watch a record's game, or simulation game ``index`` of ``seed``
         (the same game as ``victorus simulate --seed S`` plays as game ``index``)."""
         if (text is None) == (simulate is None):
@@ -240,7 +265,7 @@ class Table:
             self.watch = watch
             self._changed(f"watching the {title}: {len(watch.actions)} actions")
 
-    def step(self, index):
+    def step(self, index: int) -> None:
         """Show the watched game after ``index`` actions."""
         with self.lock:
             if self.watch is None:
@@ -257,7 +282,7 @@ class Table:
                 w.index -= 1
             self._changed()
 
-    def tick(self):
+    def tick(self) -> bool:
         """One step of the worker: forfeit a late turn, or let an agent act."""
         with self.lock:
             if self.watch is not None or self.game.is_over or self.resigned is not None:
@@ -274,8 +299,9 @@ class Table:
             version, trial = self.version, self.game.copy(history=False)
             self.thinking = StopToken()           # stopped by the next change (_changed)
             token = self.thinking
+        choose: Callable[..., Action] = agent.choose   # (a built-in agent's takes a stop token)
         try:                                      # thinks outside the lock
-            action = agent.choose(trial, stop=token) if takes_stop(agent) else agent.choose(trial)
+            action = choose(trial, stop=token) if takes_stop(agent) else choose(trial)
         except Cancelled:                         # the game changed before it began
             return False
         with self.lock:
@@ -298,8 +324,9 @@ class Table:
             return None
 
     # -- reading -------------------------------------------------------------------------
-    def state(self, view="turn", since=None, labels="0", wait=0.0, at=None, frame=None,
-              log=None) -> dict:
+    def state(self, view: str = "turn", since: int | None = None, labels: str = "0",
+              wait: float = 0.0, at: int | None = None, frame: str | None = None,
+              log: tuple[str, int] | None = None) -> State:
         """The page's state; ``view`` is the seat at the bottom, or 'turn' (the army to
         act, as the rulebook's rotating board); ``labels`` '1': the board with its
         coordinates; ``{"version": v}`` alone if unchanged. With ``since`` the current
@@ -330,7 +357,7 @@ class Table:
                 full = self._state(seat_view, show_labels, held is not None, self._browsed(at))
             return self._for_page(full, held, log)
 
-    def unchanged(self) -> dict:
+    def unchanged(self) -> State:
         """The answer to a page that has the current version."""
         with self.lock:
             return {"version": self.version, "unchanged": True, "clock": self._clock()}
@@ -348,7 +375,7 @@ class Table:
         return f"{self.instance}.{self._log_count}"
 
     # -- the state, from the game shown (victorus.page_state) ------------------------------
-    def _shown_state(self, seat_view, labels: bool, layered: bool) -> dict:
+    def _shown_state(self, seat_view: int | None, labels: bool, layered: bool) -> State:
         """The whole state of this version for these choices, made once for every page
         that asks (many pages watching ask for the same)."""
         shown = self.watch.game if self.watch is not None else self.game
@@ -357,7 +384,7 @@ class Table:
             self._shown[key] = self._state(seat_view, labels, layered)
         return self._shown[key]
 
-    def _browsed(self, at: int):
+    def _browsed(self, at: int) -> tuple[Game, State]:
         """(the position after ``at`` actions of the game played, the browse field)."""
         if self.watch is not None:
             raise RequestError("'at' browses a game being played; a watched game "
@@ -371,7 +398,8 @@ class Table:
         return game, {"index": at, "length": self.game.ply,
                       "over": self.game.is_over or self.resigned is not None}
 
-    def _state(self, seat_view, labels: bool, layered: bool, browsed=None) -> dict:
+    def _state(self, seat_view: int | None, labels: bool, layered: bool,
+               browsed: tuple[Game, State] | None = None) -> State:
         """The whole state (every frame, the whole log) of the game shown, or of
         ``browsed`` (a past position, `_browsed`)."""
         watch = self.watch
@@ -417,7 +445,7 @@ class Table:
                                            None))
         return state
 
-    def _for_page(self, full: dict, held: set[str] | None, log) -> dict:
+    def _for_page(self, full: State, held: set[str] | None, log: tuple[str, int] | None) -> State:
         """``full`` without what the page holds (its frames, its log's turns), and the
         clock as it is now."""
         state = dict(full, clock=self._clock())
@@ -426,14 +454,14 @@ class Table:
         state.update(page_state.log_fields(full["log"], full["log_key"], log))
         return state
 
-    def _turn_lines(self) -> list:
+    def _turn_lines(self) -> list[TurnLine]:
         """The game's turns, each action replayed once (listed anew when the log's key
         says the game was replaced or actions were taken back)."""
         if self._lines is None or self._lines[0] != self.log_key:
             self._lines = (self.log_key, record.TurnLines(self.game))
         return self._lines[1].update()
 
-    def _events(self) -> list:
+    def _events(self) -> list[list[str]]:
         """Per action of the game, its events in words, each action narrated once (anew
         when the log's key changes, as `_turn_lines`)."""
         if self._narration is None or self._narration[0] != self.log_key:
@@ -441,7 +469,7 @@ class Table:
                                Narration(self.game, record.starting_game(self.game)))
         return self._narration[1].update()
 
-    def _log_entries(self, lines, events) -> list:
+    def _log_entries(self, lines: Sequence[TurnLine], events: Sequence[Sequence[str]]) -> list[State]:
         """The log's entries of ``lines`` (``events``: per action, its events), made once
         each: only the last turn (which may have grown) and the new ones are made again
         while the log's key is the same."""
@@ -454,7 +482,7 @@ class Table:
         entries += page_state.log_entries(lines[start:], events, first)
         return entries
 
-    def _clock(self):
+    def _clock(self) -> float | None:
         """Seconds left to start the turn, or None (no clock, turn started, watching,
         resigned)."""
         if self.watch is not None or self.resigned is not None:
@@ -462,11 +490,11 @@ class Table:
         left = self.clock.remaining(self.game)
         return None if left is None else round(left, 1)
 
-    def _require_play(self):
+    def _require_play(self) -> None:
         if self.watch is not None:
             raise RequestError("this is a watched game; start a new game to play")
 
-    def _require_going_on(self):
+    def _require_going_on(self) -> None:
         self._require_play()
         if self.resigned is not None:
             raise RequestError(f"the game is over ({SEAT_NAMES[self.resigned]} resigned); "
@@ -475,7 +503,7 @@ class Table:
             raise RequestError(f"the game is over ({self.game.result_reason}); start a "
                                f"new game")
 
-    def analyse(self, at=None) -> dict:
+    def analyse(self, at: int | None = None) -> State:
         """Start the analysis of the position shown (`victorus.analysis`), or of the
         game played's position after ``at`` actions (browsed), in a thread of its own;
         its state so far. A finished game's last position is told by its result."""
@@ -489,13 +517,13 @@ class Table:
                 return self.analysis.start(shown, self.version, at, self._resigned_winners())
             return self.analysis.start(shown, self.version, at)
 
-    def _resigned_winners(self):
+    def _resigned_winners(self) -> tuple[int, ...]:
         """The winners of the resigned game (called for a resigned game only)."""
         resigned = self.resigned
         assert resigned is not None
         return record.resignation_winners(self.game, resigned)
 
-    def review_game(self, cancel=False) -> dict:
+    def review_game(self, cancel: bool = False) -> State:
         """Start the review of the finished game shown (`victorus.analysis.Review`:
         every position searched in the background), or ``cancel`` it; its state."""
         if not isinstance(cancel, bool):
@@ -517,14 +545,14 @@ class Table:
 
     # -- checks of a change's arguments ----------------------------------------------------
     @staticmethod
-    def _check_seats(seats):
+    def _check_seats(seats: object) -> list[Any]:
         if not isinstance(seats, list) or len(seats) != 6:
             raise RequestError(f"'seats' must be a list of six controllers (one per seat, "
                                f"'person' or an agent spec), got {shown(seats, 60)}")
         return seats
 
     @staticmethod
-    def _check_delay(delay):
+    def _check_delay(delay: object) -> float:
         if isinstance(delay, bool) or not isinstance(delay, (int, float)) or \
                 not 0 <= delay <= MAX_AGENT_DELAY:
             raise RequestError(f"'agent_delay' must be a number of seconds from 0 to "
@@ -532,7 +560,7 @@ class Table:
         return float(delay)
 
     @staticmethod
-    def _recorded(text):
+    def _recorded(text: object) -> Game:
         if not isinstance(text, str):
             raise RequestError(f"'record' must be the text of a game record, got "
                                f"{type(text).__name__}")
@@ -542,7 +570,7 @@ class Table:
             raise RequestError(f"that record cannot be replayed: {exc}") from None
 
     @staticmethod
-    def _simulated(spec):
+    def _simulated(spec: object) -> tuple[Game, str, str]:
         if not isinstance(spec, dict):
             raise RequestError("'simulate' must be an object with seed, index, board, players, "
                                "variant")
