@@ -23,7 +23,9 @@ import subprocess
 import sys
 import time
 import tracemalloc
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from ._core import Position
 from ._probe import FirstLegProbe
@@ -35,6 +37,36 @@ from .game import Game, perft, play_random
 from .geometry import Board, direction_mask
 from .progress import Progress
 from .simulate import simulate
+
+if TYPE_CHECKING:
+    from open_spiel.python import rl_environment
+
+    from ._engine import Engine
+    from .env import VictorusEnv
+    from .gym_env import LearnerEnv
+    from .notation import Action
+    from .search._network import NetworkCore
+    from .search._puct import LeafBatch
+    from .search.alphabeta import AlphaBetaAgent
+    from .search.mcts import MCTSAgent, PythonMCTSAgent
+
+
+class RowDict(TypedDict):
+    """A `Row` as ``victorus bench --json`` writes it."""
+
+    case: str
+    unit: str
+    victorus: float | None
+    baseline: float | None
+    baseline_is: str
+    ratio: float | None
+    higher_is_better: bool
+    skipped: str | None
+
+
+#: A position of the leg corpus: the core's, the reference's, and its movers
+#: (cell, army, direction mask, colors).
+LegPosition = tuple[Position, ReferencePosition, list[tuple[int, int, int, int]]]
 
 
 @dataclass
@@ -53,14 +85,15 @@ class Row:
             return None
         return self.fast / self.slow if self.higher_is_better else self.slow / self.fast
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> RowDict:
         """The row for ``victorus bench --json``: its fields and the ratio."""
         return {"case": self.case, "unit": self.unit, "victorus": self.fast, "baseline": self.slow,
                 "baseline_is": self.against, "ratio": self.ratio,
                 "higher_is_better": self.higher_is_better, "skipped": self.skipped}
 
 
-def optional_row(case: str, unit: str, measure, slow: float | None, against: str) -> Row:
+def optional_row(case: str, unit: str, measure: Callable[[], float], slow: float | None,
+                 against: str) -> Row:
     """A row measured by ``measure()``, or, when it needs an optional package that is not
     installed, the row with no figure and the install hint (never a rate of 0)."""
     try:
@@ -69,7 +102,7 @@ def optional_row(case: str, unit: str, measure, slow: float | None, against: str
         return Row(case, unit, None, None, against=against, skipped=str(exc))
 
 
-def _rate(work, seconds: float) -> tuple[float, int]:
+def _rate(work: Callable[[], int], seconds: float) -> tuple[float, int]:
     """Run ``work()`` (returning units done) until ``seconds`` pass; (units per second, runs)."""
     done, runs = 0, 0
     start = time.perf_counter()
@@ -81,7 +114,7 @@ def _rate(work, seconds: float) -> tuple[float, int]:
             return done / elapsed, runs
 
 
-def _micros(work, seconds: float) -> float:
+def _micros(work: Callable[[], object], seconds: float) -> float:
     """Microseconds per call of ``work()``."""
     calls, _ = _rate(lambda: (work(), 1)[1], seconds)
     return 1e6 / calls
@@ -101,11 +134,11 @@ def midgame_corpus(count: int = 8, seed: int = 11) -> list[str]:
     return out
 
 
-def leg_corpus(board_name: str, positions: int = 50, seed: int = 1):
+def leg_corpus(board_name: str, positions: int = 50, seed: int = 1) -> list[LegPosition]:
     """[(core position, reference position, [(cell, army, dir mask, colors), ...])]."""
     rng = random.Random(seed)
     board = Board(board_name)
-    corpus = []
+    corpus: list[LegPosition] = []
     for _ in range(positions):
         core, ref = Position(board.tables), ReferencePosition(board)
         cells = [i for i in range(len(board)) if i != board.centre]
@@ -122,18 +155,18 @@ def leg_corpus(board_name: str, positions: int = 50, seed: int = 1):
     return corpus
 
 
-def mobility_buffers(corpus):
+def mobility_buffers(corpus: Sequence[LegPosition]) -> list[tuple[Position, array.array[int]]]:
     """Per position, the flat (cell, army, dirs, colors) buffer for Position.mobility."""
     return [(core, array.array("i", [x for mover in movers for x in mover]))
             for core, _, movers in corpus]
 
 
-def legs_bulk(buffers) -> int:
+def legs_bulk(buffers: Sequence[tuple[Position, array.array[int]]]) -> int:
     """Generate every mover's leg inside the core, one call per position."""
     return sum(len(core.mobility(buffer)) for core, buffer in buffers)
 
 
-def legs_per_run(corpus, use_reference: bool) -> int:
+def legs_per_run(corpus: Sequence[LegPosition], use_reference: bool) -> int:
     """Generate every mover's leg once; return how many legs that was."""
     n = 0
     for core, ref, movers in corpus:
@@ -144,7 +177,8 @@ def legs_per_run(corpus, use_reference: bool) -> int:
     return n
 
 
-def api_playout(game_class, seed: int, max_actions: int, **config) -> int:
+def api_playout(game_class: Callable[..., Game | ReferenceGame], seed: int, max_actions: int,
+                **config: Any) -> int:
     """One fresh game of random play through the public API (legal_actions + play), up to
     ``max_actions``; actions played."""
     rng = random.Random(seed)
@@ -156,17 +190,17 @@ def api_playout(game_class, seed: int, max_actions: int, **config) -> int:
     return n
 
 
-def c_playout_rate(seconds: float, seed: int = 1, **config) -> float:
+def c_playout_rate(seconds: float, seed: int = 1, **config: Any) -> float:
     """Actions per second of the C random playout (play_random), fresh games."""
     seeds = iter(range(seed, 10**9))
     rate, _ = _rate(lambda: play_random(Game(**config), seed=next(seeds)), seconds)
     return rate
 
 
-def position_corpus(games: int = 30, seed: int = 5, **config) -> list:
+def position_corpus(games: int = 30, seed: int = 5, **config: Any) -> list[Game]:
     """Positions users meet: every 7th position of fresh random games, as Games."""
     rng = random.Random(seed)
-    out = []
+    out: list[Game] = []
     for _ in range(games):
         game = Game(**config)
         while not game.is_over and game.ply < 1500:
@@ -176,12 +210,13 @@ def position_corpus(games: int = 30, seed: int = 5, **config) -> list:
     return out
 
 
-def _per_position(corpus, step, seconds: float) -> float:
+def _per_position(corpus: Sequence[Game], step: Callable[[Game, Action], object],
+                  seconds: float) -> float:
     """Microseconds of ``step(game, action)`` over the corpus, cycled."""
     pairs = [(g, g.legal_actions()[0]) for g in corpus]
     i = 0
 
-    def work():
+    def work() -> int:
         nonlocal i
         for game, action in pairs[i:i + 16]:
             step(game, action)
@@ -191,7 +226,7 @@ def _per_position(corpus, step, seconds: float) -> float:
     return 1e6 / calls
 
 
-def _state_bytes(make, count: int = 200) -> float:
+def _state_bytes(make: Callable[[], object], count: int = 200) -> float:
     tracemalloc.start()
     before = tracemalloc.take_snapshot()
     keep = [make() for _ in range(count)]
@@ -223,7 +258,7 @@ def run(quick: bool = False, progress: bool | None = None) -> list[Row]:
     return rows
 
 
-def _perft_rows(quick: bool, corpus, bar) -> list[Row]:
+def _perft_rows(quick: bool, corpus: Sequence[str], bar: Progress) -> list[Row]:
     """perft against the reference, from both starts and mid-game positions."""
     fast_depth, slow_depth = (3, 2) if quick else (5, 3)
     rows: list[Row] = []
@@ -249,7 +284,7 @@ def _perft_rows(quick: bool, corpus, bar) -> list[Row]:
     return rows
 
 
-def _leg_rows(quick: bool, t: float, bar) -> list[Row]:
+def _leg_rows(quick: bool, t: float, bar: Progress) -> list[Row]:
     """Leg generation, one Python call per leg and in bulk in the core."""
     rows: list[Row] = []
     legs = leg_corpus("standard", 10 if quick else 50)
@@ -263,7 +298,7 @@ def _leg_rows(quick: bool, t: float, bar) -> list[Row]:
     return rows
 
 
-def _playout_rows(quick: bool, t: float, bar) -> list[Row]:
+def _playout_rows(quick: bool, t: float, bar: Progress) -> list[Row]:
     """Random playouts through the API and in C, and simulate on 1 and 2 workers."""
     rows: list[Row] = []
     seeds = iter(range(10**9))
@@ -294,7 +329,7 @@ def _playout_rows(quick: bool, t: float, bar) -> list[Row]:
     return rows
 
 
-def _state_rows(quick: bool, t: float, corpus, bar) -> list[Row]:
+def _state_rows(quick: bool, t: float, corpus: Sequence[str], bar: Progress) -> list[Row]:
     """copy(), play()+undo() and the bytes of a state, mid-game."""
     rows: list[Row] = []
     mid = Game.from_vpn(corpus[0])
@@ -306,11 +341,11 @@ def _state_rows(quick: bool, t: float, corpus, bar) -> list[Row]:
 
     action = mid.legal_actions()[0]
 
-    def fast_play_undo():
+    def fast_play_undo() -> None:
         mid.play(action)
         mid.undo()
 
-    def slow_play_undo():
+    def slow_play_undo() -> None:
         mid_ref.play(str(action))
         mid_ref.undo()
     fast = _micros(fast_play_undo, t)
@@ -343,12 +378,12 @@ def learning_rows(quick: bool = False, progress: bool | None = None) -> list[Row
     return rows
 
 
-def _play_undo(game, action):
+def _play_undo(game: Game, action: Action) -> None:
     game.play(action)
     game.undo()
 
 
-def own_cost_calls(cells: int) -> dict:
+def own_cost_calls(cells: int) -> dict[str, Callable[[Game], object]]:
     """The learning calls whose own cost is measured after a play()+undo() (the bench's
     "its own cost" rows; tools/own_cost.py counts their instructions): name -> call(game).
     The ``out=`` forms write into buffers made here, once."""
@@ -362,7 +397,7 @@ def own_cost_calls(cells: int) -> dict:
             "legal_action_ids()": lambda g: g.legal_action_ids()}
 
 
-def _api_rows(corpus, t: float) -> tuple[float, list[Row]]:
+def _api_rows(corpus: Sequence[Game], t: float) -> tuple[float, list[Row]]:
     """play()+undo() (the base of the rows after it) and the learning calls' own costs."""
     rows: list[Row] = []
     base = _per_position(corpus, _play_undo, t)
@@ -370,13 +405,13 @@ def _api_rows(corpus, t: float) -> tuple[float, list[Row]]:
                     against="itself"))
     ids = {id(g): g.action_id(g.legal_actions()[0]) for g in corpus}
 
-    def play_id_undo(game, action):
+    def play_id_undo(game: Game, action: Action) -> None:
         game.play_id(ids[id(game)])
         game.undo()
     rows.append(Row("play_id() + undo()", "us", _per_position(corpus, play_id_undo, t),
                     base, against="play+undo"))
     for case, extra in own_cost_calls(len(corpus[0].board)).items():
-        def step(game, action, extra=extra):
+        def step(game: Game, action: Action, extra: Callable[[Game], object] = extra) -> None:
             game.play(action)
             game.undo()
             extra(game)                    # after a change: the legal actions are new
@@ -388,7 +423,7 @@ def _api_rows(corpus, t: float) -> tuple[float, list[Row]]:
     return base, rows
 
 
-def _search_primitive_rows(corpus, base: float, t: float, quick: bool) -> list[Row]:
+def _search_primitive_rows(corpus: Sequence[Game], base: float, t: float, quick: bool) -> list[Row]:
     """What a search calls per node: key, material, view, ==, copy, Game(), history."""
     rows: list[Row] = []
     twins = {id(g): g.copy() for g in corpus}
@@ -424,7 +459,7 @@ def _search_primitive_rows(corpus, base: float, t: float, quick: bool) -> list[R
 SEARCH_OPPONENT = "mcts:20"
 
 
-def _adapter_rows(t: float, quick: bool, bar) -> list[Row]:
+def _adapter_rows(t: float, quick: bool, bar: Progress) -> list[Row]:
     """The C playout, PettingZoo, vector games on 1 and 2 threads (and with a search
     opponent), OpenSpiel."""
     rows: list[Row] = []
@@ -464,19 +499,23 @@ def _adapter_rows(t: float, quick: bool, bar) -> list[Row]:
     return rows
 
 
-def _mcts_rate(agent_class, games, iterations: int, rollout: int, threads: int = 1) -> float:
+def _mcts_rate(agent_class: type[MCTSAgent] | type[PythonMCTSAgent], games: Sequence[Game],
+               iterations: int, rollout: int, threads: int = 1) -> float:
     """MCTS iterations per second over the decisions of ``games`` (fresh games from the
     start and positions of random games), ``iterations`` a decision."""
     from .agents import MCTSAgent
-    extra = {"threads": threads} if agent_class is MCTSAgent else {}
-    agent = agent_class(iterations, rollout_actions=rollout, seed=1, **extra)
+    agent: MCTSAgent | PythonMCTSAgent
+    if agent_class is MCTSAgent:
+        agent = MCTSAgent(iterations, rollout_actions=rollout, seed=1, threads=threads)
+    else:
+        agent = agent_class(iterations, rollout_actions=rollout, seed=1)
     start = time.perf_counter()
     for game in games:
         agent.choose(game.copy())        # the positions stay as they are for the next run
     return iterations * len(games) / (time.perf_counter() - start)
 
 
-def _puct_rows(games, iterations: int, batch: int = 64) -> list[Row]:
+def _puct_rows(games: Sequence[Game], iterations: int, batch: int = 64) -> list[Row]:
     """PUCT with a Python evaluator (uniform priors, value 0) against the C MCTS with its
     default rollouts; and the Python boundary's cost per batch (the leaves' ids, the
     call, the checks of the answer, without and with uint8 observations): the time
@@ -486,13 +525,14 @@ def _puct_rows(games, iterations: int, batch: int = 64) -> list[Row]:
     from .search.puct import PUCTAgent, uniform_evaluator
     inside = [0.0]
 
-    def timed(leaves):
+    def timed(leaves: LeafBatch) -> tuple[None, list[float]]:
         start = time.perf_counter()
         answer = uniform_evaluator(leaves)
         inside[0] += time.perf_counter() - start
         return answer
 
-    def seconds(evaluator, observation: str) -> float:
+    def seconds(evaluator: Callable[[LeafBatch], tuple[None, list[float]]] | str,
+                observation: str) -> float:
         agent = PUCTAgent(iterations, evaluator=evaluator, batch_size=batch, reuse_tree=False,
                           observation=observation, seed=1)
         inside[0] = 0.0
@@ -502,7 +542,8 @@ def _puct_rows(games, iterations: int, batch: int = 64) -> list[Row]:
         return time.perf_counter() - start - inside[0]
 
     batches = len(games) * math.ceil(iterations / batch)
-    rows, overall = [], math.inf
+    rows: list[Row] = []
+    overall = math.inf
     for observation in ("none", "uint8"):
         python = in_c = math.inf
         for _ in range(3):
@@ -518,7 +559,7 @@ def _puct_rows(games, iterations: int, batch: int = 64) -> list[Row]:
                 against="MCTS in C")] + rows
 
 
-def _alphabeta_row(games, nodes: int, seconds: float) -> Row:
+def _alphabeta_row(games: Sequence[Game], nodes: int, seconds: float) -> Row:
     """Alpha-beta nodes per second (the default evaluation, ``nodes`` a decision) over
     ``games``, against play()+undo() per second on the same positions (``seconds``)."""
     from .search.alphabeta import AlphaBetaAgent
@@ -532,7 +573,7 @@ def _alphabeta_row(games, nodes: int, seconds: float) -> Row:
                against="play+undo")
 
 
-def _learned_rows(games, nodes: int, seconds: float) -> list[Row]:
+def _learned_rows(games: Sequence[Game], nodes: int, seconds: float) -> list[Row]:
     """The learned evaluation (the shipped network) against the heuristic one, measured in
     the same run: its cost per leaf (positions of fresh games, evaluated in C) and
     alpha-beta's nodes per second with each."""
@@ -545,13 +586,13 @@ def _learned_rows(games, nodes: int, seconds: float) -> list[Row]:
     corpus += [game._engine for game in position_corpus(games=4, seed=7, board="standard",
                                                           players=6)]
 
-    def per_leaf(core) -> float:
+    def per_leaf(core: NetworkCore | None) -> float:
         rate, _ = _rate(lambda: _network.evaluate_many(corpus, core, 20), seconds)
         return 1e6 / rate
     costs = [(per_leaf(network.core), per_leaf(None)) for _ in range(3)]       # in turns
     learned, heuristic = (sorted(c[k] for c in costs)[1] for k in (0, 1))
 
-    def node_rate(agent) -> float:
+    def node_rate(agent: AlphaBetaAgent) -> float:
         searched, start = 0, time.perf_counter()
         for game in games:
             searched += agent.search(game).nodes
@@ -573,7 +614,7 @@ def search_rows(quick: bool = False, progress: bool | None = None) -> list[Row]:
     from .search import decisive as _decisive
     iterations = 30 if quick else 200
     rows: list[Row] = []
-    games_of_compact: list = []
+    games_of_compact: list[Game] = []
     with Progress(5, "bench: search", progress) as bar:
         for board, players in (("compact", 2), ("standard", 6)):
             games = [Game(board, players=players)]
@@ -630,7 +671,7 @@ def probe_positions(count: int = 2000, plies: int = 4, seed: int = 1) -> FirstLe
     """The probe over ``count`` positions, each ``plies`` random actions from the standard
     start (plies 4: the positions whose actions perft 5 counts)."""
     rng = random.Random(seed)
-    engines: list = []
+    engines: list[Engine] = []
     while len(engines) < count:
         game = Game()
         for _ in range(plies):
@@ -667,12 +708,12 @@ def probe_rows(quick: bool = False, rounds: int = 3) -> list[Row]:
                 against="first-leg probe")]
 
 
-def busy_process() -> subprocess.Popen:
+def busy_process() -> subprocess.Popen[bytes]:
     """Another process keeping one core busy (a Python loop), until killed."""
     return subprocess.Popen([sys.executable, "-c", "while 1: pass"])
 
 
-def _pairs(measure, runs: int) -> list[tuple[float, float, float]]:
+def _pairs(measure: Callable[[int], float], runs: int) -> list[tuple[float, float, float]]:
     """``runs`` 2-thread rates of ``measure(threads)``, each taken between two 1-thread
     rates (1, 2, 1, 2, ..., 2, 1): (the 1-thread rate before, the 2-thread rate, the
     1-thread rate after), so that a drift of the machine's load between runs is seen."""
@@ -728,7 +769,7 @@ def limit_rows(quick: bool = False, progress: bool | None = None) -> list[Row]:
     return rows
 
 
-def pettingzoo_episode(env, max_steps: int = 3000, legal_ids: bool = False) -> int:
+def pettingzoo_episode(env: VictorusEnv, max_steps: int = 3000, legal_ids: bool = False) -> int:
     """One fresh AEC game: observation and mask at every step, actions drawn as PettingZoo
     documents it (``action_space(agent).sample(mask)``), or with ``legal_ids`` uniformly
     from the observation's legal ids; the steps taken."""
@@ -757,7 +798,7 @@ def _pettingzoo_rate(seconds: float, legal_ids: bool = False) -> float:
     return rate
 
 
-def learner_episode(env, seed: int = 0) -> int:
+def learner_episode(env: LearnerEnv, seed: int = 0) -> int:
     """One game of a single-agent env (victorus.gym_env) with uniformly random legal
     actions read from ``info["action_mask"]``; the learner's steps taken."""
     rng = random.Random(seed)
@@ -780,13 +821,13 @@ def _learner_rate(seconds: float) -> float:
     return rate
 
 
-def _vector_rate(n: int, threads: int, seconds: float, **kwargs) -> float:
+def _vector_rate(n: int, threads: int, seconds: float, **kwargs: Any) -> float:
     """Steps (the caller's actions) per second of ``n`` vector games stepped with
     C-sampled random actions."""
     from .vector import VectorGames
     games = VectorGames(n, threads=threads, seed=1, **kwargs)
 
-    def work():
+    def work() -> int:
         for _ in range(10):
             games.step(games.sample())
         return 10 * n
@@ -811,7 +852,7 @@ def _openspiel_rows(seconds: float, c_rate: float, quick: bool) -> list[Row]:
         return [Row(case, unit, None, None, against=against, skipped=str(exc))
                 for case, unit, against in ([] if quick else [sim]) + [planes, small]]
     game = pyspiel.load_game("victorus", {"board": "compact", "players": 2})
-    rows = []
+    rows: list[Row] = []
     if not quick:
         start = time.perf_counter()
         pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
@@ -820,8 +861,8 @@ def _openspiel_rows(seconds: float, c_rate: float, quick: bool) -> list[Row]:
 
     longest = 200 if quick else 500       # steps of an episode (one whole game takes ~0.2 s)
 
-    def episodes(env):
-        def episode():
+    def episodes(env: rl_environment.Environment) -> Callable[[], int]:
+        def episode() -> int:
             step = env.reset()
             steps = 0
             while not step.last() and steps < longest:
@@ -840,11 +881,11 @@ def _openspiel_rows(seconds: float, c_rate: float, quick: bool) -> list[Row]:
 
 def format_table(rows: list[Row]) -> str:
     """A plain-text table: case, unit, victorus, pure Python, ratio."""
-    def num(x):
+    def num(x: float | None) -> str:
         if x is None:
             return "-"
         return f"{x:,.2f}" if x < 100 else f"{x:,.0f}"
-    def times(ratio):
+    def times(ratio: float | None) -> str:
         if ratio is None:
             return "-"
         return f"{ratio:,.0f}x" if ratio >= 10 else f"{ratio:.2f}x"
