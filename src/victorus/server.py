@@ -56,8 +56,10 @@ import socket
 import threading
 import time
 from collections import Counter
+from collections.abc import Awaitable, Callable, Sequence
 from http import HTTPStatus
 from importlib import resources
+from typing import Any
 
 from . import page_state
 from .checks import parse_int, shown
@@ -77,6 +79,7 @@ try:
     from starlette.requests import Request
     from starlette.responses import Response
     from starlette.routing import Route, WebSocketRoute
+    from starlette.types import ASGIApp, Receive, Scope, Send
     from starlette.websockets import WebSocket, WebSocketDisconnect
     from uvicorn.protocols.http.h11_impl import H11Protocol
 except ImportError as exc:                 # (dependencies of victorus: a broken install)
@@ -128,7 +131,7 @@ def _answer(status: int, body: bytes, kind: str, close: bool = False) -> Respons
     return response
 
 
-def _json(data, status: int = 200, close: bool = False) -> Response:
+def _json(data: object, status: int = 200, close: bool = False) -> Response:
     return _answer(status, json.dumps(data).encode(), "application/json", close)
 
 
@@ -144,14 +147,14 @@ def _raw_error(status: int, message: str) -> bytes:
 
 
 # -- what a request asks for ---------------------------------------------------------------
-def _at(text) -> int | None:
+def _at(text: str | None) -> int | None:
     """The ``at`` of a state request: a number of actions (checked against the game)."""
     if text is None:
         return None
     return parse_int("'at' (a number of actions)", text, 0, 10**9 - 1, RequestError, canonical=False)
 
 
-def _log_held(text) -> tuple[str, int] | None:
+def _log_held(text: str | None) -> tuple[str, int] | None:
     """The ``log`` of a state request: ``<log_key>:<turns held>``."""
     if text is None:
         return None
@@ -162,7 +165,7 @@ def _log_held(text) -> tuple[str, int] | None:
     return key, parse_int("'log' turns held", count, 0, 10**9 - 1, RequestError, canonical=False)
 
 
-def _wait(text) -> float:
+def _wait(text: str | None) -> float:
     """The ``wait`` of a state request: whole seconds from 0 to MAX_POLL_WAIT."""
     if text is None:
         return 0.0
@@ -170,7 +173,7 @@ def _wait(text) -> float:
                            canonical=False))
 
 
-def _since(text):
+def _since(text: str | None) -> int | None:
     """``?since=``: a state version (digits, bounded), or None."""
     if text is None:
         return None
@@ -187,7 +190,7 @@ def _accepts_gzip(header: str) -> bool:
     return False
 
 
-def _unique_fields(pairs) -> dict:
+def _unique_fields(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """A JSON object's fields, refused if one is named twice (json would keep the last:
     what a request asks must not depend on the order of its fields)."""
     body = dict(pairs)
@@ -198,7 +201,7 @@ def _unique_fields(pairs) -> dict:
     return body
 
 
-def _parse_body(raw: bytes) -> dict:
+def _parse_body(raw: bytes) -> dict[str, Any]:
     try:
         body = json.loads(raw or b"{}", object_pairs_hook=_unique_fields)
     except RecursionError:
@@ -211,7 +214,7 @@ def _parse_body(raw: bytes) -> dict:
     return body
 
 
-def _fields(body: dict, required, optional=()):
+def _fields(body: dict[str, Any], required: Sequence[str], optional: Sequence[str] = ()) -> None:
     missing = [f for f in required if f not in body]
     unknown = sorted(set(body) - set(required) - set(optional))
     accepted = ", ".join(tuple(required) + tuple(optional)) or "none"
@@ -253,7 +256,7 @@ class Changes:
     """The table's versions, told to the event loop's waiters: `tell` may be called
     from any thread (it is a `Table.subscribe` listener); `wait` in the loop."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.loop: asyncio.AbstractEventLoop | None = None
         self._event: asyncio.Event | None = None
 
@@ -266,7 +269,7 @@ class Changes:
         if loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(self._wake)
 
-    def _wake(self):
+    def _wake(self) -> None:
         event, self._event = self._event, asyncio.Event()
         if event is not None:
             event.set()
@@ -283,10 +286,10 @@ class Guard:
     ``Origin`` of every POST and socket handshake (other sites); gzip as the client
     accepts it (q=0 refuses it, ``*`` takes it) for Starlette's GZipMiddleware."""
 
-    def __init__(self, app, server: Server):
+    def __init__(self, app: ASGIApp, server: Server) -> None:
         self.app, self.server = app, server
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
             return await self.app(scope, receive, send)
         self.server.changes.bind(asyncio.get_running_loop())
@@ -317,7 +320,7 @@ class Guard:
         await self.app(scope, receive, send)
 
     @staticmethod
-    def _check_request(scope):
+    def _check_request(scope: Scope) -> None:
         if scope["http_version"] not in ("1.0", "1.1"):
             raise RequestError(f"Invalid HTTP version ({scope['http_version']})",
                                HTTPStatus.HTTP_VERSION_NOT_SUPPORTED)
@@ -362,7 +365,7 @@ def _told(message: str, tab: str | None, spectator: bool) -> str:
             else "this tab plays the person seats now")
 
 
-def _tab(text) -> str | None:
+def _tab(text: str | None) -> str | None:
     """A page's tab name (``tab=`` or ``X-Victorus-Tab``): 16 hex digits, or None."""
     if text is None:
         return None
@@ -375,17 +378,22 @@ def _tab(text) -> str | None:
 HELD_CALLS = ("/api/play", "/api/undo", "/api/resign", "/api/seats")
 
 
-def _posts(server: Server) -> dict:
+#: A route's handler of a request.
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+def _posts(server: Server) -> dict[str, Endpoint]:
     """The API's calls (POST): each reads its body, checks its fields, then asks the
     table in a worker thread, one request's objects in memory at a time."""
     post_lock = threading.Lock()
 
-    def _post(fields, optional, call):
-        async def endpoint(request: Request):
+    def _post(fields: tuple[str, ...], optional: tuple[str, ...],
+              call: Callable[[Table, dict[str, Any]], object]) -> Endpoint:
+        async def endpoint(request: Request) -> Response:
             raw = await _read_body(request)
             tab = _tab(request.headers.get("x-victorus-tab"))
 
-            def run():
+            def run() -> None:
                 with post_lock:
                     body = _parse_body(raw)
                     _fields(body, fields, optional)
@@ -421,20 +429,20 @@ def _posts(server: Server) -> dict:
     }
 
 
-def _review_route(server: Server):
+def _review_route(server: Server) -> Endpoint:
     """``GET /api/review?from=<points held>``: the review's state from that point on."""
-    async def review(request):
-        first = request.query_params.get("from")
-        first = 0 if first is None else parse_int("'from' (points held)", first, 0, 10**9,
-                                                  RequestError, canonical=False)
+    async def review(request: Request) -> Response:
+        held = request.query_params.get("from")
+        first = 0 if held is None else parse_int("'from' (points held)", held, 0, 10**9,
+                                                 RequestError, canonical=False)
         return _json(server.table.review.state(first))
     return review
 
 
-def _socket_route(server: Server):
+def _socket_route(server: Server) -> Callable[[WebSocket], Awaitable[None]]:
     """``WS /api/socket?tab=<name>``: `_follow`, the tab's sockets counted (a tab
     holds the person seats while one is open: `Server.follows`)."""
-    async def socket_route(ws: WebSocket):
+    async def socket_route(ws: WebSocket) -> None:
         try:
             tab = _tab(ws.query_params.get("tab"))
         except RequestError:
@@ -451,15 +459,15 @@ def _app(server: Server) -> Starlette:
     """The routes of `Server`: each checks its request, then asks the table in a
     worker thread (the loop never waits on the table's lock or an agent)."""
 
-    def _static(path):
+    def _static(path: str) -> Endpoint:
         name, kind = STATIC[path]
         body = resources.files("victorus.web").joinpath(name).read_bytes()
 
-        async def page(request):
+        async def page(request: Request) -> Response:
             return _answer(200, body, kind)
         return page
 
-    async def state(request: Request):
+    async def state(request: Request) -> Response:
         query = request.query_params
         view, labels, frame = query.get("view", "turn"), query.get("labels", "0"), query.get("frame")
         since, wait = _since(query.get("since")), _wait(query.get("wait"))
@@ -475,17 +483,17 @@ def _app(server: Server) -> Starlette:
         return _json(dict(answer, spectator=spectator,
                           message=_told(answer["message"], tab, spectator)))
 
-    async def record_text(request):
+    async def record_text(request: Request) -> Response:
         text = await run_in_threadpool(server.table.record_text)
         return _answer(200, text.encode(), "text/plain; charset=utf-8")
 
-    async def meta(request):
+    async def meta(request: Request) -> Response:
         return _json(page_state.meta())
 
-    async def rules(request):
+    async def rules(request: Request) -> Response:
         return _json({"panels": await run_in_threadpool(page_state.rules_panels)})
 
-    async def analysis(request):
+    async def analysis(request: Request) -> Response:
         return _json(server.table.analysis.state())
 
     review = _review_route(server)
@@ -494,7 +502,7 @@ def _app(server: Server) -> Starlette:
 
     socket_route = _socket_route(server)
 
-    async def refused(request: Request, exc: Exception):
+    async def refused(request: Request, exc: Exception) -> Response:
         """Every refusal as JSON: the table's and the checks' (400, 403, 408, 413), an
         unknown path (404), a bug (500: the server goes on)."""
         if isinstance(exc, RequestError):
@@ -615,7 +623,8 @@ class _Connection(H11Protocol):
     seconds of the previous answer (a slow drip of bytes does not reset it), a body cut
     short answered, and malformed requests answered in JSON."""
 
-    def connection_made(self, transport):
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        # (uvicorn's own override narrows asyncio's BaseTransport the same way)
         super().connection_made(transport)
         self._deadline: asyncio.TimerHandle | None = None
         self._idle: asyncio.TimerHandle | None = None
@@ -625,7 +634,7 @@ class _Connection(H11Protocol):
         self._linger: asyncio.TimerHandle | None = None
         next_event = self.conn.next_event
 
-        def remember(*args):
+        def remember(*args: Any) -> Any:
             try:
                 return next_event(*args)
             except h11.RemoteProtocolError as exc:
@@ -639,12 +648,12 @@ class _Connection(H11Protocol):
         self._start_deadline()
         self._wait_idle(True)
 
-    def _start_deadline(self):
+    def _start_deadline(self) -> None:
         if self._deadline is not None:
             self._deadline.cancel()
         self._deadline = self.loop.call_later(REQUEST_DEADLINE, self._drop)
 
-    def _wait_idle(self, on: bool):
+    def _wait_idle(self, on: bool) -> None:
         """(Re)start the silence timer (``on``), or stop it: the app has the request."""
         if self._idle is not None:
             self._idle.cancel()
@@ -652,7 +661,7 @@ class _Connection(H11Protocol):
         if on:
             self._idle = self.loop.call_later(REQUEST_TIMEOUT, self._drop)
 
-    def _cancel(self):
+    def _cancel(self) -> None:
         self._wait_idle(False)
         deadline = getattr(self, "_deadline", None)
         if deadline is not None:
@@ -662,7 +671,7 @@ class _Connection(H11Protocol):
     def _busy(self) -> bool:
         return self.cycle is not None and not self.cycle.response_complete
 
-    def _drop(self):
+    def _drop(self) -> None:
         if self.transport.get_protocol() is self and not self.transport.is_closing():
             self.transport.close()
 
@@ -704,9 +713,10 @@ class _Connection(H11Protocol):
         if self._busy():
             self._wait_idle(False)
 
-    def eof_received(self):
+    def eof_received(self) -> bool | None:  # type: ignore[override]
         """A client that ends its side mid-body still gets its answer (the body is
         short); after an error answer, the connection closes."""
+        # (uvicorn's returns None; asyncio's Protocol lets True keep the transport open)
         if self._linger_left:
             return None
         if self._busy() and self.cycle.more_body:
@@ -715,14 +725,14 @@ class _Connection(H11Protocol):
             return True
         return None
 
-    def connection_lost(self, exc):
+    def connection_lost(self, exc: Exception | None) -> None:
         if hasattr(self, "_idle"):
             self._cancel()
             if self._linger is not None:
                 self._linger.cancel()
         super().connection_lost(exc)
 
-    def handle_websocket_upgrade(self, event):
+    def handle_websocket_upgrade(self, event: h11.Request) -> None:
         self._cancel()                           # a socket is pinged by uvicorn instead
         super().handle_websocket_upgrade(event)
 
@@ -744,7 +754,7 @@ class Server:
 
     def __init__(self, table: Table, host: str = "127.0.0.1", port: int = 8000,
                  worker: bool = True, log_level: str = "warning",
-                 lease: float = SEAT_LEASE, now=time.monotonic):
+                 lease: float = SEAT_LEASE, now: Callable[[], float] = time.monotonic) -> None:
         """``worker=False``: no agents' thread; the caller steps it with `work`.
         ``log_level``: uvicorn's loggers' level ("info" adds its access log), records that
         reach the application's logging configuration like the package's own.
@@ -856,13 +866,13 @@ class Server:
         """One step of the agents' worker (`Table.work`)."""
         return self.table.work()
 
-    def _work(self):
+    def _work(self) -> None:
         while not self._stop.is_set():
             acted = self.work()
             if not acted:
                 self._stop.wait(0.02 if acted is False else 1.0)
 
-    def server_close(self):
+    def server_close(self) -> None:
         self._stop.set()
         self.socket.close()
 
@@ -880,7 +890,7 @@ def _allowed_hosts(host: str, port: int) -> frozenset[str] | None:
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, table: Table | None = None,
-          ready=None, log_level: str = "warning") -> None:
+          ready: Callable[[str], object] | None = None, log_level: str = "warning") -> None:
     """Serve the page until interrupted; ``ready(url)`` is called once listening;
     ``log_level`` as `Server`'s."""
     server = Server(table or Table(), host, port, log_level=log_level)
