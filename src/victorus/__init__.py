@@ -7,7 +7,6 @@
 """
 
 import logging as _logging
-import sys as _sys
 
 from .checks import shown
 from .errors import (
@@ -36,8 +35,8 @@ else:
     from .render import show_in_notebooks
     from .simulate import SimulatedGame, simulate
     show_in_notebooks(Board, Game)          # Jupyter draws boards and games (victorus.render)
-    if "gymnasium" in _sys.modules:         # register the gymnasium ids (victorus.gym_env)
-        from . import gym_env  # noqa: F401
+    from ._gym_hook import install as _install_gym_ids
+    _install_gym_ids()                      # the gymnasium ids, whichever is imported first
 
 __all__ = ["Action", "AgentError", "Board", "Cancelled", "ConfigError", "Game", "IllegalActionError",
            "MissingDependencyError", "NotationError", "RecordError", "record",
@@ -50,7 +49,7 @@ __version__ = "0.1.0"
 _logging.getLogger(__name__).addHandler(_logging.NullHandler())
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     if _BUILD_ERROR is not None and name in __all__:
         raise ImportError(f"victorus.{name} needs the compiled engine, which does not import "
                           f"({_BUILD_ERROR}); reinstall with 'pip install .'. The pure-Python "
