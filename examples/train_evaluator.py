@@ -47,6 +47,7 @@ import time
 import zipfile
 import zlib
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass
 
 if __name__ == "__main__":             # this process and its actors: one BLAS thread each
@@ -59,7 +60,7 @@ import victorus
 from victorus.agents import GreedyAgent, MCTSAgent
 from victorus.checks import as_int
 from victorus.constants import OBSERVATION_VERSION
-from victorus.errors import ConfigError, MissingDependencyError
+from victorus.errors import ConfigError, MissingDependencyError, WorkerLost
 from victorus.progress import Progress
 from victorus.puct import PUCTAgent
 from victorus.ratings import wilson
@@ -517,11 +518,10 @@ class Actors:
         """``function(*call)`` for every call, results in call order; ``bar`` advances by
         ``weight(result)`` as each one comes."""
         if self.ray is not None:
-            task = self.ray.remote(function)
-            pending, get = [task.remote(*call) for call in calls], self.ray.get
+            task = self.ray.remote(max_retries=0)(function)    # a lost task is an error
+            pending, get = [task.remote(*call) for call in calls], self._ray_result
         elif self.pool is not None:
-            pending = [self.pool.submit(function, *call) for call in calls]
-            get = lambda future: future.result()       # noqa: E731
+            pending, get = [self.pool.submit(function, *call) for call in calls], self._result
         else:
             pending, get = calls, lambda call: function(*call)
         results = []
@@ -530,6 +530,25 @@ class Actors:
             if bar is not None:
                 bar.advance(weight(results[-1]))
         return results
+
+    def _result(self, future):
+        """A pool task's result; a worker that died (the out-of-memory killer, kill -9)
+        is a WorkerLost naming it, as victorus's own pools say it."""
+        try:
+            return future.result()
+        except BrokenProcessPool:
+            raise WorkerLost("a worker process died (killed, or out of memory): the run stops; "
+                             "--save holds the network of the last finished iteration") from None
+
+    def _ray_result(self, ref):
+        from ray.exceptions import RayError, RayTaskError
+        try:
+            return self.ray.get(ref)
+        except RayTaskError:
+            raise
+        except RayError as exc:
+            raise WorkerLost(f"a Ray worker was lost ({type(exc).__name__}): the run stops; "
+                             f"--save holds the network of the last finished iteration") from None
 
     def close(self) -> None:
         if self.pool is not None:
@@ -747,4 +766,7 @@ def main(argv: list[str] | None = None) -> dict:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except WorkerLost as lost:                 # one line, not a traceback
+        sys.exit(f"train_evaluator: error: {lost}")
