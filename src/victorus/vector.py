@@ -78,6 +78,8 @@ from __future__ import annotations
 
 import secrets
 import threading
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ._vector import MAX_LEGAL_ACTIONS, MAX_WORKER_THREADS, VectorEngine
 from .checks import as_int, as_int_array, check_int, shown
@@ -86,6 +88,14 @@ from .errors import ConfigError, IllegalActionError
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game
 from .search.registry import make_vector_opponent
 from .tensors import _describe, _numpy, describe_id, num_actions
+
+if TYPE_CHECKING:
+    import numpy
+    from numpy.typing import ArrayLike, NDArray
+
+    from .search._policy import Opponent
+    from .search.registry import VectorAgent
+    from .variants import Config
 
 OBSERVATIONS = {kind: i for i, kind in enumerate(OBSERVATION_KINDS)}   # the engine's OBS_*
 LEGAL = (None, "mask", "ids")
@@ -97,13 +107,39 @@ MAX_ENVS = 1 << 14
 
 
 class VectorGames:
-    """``num_envs`` games stepped together in C; see the module documentation."""
+    """``num_envs`` games stepped together in C; see the module documentation.
+
+    Args:
+        num_envs: How many games, 1 to `MAX_ENVS`.
+        board: The board: ``"standard"`` or ``"compact"``.
+        players: How many armies play (2-6, R33); None for the board's default.
+        variant: The variant (``"standard"``, ``"allied"``, ``"quick<rounds>"``, ``+``-joined).
+        observations: The planes written: ``"float32"``, ``"uint8"`` (saturated integer
+            counts) or None (no ``observations`` array).
+        legal: The legal actions written: ``"mask"`` (``masks``), ``"ids"`` (``ids`` and
+            ``counts``) or None.
+        max_actions: Actions after which a game is truncated (R36); None for no cap.
+        threads: POSIX threads that step the games, 1 to ``MAX_WORKER_THREADS``; the
+            results do not depend on it.
+        seed: Seeds [`sample`][victorus.vector.VectorGames.sample] and the opponents (game
+            ``i`` from ``(seed, i)``), 0 to 2**64 - 1; None draws one from the system's entropy.
+        id_frame: The action ids' frame: ``"absolute"`` (the board's cells) or
+            ``"observer"`` (the columns of the acting army's observation).
+        opponents: Seats (an int) or teams (``"team:<t>"``) played by a built-in agent
+            inside the step: an agent spec (``"greedy"``, ``"mcts:100"``) or an agent of
+            such a kind; None: the caller plays every seat.
+
+    Raises:
+        ConfigError: An argument is out of range or unknown, the opponents name a seat
+            twice or play every seat, or an opponent's agent does not play inside the step.
+    """
 
     def __init__(self, num_envs: int, board: str = "standard", players: int | None = None,
                  variant: str = "standard", *, observations: str | None = "float32",
                  legal: str | None = "mask", max_actions: int | None = DEFAULT_MAX_ACTIONS,
                  threads: int = 1, seed: int | None = 0, id_frame: str = "absolute",
-                 opponents: dict | None = None):
+                 opponents: Mapping[int, str | VectorAgent] | Mapping[str, str | VectorAgent]
+                 | Mapping[int | str, str | VectorAgent] | None = None) -> None:
         np = _numpy()
         num_envs = check_int("num_envs", num_envs, 1, MAX_ENVS)
         threads = check_int("threads", threads, 1, MAX_WORKER_THREADS)
@@ -124,21 +160,24 @@ class VectorGames:
         self.learner_seats = tuple(s for s in start.config.present if agents[s] is None)
         #: The planes written (constants.OBSERVATION_VERSION, bumped with any plane change).
         self.observation_version = OBSERVATION_VERSION
-        self.num_envs, self.max_actions = num_envs, max_actions
-        self.num_actions = num_actions(self.board)
+        self.num_envs: int = num_envs
+        self.max_actions: int | None = max_actions
+        self.num_actions: int = num_actions(self.board)
         n, cells = num_envs, len(self.board)
-        self.observations = None if observations is None else np.zeros(
-            (n, len(PLANES), cells), dtype=observations)
-        self.masks = np.zeros((n, self.num_actions), bool) if legal == "mask" else None
-        self.ids = np.zeros((n, MAX_LEGAL_ACTIONS), np.int32) if legal == "ids" else None
-        self.counts = np.zeros(n, np.int32)
-        self.rewards = np.zeros((n, NUM_SEATS), np.float32)
-        self.terminated = np.zeros(n, bool)
-        self.truncated = np.zeros(n, bool)
-        self.to_move = np.zeros(n, np.int32)
-        self._sampled = np.zeros(n, np.int32)
-        self._actions = np.zeros(n, np.int32)
-        buffers = {"observations": self.observations, "ids": self.ids,
+        self.observations: NDArray[numpy.float32] | NDArray[numpy.uint8] | None = \
+            None if observations is None else np.zeros((n, len(PLANES), cells), dtype=observations)
+        self.masks: NDArray[numpy.bool_] | None = \
+            np.zeros((n, self.num_actions), bool) if legal == "mask" else None
+        self.ids: NDArray[numpy.int32] | None = \
+            np.zeros((n, MAX_LEGAL_ACTIONS), np.int32) if legal == "ids" else None
+        self.counts: NDArray[numpy.int32] = np.zeros(n, np.int32)
+        self.rewards: NDArray[numpy.float32] = np.zeros((n, NUM_SEATS), np.float32)
+        self.terminated: NDArray[numpy.bool_] = np.zeros(n, bool)
+        self.truncated: NDArray[numpy.bool_] = np.zeros(n, bool)
+        self.to_move: NDArray[numpy.int32] = np.zeros(n, np.int32)
+        self._sampled: NDArray[numpy.int32] = np.zeros(n, np.int32)
+        self._actions: NDArray[numpy.int32] = np.zeros(n, np.int32)
+        buffers: dict[str, NDArray[Any] | None] = {"observations": self.observations, "ids": self.ids,
                    "masks": None if self.masks is None else self.masks.view(np.uint8),
                    "rewards": self.rewards, "terminated": self.terminated.view(np.uint8),
                    "truncated": self.truncated.view(np.uint8), "to_move": self.to_move,
@@ -159,10 +198,20 @@ class VectorGames:
         """How many worker threads step the games."""
         return self._engine.threads
 
-    def reset(self, seed: int | None = None) -> "VectorGames":
+    def reset(self, seed: int | None = None) -> VectorGames:
         """Every game to the start position; ``seed`` seeds [`sample`][victorus.vector.VectorGames.sample]
         (game ``i`` from ``(seed, i)``); None keeps the last seed (the constructor's
-        ``seed=None`` draws one from the system's entropy)."""
+        ``seed=None`` draws one from the system's entropy).
+
+        Args:
+            seed: The new seed, 0 to 2**64 - 1; None keeps the last one.
+
+        Returns:
+            This VectorGames itself (``self``); the start positions' outputs are in its arrays.
+
+        Raises:
+            ConfigError: ``seed`` is out of range, or a step sent with ``send`` is running.
+        """
         if seed is not None:
             seed = check_int("seed (or None)", seed, 0, 2**64 - 1)
         with self.lock:
@@ -172,9 +221,29 @@ class VectorGames:
             self._engine.reset(self._seed)
         return self
 
-    def step(self, actions) -> "VectorGames":
+    def step(self, actions: ArrayLike) -> VectorGames:
         """Play one action id per game (any int sequence or array of ``num_envs`` ids), in
-        the ids' frame (``id_frame``); with opponents, their replies too."""
+        the ids' frame (``id_frame``); with opponents, their replies too.
+
+        The step returns no observations or rewards: it rewrites the output arrays in
+        place (``observations``, ``masks`` or ``ids`` and ``counts``, ``rewards``,
+        ``terminated``, ``truncated``, ``to_move``), and returns the VectorGames itself, so
+        that calls chain (``games.step(a).observations``).
+        [`VictorusVectorEnv.step`][victorus.vector_env.VictorusVectorEnv.step] returns
+        gymnasium's ``(observations, rewards, terminated, truncated, info)`` tuple instead.
+
+        Args:
+            actions: ``num_envs`` integer action ids (a sequence or an array), one per game;
+                a game about to start again ignores its id.
+
+        Returns:
+            This VectorGames itself (``self``), not its outputs: read them from its arrays.
+
+        Raises:
+            ConfigError: ``actions`` are not ``num_envs`` integers, or a step sent with
+                ``send`` is running.
+            IllegalActionError: An id is not legal in its game; no game was stepped.
+        """
         with self.lock:              # validation and play under one lock: all or nothing
             self._check_idle()
             bad = self._engine.step(self._ids(actions))     # checks every id first
@@ -182,12 +251,22 @@ class VectorGames:
                 self._refuse(actions, bad)
         return self
 
-    def send(self, actions) -> None:
+    def send(self, actions: ArrayLike) -> None:
         """Start stepping these ids (as [`step`][victorus.vector.VectorGames.step] does) on a native thread
         and return at once, to compute the next batch meanwhile; [`recv`][victorus.vector.VectorGames.recv]
         waits for the outputs. Holds `lock` until then: other threads' calls wait, and this thread may
         call nothing else but [`recv`][victorus.vector.VectorGames.recv]. The ids are copied: reuse their
-        array."""
+        array.
+
+        Args:
+            actions: ``num_envs`` integer action ids, as [`step`][victorus.vector.VectorGames.step]
+                takes them.
+
+        Raises:
+            ConfigError: ``actions`` are not ``num_envs`` integers, or a step sent with
+                ``send`` is running.
+            IllegalActionError: An id is not legal in its game; no step was started.
+        """
         self.lock.acquire()
         try:
             self._check_idle()
@@ -202,9 +281,16 @@ class VectorGames:
             raise
         self._sender = threading.get_ident()
 
-    def recv(self) -> "VectorGames":
+    def recv(self) -> VectorGames:
         """Wait for the step [`send`][victorus.vector.VectorGames.send] started; its outputs are then in the
-        arrays."""
+        arrays.
+
+        Returns:
+            This VectorGames itself (``self``); the step's outputs are in its arrays.
+
+        Raises:
+            ConfigError: This thread sent no step.
+        """
         if self._sender != threading.get_ident():
             raise ConfigError("recv() without a send() from this thread")
         try:
@@ -218,23 +304,24 @@ class VectorGames:
         if self._sender is not None:
             raise ConfigError("a step sent with send() is running: call recv() first")
 
-    def _ids(self, actions):
+    def _ids(self, actions: object) -> NDArray[numpy.int32]:
         """The actions as the engine takes them: int32, C-contiguous, ``num_envs``."""
         np = _numpy()
-        ids = actions
-        if not (isinstance(ids, np.ndarray) and ids.dtype == np.int32 and ids.flags.c_contiguous):
+        if not (isinstance(actions, np.ndarray) and actions.dtype == np.int32
+                and actions.flags.c_contiguous):
             ids = as_int_array(actions)         # no bool, float, timedelta... ids
             if ids is None or ids.shape != (self.num_envs,):
                 raise ConfigError(f"actions must be {self.num_envs} integer action ids, got "
                                   f"{_describe(actions if ids is None else ids)}")
             self._actions[:] = ids.clip(-1, self.num_actions)
-            ids = self._actions
-        elif ids.shape != (self.num_envs,):
+            return self._actions
+        if actions.shape != (self.num_envs,):
             raise ConfigError(f"actions must be {self.num_envs} integer action ids, got "
-                              f"{_describe(ids)}")
-        return ids
+                              f"{_describe(actions)}")
+        given: NDArray[numpy.int32] = actions
+        return given
 
-    def _refuse(self, actions, bad: int) -> None:
+    def _refuse(self, actions: object, bad: int) -> NoReturn:
         """Raise for game ``bad``, whose id the engine refused (it stepped nothing)."""
         ident = int(_numpy().asarray(actions)[bad])
         what = describe_id(self.board, ident) if 0 <= ident < self.num_actions else \
@@ -243,20 +330,41 @@ class VectorGames:
                  if self.id_frame == "observer" else "")
         raise IllegalActionError(f"game {bad}: action id {ident} ({what}{frame}) is not legal "
                                  f"now; no game was stepped")
-    def sample(self):
+
+    def sample(self) -> NDArray[numpy.int32]:
         """Uniformly random legal ids, one per game (-1 for a game about to start again);
         drawn in C from each game's own random state. The array is reused: from several
-        threads, hold `lock` around this call and your use of its result."""
+        threads, hold `lock` around this call and your use of its result.
+
+        Returns:
+            ``num_envs`` int32 ids, in the ids' frame (``id_frame``); the same array at
+            every call, rewritten.
+
+        Raises:
+            ConfigError: A step sent with ``send`` is running.
+        """
         with self.lock:
             self._check_idle()
             self._engine.sample()
             return self._sampled
 
-    def set_game(self, index: int, game: Game) -> "VectorGames":
+    def set_game(self, index: int, game: Game) -> VectorGames:
         """Game ``index`` becomes a copy of ``game``'s position (the same board and
         configuration; not over): curricula, fixed openings, evaluation suites. Its
         episode starts there (no action played, rewards zero); the outputs of that row
-        are rewritten."""
+        are rewritten.
+
+        Args:
+            index: The game's row, 0 to ``num_envs - 1``.
+            game: The position to copy (not over, of these games' board and configuration).
+
+        Returns:
+            This VectorGames itself (``self``).
+
+        Raises:
+            ConfigError: ``index`` is out of range, ``game`` is no Game, of another
+                configuration or over, or a step sent with ``send`` is running.
+        """
         index = check_int("index", index, 0, self.num_envs - 1)
         if not isinstance(game, Game):
             raise ConfigError(f"set_game needs a victorus.Game, got {type(game).__name__}")
@@ -271,7 +379,17 @@ class VectorGames:
         return self
 
     def game(self, index: int) -> Game:
-        """A copy of game ``index`` as a [`victorus.Game`][victorus.game.Game] (no history)."""
+        """A copy of game ``index`` as a [`victorus.Game`][victorus.game.Game] (no history).
+
+        Args:
+            index: The game's row, 0 to ``num_envs - 1``.
+
+        Returns:
+            A new Game at that game's position.
+
+        Raises:
+            ConfigError: ``index`` is out of range, or a step sent with ``send`` is running.
+        """
         index = check_int("index", index, 0, self.num_envs - 1)
         with self.lock:
             self._check_idle()
@@ -282,18 +400,28 @@ class VectorGames:
         [`reset`][victorus.vector.VectorGames.reset] from ``(seed, index)``): a
         [`victorus.agents.GreedyAgent`][victorus.search.simple.GreedyAgent] with this ``rng_state``, or
         a search
-        agent of the same spec with ``rng=victorus.search.SplitMix64(state)``, plays as they do."""
+        agent of the same spec with ``rng=victorus.search.SplitMix64(state)``, plays as they do.
+
+        Args:
+            index: The game's row, 0 to ``num_envs - 1``.
+
+        Returns:
+            The 64-bit state.
+
+        Raises:
+            ConfigError: ``index`` is out of range, or a step sent with ``send`` is running.
+        """
         index = check_int("index", index, 0, self.num_envs - 1)
         with self.lock:
             self._check_idle()
             return self._engine.agent_rng(index)
 
 
-def _agents_by_seat(start: Game, opponents) -> tuple:
+def _agents_by_seat(start: Game, opponents: object) -> tuple[Opponent | None, ...]:
     """The engine's agent for each seat from ``opponents``: None (the caller's) or an
     agent's native opponent (shared by the seats of one key)."""
     config = start.config
-    agents: list = [None] * NUM_SEATS
+    agents: list[Opponent | None] = [None] * NUM_SEATS
     if opponents is None:
         return tuple(agents)
     if not isinstance(opponents, dict):
@@ -313,7 +441,7 @@ def _agents_by_seat(start: Game, opponents) -> tuple:
     return tuple(agents)
 
 
-def _opponent(key, spec, start: Game):
+def _opponent(key: object, spec: str | VectorAgent, start: Game) -> Opponent:
     """The engine's agent for an opponent spec (or agent): the native opponent (functions
     and parameter block) of the agent the registry builds from it; an agent on a network
     must have been trained for the game."""
@@ -323,7 +451,7 @@ def _opponent(key, spec, start: Game):
         raise ConfigError(f"opponent {shown(key, 60)}: {error}") from None
 
 
-def _seats_of(config, key) -> list[int]:
+def _seats_of(config: Config, key: object) -> list[int]:
     """The present seats an opponents key names: a seat, or ``"team:<t>"``."""
     teams = sorted({config.teams[s] for s in config.present})
     seat = as_int(key)
