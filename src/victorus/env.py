@@ -14,7 +14,10 @@ others, 0 for all in a draw. A game stopped by ``max_actions`` (R36) is truncate
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+from numpy.typing import NDArray
 
 from .checks import check_action_id, check_int, shown
 from .constants import OBSERVATION_VERSION, PLANES
@@ -32,8 +35,19 @@ with optional_imports("victorus.env (PettingZoo)"):
 RENDER_MODES = ("human", "ansi", "rgb_array")
 
 
-def aec_env(**kwargs) -> "VictorusEnv":
-    """A VICTORUS AEC environment: board, players, variant, render_mode, max_actions."""
+def aec_env(**kwargs: Any) -> VictorusEnv:
+    """A VICTORUS AEC environment: board, players, variant, render_mode, max_actions.
+
+    Args:
+        **kwargs: [`VictorusEnv`][victorus.env.VictorusEnv]'s arguments: ``board``,
+            ``players``, ``variant``, ``render_mode``, ``max_actions``.
+
+    Returns:
+        The environment, without wrappers.
+
+    Raises:
+        ConfigError: An argument is out of range or unknown.
+    """
     return VictorusEnv(**kwargs)
 
 
@@ -41,24 +55,48 @@ def aec_env(**kwargs) -> "VictorusEnv":
 raw_env = aec_env
 
 
-def env(**kwargs) -> AECEnv:
+def env(**kwargs: Any) -> AECEnv[str, dict[str, NDArray[Any]], int]:
     """PettingZoo's usual entry point: [`aec_env`][victorus.env.aec_env] (the same
     arguments) in PettingZoo's OrderEnforcingWrapper, which refuses ``step``,
-    ``observe`` and the rest before ``reset``."""
-    return wrappers.OrderEnforcingWrapper(aec_env(**kwargs))
+    ``observe`` and the rest before ``reset``.
+
+    Args:
+        **kwargs: [`VictorusEnv`][victorus.env.VictorusEnv]'s arguments: ``board``,
+            ``players``, ``variant``, ``render_mode``, ``max_actions``.
+
+    Returns:
+        The environment in an OrderEnforcingWrapper.
+
+    Raises:
+        ConfigError: An argument is out of range or unknown.
+    """
+    wrapped: AECEnv[str, dict[str, NDArray[Any]], int] = wrappers.OrderEnforcingWrapper(aec_env(**kwargs))
+    return wrapped
 
 
-class VictorusEnv(AECEnv):
+# pettingzoo ships no type information (no py.typed): AECEnv is Any to a type checker
+class VictorusEnv(AECEnv[str, dict[str, NDArray[Any]], int]):  # type: ignore[misc]
     """The AEC environment. ``render_mode``: ``"human"`` prints the board as text after
     every step (and ``render()`` prints it, returning None), ``"ansi"`` returns the text
-    from ``render()`` and prints nothing, ``"rgb_array"`` returns an image (cairosvg)."""
+    from ``render()`` and prints nothing, ``"rgb_array"`` returns an image (cairosvg).
+
+    Args:
+        board: The board: ``"standard"`` or ``"compact"``.
+        players: How many armies play (2-6, R33); None for the board's default.
+        variant: The variant (``"standard"``, ``"allied"``, ``"quick<rounds>"``, ``+``-joined).
+        render_mode: None, ``"human"``, ``"ansi"`` or ``"rgb_array"`` (above).
+        max_actions: Actions after which the game is truncated (R36); None for no cap.
+
+    Raises:
+        ConfigError: An argument is out of range or unknown.
+    """
 
     metadata = {"render_modes": list(RENDER_MODES), "name": "victorus_v0",
                 "is_parallelizable": False, "observation_version": OBSERVATION_VERSION}
 
     def __init__(self, board: str = "standard", players: int | None = None,
                  variant: str = "standard", render_mode: str | None = None,
-                 max_actions: int | None = DEFAULT_MAX_ACTIONS):
+                 max_actions: int | None = DEFAULT_MAX_ACTIONS) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ConfigError(f"render_mode must be None, 'human', 'ansi' or 'rgb_array', "
@@ -84,29 +122,61 @@ class VictorusEnv(AECEnv):
             }) for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(n_actions) for agent in self.possible_agents}
 
-    def observation_space(self, agent):
+    def observation_space(self, agent: str) -> spaces.Dict:
+        """The agent's observation space (the same for every agent).
+
+        Args:
+            agent: An agent, ``"seat_<n>"``.
+
+        Returns:
+            A Dict space of ``observation``, ``action_mask``, ``legal_ids``, ``legal_count``.
+        """
         return self.observation_spaces[agent]
 
-    def action_space(self, agent):
+    def action_space(self, agent: str) -> spaces.Discrete[np.int64]:
+        """The agent's action space: the fixed action ids (docs/adapters.md).
+
+        Args:
+            agent: An agent, ``"seat_<n>"``.
+
+        Returns:
+            A Discrete space of ``num_actions(board)`` ids.
+        """
         return self.action_spaces[agent]
 
     @staticmethod
     def _seat(agent: str) -> int:
         return int(agent.rsplit("_", 1)[1])
 
-    def reset(self, seed=None, options=None):
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game: every agent alive, rewards 0, the first seat to act selected.
+
+        Args:
+            seed: Unused: the game has no chance (PettingZoo's argument).
+            options: Unused (PettingZoo's argument).
+        """
         self.game = Game(*self._options)
         self.agents = self.possible_agents[:]
-        self.rewards = {agent: 0 for agent in self.agents}
-        self._cumulative_rewards = {agent: 0 for agent in self.agents}
-        self.terminations = {agent: False for agent in self.agents}
-        self.truncations = {agent: False for agent in self.agents}
-        self.infos: dict[str, dict] = {agent: {} for agent in self.agents}
+        self.rewards: dict[str, float] = {agent: 0 for agent in self.agents}
+        self._cumulative_rewards: dict[str, float] = {agent: 0 for agent in self.agents}
+        self.terminations: dict[str, bool] = {agent: False for agent in self.agents}
+        self.truncations: dict[str, bool] = {agent: False for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.actions_played = 0
         self.agent_selection = f"seat_{self.game.to_move}"
 
-    def observe(self, agent):
+    def observe(self, agent: str) -> dict[str, NDArray[Any]]:
+        """What ``agent`` sees now, from its own point of view (see the module doc).
+
+        Args:
+            agent: An agent, ``"seat_<n>"``.
+
+        Returns:
+            ``{"observation", "action_mask", "legal_ids", "legal_count"}``; the mask and ids
+            are empty unless ``agent`` is to act in a game going on.
+        """
         padded = np.full(MAX_LEGAL_ACTIONS, -1, dtype=np.int32)
+        ids: NDArray[np.int32] | tuple[()]
         if agent == self.agent_selection and not self.game.is_over:
             mask = self.game.legal_action_mask().view(np.int8)      # written in C
             ids = self.game.legal_action_ids()
@@ -117,7 +187,18 @@ class VictorusEnv(AECEnv):
         return {"observation": self.game.observation(self._seat(agent)), "action_mask": mask,
                 "legal_ids": padded, "legal_count": np.array(len(ids), dtype=np.int32)}
 
-    def step(self, action):
+    def step(self, action: int | np.integer[Any] | NDArray[np.integer[Any]] | None) -> None:
+        """Play the selected agent's action (its rewards, terminations and truncations
+        follow); a terminated or truncated agent's step removes it (``action`` None).
+
+        Args:
+            action: An action id of the action space (a Python int, a numpy integer scalar
+                or a 0-d integer array).
+
+        Raises:
+            ConfigError: ``action`` is not an integer of the action space.
+            IllegalActionError: The action is not legal now.
+        """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -141,7 +222,13 @@ class VictorusEnv(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def render(self):
+    def render(self) -> NDArray[np.uint8] | str | None:
+        """The board in the ``render_mode``: an RGB array (``"rgb_array"``), the text
+        (``"ansi"``), printed (``"human"``, returning None); None without a mode.
+
+        Returns:
+            The picture, or None.
+        """
         if self.render_mode is None:
             return None
         if self.render_mode == "rgb_array":
@@ -152,5 +239,6 @@ class VictorusEnv(AECEnv):
             return None
         return text_board(self.game)
 
-    def close(self):
+    def close(self) -> None:
+        """Nothing to release."""
         pass

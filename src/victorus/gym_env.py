@@ -27,7 +27,10 @@ Registered with gymnasium (`ENV_IDS`) by ``import victorus.gym_env``, and by
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+from numpy.typing import NDArray
 
 from .checks import check_action_id, check_int, check_seat, shown
 from .constants import OBSERVATION_VERSION
@@ -50,12 +53,30 @@ ENV_IDS = {"victorus/Compact2p-v0": ("compact", 2, "standard"),
            "victorus/Standard6p-v0": ("standard", 6, "standard")}
 
 
-class LearnerEnv(gymnasium.Env):
+class LearnerEnv(gymnasium.Env[NDArray[np.float32] | NDArray[np.uint8], np.int64]):
     """The team of ``seat`` against ``opponent``, which plays every other team:
     ``"random"``, ``"greedy"`` or a search played inside the step like ``"mcts:200"`` or
     ``"puct:0.05s"`` (`victorus.agents.OPPONENT_SPECS`); see the module
     documentation. ``reset(seed=...)`` seeds the opponents' random choices; an unseeded
-    reset goes on with the same random stream."""
+    reset goes on with the same random stream.
+
+    Args:
+        board: The board: ``"standard"`` or ``"compact"``.
+        players: How many armies play (2-6, R33); None for the board's default.
+        variant: The variant (``"standard"``, ``"allied"``, ``"quick<rounds>"``, ``+``-joined).
+        opponent: The agent spec that plays every other team inside the step.
+        seat: A seat of the learning team, 0-5 (present in the game).
+        observations: The planes' dtype: ``"float32"`` or ``"uint8"``.
+        id_frame: The action ids' frame: ``"observer"`` (the acting army's, as its
+            observation is rotated) or ``"absolute"`` (the board's cells).
+        max_actions: Actions after which a game is truncated (R36); None for no cap.
+        render_mode: None, or ``"ansi"``: ``render()`` returns the board as text.
+        illegal_actions: ``"lose"`` (an illegal action loses the game) or ``"raise"``
+            (IllegalActionError).
+
+    Raises:
+        ConfigError: An argument is out of range or unknown, or ``seat`` is not in the game.
+    """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1, "observation_version": OBSERVATION_VERSION}
 
@@ -63,7 +84,7 @@ class LearnerEnv(gymnasium.Env):
                  variant: str = "standard", *, opponent: str = "random", seat: int = 0,
                  observations: str = "float32", id_frame: str = "observer",
                  max_actions: int | None = DEFAULT_MAX_ACTIONS, render_mode: str | None = None,
-                 illegal_actions: str = "lose"):
+                 illegal_actions: str = "lose") -> None:
         if illegal_actions not in ("lose", "raise"):
             raise ConfigError(f"illegal_actions must be 'lose' or 'raise', got {shown(illegal_actions, 60)}")
         if render_mode not in (None, "ansi"):
@@ -95,7 +116,22 @@ class LearnerEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(self.games.num_actions)
         self._seeded = self._over = False
 
-    def reset(self, *, seed: int | None = None, options=None):
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[NDArray[np.float32] | NDArray[np.uint8], dict[str, Any]]:
+        """Start a new game (gymnasium's reset).
+
+        Args:
+            seed: Seeds the opponents' random choices (0 or more); None goes on with the
+                random stream (the first reset seeds it from ``np_random``).
+            options: Unused (gymnasium's argument).
+
+        Returns:
+            ``(observation, info)``: the learner's planes, and ``info`` with
+            ``"action_mask"`` (bool over the action ids) and ``"to_move"`` (the seat to act).
+
+        Raises:
+            ConfigError: ``seed`` is not an integer of at least 0.
+        """
         super().reset(seed=None if seed is None else check_int("seed (or None)", seed, 0))
         if seed is not None or not self._seeded:       # the first reset seeds from np_random
             self.games.reset(int(self.np_random.integers(0, 2**63)))
@@ -105,7 +141,25 @@ class LearnerEnv(gymnasium.Env):
         self._over = False
         return self._planes[0].copy(), self._info()
 
-    def step(self, action):
+    def step(self, action: int | np.integer[Any] | NDArray[np.integer[Any]]
+             ) -> tuple[NDArray[np.float32] | NDArray[np.uint8], float, bool, bool, dict[str, Any]]:
+        """Play the learner's action, then the opponents' replies until the learner is to act
+        again or the game ends (gymnasium's step).
+
+        Args:
+            action: An action id of the action space (a Python int, a numpy integer scalar
+                or a 0-d integer array), in the ``id_frame``.
+
+        Returns:
+            ``(observation, reward, terminated, truncated, info)``: the reward is the
+            learner's team's (+1 win, -1 loss, else 0); an illegal action (with
+            ``illegal_actions="lose"``) ends the game with -1 and ``info["illegal_action"]``.
+
+        Raises:
+            ConfigError: ``action`` is not an integer of the action space, or the episode is
+                over (call ``reset`` first).
+            IllegalActionError: The action is illegal and ``illegal_actions="raise"``.
+        """
         if self._over:
             raise ConfigError("the episode is over: call reset() before stepping again")
         games = self.games
@@ -122,14 +176,24 @@ class LearnerEnv(gymnasium.Env):
         return (self._planes[0].copy(), float(games.rewards[0, self.seat]), terminated,
                 truncated, self._info())
 
-    def action_masks(self):
-        """The legal actions now: a bool array over the action ids (MaskablePPO)."""
-        return self._masks[0].copy()
+    def action_masks(self) -> NDArray[np.bool_]:
+        """The legal actions now: a bool array over the action ids (MaskablePPO).
 
-    def _info(self) -> dict:
+        Returns:
+            A new bool array, True where the action id is legal.
+        """
+        mask: NDArray[np.bool_] = self._masks[0].copy()
+        return mask
+
+    def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks(), "to_move": int(self.games.to_move[0])}
 
-    def render(self):
+    def render(self) -> str | None:
+        """The board as text with ``render_mode="ansi"`` (else None).
+
+        Returns:
+            The text picture of the game, or None without a render mode.
+        """
         if self.render_mode == "ansi":
             return text_board(self.games.game(0))
         return None
