@@ -37,13 +37,19 @@ saves again to the same text.
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .checks import check_int, parse_int, shown
 from .errors import ConfigError, RecordError, VictorusError
 from .files import file_path, read_limited, write_atomic
 from .game import Game, replay_action
+
+if TYPE_CHECKING:
+    from .notation import Action
 
 MAGIC = "victorus-record 1"
 #: The largest record file read: about 1.3 million actions (12 bytes each), replayed in
@@ -64,7 +70,21 @@ _SECONDS_RE = re.compile(r"(0|[1-9][0-9]{0,8})(\.[0-9]{1,3})?", re.ASCII)
 
 @dataclass
 class GameRecord:
-    """A parsed record: the header and the turns (lists of action strings)."""
+    """A parsed record: the header and the turns (lists of action strings).
+
+    Args:
+        board: The ``board:`` header.
+        players: The ``players:`` header, 2-6.
+        variant: The ``variant:`` header.
+        start: The ``start:`` position (a VPN, R39), or None for the configuration's setup.
+        seed: The ``seed:`` header, or None.
+        agents: The ``agents:`` header, six names (one per seat), or None.
+        time_limit: The ``time-limit:`` in seconds per turn, or None (none, or ``unknown``).
+        clock: Whether a ``time-limit:`` header is present (a number or ``unknown``).
+        resigned: The seat that resigned after the last action (``resigned:``), or None.
+        result: The ``result:`` header, or None.
+        turns: The turn lines: ``(line number, "<round>.<seat>", action strings)``.
+    """
 
     board: str = "standard"
     players: int = 6
@@ -76,12 +96,20 @@ class GameRecord:
     clock: bool = False        # a time-limit: header, a number or 'unknown'
     resigned: int | None = None    # the seat that resigned after the last action
     result: str | None = None
-    turns: list = field(default_factory=list)
+    turns: list[tuple[int, str, list[str]]] = field(default_factory=list)
 
 
 def resignation_winners(game: Game, seat: int) -> tuple[int, ...]:
     """The seats that win when ``seat`` resigns ``game``: the present seats of every
-    other team (R33)."""
+    other team (R33).
+
+    Args:
+        game: The game resigned.
+        seat: The seat that resigns.
+
+    Returns:
+        The winning seats, in order.
+    """
     teams = game.config.teams
     return tuple(s for s in game.config.present if teams[s] != teams[seat])
 
@@ -94,8 +122,21 @@ def _result_text(game: Game, resigned: int | None = None) -> str:
     return f"{game.result_reason} {','.join(map(str, game.winners or ())) or '-'}"
 
 
-def check_resigned(game: Game, seat, error=ConfigError) -> int | None:
-    """A seat that resigns ``game`` (present, the game going on), or None."""
+def check_resigned(game: Game, seat: int | None,
+                   error: Callable[[str], Exception] = ConfigError) -> int | None:
+    """A seat that resigns ``game`` (present, the game going on), or None.
+
+    Args:
+        game: The game resigned.
+        seat: The seat that resigns, 0-5, or None.
+        error: The error class raised (given the message).
+
+    Returns:
+        ``seat``.
+
+    Raises:
+        ConfigError: (or ``error``) ``seat`` is no seat or not present, or the game is over.
+    """
     if seat is None:
         return None
     check_int("resigned (a seat, or None)", seat, 0, 5, error)
@@ -111,8 +152,19 @@ def check_resigned(game: Game, seat, error=ConfigError) -> int | None:
 MIN_TIME_LIMIT, MAX_TIME_LIMIT = 0.001, 366 * 86400     # records keep 3 decimals
 
 
-def check_time_limit(value, error=ConfigError) -> float | None:
-    """A per-turn time limit in seconds (from a millisecond to a year), or None."""
+def check_time_limit(value: object, error: Callable[[str], Exception] = ConfigError) -> float | None:
+    """A per-turn time limit in seconds (from a millisecond to a year), or None.
+
+    Args:
+        value: The limit in seconds (an int or a float), or None.
+        error: The error class raised (given the message).
+
+    Returns:
+        The limit as a float, or None.
+
+    Raises:
+        ConfigError: (or ``error``) ``value`` is no number from a millisecond to a year.
+    """
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or \
@@ -129,7 +181,14 @@ def _seconds_text(seconds: float) -> str:
 @dataclass(frozen=True)
 class TurnLine:
     """One turn of a game's history: ``<round>.<seat>`` and its actions (R38);
-    ``forfeit`` when it is a ``pass`` forfeited on time while other actions were legal."""
+    ``forfeit`` when it is a ``pass`` forfeited on time while other actions were legal.
+
+    Args:
+        round: The turn's round.
+        seat: The seat that played the turn.
+        actions: The turn's actions in R38 notation.
+        forfeit: Whether the turn is a ``pass`` forfeited on time.
+    """
 
     round: int
     seat: int
@@ -141,22 +200,48 @@ class TurnLine:
 
 
 def starting_game(game: Game) -> Game:
-    """A new Game at the position ``game``'s history starts from."""
+    """A new Game at the position ``game``'s history starts from.
+
+    Args:
+        game: The game.
+
+    Returns:
+        A new Game at its origin (a VPN start, or its configuration's setup).
+    """
     return Game.from_vpn(game.origin) if game.origin else \
         Game(game.board.name, players=game.config.players,
              variant=game.config.variant_string(players=False))
 
 
 def turn_lines(game: Game) -> list[TurnLine]:
-    """``game``'s history (from its origin) turn by turn; the last may be unfinished."""
+    """``game``'s history (from its origin) turn by turn; the last may be unfinished.
+
+    Args:
+        game: The game.
+
+    Returns:
+        Its turns, oldest first.
+
+    Raises:
+        ConfigError: ``game`` is no Game.
+        VictorusError: Its history starts inside a turn.
+    """
     return TurnLines(game).lines
 
 
 class TurnLines:
     """``turn_lines`` of a game that grows: [`update`][victorus.record.TurnLines.update] adds the actions
-    played since (a page following a game replays each action once, not the whole game)."""
+    played since (a page following a game replays each action once, not the whole game).
 
-    def __init__(self, game: Game):
+    Args:
+        game: The game followed.
+
+    Raises:
+        ConfigError: ``game`` is no Game.
+        VictorusError: Its history starts inside a turn (a copy made with history=False).
+    """
+
+    def __init__(self, game: Game) -> None:
         if not isinstance(game, Game):
             raise ConfigError(f"turn lines are made from a victorus.Game, got "
                               f"{type(game).__name__}")
@@ -171,7 +256,14 @@ class TurnLines:
 
     def update(self) -> list[TurnLine]:
         """The lines with the game's actions played since the last call (the game may
-        only have grown: after an undo, make a new TurnLines)."""
+        only have grown: after an undo, make a new TurnLines).
+
+        Returns:
+            All the lines (the same list, grown).
+
+        Raises:
+            VictorusError: The game has fewer actions than listed (actions were taken back).
+        """
         done = self._replay.ply
         if self.game.ply < done:
             raise VictorusError(f"the game has {self.game.ply} actions, fewer than the "
@@ -192,19 +284,33 @@ class TurnLines:
         self._close_turn()
         return self.lines
 
-    def _close_turn(self):
+    def _close_turn(self) -> None:
         if self.lines:
             last = self.lines[-1]
             self.lines[-1] = TurnLine(last.round, last.seat, tuple(self._open), last.forfeit)
 
 
-def dumps(game: Game, seed: int | None = None, agents=None, time_limit=None,
-          resigned: int | None = None) -> str:
+def dumps(game: Game, seed: int | None = None, agents: Iterable[str] | None = None,
+          time_limit: float | None = None, resigned: int | None = None) -> str:
     """The record of ``game``'s history (from its origin to now) as text.
 
     ``time_limit``: the per-turn limit in seconds the game was played with; it
     is required when a turn was forfeited on time. ``resigned``: the seat whose army
     gave up the game (going on) after its last action.
+
+    Args:
+        game: The game recorded.
+        seed: The ``seed:`` header (0 to 2**64 - 1), or None.
+        agents: Six agent names (one per seat: a spec, ``person`` or ``-``), or None.
+        time_limit: The per-turn limit in seconds, or None.
+        resigned: The seat that resigned after the last action, or None.
+
+    Returns:
+        The record, ending in a newline.
+
+    Raises:
+        ConfigError: ``game`` is no Game, or a header value is refused.
+        VictorusError: The game's history starts inside a turn.
     """
     _check_recordable(game)
     turns = turn_lines(game)
@@ -212,7 +318,7 @@ def dumps(game: Game, seed: int | None = None, agents=None, time_limit=None,
                       [str(t) for t in turns]) + "\n"
 
 
-def _check_recordable(game) -> None:
+def _check_recordable(game: object) -> None:
     if not isinstance(game, Game):
         raise ConfigError(f"a record is made from a victorus.Game, got {type(game).__name__}")
     if game.origin is None:
@@ -220,20 +326,38 @@ def _check_recordable(game) -> None:
                             "history=False mid-turn): it cannot be recorded")
 
 
-def header_lines(game: Game, seed: int | None = None, agents=None, time_limit=None,
-                 resigned: int | None = None, turns=None) -> list[str]:
+def header_lines(game: Game, seed: int | None = None, agents: Iterable[str] | None = None,
+                 time_limit: float | None = None, resigned: int | None = None,
+                 turns: list[TurnLine] | None = None) -> list[str]:
     """The header lines of [`dumps`][victorus.record.dumps] (same arguments; ``turns``: the game's
     [`turn_lines`][victorus.record.turn_lines] if already made): a page that holds the turn lines (its log)
-    makes the whole record from them."""
+    makes the whole record from them.
+
+    Args:
+        game: The game recorded.
+        seed: The ``seed:`` header (0 to 2**64 - 1), or None.
+        agents: Six agent names (one per seat: a spec, ``person`` or ``-``), or None.
+        time_limit: The per-turn limit in seconds, or None.
+        resigned: The seat that resigned after the last action, or None.
+        turns: The game's turn lines if already made; None makes them when needed.
+
+    Returns:
+        The lines, from ``victorus-record 1`` to ``result:``.
+
+    Raises:
+        ConfigError: ``game`` is no Game, or a header value is refused.
+        VictorusError: The game's history starts inside a turn.
+    """
     _check_recordable(game)
     if seed is not None:
         check_int("seed (or None)", seed, 0, MAX_SEED)
+    names = None
     if agents is not None:
-        agents = tuple(agents)
-        if len(agents) != 6 or not all(isinstance(a, str) and _AGENT_RE.fullmatch(a)
-                                       for a in agents):
+        names = tuple(agents)
+        if len(names) != 6 or not all(isinstance(a, str) and _AGENT_RE.fullmatch(a)
+                                      for a in names):
             raise ConfigError("agents: six names (one per seat, '-' for none) of letters, "
-                              f"digits and _.:=@-, got {shown(agents, 60)}")
+                              f"digits and _.:=@-, got {shown(names, 60)}")
     time_limit = check_time_limit(time_limit)
     resigned = check_resigned(game, resigned)
     clock_unknown = time_limit is None and any(
@@ -244,8 +368,8 @@ def header_lines(game: Game, seed: int | None = None, agents=None, time_limit=No
         lines.append(f"start: {game.origin}")
     if seed is not None:
         lines.append(f"seed: {seed}")
-    if agents is not None:
-        lines.append(f"agents: {','.join(agents)}")
+    if names is not None:
+        lines.append(f"agents: {','.join(names)}")
     if time_limit is not None or clock_unknown:
         seconds = "unknown" if time_limit is None else _seconds_text(time_limit)
         lines.append(f"time-limit: {seconds}")        # a forfeit needs the clock named
@@ -273,7 +397,19 @@ def _header_field(n: int, line: str, seen: set[str]) -> tuple[str, str]:
 
 def parse(text: str, max_actions: int | None = None) -> GameRecord:
     """Read a record's header and turn lines (syntax only; [`loads`][victorus.record.loads] replays it);
-    a record of more than ``max_actions`` actions is refused before it is all read."""
+    a record of more than ``max_actions`` actions is refused before it is all read.
+
+    Args:
+        text: The record.
+        max_actions: The most actions read (0 to 2**62), or None for no bound.
+
+    Returns:
+        The header and the turn lines.
+
+    Raises:
+        RecordError: The record is malformed, or holds more than ``max_actions`` actions.
+        ConfigError: ``max_actions`` is out of range.
+    """
     if not isinstance(text, str):
         raise RecordError(f"a record is text, got {type(text).__name__}")
     if max_actions is not None:
@@ -370,7 +506,20 @@ def _game_for(record: GameRecord) -> Game:
 
 def loads(text: str, max_actions: int | None = None) -> Game:
     """Replay a record; the Game returned holds the whole history (undo steps back).
-    ``max_actions`` bounds the work and memory: a longer record is refused unread."""
+    ``max_actions`` bounds the work and memory: a longer record is refused unread.
+
+    Args:
+        text: The record.
+        max_actions: The most actions replayed (0 to 2**62), or None for no bound.
+
+    Returns:
+        The game, its history the record's actions.
+
+    Raises:
+        RecordError: The record is malformed, an action is illegal, or the replay ends
+            otherwise than its ``result:`` says.
+        ConfigError: ``max_actions`` is out of range.
+    """
     record = parse(text, max_actions)
     game = _game_for(record)
     last = len(record.turns) - 1
@@ -404,8 +553,19 @@ def loads(text: str, max_actions: int | None = None) -> Game:
     return game
 
 
-def replay(text: str):
-    """Yield ``(action, game)`` after each action of a record (the same Game, advancing)."""
+def replay(text: str) -> Iterator[tuple[Action, Game]]:
+    """Yield ``(action, game)`` after each action of a record (the same Game, advancing).
+
+    Args:
+        text: The record.
+
+    Yields:
+        Each action played and the game after it (the same Game each time).
+
+    Raises:
+        RecordError: The record is malformed or does not replay (see
+            [`loads`][victorus.record.loads]); raised before the first action is yielded.
+    """
     final = loads(text)
     clock = parse(text).clock
     game = starting_game(final)
@@ -414,16 +574,42 @@ def replay(text: str):
         yield action, game
 
 
-def save(game: Game, path, seed: int | None = None, agents=None, time_limit=None,
+def save(game: Game, path: str | os.PathLike[str], seed: int | None = None,
+         agents: Iterable[str] | None = None, time_limit: float | None = None,
          resigned: int | None = None) -> None:
-    """Write ``game``'s record to ``path`` (the arguments of [`dumps`][victorus.record.dumps])."""
+    """Write ``game``'s record to ``path`` (the arguments of [`dumps`][victorus.record.dumps]).
+
+    Args:
+        game: The game recorded.
+        path: The file written (atomically).
+        seed: The ``seed:`` header (0 to 2**64 - 1), or None.
+        agents: Six agent names (one per seat: a spec, ``person`` or ``-``), or None.
+        time_limit: The per-turn limit in seconds, or None.
+        resigned: The seat that resigned after the last action, or None.
+
+    Raises:
+        ConfigError: ``game`` is no Game, a header value is refused, or ``path`` cannot be
+            written.
+        VictorusError: The game's history starts inside a turn.
+    """
     write_atomic(path, dumps(game, seed=seed, agents=agents, time_limit=time_limit,
                              resigned=resigned))
 
 
-def load(path) -> Game:
+def load(path: str | os.PathLike[str]) -> Game:
     """Read and replay the record at ``path`` (``-``: standard input; a FIFO with no
-    writer, or a pipe that stays silent, is a RecordError rather than a wait forever)."""
+    writer, or a pipe that stays silent, is a RecordError rather than a wait forever).
+
+    Args:
+        path: The record's file, or ``-`` for standard input.
+
+    Returns:
+        The game, its history the record's actions.
+
+    Raises:
+        RecordError: The file cannot be read, is too large or not UTF-8, or the record
+            does not replay (see [`loads`][victorus.record.loads]).
+    """
     data = read_limited(path, MAX_RECORD_BYTES, RecordError)
     try:
         text = data.decode("utf-8")

@@ -11,7 +11,11 @@ can be turned to any seat (that seat at the bottom, R6).
 from __future__ import annotations
 
 import math
+import os
+from collections.abc import Iterable
 from functools import lru_cache
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, cast
 from xml.sax.saxutils import escape
 
 from .checks import check_seat, shown
@@ -19,6 +23,14 @@ from .constants import CENTRE, GREY, KING, PIECE_LETTERS, PIECE_NAMES, QUEEN
 from .errors import ConfigError, MissingDependencyError, optional_imports
 from .files import check_writable, write_atomic
 from .geometry import SEAT_NAMES, Board, rotate
+
+if TYPE_CHECKING:
+    import numpy
+    from numpy.typing import NDArray
+
+    from .game import Game
+    from .notation import Action
+    from .pieces import Piece
 
 SEAT_COLORS = ("#d62728", "#1f77b4", "#222222", "#2ca02c", "#9467bd", "#ff7f0e")
 CELL_FILL = {0: "#ffffff", GREY: "#b8b8b8", CENTRE: "#ffd700"}
@@ -36,18 +48,25 @@ ARMY_MARKS = ("M-0.9,0A0.9,0.9 0 1,0 0.9,0A0.9,0.9 0 1,0 -0.9,0Z",
 ARMY_MARK_NAMES = ("circle", "square", "triangle", "diamond", "cross", "triangle down")
 
 
-def show_in_notebooks(*classes) -> None:
+def show_in_notebooks(*classes: type[Any]) -> None:
     """Give ``classes`` (Board and Game: victorus/__init__.py) a ``_repr_svg_`` so that
-    Jupyter draws them; the classes themselves do not import this module."""
+    Jupyter draws them; the classes themselves do not import this module.
+
+    Args:
+        *classes: The classes to draw: each gets [`render_svg`][victorus.render.render_svg]
+            as its ``_repr_svg_``.
+    """
     for cls in classes:
         cls._repr_svg_ = render_svg
 
 
-def _game_parts(obj):
+def _game_parts(obj: Game | Board) -> tuple[Board, list[Piece | None], list[bool], frozenset[int],
+                                              Action | None]:
     """(board, cells, live seats, frozen cells, the last leg played or None) of a Game
     (through its public view), or of a Board (no pieces)."""
     if isinstance(obj, Board):
-        return obj, [None] * len(obj), [True] * 6, frozenset(), None
+        empty: list[Piece | None] = [None] * len(obj)
+        return obj, empty, [True] * 6, frozenset(), None
     if callable(getattr(obj, "view", None)) and isinstance(getattr(obj, "board", None), Board):
         view = obj.view()
         frozen = frozenset(i for i, f in enumerate(view.frozen) if f)
@@ -62,7 +81,7 @@ def _game_parts(obj):
     raise ConfigError(f"render needs a victorus.Game or victorus.Board, got {type(obj).__name__}")
 
 
-def _last_leg(game):
+def _last_leg(game: Game) -> Action | None:
     """The last leg in ``game``'s history, or None; a turn's last actions first (a long
     game's whole history is built only when they are all words: stop, end, pass)."""
     leg = next((a for a in reversed(game.history(last=12)) if a.is_leg), None)
@@ -71,9 +90,9 @@ def _last_leg(game):
     return leg
 
 
-def render_svg(obj, size: float = 22.0, seat: int = 0, labels: bool = False,
+def render_svg(obj: Game | Board, size: float = 22.0, seat: int = 0, labels: bool = False,
                last_move: bool = True, moves_from: str | None = None,
-               highlights=(), interactive: bool = False) -> str:
+               highlights: Iterable[str] = (), interactive: bool = False) -> str:
     """An SVG picture of a Game or Board.
 
     ``size``: hex radius in pixels. ``seat``: whose side is at the bottom.
@@ -82,6 +101,23 @@ def render_svg(obj, size: float = 22.0, seat: int = 0, labels: bool = False,
     ``highlights``: more cell labels to outline. ``interactive``: a transparent
     top layer of hexes, ``<polygon class="cell" data-cell="h3">``, for a page's
     clicks (``victorus serve``).
+
+    Args:
+        obj: The Game (its position) or Board (no pieces) to draw.
+        size: The hex radius in pixels, 4 to 200.
+        seat: Whose side is at the bottom (R6), 0-5.
+        labels: Write the cell labels.
+        last_move: Mark the last leg played.
+        moves_from: A cell label whose piece's legal destinations are marked (a Game only).
+        highlights: More cell labels to outline.
+        interactive: Add a transparent top layer of hexes for a page's clicks.
+
+    Returns:
+        The SVG document.
+
+    Raises:
+        ConfigError: ``obj`` is no Game or Board, or ``size`` or ``seat`` is out of range.
+        NotationError: A label of ``moves_from`` or ``highlights`` is no cell.
     """
     frame, position = render_layers(obj, size, seat, labels, last_move, moves_from,
                                     highlights, interactive)
@@ -92,9 +128,9 @@ def render_svg(obj, size: float = 22.0, seat: int = 0, labels: bool = False,
 POSITION_SLOT = '<g class="position"></g>'
 
 
-def render_layers(obj, size: float = 22.0, seat: int = 0, labels: bool = False,
+def render_layers(obj: Game | Board, size: float = 22.0, seat: int = 0, labels: bool = False,
                   last_move: bool = True, moves_from: str | None = None,
-                  highlights=(), interactive: bool = False) -> tuple[str, str]:
+                  highlights: Iterable[str] = (), interactive: bool = False) -> tuple[str, str]:
     """The picture of [`render_svg`][victorus.render.render_svg] (same arguments) in two layers, for a page
     that redraws the board at every action (``victorus serve``): ``(frame, position)``.
 
@@ -103,16 +139,35 @@ def render_layers(obj, size: float = 22.0, seat: int = 0, labels: bool = False,
     labels; it changes only with the board, ``seat``, ``labels`` and the armies
     eliminated. ``position`` is what goes in the slot: the last move, the marks, the
     pieces (``<g class="piece" data-cell="h3" data-army="0">``) and the targets.
+
+    Args:
+        obj: The Game (its position) or Board (no pieces) to draw.
+        size: The hex radius in pixels, 4 to 200.
+        seat: Whose side is at the bottom (R6), 0-5.
+        labels: Write the cell labels.
+        last_move: Mark the last leg played.
+        moves_from: A cell label whose piece's legal destinations are marked (a Game only).
+        highlights: More cell labels to outline.
+        interactive: Add a transparent top layer of hexes for a page's clicks.
+
+    Returns:
+        ``(frame, position)``: two SVG texts.
+
+    Raises:
+        ConfigError: ``obj`` is no Game or Board, or ``size`` or ``seat`` is out of range.
+        NotationError: A label of ``moves_from`` or ``highlights`` is no cell.
     """
     check_seat(seat)
     if not isinstance(size, (int, float)) or isinstance(size, bool) or not 4 <= size <= 200:
         raise ConfigError(f"size must be a number from 4 to 200, got {shown(size, 60)}")
     board, cells, live, frozen, last_leg = _game_parts(obj)
     marked = {board.cell(label) for label in highlights}
-    targets = set()
+    targets: set[int] = set()
     if moves_from is not None:
         origin = board.cell(moves_from)
-        targets = {a.target for a in obj.legal_actions() if a.is_leg and a.origin == origin}
+        # a Board has no legal actions: moves_from is for a Game
+        targets = {a.target for a in cast("Game", obj).legal_actions()
+                   if a.is_leg and a.origin == origin}
         marked.add(origin)
     last = (last_leg.origin, last_leg.target) if last_move and last_leg is not None else None
     frame = _frame(board, float(size), seat, bool(labels), tuple(live), bool(interactive))
@@ -140,25 +195,26 @@ def render_layers(obj, size: float = 22.0, seat: int = 0, labels: bool = False,
     return frame, "\n".join(out)
 
 
-def _centres(board, size, seat) -> list[tuple[float, float]]:
+def _centres(board: Board, size: float, seat: int) -> list[tuple[float, float]]:
     """Each cell's centre in the picture, ``seat`` at the bottom."""
-    def centre(coords):
+    def centre(coords: tuple[int, int]) -> tuple[float, float]:
         q, r = rotate(coords[0], coords[1], -seat)
         return size * 1.5 * q, size * math.sqrt(3) * (r + q / 2)
     return [centre(coords) for coords in board.coords]
 
 
-def _corners(x, y, radius):
+def _corners(x: float, y: float, radius: float) -> list[tuple[float, float]]:
     return [(x + radius * math.cos(math.radians(60 * k)),
              y + radius * math.sin(math.radians(60 * k))) for k in range(6)]
 
 
-def _points(pts):
+def _points(pts: Iterable[tuple[float, float]]) -> str:
     return " ".join(f"{px:.1f},{py:.1f}" for px, py in pts)
 
 
 @lru_cache(maxsize=64)
-def _frame(board, size, seat, labels, live, interactive) -> str:
+def _frame(board: Board, size: float, seat: int, labels: bool, live: tuple[bool, ...],
+           interactive: bool) -> str:
     """The board without its pieces (see [`render_layers`][victorus.render.render_layers]): a page redraws it
     only when an army is eliminated or the view changes, so it is made once per key."""
     centre_of = _centres(board, size, seat)
@@ -219,7 +275,7 @@ def _frame(board, size, seat, labels, live, interactive) -> str:
 
 
 @lru_cache(maxsize=512)
-def _shield_shape(army, kind, rim, royal, frozen, size) -> str:
+def _shield_shape(army: int, kind: int, rim: str, royal: bool, frozen: bool, size: float) -> str:
     """A shield at (0, 0) in the army color, its rim in the edge color (half white, half
     black for King and Queen), type letter, lion mark when royal, cyan dot when frozen."""
     w, h = size * 0.95, size * 1.1
@@ -262,7 +318,18 @@ def _shield_shape(army, kind, rim, royal, frozen, size) -> str:
 
 def piece_words(army: int, kind: int, rim: str, royal: bool, frozen: bool) -> str:
     """A piece for a screen reader or a tooltip: army (and its mark), kind, edge (R10),
-    royal (R16, R25), frozen (R24): "red Templar (circle), white edge, royal, frozen"."""
+    royal (R16, R25), frozen (R24): "red Templar (circle), white edge, royal, frozen".
+
+    Args:
+        army: The piece's army (seat), 0-5.
+        kind: The piece's kind (PIECE_LETTERS order).
+        rim: The shield's rim colour: ``"#ffffff"`` for a white edge, else black (R10).
+        royal: Whether the piece is royal.
+        frozen: Whether the piece is frozen.
+
+    Returns:
+        The words.
+    """
     words = [f"{SEAT_NAMES[army]} {PIECE_NAMES[kind]} ({ARMY_MARK_NAMES[army]})"]
     if kind not in (KING, QUEEN):
         words.append(f"{'white' if rim == '#ffffff' else 'black'} edge")
@@ -273,7 +340,7 @@ def piece_words(army: int, kind: int, rim: str, royal: bool, frozen: bool) -> st
     return ", ".join(words)
 
 
-def _shield(piece, label, x, y, size, frozen=False) -> str:
+def _shield(piece: Piece, label: str, x: float, y: float, size: float, frozen: bool = False) -> str:
     """The piece on cell ``label``, its shield drawn at (x, y)."""
     rim = "#ffffff" if piece.edge != GREY else "#000000"
     shape = _shield_shape(piece.army, piece.kind, rim, bool(piece.royal), frozen, size)
@@ -286,13 +353,21 @@ ANSI_COLORS = ("\033[1;31m", "\033[1;34m", "\033[1;90m", "\033[1;32m", "\033[1;3
 ANSI_RESET = "\033[0m"
 
 
-def text_board(game, color: bool = False) -> str:
+def text_board(game: Game, color: bool = False) -> str:
     """A text picture: one line per row (R9, red at the bottom), pieces as
     ``<seat><letter>`` (``+`` when royal), ``.`` empty, ``@`` the centre;
-    ``color`` paints each army in its color (ANSI)."""
+    ``color`` paints each army in its color (ANSI).
+
+    Args:
+        game: The game to draw.
+        color: Paint each army in its color (ANSI escape codes).
+
+    Returns:
+        The picture, its last line the game's status.
+    """
     board = game.board
     cells = game.view().pieces()
-    rows: dict[int, dict] = {}
+    rows: dict[int, dict[str, int]] = {}
     for i, label in enumerate(board.labels):
         rows.setdefault(int(label[1:]), {})[label[0]] = i
     files = sorted({label[0] for label in board.labels})
@@ -305,10 +380,9 @@ def text_board(game, color: bool = False) -> str:
                 text.append("   ")
             elif found == board.centre:
                 text.append(" @ ")
-            elif cells[found] is None:
+            elif (p := cells[found]) is None:
                 text.append(" . ")
             else:
-                p = cells[found]
                 code = f"{p.army}{PIECE_LETTERS[p.kind]}{'+' if p.royal else ' '}"
                 text.append(f"{ANSI_COLORS[p.army]}{code}{ANSI_RESET}" if color else code)
         lines.append(f"{row:>2} " + "".join(text).rstrip())
@@ -320,7 +394,7 @@ def text_board(game, color: bool = False) -> str:
     return "\n".join(lines)
 
 
-def _cairosvg():
+def _cairosvg() -> ModuleType:
     """The cairosvg module, or a MissingDependencyError saying what to install."""
     try:
         with optional_imports("a PNG picture", otherwise="or write .svg, which needs nothing"):
@@ -330,24 +404,54 @@ def _cairosvg():
             f"PNG pictures need the Cairo library, which cairosvg could not load ({exc}); "
             "install it (Debian/Ubuntu: apt install libcairo2, macOS: brew install cairo) "
             "or write .svg, which needs nothing") from None
-    return cairosvg
+    module: ModuleType = cairosvg
+    return module
 
 
-def render_png(obj, path=None, scale: float = 1.0, **options) -> bytes | None:
+def render_png(obj: Game | Board, path: str | os.PathLike[str] | None = None, scale: float = 1.0,
+               **options: Any) -> bytes | None:
     """A PNG picture (needs cairosvg): its bytes, or, when ``path`` is given, written
-    there (None returned, so a REPL does not echo the bytes)."""
+    there (None returned, so a REPL does not echo the bytes).
+
+    Args:
+        obj: The Game or Board to draw.
+        path: The file to write; None to return the bytes.
+        scale: The picture's scale over [`render_svg`][victorus.render.render_svg]'s size.
+        **options: [`render_svg`][victorus.render.render_svg]'s keyword arguments (``size``,
+            ``seat``, ``labels``...).
+
+    Returns:
+        The PNG's bytes, or None when written to ``path``.
+
+    Raises:
+        MissingDependencyError: cairosvg, or the Cairo library, is not installed.
+        ConfigError: ``path`` cannot be written, or an option is refused.
+    """
     cairosvg = _cairosvg()
     if path is not None:
         check_writable(path)                # render_png(game, 3): 3 is not a file name
-    png = cairosvg.svg2png(bytestring=render_svg(obj, **options).encode(), scale=scale)
+    png: bytes = cairosvg.svg2png(bytestring=render_svg(obj, **options).encode(), scale=scale)
     if path is None:
         return png
     write_atomic(path, png)
     return None
 
 
-def render_rgb(obj, **options):
-    """An RGB numpy array ``[height, width, 3]`` of uint8 (needs cairosvg, numpy)."""
+def render_rgb(obj: Game | Board, **options: Any) -> NDArray[numpy.uint8]:
+    """An RGB numpy array ``[height, width, 3]`` of uint8 (needs cairosvg, numpy).
+
+    Args:
+        obj: The Game or Board to draw.
+        **options: [`render_png`][victorus.render.render_png]'s keyword arguments (``scale``)
+            and [`render_svg`][victorus.render.render_svg]'s (``size``, ``seat``...).
+
+    Returns:
+        The picture's pixels.
+
+    Raises:
+        MissingDependencyError: cairosvg, or the Cairo library, is not installed.
+        ConfigError: An option is refused.
+    """
     import io
 
     import numpy as np
