@@ -12,6 +12,7 @@ immutable `Turn`, so an undo snapshot is a handful of references.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 from ._reference import ReferencePosition
 from .checks import shown
@@ -54,6 +55,13 @@ START, MOVE, BONUS = PHASES
 COLOR_BIT = {WHITE: 1, GREY: 2}
 STOP, END, PASS = word_action("stop"), word_action("end"), word_action("pass")
 
+#: The game's result: (the winning seats, () for a draw; the reason).
+_Result = tuple[tuple[int, ...], str]
+#: The legal actions by their R38 text: (the Action, its leg type; None for a word).
+_Legal = dict[str, tuple[Action, int | None]]
+#: Everything an action may change, as ``_snapshot`` keeps it for ``undo``.
+_Snapshot = tuple[list[Piece | None], list[Army], Turn, _Result | None, ReferencePosition]
+
 
 def laps_after(board: Board, piece: Piece, origin: int, target: int) -> int:
     """R29: a King's or Queen's laps after a leg from ``origin`` to ``target``."""
@@ -86,7 +94,7 @@ class ReferenceGame:
     """
 
     def __init__(self, board: str = "standard", players: int | None = None,
-                 variant: str = "standard"):
+                 variant: str = "standard") -> None:
         self.board = Board(board)
         self.config = Config.from_variant(variant, players)
         armies = [Army("a" if s in self.config.present else "x") for s in range(NUM_SEATS)]
@@ -94,7 +102,7 @@ class ReferenceGame:
                     Turn(to_move=self.config.order[0]))
 
     @classmethod
-    def from_vpn(cls, vpn: str) -> "ReferenceGame":
+    def from_vpn(cls, vpn: str) -> ReferenceGame:
         """A game at the R39 position ``vpn``; raises NotationError if it is malformed."""
         pos = parse_vpn(vpn)
         game = cls.__new__(cls)
@@ -104,13 +112,13 @@ class ReferenceGame:
         game._setup(list(pos.cells), armies, Turn(pos.to_move, pos.round, pos.passes))
         return game
 
-    def _setup(self, cells, armies, turn):
+    def _setup(self, cells: list[Piece | None], armies: list[Army], turn: Turn) -> None:
         self._cells = cells
         self._armies = armies
         self._turn = turn
-        self._result: tuple | None = None
-        self._history: list = []
-        self._legal: dict | None = None
+        self._result: _Result | None = None
+        self._history: list[_Snapshot] = []
+        self._legal: _Legal | None = None
         self._core = ReferencePosition(self.board, self.config.teams, self._live_mask())
         for cell, piece in enumerate(cells):
             if piece is not None:
@@ -158,7 +166,7 @@ class ReferenceGame:
         """All legal actions, legs in (origin, target) cell order, then words."""
         return [action for action, _ in self._legal_map().values()]
 
-    def play(self, action) -> None:
+    def play(self, action: Action | str) -> None:
         """Play an Action or an R38 string; an illegal one raises and changes nothing."""
         text = action.text if isinstance(action, Action) else action
         legal = self._legal_map()
@@ -170,6 +178,7 @@ class ReferenceGame:
         self._history.append(self._snapshot())
         try:
             if act.word is None:
+                assert leg_type is not None                  # a leg has its type
                 self._play_leg(act.origin, act.target, leg_type)
             elif act.word == "stop":
                 self._complete_move(self._turn.mover, r21=False, foreign=-1)
@@ -189,7 +198,7 @@ class ReferenceGame:
         self._restore(self._history.pop())
         self._legal = None
 
-    def copy(self) -> "ReferenceGame":
+    def copy(self) -> ReferenceGame:
         """An independent copy (history included)."""
         other = ReferenceGame.__new__(ReferenceGame)
         other.board = self.board
@@ -220,15 +229,15 @@ class ReferenceGame:
                   else f"seat {self.to_move} to act, round {self.round}, {self.phase}")
         return f"<ReferenceGame {self.board.name} {self.config.variant_string()} ({status})>"
 
-    def _view(self):
+    def _view(self) -> tuple[list[Piece | None], list[Army], Turn, _Result | None]:
         """(cells, armies, turn, result) for consistency checks."""
         return list(self._cells), list(self._armies), self._turn, self._result
 
     # -- state bookkeeping -------------------------------------------------------
-    def _snapshot(self):
+    def _snapshot(self) -> _Snapshot:
         return (list(self._cells), list(self._armies), self._turn, self._result, self._core.copy())
 
-    def _restore(self, snap):
+    def _restore(self, snap: _Snapshot) -> None:
         # Snapshots are never mutated (copies may share them): restore by copying,
         # in place, since move generation may be iterating over the cell list.
         cells, armies, self._turn, self._result, core = snap
@@ -243,7 +252,7 @@ class ReferenceGame:
     def _live_armies(self) -> list[int]:
         return [s for s in range(NUM_SEATS) if self._armies[s].state == "a"]
 
-    def _reject(self, action):
+    def _reject(self, action: Action | str) -> None:
         if isinstance(action, Action):
             text = action.text
         else:
@@ -256,14 +265,14 @@ class ReferenceGame:
         raise IllegalActionError(illegal_message(text, legal, self._turn.to_move, self._turn.phase))
 
     # -- move generation -----------------------------------------------------------
-    def _legal_map(self) -> dict:
+    def _legal_map(self) -> _Legal:
         if self._legal is None:
             self._legal = self._generate() if self._result is None else {}
         return self._legal
 
-    def _generate(self) -> dict:
+    def _generate(self) -> _Legal:
         t = self._turn
-        out: dict = {}
+        out: _Legal = {}
         if t.phase == MOVE:
             self._continuations(t.mover, out)
         else:
@@ -275,7 +284,7 @@ class ReferenceGame:
             if t.self_cell >= 0:
                 self._self_bonus_legs(t.self_cell, out)
         out = dict(sorted(out.items(), key=lambda kv: (kv[1][0].origin, kv[1][0].target)))
-        if t.phase == MOVE and self._cells[t.mover].royal:
+        if t.phase == MOVE and self._piece(t.mover).royal:
             out["stop"] = (STOP, None)                                  # R16 royal knight
         elif t.phase == BONUS:
             out["end"] = (END, None)                                    # R26
@@ -283,7 +292,14 @@ class ReferenceGame:
             out["pass"] = (PASS, None)                                  # R26
         return out
 
-    def _add(self, out, origin, targets, capture, leg_type):
+    def _piece(self, cell: int) -> Piece:
+        """The piece on ``cell``, which holds one."""
+        piece = self._cells[cell]
+        assert piece is not None
+        return piece
+
+    def _add(self, out: _Legal, origin: int, targets: Iterable[int], capture: bool,
+             leg_type: int) -> None:
         board = self.board
         for target in targets:
             act = leg_action(board, origin, target, capture)
@@ -295,16 +311,18 @@ class ReferenceGame:
             return piece.army
         return -1
 
-    def _royal_leg(self, cell, piece, colors, nocap=-1):
+    def _royal_leg(self, cell: int, piece: Piece, colors: int,
+                   nocap: int = -1) -> tuple[list[int], list[int]]:
         """Destinations of one King/Queen leg (R18 colors given, R19, R28)."""
         dirs = direction_mask(piece.army, piece.kind)
         return self._core.leg(cell, piece.army, dirs, colors, True, False, self._gate(piece),
                               piece.laps >= 1, nocap)
 
-    def _first_legs(self, cell, piece, out):
+    def _first_legs(self, cell: int, piece: Piece, out: _Legal) -> None:
         """First legs of a full move (R16) of the piece on ``cell``."""
         core, army = self._core, piece.army
         if piece.kind == HOSPITALLER:
+            assert piece.edge is not None                    # a knight has an edge (R10)
             self._add(out, cell, core.travel(cell, army, COLOR_BIT[piece.edge]), False, LEG_TRAVEL)
             return
         if piece.kind in ROYALS:
@@ -314,6 +332,7 @@ class ReferenceGame:
                 ok = [t for t in targets if self._royal_leg1_ok(cell, t)]
                 self._add(out, cell, ok, capture, LEG_NORMAL)
             return
+        assert piece.edge is not None
         colors = COLOR_BIT[piece.edge]
         dirs = direction_mask(army, piece.kind)
         quiet, caps = core.leg(cell, army, dirs, colors)
@@ -322,15 +341,17 @@ class ReferenceGame:
         if piece.kind in STRATEGIC:                 # R13
             self._add(out, cell, core.strategic_step(cell, army, colors, dirs), False, LEG_STRATEGIC)
 
-    def _continuations(self, cell, out):
+    def _continuations(self, cell: int, out: _Legal) -> None:
         """The next leg of a move in progress (R14, R16-R18), or stop."""
-        piece = self._cells[cell]
+        piece = self._piece(cell)
         core, army = self._core, piece.army
         if piece.kind == HOSPITALLER:
+            assert piece.edge is not None
             quiet, caps = core.pivot(cell, army, COLOR_BIT[piece.edge])
         elif piece.kind in ROYALS:
             quiet, caps = self._royal_leg(cell, piece, COLOR_BIT[self.board.colors[cell]])
         else:                                                           # royal knight, R17
+            assert piece.edge is not None
             quiet, caps = core.leg(cell, army, direction_mask(army, piece.kind),
                                    COLOR_BIT[piece.edge])
             start = self._turn.move_start                # a rescue (R31) may refill it
@@ -340,16 +361,18 @@ class ReferenceGame:
         self._add(out, cell, quiet, False, leg_type)
         self._add(out, cell, caps, True, leg_type)
 
-    def _self_bonus_legs(self, cell, out):
+    def _self_bonus_legs(self, cell: int, out: _Legal) -> None:
         """R23, R37(b): the self-eligible piece's single bonus leg."""
         t = self._turn
-        piece = self._cells[cell]
+        piece = self._piece(cell)
         core, army = self._core, piece.army
         if piece.kind == HOSPITALLER:
+            assert piece.edge is not None
             quiet, caps = core.pivot(cell, army, COLOR_BIT[piece.edge], t.nocap)
         elif piece.kind in ROYALS:
             quiet, caps = self._royal_leg(cell, piece, COLOR_BIT[t.self_color], t.nocap)
         else:
+            assert piece.edge is not None
             colors = COLOR_BIT[piece.edge]
             dirs = direction_mask(army, piece.kind)
             quiet, caps = core.leg(cell, army, dirs, colors, True, False, -1, False, t.nocap)
@@ -358,7 +381,7 @@ class ReferenceGame:
         self._add(out, cell, quiet, False, LEG_SELF)
         self._add(out, cell, caps, True, LEG_SELF)
 
-    def _royal_leg1_ok(self, origin, target) -> bool:
+    def _royal_leg1_ok(self, origin: int, target: int) -> bool:
         """R16 look-ahead: after this King/Queen leg 1, is there a leg 2?
 
         Judged after every consequence of the leg; a leg that ends the game or
@@ -370,7 +393,7 @@ class ReferenceGame:
             self._play_leg(origin, target, LEG_NORMAL)
             if self._result is not None or self._turn.phase != MOVE:
                 return True
-            piece = self._cells[target]
+            piece = self._piece(target)
             quiet, caps = self._royal_leg(target, piece, COLOR_BIT[self.board.colors[target]])
             return bool(quiet or caps)
         finally:
@@ -387,7 +410,7 @@ class ReferenceGame:
         if t.phase != MOVE and leg_type != LEG_SELF:
             t = t._replace(move_start=origin, legs=0, captures=0, last_capture=-1)
         self._turn = t
-        piece = self._cells[origin]
+        piece = self._piece(origin)
         victim = self._cells[target]
         board = self.board
         # A capture inside another live kingdom (liveness judged before the capture's
@@ -421,7 +444,7 @@ class ReferenceGame:
         else:
             self._turn = t._replace(phase=MOVE)
 
-    def _move_piece(self, origin, target, piece):
+    def _move_piece(self, origin: int, target: int, piece: Piece) -> None:
         core = self._core
         core.remove(origin)
         self._cells[origin] = None
@@ -436,7 +459,7 @@ class ReferenceGame:
 
     def _capture(self, army: int, cell: int, victim: Piece) -> None:
         """Consequences of capturing ``victim`` on ``cell`` (R19, R20, R25, R30-R32)."""
-        capturer = self._cells[cell]
+        capturer = self._piece(cell)
         armies = self._armies
         me = armies[army]
         held = Held(victim.army, victim.kind, victim.edge, victim.royal)
@@ -476,7 +499,7 @@ class ReferenceGame:
         if cells[home] is not None:
             hq, hr = board.coords[home]
 
-            def dist(c):
+            def dist(c: int) -> tuple[int, int]:
                 q, r = board.coords[c]
                 return (max(abs(q - hq), abs(r - hr), abs(q - hq + r - hr)), c)
             empty = [c for c in range(len(board)) if cells[c] is None and c != board.centre]
@@ -507,7 +530,7 @@ class ReferenceGame:
         team = self.config.teams[seat]
         return tuple(s for s in self.config.present if self.config.teams[s] == team)
 
-    def _finish(self, winners, reason) -> None:
+    def _finish(self, winners: Iterable[int], reason: str) -> None:
         self._result = (tuple(winners), reason)
 
     # -- completing moves and turns ---------------------------------------------
@@ -517,7 +540,7 @@ class ReferenceGame:
         ``foreign``: the live foreign kingdom the move's last leg captured in, or -1.
         """
         t = self._turn
-        piece = self._cells[cell]
+        piece = self._piece(cell)
         quick = self.config.quick is not None
         if quick:
             pending = t.pending + t.captures

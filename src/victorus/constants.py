@@ -11,6 +11,7 @@ nothing from the package, so the build can run it before anything is compiled.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable, Sequence
 
 # -- sizes ------------------------------------------------------------------------------
 NUM_SEATS = 6
@@ -183,7 +184,7 @@ def id_target(ident: int, n: int) -> int:
     return ident % n
 
 
-def id_in_frame(ident: int, n: int, columns) -> int:
+def id_in_frame(ident: int, n: int, columns: Sequence[int]) -> int:
     """A leg's id with both cells mapped through ``columns`` (a seat's view: the
     observer's frame, R9; the inverse map: back to the board's cells); any other id
     unchanged."""
@@ -203,7 +204,7 @@ def action_slot(key: int) -> int:
 
 
 # -- the Cython include ------------------------------------------------------------------
-def _mask(kinds) -> int:
+def _mask(kinds: Iterable[int]) -> int:
     return sum(1 << k for k in kinds)
 
 

@@ -2,6 +2,7 @@
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 
 class VictorusError(Exception):
@@ -32,22 +33,36 @@ class AgentError(VictorusError):
     """An agent asked for an action (in a tournament, a match, ``victorus play``) raised
     or answered with something the game refused; the message names the agent, the game
     and the position (VPN, R39). ``result``: what was finished before it (a tournament's
-    `TournamentResult` of the finished games), else None."""
+    `TournamentResult` of the finished games), else None.
 
-    def __init__(self, message: str, result=None):
+    Args:
+        message: What went wrong, naming the agent, the game and the position.
+        result: What was finished before it (a `TournamentResult`), or None.
+    """
+
+    def __init__(self, message: str, result: Any = None) -> None:
         super().__init__(message)
-        self.result = result
+        #: What was finished before the error (a tournament's `TournamentResult`; inside
+        #: a run, the outcomes collected so far), else None.
+        self.result: Any = result
 
 
 class WorkerLost(VictorusError):
     """A worker process (``--workers``) or a Ray task died while it held work: killed
     by the out-of-memory killer, a container's limit or ``kill -9``. The message names the
     process, how it ended and what it was doing. ``result``: what was finished before it
-    (a tournament's `TournamentResult` of the finished games), else None."""
+    (a tournament's `TournamentResult` of the finished games), else None.
 
-    def __init__(self, message: str, result=None):
+    Args:
+        message: What happened: the process, how it ended and what it was doing.
+        result: What was finished before it (a `TournamentResult`), or None.
+    """
+
+    def __init__(self, message: str, result: Any = None) -> None:
         super().__init__(message)
-        self.result = result
+        #: What was finished before the error (a tournament's `TournamentResult`; inside
+        #: a run, the outcomes collected so far), else None.
+        self.result: Any = result
 
 
 class Cancelled(VictorusError):
@@ -61,8 +76,6 @@ class MissingDependencyError(VictorusError, ImportError):
     installed, or a system library it loads; the message names what to install."""
 
 
-#: The optional packages, by the name imported: (its name on pip, the extra of victorus
-#: that brings it). tests/test_optional.py holds each to pyproject.toml's extras.
 OPTIONAL_PACKAGES = {
     "cairosvg": ("cairosvg", "render"),
     "gymnasium": ("gymnasium", "pettingzoo"),
@@ -71,11 +84,22 @@ OPTIONAL_PACKAGES = {
     "open_spiel": ("open_spiel", "openspiel"),
     "ray": ("ray", "ray"),
 }
+"""The optional packages, by the name imported: (its name on pip, the extra of victorus
+that brings it). tests/test_optional.py holds each to pyproject.toml's extras."""
 
 
 def install_hint(what: str, module: str, otherwise: str = "") -> str:
     """The one form of every install hint: ``what`` needs ``module``'s pip package, and the
-    extra that brings it; then ``otherwise``, a way around it, if there is one."""
+    extra that brings it; then ``otherwise``, a way around it, if there is one.
+
+    Args:
+        what: The part that needs the package (``"PNG pictures"``).
+        module: The name imported, a key of ``OPTIONAL_PACKAGES``.
+        otherwise: A way around it, shown in parentheses; "" for none.
+
+    Returns:
+        The hint, e.g. ``PNG pictures needs cairosvg: pip install "victorus[render]"``.
+    """
     pip_name, extra = OPTIONAL_PACKAGES[module]
     return f'{what} needs {pip_name}: pip install "victorus[{extra}]"' + (
         f" ({otherwise})" if otherwise else "")
@@ -89,6 +113,16 @@ def optional_imports(what: str, otherwise: str = "") -> Iterator[None]:
 
         with optional_imports("victorus.env"):
             from pettingzoo import AECEnv
+
+    Args:
+        what: The part whose imports these are, named in the hint.
+        otherwise: A way around a missing package, added to the hint; "" for none.
+
+    Yields:
+        Nothing: the imports run in the ``with`` block.
+
+    Raises:
+        MissingDependencyError: an optional package of ``OPTIONAL_PACKAGES`` is missing.
     """
     try:
         yield

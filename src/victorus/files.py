@@ -24,7 +24,7 @@ import sys
 import tempfile
 import threading
 
-from .checks import shown
+from .checks import ErrorFactory, shown
 from .errors import ConfigError
 
 #: How long a read from a pipe or a device waits for data that has not come yet.
@@ -33,10 +33,21 @@ READ_WAIT_SECONDS = 10.0
 _umask_lock = threading.Lock()
 
 
-def file_path(path) -> str:
-    """A file name (str or os.PathLike); integers (file descriptors) and the rest refused."""
+def file_path(path: object) -> str:
+    """A file name (str or os.PathLike); integers (file descriptors) and the rest refused.
+
+    Args:
+        path: The file name to check: a str or an os.PathLike.
+
+    Returns:
+        The name as a ``str``.
+
+    Raises:
+        ConfigError: ``path`` is neither a str nor an os.PathLike (an int, bytes...).
+    """
     if isinstance(path, (str, os.PathLike)) and not isinstance(path, bytes):
-        return os.fspath(path)
+        name: str = os.fspath(path)
+        return name
     raise ConfigError(f"a file name (str or pathlib.Path) is needed, got {shown(path, 200)}")
 
 
@@ -58,7 +69,15 @@ def _umask() -> int:
 
 def read_only(path: str, info: os.stat_result) -> bool:
     """Whether the existing file ``path`` is one the user cannot write or made read-only:
-    no write bit at all (which even root, who may write anything, is told to respect)."""
+    no write bit at all (which even root, who may write anything, is told to respect).
+
+    Args:
+        path: The file's name.
+        info: Its ``os.stat`` result.
+
+    Returns:
+        True if the file is read-only to the user.
+    """
     return not info.st_mode & 0o222 or not os.access(path, os.W_OK)
 
 
@@ -83,7 +102,15 @@ def _process_gone(pid: int) -> bool:
 
 def remove_stale_temporaries(folder: str, name: str | None = None) -> list[str]:
     """Remove from ``folder`` the temporary files of writes whose process is gone (killed
-    mid-write), of the file ``name`` only or of any; the paths removed."""
+    mid-write), of the file ``name`` only or of any; the paths removed.
+
+    Args:
+        folder: The folder to clean ("" for the current one).
+        name: Only the temporary files of this file name; None for any.
+
+    Returns:
+        The paths removed.
+    """
     removed: list[str] = []
     try:
         entries = os.listdir(folder or ".")
@@ -118,9 +145,19 @@ def _renamed(exc: OSError, path: str) -> OSError:
     return type(exc)(exc.errno, exc.strerror, path) if exc.errno is not None else exc
 
 
-def write_atomic(path, data: str | bytes) -> None:
+def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
     """Write ``data`` (text as UTF-8) to ``path``: a regular file all at once or not at
-    all (its mode kept; a symlink's target replaced); ``-``, a device or a FIFO streamed."""
+    all (its mode kept; a symlink's target replaced); ``-``, a device or a FIFO streamed.
+
+    Args:
+        path: The file name; ``-`` for standard output.
+        data: What to write: text (written as UTF-8) or bytes.
+
+    Raises:
+        ConfigError: ``path`` is not a file name.
+        PermissionError: the file is read-only (nothing is written).
+        OSError: the write failed (the previous file is left whole).
+    """
     path = file_path(path)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     if path == "-":
@@ -177,7 +214,7 @@ def _remove_temporary(tmp: str) -> None:
         pass
 
 
-def _keep_mode_and_owner(fd: int, tmp: str, mode: int, info) -> None:
+def _keep_mode_and_owner(fd: int, tmp: str, mode: int, info: os.stat_result | None) -> None:
     """Give the new file ``mode``, and the replaced file's owner where the platform has
     owners (Windows has neither os.fchmod before Python 3.13 nor os.fchown)."""
     if hasattr(os, "fchmod"):
@@ -193,10 +230,21 @@ def _keep_mode_and_owner(fd: int, tmp: str, mode: int, info) -> None:
             pass                                     # not ours to give away: keep going
 
 
-def check_writable(path) -> str:
+def check_writable(path: str | os.PathLike[str]) -> str:
     """``path`` if [`write_atomic`][victorus.files.write_atomic] can write it, checked before any long work
     (so a simulation of an hour does not end on a missing folder); a ConfigError naming
-    ``path`` otherwise: a folder, a missing parent folder, or one that is not writable."""
+    ``path`` otherwise: a folder, a missing parent folder, or one that is not writable.
+
+    Args:
+        path: The file name; ``-`` for standard output.
+
+    Returns:
+        The name as a ``str``.
+
+    Raises:
+        ConfigError: ``path`` cannot be written (a folder, a read-only file, a missing or
+            unwritable folder, or no file name).
+    """
     path = file_path(path)
     if path == "-":
         return path
@@ -224,10 +272,27 @@ def check_writable(path) -> str:
     return path
 
 
-def read_limited(path, limit: int, error=ConfigError, wait: float = READ_WAIT_SECONDS) -> bytes:
+def read_limited(path: str | os.PathLike[str], limit: int, error: ErrorFactory = ConfigError,
+                 wait: float = READ_WAIT_SECONDS) -> bytes:
     """The bytes of ``path`` (``-``: standard input); ``error`` if there are more than
     ``limit`` (devices and pipes that never end included), if ``path`` is a FIFO with no
-    writer, or if a pipe or device gives nothing for ``wait`` seconds."""
+    writer, or if a pipe or device gives nothing for ``wait`` seconds.
+
+    Args:
+        path: The file name; ``-`` for standard input.
+        limit: The most bytes read.
+        error: The error class (or a callable given the message) raised when refused.
+        wait: How long a pipe or a device may give nothing, in seconds.
+
+    Returns:
+        The bytes read.
+
+    Raises:
+        ConfigError: (or ``error``) more than ``limit`` bytes, a FIFO with no writer, or a
+            pipe or device silent for ``wait`` seconds; ConfigError also when ``path`` is no
+            file name.
+        OSError: the file cannot be opened or read.
+    """
     path = file_path(path)
     if path == "-":
         data = sys.stdin.buffer.read(limit + 1)
@@ -244,7 +309,7 @@ def read_limited(path, limit: int, error=ConfigError, wait: float = READ_WAIT_SE
     return data
 
 
-def _read_nonblocking(path: str, limit: int, error, wait: float, fifo: bool) -> bytes:
+def _read_nonblocking(path: str, limit: int, error: ErrorFactory, wait: float, fifo: bool) -> bytes:
     """Read a FIFO or a device without blocking: what comes until the end (or the limit)."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)   # a FIFO's open would block for a writer
     chunks: list[bytes] = []

@@ -33,9 +33,10 @@ if TYPE_CHECKING:                     # compiled; imported when first needed (pu
     from ._core import BoardTables
 
 BOARD_NAMES = ("standard", "compact")
+"""The two boards' names (R3)."""
 
-#: Seat colors (R6), seat 0 first.
 SEAT_NAMES = ("red", "blue", "black", "green", "purple", "orange")
+"""Seat colors (R6), seat 0 first."""
 
 #: R4: six edge directions then six spoke directions, as (name, (dq, dr)).
 EDGE_DIRECTIONS = (
@@ -47,6 +48,8 @@ SPOKE_DIRECTIONS = (
     ("V180", (-2, 1)), ("V240", (-1, 2)), ("V300", (1, 1)),
 )
 DIRECTIONS = EDGE_DIRECTIONS + SPOKE_DIRECTIONS
+"""R4: the twelve directions, six edges then six spokes, as (name, (dq, dr)); a direction
+index (0-11) is a place in this tuple."""
 DIRECTION_NAMES = tuple(name for name, _ in DIRECTIONS)
 DIRECTION_VECTORS = tuple(vec for _, vec in DIRECTIONS)
 EDGE_DIRS = tuple(range(NUM_EDGE_DIRS))
@@ -74,49 +77,105 @@ SEAT0_DIRECTION_SETS = {
     QUEEN: _VERTICAL + _HORIZONTAL + _DIAGONAL,
 }
 
-#: R35 setup of red (seat 0); other seats rotate it (R6).
 SETUP = {
     "standard": {"K": "h1", "Q": "l1", "Tw": "h3", "Tb": "l3", "Uw": "i2", "Ub": "f3",
                  "Bw": "j3", "Bb": "g2", "Xw": "f1", "Xb": "j1", "Hw": "m2", "Hb": "k2"},
     "compact": {"K": "h3", "Q": "j3", "Tw": "g4", "Tb": "g6", "Uw": "i6", "Ub": "h5",
                 "Bw": "k4", "Bb": "j5", "Xw": "i2", "Xb": "i4", "Hw": "l5", "Hb": "k6"},
 }
+"""R35 setup of red (seat 0), per board: piece code -> cell label; other seats rotate it (R6)."""
 
 
 def rotate_cw(q: int, r: int) -> tuple[int, int]:
-    """Rotate a cell (or vector) clockwise by 60 degrees about the centre (R6)."""
+    """Rotate a cell (or vector) clockwise by 60 degrees about the centre (R6).
+
+    Args:
+        q: The axial q coordinate.
+        r: The axial r coordinate.
+
+    Returns:
+        The rotated ``(q, r)``.
+    """
     return -r, q + r
 
 
 def rotate(q: int, r: int, turns: int) -> tuple[int, int]:
-    """Rotate clockwise ``turns`` times (negative: counter-clockwise)."""
+    """Rotate clockwise ``turns`` times (negative: counter-clockwise).
+
+    Args:
+        q: The axial q coordinate.
+        r: The axial r coordinate.
+        turns: How many 60-degree turns, clockwise (negative: counter-clockwise).
+
+    Returns:
+        The rotated ``(q, r)``.
+    """
     for _ in range(turns % 6):
         q, r = rotate_cw(q, r)
     return q, r
 
 
 def hex_distance(q: int, r: int) -> int:
-    """R2: hex distance from the centre."""
+    """R2: hex distance from the centre.
+
+    Args:
+        q: The cell's axial q coordinate.
+        r: The cell's axial r coordinate.
+
+    Returns:
+        The number of edge steps from the centre.
+    """
     return max(abs(q), abs(r), abs(q + r))
 
 
 def edge_normal_extent(q: int, r: int) -> int:
-    """R2: the edge-normal extent ``m``."""
+    """R2: the edge-normal extent ``m``.
+
+    Args:
+        q: The cell's axial q coordinate.
+        r: The cell's axial r coordinate.
+
+    Returns:
+        ``m``, the largest of ``|2q + r|``, ``|q + 2r|`` and ``|q - r|``.
+    """
     return max(abs(2 * q + r), abs(q + 2 * r), abs(q - r))
 
 
 def plane(q: int, r: int) -> tuple[float, float]:
-    """R1: centre of a cell in the plane (Y up)."""
+    """R1: centre of a cell in the plane (Y up).
+
+    Args:
+        q: The cell's axial q coordinate.
+        r: The cell's axial r coordinate.
+
+    Returns:
+        ``(x, y)`` of the cell's centre, in R1's units.
+    """
     return 1.5 * q, -math.sqrt(3.0) * (r + q / 2.0)
 
 
 def label_of(q: int, r: int) -> str:
-    """R9: file letter and row number of a cell."""
+    """R9: file letter and row number of a cell.
+
+    Args:
+        q: The cell's axial q coordinate.
+        r: The cell's axial r coordinate.
+
+    Returns:
+        The label, e.g. ``"h1"`` (no on-board check).
+    """
     return f"{chr(ord('a') + q + 8)}{14 - (2 * r + q)}"
 
 
 def coords_of_label(label: str) -> tuple[int, int]:
-    """Inverse of `label_of` (no on-board check)."""
+    """Inverse of `label_of` (no on-board check).
+
+    Args:
+        label: A cell label, e.g. ``"h1"``.
+
+    Returns:
+        The cell's ``(q, r)``.
+    """
     q = ord(label[0]) - ord("a") - 8
     row = int(label[1:])
     return q, (14 - row - q) // 2
@@ -128,7 +187,15 @@ def _seat0_projection(q: int, r: int) -> int:
 
 
 def kingdom_owner(q: int, r: int) -> int:
-    """R7: the seat a kingdom cell belongs to; corner ties go to seat s+1."""
+    """R7: the seat a kingdom cell belongs to; corner ties go to seat s+1.
+
+    Args:
+        q: The cell's axial q coordinate.
+        r: The cell's axial r coordinate.
+
+    Returns:
+        The owning seat.
+    """
     projections = [_seat0_projection(*rotate(q, r, -s)) for s in range(NUM_SEATS)]
     best = max(projections)
     winners = [s for s in range(NUM_SEATS) if projections[s] == best]
@@ -144,6 +211,15 @@ def winding_base(q: int, r: int, seat: int, clockwise: bool) -> float:
 
     Computed in seat 0's frame so that both the seat's own ray (0) and the
     opposite ray (+180) are exact.
+
+    Args:
+        q: The cell's axial q coordinate.
+        r: The cell's axial r coordinate.
+        seat: The seat whose direction the angle is measured from.
+        clockwise: Measure clockwise (True) or counter-clockwise (False).
+
+    Returns:
+        The angle in degrees, in (-180, 180].
     """
     q0, r0 = rotate(q, r, -seat)
     x, y = plane(q0, r0)
@@ -160,27 +236,59 @@ def winding_base(q: int, r: int, seat: int, clockwise: bool) -> float:
 
 
 def theta(q: int, r: int) -> float:
-    """R29: angle (degrees) of a cell's centre seen from the board centre."""
+    """R29: angle (degrees) of a cell's centre seen from the board centre.
+
+    Args:
+        q: The cell's axial q coordinate.
+        r: The cell's axial r coordinate.
+
+    Returns:
+        ``atan2(y, x)`` of the cell's centre, in degrees.
+    """
     x, y = plane(q, r)
     return math.degrees(math.atan2(y, x))
 
 
 def rotate_direction(d: int, seat: int) -> int:
-    """The direction index that ``d`` becomes for ``seat`` (R6, R11)."""
+    """The direction index that ``d`` becomes for ``seat`` (R6, R11).
+
+    Args:
+        d: A direction index (0-11, R4) in seat 0's frame.
+        seat: The seat whose frame it is turned to.
+
+    Returns:
+        The direction index for ``seat``.
+    """
     vec = rotate(*DIRECTION_VECTORS[d], seat)
     return DIRECTION_VECTORS.index(vec)
 
 
 def direction_set(seat: int, piece: int) -> tuple[int, ...]:
-    """R11 direction indices of ``piece`` for ``seat``."""
+    """R11 direction indices of ``piece`` for ``seat``.
+
+    Args:
+        seat: The seat of the piece's army.
+        piece: The piece's kind (``constants`` kind numbers).
+
+    Returns:
+        The direction indices, sorted.
+    """
     return tuple(sorted(rotate_direction(d, seat) for d in SEAT0_DIRECTION_SETS[piece]))
 
 
-_DIRECTION_MASKS: dict = {}
+_DIRECTION_MASKS: dict[tuple[int, int], int] = {}
 
 
 def direction_mask(seat: int, piece: int) -> int:
-    """R11 direction set of ``piece`` for ``seat`` as a bit mask (cached)."""
+    """R11 direction set of ``piece`` for ``seat`` as a bit mask (cached).
+
+    Args:
+        seat: The seat of the piece's army.
+        piece: The piece's kind (``constants`` kind numbers).
+
+    Returns:
+        The mask: bit ``d`` set for each direction index ``d`` of the set.
+    """
     mask = _DIRECTION_MASKS.get((seat, piece))
     if mask is None:
         mask = _DIRECTION_MASKS[(seat, piece)] = sum(1 << d for d in direction_set(seat, piece))
@@ -206,6 +314,12 @@ class Board:
 
     ``Board("standard")`` and ``Board("compact")`` are immutable and shared.
     Cells are addressed by index (R9 order) internally and by label publicly.
+
+    Args:
+        name: ``"standard"`` or ``"compact"``.
+
+    Raises:
+        ConfigError: ``name`` is not a board's name.
     """
 
     _cache: dict[str, "Board"] = {}
@@ -220,6 +334,11 @@ class Board:
             board._build(name)
             cls._cache[name] = board
         return board
+
+    def __init__(self, name: str = "standard") -> None:
+        # Nothing to do: __new__ hands out the board of ``name``, built once. Declared so
+        # that the signature, Board(name), is seen where __new__'s is not (the API site).
+        pass
 
     def _build(self, name: str) -> None:
         self.name = name
@@ -246,8 +365,10 @@ class Board:
             for s in range(NUM_SEATS))
         self._tables: BoardTables | None = None
 
-    def _build_steps(self):
-        steps, flanks = [], []
+    def _build_steps(self) -> tuple[tuple[tuple[int | None, ...], ...],
+                                    tuple[tuple[tuple[int | None, ...] | None, ...], ...]]:
+        steps: list[tuple[int | None, ...]] = []
+        flanks: list[tuple[tuple[int | None, ...] | None, ...]] = []
         index = self.index_of_coords
         for q, r in self.coords:
             row_steps: list[int | None] = []
@@ -273,11 +394,21 @@ class Board:
     def __repr__(self) -> str:
         return f"Board({self.name!r})"
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Board], tuple[str]]:
         return (Board, (self.name,))
 
     def cell(self, label: str) -> int:
-        """Index (R9) of a cell label; raises NotationError for an unknown label."""
+        """Index (R9) of a cell label; raises NotationError for an unknown label.
+
+        Args:
+            label: A cell label, e.g. ``"h1"``.
+
+        Returns:
+            The cell's index.
+
+        Raises:
+            NotationError: ``label`` is no cell of this board.
+        """
         try:
             return self.index_of_label[label]
         except (KeyError, TypeError):
@@ -286,15 +417,42 @@ class Board:
                 f"and a row number, e.g. {self.labels[0]!r}..{self.labels[-1]!r}") from None
 
     def color(self, label: str) -> str:
-        """R5 color of a cell: "white", "grey" or "centre"."""
+        """R5 color of a cell: "white", "grey" or "centre".
+
+        Args:
+            label: A cell label, e.g. ``"h1"``.
+
+        Returns:
+            The color's name.
+
+        Raises:
+            NotationError: ``label`` is no cell of this board.
+        """
         return COLOR_NAMES[self.colors[self.cell(label)]]
 
     def kingdom(self, label: str) -> int | None:
-        """R7 owning seat of a kingdom cell, None for battlefield and centre."""
+        """R7 owning seat of a kingdom cell, None for battlefield and centre.
+
+        Args:
+            label: A cell label, e.g. ``"h1"``.
+
+        Returns:
+            The owning seat, or None.
+
+        Raises:
+            NotationError: ``label`` is no cell of this board.
+        """
         return self.kingdoms[self.cell(label)]
 
     def neighbours(self, index: int) -> tuple[int, ...]:
-        """Edge-adjacent on-board cells of a cell index."""
+        """Edge-adjacent on-board cells of a cell index.
+
+        Args:
+            index: The cell's index (R9 order).
+
+        Returns:
+            The neighbours' indices.
+        """
         return tuple(t for t in self.steps[index][:6] if t is not None)
 
     @property
@@ -307,12 +465,14 @@ class Board:
             for i in range(n):
                 for d in range(12):
                     cells = [i, self.steps[i][d]]
-                    if self.flanks[i][d] is not None:
-                        cells.extend(self.flanks[i][d])
+                    flank = self.flanks[i][d]
+                    if flank is not None:
+                        cells.extend(flank)
                     mask = 0
                     for c in cells:
-                        if c is not None and self.kingdoms[c] is not None:
-                            mask |= 1 << self.kingdoms[c]
+                        owner = None if c is None else self.kingdoms[c]
+                        if owner is not None:
+                            mask |= 1 << owner
                     kmask.append(mask)
             self._tables = BoardTables(
                 n, self.centre,
@@ -323,3 +483,9 @@ class Board:
                 [6 if k is None else k for k in self.kingdoms],
                 list(self.portals), list(self.up_dirs))
         return self._tables
+
+
+__all__ = ["BOARD_NAMES", "DIRECTIONS", "SEAT_NAMES", "SETUP", "Board", "coords_of_label",
+           "direction_mask", "direction_set", "edge_normal_extent", "hex_distance",
+           "kingdom_owner", "label_of", "plane", "rotate", "rotate_cw", "rotate_direction",
+           "theta", "winding_base"]

@@ -32,6 +32,17 @@ class Action:
     """One action (R15): a leg ``origin -> target`` or one of the words stop/end/pass.
 
     ``str(action)`` is its R38 notation. Cells are indices in R9 order.
+
+    Args:
+        word: ``"stop"``, ``"end"`` or ``"pass"``; None for a leg.
+        origin: A leg's origin cell (index); -1 for a word.
+        target: A leg's target cell (index); -1 for a word.
+        capture: Whether the leg captures.
+        text: The R38 notation (filled in for a word; a leg's is made by `leg_action`).
+        key: The engine's notation key (filled in for a word).
+
+    Raises:
+        NotationError: a word that is none of stop/end/pass, or a leg's cell out of range.
     """
 
     word: str | None
@@ -41,7 +52,7 @@ class Action:
     text: str = field(default="", compare=False)
     key: int = field(default=0, compare=False, repr=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.word is None:
             for name in ("origin", "target"):
                 check_int(f"an Action's {name} (a cell index)", getattr(self, name), 0,
@@ -61,24 +72,56 @@ class Action:
 
     @property
     def is_leg(self) -> bool:
+        """True for a leg, False for a word."""
         return self.word is None
 
 
 def leg_action(board: Board, origin: int, target: int, capture: bool) -> Action:
+    """The Action of a leg (its text and key made from the board's labels).
+
+    Args:
+        board: The board whose labels name the cells.
+        origin: The origin cell's index.
+        target: The target cell's index.
+        capture: Whether the leg captures (``x`` in R38 notation).
+
+    Returns:
+        The Action, e.g. ``Action('h3-h5')``.
+    """
     sep = "x" if capture else "-"
     return Action(None, origin, target, capture, f"{board.labels[origin]}{sep}{board.labels[target]}",
                   leg_key(origin, target, capture))
 
 
 def word_action(word: str) -> Action:
+    """The Action of a word.
+
+    Args:
+        word: ``"stop"``, ``"end"`` or ``"pass"``.
+
+    Returns:
+        The Action, e.g. ``Action('pass')``.
+    """
     return Action(word, text=word, key=WORD_CODES[word])
 
 
 _LEG_RE = re.compile(r"([a-z])(\d{1,2})([-x])([a-z])(\d{1,2})", re.ASCII)
 
 
-def parse_action(board: Board, text) -> Action:
-    """Parse R38 notation into an Action (legality is the game's business)."""
+def parse_action(board: Board, text: object) -> Action:
+    """Parse R38 notation into an Action (legality is the game's business).
+
+    Args:
+        board: The board whose cell labels the text uses.
+        text: R38 notation: ``"h3-h5"``, ``"h3xh5"``, ``"stop"``, ``"end"`` or ``"pass"``
+            (anything but a string is refused).
+
+    Returns:
+        The Action.
+
+    Raises:
+        NotationError: ``text`` is no string, is malformed or names an unknown cell.
+    """
     if not isinstance(text, str):
         raise NotationError(f"an action is an Action or an R38 string, got {type(text).__name__}")
     if type(text) is not str:
@@ -96,7 +139,17 @@ def parse_action(board: Board, text) -> Action:
 
 
 def illegal_message(text: str, legal: list[str], seat: int, phase: str) -> str:
-    """Why ``text`` is refused, and what is legal instead (from the same cell if any)."""
+    """Why ``text`` is refused, and what is legal instead (from the same cell if any).
+
+    Args:
+        text: The refused action's R38 text.
+        legal: The R38 texts of the legal actions.
+        seat: The seat to act.
+        phase: Its phase: 'start', 'move' or 'bonus'.
+
+    Returns:
+        The message of the IllegalActionError.
+    """
     origin = text.replace("x", "-").split("-")[0]
     same_origin = [a for a in legal if a.replace("x", "-").split("-")[0] == origin]
     if same_origin and origin not in WORDS:
@@ -109,6 +162,19 @@ def illegal_message(text: str, legal: list[str], seat: int, phase: str) -> str:
 # -- VPN (R39) -----------------------------------------------------------------
 
 class VPNPosition(NamedTuple):
+    """A turn-start position as VPN (R39) records it: what `parse_vpn` reads and
+    `format_vpn` prints.
+
+    Args:
+        board: The board.
+        cells: Per cell (R9 order): the Piece on it, or None.
+        to_move: The seat to move (field 3).
+        armies: Per seat (6): its Army record (field 4).
+        round: The round, from 1 (field 5).
+        passes: Consecutive pass turns before this one (R26, field 5).
+        config: Players and variant (field 6).
+    """
+
     board: Board
     cells: tuple[Piece | None, ...]
     to_move: int
@@ -138,8 +204,18 @@ def _field_int(field_no: int, name: str, text: str, low: int, high: int) -> int:
                          f"VPN field {field_no} ({FIELD_NAMES[field_no - 1]}): {message}"))
 
 
-def parse_vpn(text) -> VPNPosition:
-    """Parse and validate a VPN string (R39); raise NotationError naming the bad field."""
+def parse_vpn(text: str) -> VPNPosition:
+    """Parse and validate a VPN string (R39); raise NotationError naming the bad field.
+
+    Args:
+        text: The VPN: six space-separated fields.
+
+    Returns:
+        The position.
+
+    Raises:
+        NotationError: ``text`` is no string or is malformed (the bad field named).
+    """
     if not isinstance(text, str):
         raise NotationError(f"a VPN is a string, got {type(text).__name__}")
     fields = text.split(" ")
@@ -160,12 +236,13 @@ def parse_vpn(text) -> VPNPosition:
     return VPNPosition(board, tuple(cells), to_move, tuple(records), round_number, passes, config)
 
 
-def _parse_armies(armies_text: str, config: Config) -> tuple[list[Army], list[tuple]]:
+def _parse_armies(armies_text: str, config: Config) -> tuple[list[Army], list[tuple[int | None, ...]]]:
     """Field 4: each army's record, and its King's and Queen's laps (None: not on board)."""
     army_fields = armies_text.split("/")
     if len(army_fields) != 6:
         _fail(4, f"expected 6 '/'-separated army entries, got {len(army_fields)}")
-    records, laps = [], []
+    records: list[Army] = []
+    laps: list[tuple[int | None, ...]] = []
     for seat, entry in enumerate(army_fields):
         parts = entry.split(",")
         if len(parts) != 5:
@@ -238,7 +315,7 @@ def _parse_placement(placement: str, board: Board, records: list[Army]) -> list[
     return cells
 
 
-def _place_laps(cells: list[Piece | None], laps: list[tuple]) -> None:
+def _place_laps(cells: list[Piece | None], laps: list[tuple[int | None, ...]]) -> None:
     """Give each King and Queen on the board its laps from field 4 (R29)."""
     placed: dict[tuple[int, int], int] = {}
     for cell, found in enumerate(cells):
@@ -280,11 +357,11 @@ def _parse_round(round_text: str) -> tuple[int, int]:
     return round_number, passes
 
 
-def _variant_error(message: str):
+def _variant_error(message: str) -> NotationError:
     return NotationError(f"VPN field 6 (variant): {message}")
 
 
-def _check_counts(cells, records):
+def _check_counts(cells: list[Piece | None], records: list[Army]) -> None:
     """No army has more pieces of a kind than its 12 (on the board and held by others)."""
     seen: dict[tuple[int, int, int | None], int] = {}
     for piece in cells:
@@ -304,7 +381,18 @@ def _check_counts(cells, records):
 
 def format_vpn(position: VPNPosition) -> str:
     """Print a turn-start position as VPN (R39); StateError when a counter has grown past
-    what [`parse_vpn`][victorus.notation.parse_vpn] reads back (a VPN printed is always one that parses)."""
+    what [`parse_vpn`][victorus.notation.parse_vpn] reads back (a VPN printed is always one that parses).
+
+    Args:
+        position: The position to print.
+
+    Returns:
+        The VPN string.
+
+    Raises:
+        StateError: the round, the pass count or a knight-capture count is beyond what a
+            VPN records.
+    """
     counters = [("round", position.round, 1), ("pass count", position.passes, 0)] + [
         (f"army {seat} knight captures", rec.knight_captures, 0)
         for seat, rec in enumerate(position.armies)]

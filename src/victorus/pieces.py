@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from . import constants
 from .constants import EDGE_LETTERS, PIECE_LETTERS, ROYALS
+
+if TYPE_CHECKING:
+    from .geometry import Board
+    from .variants import Config
 
 
 class Piece(NamedTuple):
@@ -69,7 +73,7 @@ def piece_from_code(seat: int, code: str) -> Piece:
     return Piece(seat, kind, edge, royal=code.endswith("+"), tally=1 if code.endswith("1") else 0)
 
 
-def setup_cells(board, config) -> list:
+def setup_cells(board: Board, config: Config) -> list[Piece | None]:
     """R35: the start position's cells (Piece or None) for the present seats."""
     cells: list[Piece | None] = [None] * len(board)
     for seat in config.present:
@@ -83,7 +87,7 @@ class Army(NamedTuple):
 
     state: str                           # 'a' active, 'e' eliminated, 'x' absent
     knight_captures: int = 0             # R19
-    held: tuple = ()                     # Held pieces in capture order
+    held: tuple[Held, ...] = ()          # Held pieces in capture order
 
 
 class Turn(NamedTuple):
@@ -98,7 +102,7 @@ class Turn(NamedTuple):
     legs: int = 0                        # legs made in the current move
     captures: int = 0                    # captures made in the current move
     last_capture: int = -1               # cell of the current move's last capture
-    frozen: frozenset = frozenset()      # cells of frozen pieces (R24)
+    frozen: frozenset[int] = frozenset()  # cells of frozen pieces (R24)
     self_cell: int = -1                  # the self-eligible piece (R23, R37b)
     self_color: int = -1                # color of its last capture cell (R23)
     nocap: int = -1                      # R37(c): kingdom its self-bonus may not capture in

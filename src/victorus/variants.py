@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .checks import check_int, parse_int, shown
+from .checks import ErrorFactory, check_int, parse_int, shown
 from .constants import NUM_SEATS
 from .errors import ConfigError, NotationError
 
@@ -29,7 +29,7 @@ class Config:
     allied: bool = False
     quick: int | None = None           # round limit L of the quick game, or None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         check_int("players", self.players, 2, 6)
         if self.allied and self.players != 6:
             raise ConfigError(f"the allied variant needs 6 players, got {self.players}")
@@ -37,7 +37,8 @@ class Config:
             raise ConfigError(f"the quick round limit must be at least 1, got {self.quick}")
 
     @classmethod
-    def from_variant(cls, variant: str, players: int | None = None, error=ConfigError) -> "Config":
+    def from_variant(cls, variant: str, players: int | None = None,
+                     error: ErrorFactory = ConfigError) -> Config:
         """The configuration a variant string names (R34, R37, R39 field 6) for ``players``
         (None: the variant's own count, or 6); what is wrong is raised as ``error``."""
         allied, quick, variant_players = parse_variant(variant, error)
@@ -87,7 +88,7 @@ class Config:
 ACCEPTED_VARIANTS = "'standard', or a '+'-joined list of 'allied', 'players<2-5>', 'quick' or 'quick<rounds>'"
 
 
-def parse_variant(text: str, error=NotationError) -> tuple[bool, int | None, int | None]:
+def parse_variant(text: str, error: ErrorFactory = NotationError) -> tuple[bool, int | None, int | None]:
     """Parse R39 field 6 (or the API's variant string): (allied, quick limit, players or None)."""
     if not isinstance(text, str) or not text:
         raise error(f"variant must be a non-empty string: {ACCEPTED_VARIANTS}, got {shown(text, 60)}")

@@ -11,9 +11,13 @@ from __future__ import annotations
 
 from array import array
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .constants import NUM_SEATS
 from .pieces import Held, Piece
+
+if TYPE_CHECKING:
+    from .game import Game
 
 ARMY_STATE_NAMES = {"a": "active", "e": "eliminated", "x": "absent"}
 
@@ -29,15 +33,34 @@ class PositionView:
     holds, in capture order), ``held_points`` and ``board_points`` (R37 points held, and
     of its own pieces on the board), ``states`` ('active', 'eliminated', 'absent') and
     ``knight_captures`` (R19). The turn: ``to_move``, ``phase``, ``round``.
+
+    Made by ``game.view()``; the fields are its arguments, in this order.
+
+    Args:
+        army: Per cell: the seat of the piece on it, -1 if empty.
+        kind: Per cell: the piece's kind (``constants`` kind numbers), -1 if empty.
+        edge: Per cell: 0 white, 1 grey, -1 none (empty, King, Queen).
+        royal: Per cell: 1 for a royal knight (R23), else 0.
+        tally: Per cell: the piece's R25 capture tally.
+        laps: Per cell: a King's or Queen's R29 laps (``array('i')``).
+        frozen: Per cell: 1 for a frozen piece (R21), else 0.
+        held: Per seat: R39 codes of the pieces it holds, in capture order.
+        held_points: Per seat: R37 points of the pieces it holds.
+        board_points: Per seat: R37 points of its own pieces on the board.
+        states: Per seat: 'active', 'eliminated' or 'absent'.
+        knight_captures: Per seat: its knight captures (R19).
+        to_move: The seat to act.
+        phase: 'start', 'move' or 'bonus' (R22).
+        round: The round, counted from 1.
     """
 
-    army: array
-    kind: array
-    edge: array
-    royal: array
-    tally: array
-    laps: array
-    frozen: array
+    army: array[int]
+    kind: array[int]
+    edge: array[int]
+    royal: array[int]
+    tally: array[int]
+    laps: array[int]
+    frozen: array[int]
     held: tuple[tuple[str, ...], ...]
     held_points: tuple[int, ...]
     board_points: tuple[int, ...]
@@ -48,7 +71,14 @@ class PositionView:
     round: int
 
     def piece_code(self, cell: int) -> str | None:
-        """R39 code ``<seat><piece>`` of the piece on ``cell`` (an index), or None."""
+        """R39 code ``<seat><piece>`` of the piece on ``cell`` (an index), or None.
+
+        Args:
+            cell: The cell's index (R9 order).
+
+        Returns:
+            The code, e.g. ``"0K"`` or ``"3Xb+"``; None for an empty cell.
+        """
         army, edge = self.army[cell], self.edge[cell]
         if army < 0:
             return None
@@ -68,9 +98,17 @@ class PositionView:
         return tuple(b + h for b, h in zip(self.board_points, self.held_points))
 
 
-def cell_arrays(game) -> tuple[array, ...]:
+def cell_arrays(game: Game) -> tuple[array[int], ...]:
     """Per cell of ``game``'s board: army, kind, edge, royal, tally, laps and frozen, read
-    from the engine in one call."""
+    from the engine in one call.
+
+    Args:
+        game: The game whose position is read.
+
+    Returns:
+        Seven arrays, ``array('b')`` but laps ``array('i')``, as
+        [`PositionView`][victorus.view.PositionView]'s fields of those names.
+    """
     n = len(game.board)
     army, kind, edge, royal, tally, frozen = (array("b", bytes(n)) for _ in range(6))
     laps = array("i", bytes(4 * n))
@@ -78,13 +116,20 @@ def cell_arrays(game) -> tuple[array, ...]:
     return army, kind, edge, royal, tally, laps, frozen
 
 
-def position_view(game) -> PositionView:
-    """The view of ``game`` (``Game.view()``)."""
+def position_view(game: Game) -> PositionView:
+    """The view of ``game`` (``Game.view()``).
+
+    Args:
+        game: The game whose position is read.
+
+    Returns:
+        A snapshot: changing it changes nothing in the game.
+    """
     engine = game._engine
     army, kind, edge, royal, tally, laps, frozen = cell_arrays(game)
     held: list[list[str]] = [[] for _ in range(NUM_SEATS)]
-    for holder, *piece in engine.held():
-        held[holder].append(Held(*piece).code)
+    for entry in engine.held():
+        held[entry[0]].append(Held(*entry[1:]).code)
     board_points, held_points = engine.material()
     states, captures = zip(*engine.armies())
     return PositionView(army, kind, edge, royal, tally, laps, frozen,
