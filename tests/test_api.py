@@ -117,7 +117,7 @@ def test_a_game_starts_from_a_cached_position_it_cannot_change():
 
 
 def test_repr_mentions_state():
-    assert "seat 0 to act" in repr(victorus.Game())
+    assert repr(victorus.Game()) == "<Game standard 6p, ply 0, red to move>"
 
 
 # -- command line ------------------------------------------------------------------

@@ -19,6 +19,18 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" and len(parts) > 1 else parts)
 
 
+def without_type_checking(tree: ast.Module) -> ast.Module:
+    """``tree`` less its ``if TYPE_CHECKING:`` blocks: imports for the type checker only,
+    never run, so no arrow between rooms (a type may name a room above)."""
+    class Strip(ast.NodeTransformer):
+        def visit_If(self, node: ast.If) -> ast.AST | None:
+            if ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
+                return None if not node.orelse else ast.If(
+                    test=ast.Constant(False), body=[ast.Pass()], orelse=node.orelse)
+            return self.generic_visit(node)
+    return Strip().visit(tree)
+
+
 def import_graph() -> dict[str, set[str]]:
     """Module -> the package modules it imports, at any depth of the file (lazy imports
     inside functions count too); names are below ``victorus`` (``search.mcts``), the
@@ -32,7 +44,7 @@ def import_graph() -> dict[str, set[str]]:
             else name
         package = "" if name == "__init__" else package
         deps = set()
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(without_type_checking(ast.parse(path.read_text()))):
             if isinstance(node, ast.ImportFrom) and node.level >= 1:
                 base = package.split(".") if package else []
                 base = base[:len(base) - (node.level - 1)] if node.level > 1 else base
@@ -192,8 +204,19 @@ def test_rooms_stay_small():
     long = [f"{path.name}:{node.name}" for path in PACKAGE.rglob("*.py")
             for node in ast.walk(ast.parse(path.read_text()))
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-            and node.end_lineno - node.lineno + 1 > 80]
+            and code_lines(node) > 80]
     assert long == []
+
+
+def code_lines(function: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    """A function's lines, its docstring left out (the reference's Args, Returns and
+    Raises sections document it; they do not make the room bigger)."""
+    lines = function.end_lineno - function.lineno + 1
+    first = function.body[0]
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
+            and isinstance(first.value.value, str):
+        lines -= first.end_lineno - first.lineno + 1
+    return lines
 
 
 def test_ci_reads_each_extra_the_same_without_a_toml_library(monkeypatch):

@@ -63,7 +63,8 @@ def test_a_draw_reads_draw():
 def test_an_illegal_ids_error_lists_plain_ints(ident):
     game = victorus.Game("compact", players=2)
     legal = [int(i) for i in game.legal_action_ids()]
-    for call in (game.play_id, game.action_from_id):
+    from victorus.tensors import action_from_id
+    for call in (game.play_id, game.action_from_id, lambda i: action_from_id(game, i)):
         with pytest.raises(IllegalActionError) as error:
             call(ident)
         message = str(error.value)

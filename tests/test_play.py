@@ -193,4 +193,4 @@ def test_print_shows_the_text_board_and_repr_the_summary():
     from victorus.render import text_board
     game = victorus.Game("compact", players=2)
     assert str(game) == text_board(game) and "\033[" not in str(game)
-    assert repr(game) == "<victorus.Game compact players2 (seat 0 to act, round 1, start)>"
+    assert repr(game) == "<Game compact 2p, ply 0, red to move>"

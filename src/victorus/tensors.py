@@ -378,7 +378,7 @@ def action_from_id(game: Game, ident: int) -> Action:
     key = game._engine.code_of_id(ident)
     if key < 0:
         raise IllegalActionError(f"action id {ident} ({describe_id(game.board, ident)}) is not "
-                                 f"legal now; legal ids: {list(legal_action_ids(game)[:20])}")
+                                 f"legal now; legal ids: {legal_action_ids(game)[:20].tolist()}")
     return game._make_action(key)
 
 
