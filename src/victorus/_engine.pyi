@@ -125,11 +125,22 @@ class GameCore:
     _actions: list[Action | None]
 
     def legal_actions(self) -> list[Action]:
-        """All legal actions: legs in (origin, target) cell order, then stop/end/pass."""
+        """All legal actions: legs in (origin, target) cell order, then stop/end/pass.
+
+        Returns:
+            The legal actions of the army to act (empty once the game is over)."""
     def play(self, action: Action | str) -> None:
         """Play an [`Action`][victorus.notation.Action] or an R38 string; an illegal one
         raises [`IllegalActionError`][victorus.errors.IllegalActionError] and changes
-        nothing."""
+        nothing.
+
+        Args:
+            action: The action: an Action of this game, or its R38 text (``"h3-h7"``,
+                ``"i6xi10"``, ``"stop"``, ``"end"``, ``"pass"``).
+
+        Raises:
+            NotationError: The text is not an R38 action.
+            IllegalActionError: The action is not legal now (the game is unchanged)."""
     @property
     def is_over(self) -> bool:
         """True once the game has ended (R26-R34; not at the R36 cap)."""

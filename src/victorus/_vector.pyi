@@ -12,6 +12,7 @@ from ._engine import Engine, Rules
 from .search._policy import Opponent
 
 MAX_LEGAL_ACTIONS: int
+"""The most legal actions a position can have: the width of `VectorGames`' ``ids`` rows."""
 #: Threads a vector of games may use.
 MAX_WORKER_THREADS: int
 

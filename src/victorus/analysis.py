@@ -33,19 +33,21 @@ from .geometry import SEAT_NAMES
 from .page_state import State, placement
 from .search.budgets import SearchResult
 
-#: The search's budget: a second of one thread (the page's agents share the machine).
 ANALYSIS_SECONDS = 1.0
-#: The review's budget per position, and the most positions it searches (a longer game
-#: is reviewed at evenly spaced positions: its time and memory stay bounded).
-REVIEW_SECONDS, REVIEW_MAX_POSITIONS = 0.05, 1000
-#: The search tree's bound (nodes of 56 bytes): about 5.6 MB while a search runs.
+"""The search's budget: a second of one thread (the page's agents share the machine)."""
+REVIEW_SECONDS = 0.05
+"""The review's search budget per position, in seconds."""
+REVIEW_MAX_POSITIONS = 1000
+"""The most positions a review searches (a longer game is reviewed at evenly spaced positions:
+its time and memory stay bounded)."""
 ANALYSIS_MAX_NODES = 100_000
-#: The review's marks: the actions where the actor's team lost the most chance, at most
-#: this many, and only drops of at least REVIEW_DROP.
+"""The search tree's bound (nodes of 56 bytes): about 5.6 MB while a search runs."""
 REVIEW_MARKS, REVIEW_DROP = 5, 0.1
-#: The review thread's niceness (Linux: per thread), so that a live game's agents and the
-#: event loop come first.
+"""The review's marks: the actions where the actor's team lost the most chance, at most this many,
+and only drops of at least REVIEW_DROP."""
 REVIEW_NICE = 10
+"""The review thread's niceness (Linux: per thread), so that a live game's agents and the event loop
+come first."""
 
 
 class Point(TypedDict):

@@ -30,13 +30,14 @@ _CANONICAL_RE = re.compile(r"0|-?[1-9][0-9]*", re.ASCII)
 
 
 def shown(value: object, width: int = 24) -> str:
-    """``repr(value)`` cut to ``width`` characters (a huge int is never converted whole); a
-    numpy integer scalar is shown as the plain int it stands for (``1040``, not
-    ``np.int32(1040)``).
+    """``repr(value)`` cut to ``width`` characters, in the middle (a huge int is never
+    converted whole); a numpy integer scalar is shown as the plain int it stands for
+    (``1040``, not ``np.int32(1040)``).
 
     Args:
         value: What to show: anything, usually a value a user gave.
-        width: The most characters shown; a longer repr is cut and ends in ``...``.
+        width: The most characters shown; a longer repr is cut in the middle, its start
+            and its end kept around ``...`` (a path keeps its file name, a spec its tail).
 
     Returns:
         The short text.
@@ -49,7 +50,10 @@ def shown(value: object, width: int = 24) -> str:
         text = repr(value)
     except (ValueError, RecursionError):
         return f"a {type(value).__name__}"
-    return text if len(text) <= width else f"{text[:width - 3]}..."
+    if len(text) <= width:
+        return text
+    head = (width - 3) * 2 // 3
+    return f"{text[:head]}...{text[len(text) - (width - 3 - head):]}"
 
 
 def _is_numpy_integer(value: object) -> bool:

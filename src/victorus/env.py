@@ -33,6 +33,8 @@ with optional_imports("victorus.env (PettingZoo)"):
     from pettingzoo.utils import wrappers
 
 RENDER_MODES = ("human", "ansi", "rgb_array")
+"""The render modes: ``"human"`` (the text board printed), ``"ansi"`` (returned as text),
+``"rgb_array"`` (an RGB picture; needs the render extra)."""
 
 
 def aec_env(**kwargs: Any) -> VictorusEnv:
@@ -51,8 +53,8 @@ def aec_env(**kwargs: Any) -> VictorusEnv:
     return VictorusEnv(**kwargs)
 
 
-#: PettingZoo's name for the environment without wrappers: ``aec_env``.
 raw_env = aec_env
+"""PettingZoo's name for the environment without wrappers: ``aec_env``."""
 
 
 def env(**kwargs: Any) -> AECEnv[str, dict[str, NDArray[Any]], int]:

@@ -42,9 +42,9 @@ class AgentError(VictorusError):
 
     def __init__(self, message: str, result: Any = None) -> None:
         super().__init__(message)
-        #: What was finished before the error (a tournament's `TournamentResult`; inside
-        #: a run, the outcomes collected so far), else None.
         self.result: Any = result
+        """What was finished before the error (a tournament's `TournamentResult`; inside a run, the
+        outcomes collected so far), else None."""
 
 
 class WorkerLost(VictorusError):
@@ -60,9 +60,9 @@ class WorkerLost(VictorusError):
 
     def __init__(self, message: str, result: Any = None) -> None:
         super().__init__(message)
-        #: What was finished before the error (a tournament's `TournamentResult`; inside
-        #: a run, the outcomes collected so far), else None.
         self.result: Any = result
+        """What was finished before the error (a tournament's `TournamentResult`; inside a run, the
+        outcomes collected so far), else None."""
 
 
 class Cancelled(VictorusError):

@@ -27,8 +27,8 @@ import threading
 from .checks import ErrorFactory, shown
 from .errors import ConfigError
 
-#: How long a read from a pipe or a device waits for data that has not come yet.
 READ_WAIT_SECONDS = 10.0
+"""How long a read from a pipe or a device waits for data that has not come yet."""
 
 _umask_lock = threading.Lock()
 
@@ -81,8 +81,8 @@ def read_only(path: str, info: os.stat_result) -> bool:
     return not info.st_mode & 0o222 or not os.access(path, os.W_OK)
 
 
-#: A write's temporary file: ``.<name>.<pid>-<random>.tmp`` beside the file it replaces.
 _TEMPORARY = re.compile(r"^\.(?P<name>.+)\.(?P<pid>\d+)-[a-z0-9_]+\.tmp$")
+"""A write's temporary file: ``.<name>.<pid>-<random>.tmp`` beside the file it replaces."""
 
 
 def _process_gone(pid: int) -> bool:

@@ -56,11 +56,11 @@ if TYPE_CHECKING:
 _T = TypeVar("_T")
 _WORDS_BY_KEY = {key: word_action(word) for word, key in WORD_CODES.items()}
 _BASE = object()             # Game._origin: "the VPN of the engine's base state", made lazily
-#: Per board: its Action objects by ``action_slot(key)`` (None until first met), shared by
-#: every game so that ``play`` can recognise the objects it handed out.
 _ACTIONS: dict[str, list[Action | None]] = {}
-#: Configurations whose tables and start position stay cached (quick<N> makes many).
+"""Per board: its Action objects by ``action_slot(key)`` (None until first met), shared by every
+game so that ``play`` can recognise the objects it handed out."""
 CACHED_CONFIGURATIONS = 64
+"""Configurations whose tables and start position stay cached (quick<N> makes many)."""
 
 
 @lru_cache(maxsize=CACHED_CONFIGURATIONS, typed=True)
@@ -604,14 +604,14 @@ def _in_words(seats: Sequence[int]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-#: perft recurses on the C stack one level per ply; deeper runs could never finish anyway.
 MAX_PERFT_DEPTH = 32
+"""perft recurses on the C stack one level per ply; deeper runs could never finish anyway."""
 
 
-#: Threads perft may use (a root split; more than the root's actions would idle).
 MAX_PERFT_THREADS = 256
-#: The largest perft transposition table, in MiB.
+"""Threads perft may use (a root split; more than the root's actions would idle)."""
 MAX_PERFT_HASH_MB = 65536
+"""The largest perft transposition table, in MiB."""
 
 
 def check_stop(stop: StopToken | None, what: str) -> None:

@@ -38,11 +38,11 @@ BOARD_NAMES = ("standard", "compact")
 SEAT_NAMES = ("red", "blue", "black", "green", "purple", "orange")
 """Seat colors (R6), seat 0 first."""
 
-#: R4: six edge directions then six spoke directions, as (name, (dq, dr)).
 EDGE_DIRECTIONS = (
     ("E90", (0, -1)), ("E30", (1, -1)), ("E-30", (1, 0)),
     ("E-90", (0, 1)), ("E-150", (-1, 1)), ("E150", (-1, 0)),
 )
+"""R4: six edge directions then six spoke directions, as (name, (dq, dr))."""
 SPOKE_DIRECTIONS = (
     ("V0", (2, -1)), ("V60", (1, -2)), ("V120", (-1, -1)),
     ("V180", (-2, 1)), ("V240", (-1, 2)), ("V300", (1, 1)),
@@ -66,7 +66,6 @@ _HORIZONTAL = _dirs("V0", "V180")
 _DIAGONAL = _dirs("E30", "E150", "E-30", "E-150")
 _SIXTY = _dirs("V60", "V120", "V240", "V300")
 
-#: R11 direction sets for seat 0, per piece type (Hospitaller: travel leg).
 SEAT0_DIRECTION_SETS = {
     TEMPLAR: _VERTICAL + _HORIZONTAL,
     TEUTONIC: _DIAGONAL,
@@ -76,6 +75,7 @@ SEAT0_DIRECTION_SETS = {
     KING: _VERTICAL + _HORIZONTAL + _DIAGONAL,
     QUEEN: _VERTICAL + _HORIZONTAL + _DIAGONAL,
 }
+"""R11 direction sets for seat 0, per piece type (Hospitaller: travel leg)."""
 
 SETUP = {
     "standard": {"K": "h1", "Q": "l1", "Tw": "h3", "Tb": "l3", "Uw": "i2", "Ub": "f3",

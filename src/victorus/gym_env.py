@@ -45,12 +45,12 @@ with optional_imports("victorus.gym_env (gymnasium)"):
     import gymnasium
     from gymnasium import spaces
 
-#: The registered ids and their games (board, players, variant).
 ENV_IDS = {"victorus/Compact2p-v0": ("compact", 2, "standard"),
            "victorus/Compact2pQuick-v0": ("compact", 2, "quick6"),
            "victorus/Compact3p-v0": ("compact", 3, "standard"),
            "victorus/Standard2p-v0": ("standard", 2, "standard"),
            "victorus/Standard6p-v0": ("standard", 6, "standard")}
+"""The registered ids and their games (board, players, variant)."""
 
 
 class LearnerEnv(gymnasium.Env[NDArray[np.float32] | NDArray[np.uint8], np.int64]):

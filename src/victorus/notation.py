@@ -185,8 +185,8 @@ class VPNPosition(NamedTuple):
 
 
 FIELD_NAMES = ("board", "placement", "side to move", "armies", "round", "variant")
-#: Ranges the engine stores exactly (C integers); anything beyond is rejected.
 MAX_COUNT = 1_000_000_000
+"""Ranges the engine stores exactly (C integers); anything beyond is rejected."""
 
 
 _PLACEMENT_RE = re.compile(r"([a-z]\d{1,2}):([0-5])(K|Q|[TUBXH][wb](?:\+|1)?)", re.ASCII)

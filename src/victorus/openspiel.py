@@ -34,20 +34,15 @@ from .variants import Config
 with optional_imports("victorus.openspiel"):
     import pyspiel
 
-#: observation_version: the planes this game writes (constants.OBSERVATION_VERSION); a
-#: program that asks for another version is told at once instead of training on planes
-#: it does not expect.
 _DEFAULTS = {"board": "standard", "players": 6, "variant": "standard",
              "max_actions": DEFAULT_MAX_ACTIONS, "observation_version": OBSERVATION_VERSION,
              "observation": "planes"}
+"""observation_version: the planes this game writes (constants.OBSERVATION_VERSION); a program that
+asks for another version is told at once instead of training on planes it does not expect."""
 OBSERVATIONS = ("planes", "small")
+"""The observations the game offers (its ``observation`` parameter): the planes per cell, or the
+small rows per cell with the global planes once."""
 
-#: The "small" observation's rows per cell, each a weighted sum of planes (at most one of
-#: a row's planes is set in a cell, so the sum is a code): the piece (0 empty, else
-#: 1 + 7 * relative army + kind, kinds in PIECE_LETTERS order), flags (black-edged 1,
-#: royal 2, frozen 4, self-eligible 8, moving 16), the tally, the laps, the cell's colour
-#: (white 1, grey 2, centre 3) and its live kingdom (0 none, else 1 + relative army).
-#: Then the planes that are the same in every cell (phase onwards), once each.
 SMALL_ROWS = {
     "piece": {f"army{a}_{p}": 1 + 7 * a + k for a in range(NUM_SEATS)
               for k, p in enumerate(PIECE_LETTERS)},
@@ -57,7 +52,14 @@ SMALL_ROWS = {
     "colour": {"cell_white": 1, "cell_grey": 2, "cell_centre": 3},
     "kingdom": {f"kingdom{a}": 1 + a for a in range(NUM_SEATS)},
 }
+"""The "small" observation's rows per cell, each a weighted sum of planes (at most one of a row's
+planes is set in a cell, so the sum is a code): the piece (0 empty, else 1 + 7 * relative army +
+kind, kinds in PIECE_LETTERS order), flags (black-edged 1, royal 2, frozen 4, self-eligible 8,
+moving 16), the tally, the laps, the cell's colour (white 1, grey 2, centre 3) and its live kingdom
+(0 none, else 1 + relative army). Then the planes that are the same in every cell (phase onwards),
+once each."""
 SMALL_GLOBALS = PLANES[PLANES.index("phase_start"):]
+"""The planes the small observation holds once: those that are the same in every cell."""
 _SMALL_WEIGHTS = np.array([[row.get(plane, 0) for plane in PLANES] for row in SMALL_ROWS.values()],
                           np.float32)
 _GAME_TYPE = pyspiel.GameType(

@@ -52,19 +52,23 @@ if TYPE_CHECKING:
     from .notation import Action
 
 MAGIC = "victorus-record 1"
-#: The largest record file read: about 1.3 million actions (12 bytes each), replayed in
-#: ~6 s with a peak of ~280 MB; a game at the default cap (20,000 actions) is ~250 KB.
+"""The first line of every record (its format and version)."""
 MAX_RECORD_BYTES = 16 * 1024 * 1024
-MAX_HEADER_VALUE = 4096          # characters; the longest VPN start position is about 1,500
+"""The largest record file read: about 1.3 million actions (12 bytes each), replayed in ~6 s with a
+peak of ~280 MB; a game at the default cap (20,000 actions) is ~250 KB."""
+MAX_HEADER_VALUE = 4096
+"""The longest header value read, in characters (the longest VPN start position is about
+1,500)."""
 HEADER_KEYS = ("board", "players", "variant", "start", "seed", "agents", "time-limit",
                "resigned", "result")
-#: An agent's name in the header: an agent spec (``mcts:0.5s@2``), ``person`` or ``-``.
+"""The header's keys, in the order a record writes them."""
 _AGENT_RE = re.compile(r"[A-Za-z0-9_.:=@-]+", re.ASCII)
+"""An agent's name in the header: an agent spec (``mcts:0.5s@2``), ``person`` or ``-``."""
 _TURN_RE = re.compile(r"([1-9][0-9]*)\.([0-5])", re.ASCII)
-#: A record's seed: the 64-bit seeds the simulations and agents use.
 MAX_SEED = 2**64 - 1
-#: The most actions ``max_actions`` may ask for (a record file holds far fewer).
+"""A record's seed: the 64-bit seeds the simulations and agents use."""
 MAX_RECORD_ACTIONS = 2**62
+"""The most actions ``max_actions`` may ask for (a record file holds far fewer)."""
 _SECONDS_RE = re.compile(r"(0|[1-9][0-9]{0,8})(\.[0-9]{1,3})?", re.ASCII)
 
 

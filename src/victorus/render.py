@@ -33,19 +33,24 @@ if TYPE_CHECKING:
     from .pieces import Piece
 
 SEAT_COLORS = ("#d62728", "#1f77b4", "#222222", "#2ca02c", "#9467bd", "#ff7f0e")
+"""Each seat's colour in pictures: red, blue, black, green, purple, orange (R2)."""
 CELL_FILL = {0: "#ffffff", GREY: "#b8b8b8", CENTRE: "#ffd700"}
+"""A cell's fill by its colour: white, grey, and the centre's gold (R3)."""
 HIGHLIGHT = "#00b7ff"
+"""The outline of the cells a piece can reach (``moves_from``)."""
 LAST_MOVE = "#ffbf00"
-#: Each army's mark, drawn on every shield beside its color so that armies are told apart
-#: without color: an SVG path in a box from -1 to 1 (circle, square, triangle, diamond,
-#: cross, triangle down, by seat).
+"""The outline of the last action's cells."""
 ARMY_MARKS = ("M-0.9,0A0.9,0.9 0 1,0 0.9,0A0.9,0.9 0 1,0 -0.9,0Z",
               "M-0.8,-0.8H0.8V0.8H-0.8Z",
               "M0,-1L0.95,0.75H-0.95Z",
               "M0,-1L1,0L0,1L-1,0Z",
               "M-0.35,-1H0.35V-0.35H1V0.35H0.35V1H-0.35V0.35H-1V-0.35H-0.35Z",
               "M0,1L0.95,-0.75H-0.95Z")
+"""Each army's mark, drawn on every shield beside its color so that armies are told apart without
+color: an SVG path in a box from -1 to 1 (circle, square, triangle, diamond, cross, triangle down,
+by seat)."""
 ARMY_MARK_NAMES = ("circle", "square", "triangle", "diamond", "cross", "triangle down")
+"""The names of the marks of `ARMY_MARKS`, by seat (for the legend and screen readers)."""
 
 
 def show_in_notebooks(*classes: type[Any]) -> None:
@@ -124,8 +129,8 @@ def render_svg(obj: Game | Board, size: float = 22.0, seat: int = 0, labels: boo
     return frame.replace(POSITION_SLOT, f'<g class="position">{position}</g>', 1)
 
 
-#: Where [`render_layers`][victorus.render.render_layers]' position goes in its frame.
 POSITION_SLOT = '<g class="position"></g>'
+"""Where [`render_layers`][victorus.render.render_layers]' position goes in its frame."""
 
 
 def render_layers(obj: Game | Board, size: float = 22.0, seat: int = 0, labels: bool = False,
@@ -350,7 +355,9 @@ def _shield(piece: Piece, label: str, x: float, y: float, size: float, frozen: b
 
 ANSI_COLORS = ("\033[1;31m", "\033[1;34m", "\033[1;90m", "\033[1;32m", "\033[1;35m",
                 "\033[1;33m")
+"""Each seat's colour on a terminal (bold ANSI codes), for the text board's pieces."""
 ANSI_RESET = "\033[0m"
+"""The ANSI code that ends a colour."""
 
 
 def text_board(game: Game, color: bool = False) -> str:

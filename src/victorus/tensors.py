@@ -50,10 +50,12 @@ if TYPE_CHECKING:
     from .notation import Action
 
 PLANE_INDEX = {name: i for i, name in enumerate(PLANES)}
+"""Each plane's row in an observation, by its name (`PLANES` order)."""
 WORDS = ID_WORDS
-#: Pieces of one army at setup (R35; 12 on both boards): the most any army can hold is the
-#: other five armies' (R20; pieces are never made, and team mates never capture).
+"""The word actions after the N x N leg ids, in id order: stop, end, pass (R38)."""
 ARMY_PIECES = max(len(army) for army in SETUP.values())
+"""Pieces of one army at setup (R35; 12 on both boards): the most any army can hold is the other
+five armies' (R20; pieces are never made, and team mates never capture)."""
 
 
 def count_plane_bounds(max_actions: int | None = None) -> dict[str, tuple[float, float]]:

@@ -100,10 +100,9 @@ if TYPE_CHECKING:
 OBSERVATIONS = {kind: i for i, kind in enumerate(OBSERVATION_KINDS)}   # the engine's OBS_*
 LEGAL = (None, "mask", "ids")
 FRAMES = ("absolute", "observer")
-#: More than this many games per batch is refused. Each game costs about 12 KB of C state,
-#: plus 32 KB (standard board; 16 KB compact) for its mask and 64 KB (32 KB) for float32
-#: observations.
 MAX_ENVS = 1 << 14
+"""More than this many games per batch is refused. Each game costs about 12 KB of C state, plus 32
+KB (standard board; 16 KB compact) for its mask and 64 KB (32 KB) for float32 observations."""
 
 
 class VectorGames:
@@ -156,10 +155,10 @@ class VectorGames:
         self.board, self.config = start.board, start.config
         self.id_frame = id_frame
         agents = _agents_by_seat(start, opponents)
-        #: The seats the caller plays (every present seat without an agent).
         self.learner_seats = tuple(s for s in start.config.present if agents[s] is None)
-        #: The planes written (constants.OBSERVATION_VERSION, bumped with any plane change).
+        """The seats the caller plays (every present seat without an agent)."""
         self.observation_version = OBSERVATION_VERSION
+        """The planes written (constants.OBSERVATION_VERSION, bumped with any plane change)."""
         self.num_envs: int = num_envs
         self.max_actions: int | None = max_actions
         self.num_actions: int = num_actions(self.board)
@@ -182,12 +181,12 @@ class VectorGames:
                    "rewards": self.rewards, "terminated": self.terminated.view(np.uint8),
                    "truncated": self.truncated.view(np.uint8), "to_move": self.to_move,
                    "counts": self.counts, "sampled": self._sampled}
-        #: Held by every call; hold it yourself to read a call's outputs from several threads.
         self.lock = threading.RLock()
+        """Held by every call; hold it yourself to read a call's outputs from several threads."""
         self._sender: int | None = None       # the thread between send() and recv()
-        #: None: a seed drawn from the system's entropy (reset() without a seed keeps it)
         self._seed = secrets.randbits(64) if seed is None else check_int(
             "seed (or None)", seed, 0, 2**64 - 1)
+        """None: a seed drawn from the system's entropy (reset() without a seed keeps it)"""
         self._engine = VectorEngine(start._engine, n, threads, max_actions or 0,
                                     OBSERVATIONS[observations], buffers,
                                     id_frame == "observer", agents)

@@ -647,13 +647,24 @@ cdef class GameCore:
     cdef public list _actions
 
     def legal_actions(self):
-        """All legal actions: legs in (origin, target) cell order, then stop/end/pass."""
+        """All legal actions: legs in (origin, target) cell order, then stop/end/pass.
+
+        Returns:
+            The legal actions of the army to act (empty once the game is over)."""
         return self._engine._legal_objects(self._actions, self)
 
     def play(self, action):
         """Play an [`Action`][victorus.notation.Action] or an R38 string; an illegal one
         raises [`IllegalActionError`][victorus.errors.IllegalActionError] and changes
-        nothing."""
+        nothing.
+
+        Args:
+            action: The action: an Action of this game, or its R38 text (``"h3-h7"``,
+                ``"i6xi10"``, ``"stop"``, ``"end"``, ``"pass"``).
+
+        Raises:
+            NotationError: The text is not an R38 action.
+            IllegalActionError: The action is not legal now (the game is unchanged)."""
         cdef int played = self._engine._play_known(action, self._actions)
         if played <= 0:
             self._play_text(action, played == 0)
