@@ -27,6 +27,7 @@ from typing import TypedDict
 
 from . import record
 from .agents import MCTSAgent
+from .checks import shown
 from .errors import Cancelled
 from .game import Game, StopToken, replay_action
 from .geometry import SEAT_NAMES
@@ -187,7 +188,7 @@ class Analysis:
         except Cancelled:                           # cancelled before it began
             return
         except Exception as exc:                    # told to the page; the server goes on
-            found = {"status": "error", "error": f"the analysis failed: {exc!r}"}
+            found = {"status": "error", "error": f"the analysis failed: {shown(exc, 200)}"}
         with self._lock:
             if self._stop is token:                 # not cancelled meanwhile
                 self._state = {**found, "version": version, "at": at}
@@ -379,7 +380,7 @@ class Review:
         except Exception as exc:                      # told to the page; the server goes on
             with self._lock:
                 if self._state["key"] == key:
-                    self._state.update(status="error", error=f"the review failed: {exc!r}")
+                    self._state.update(status="error", error=f"the review failed: {shown(exc, 200)}")
 
 
 def _spread(count: int, most: int) -> list[int]:

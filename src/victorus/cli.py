@@ -396,7 +396,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     network = train(args.out, settings, resume=args.resume, progress=args.progress,
                     report=report, overwrite=args.overwrite)
     if not reported:
-        print(f"victorus: {args.out!r} has {network.info.get('rounds')} rounds already "
+        print(f"victorus: {shown(args.out, 200)} has {network.info.get('rounds')} rounds already "
               f"(--rounds {args.rounds}): nothing to train; give more --rounds", flush=True)
     print(f"victorus: the network is {os.path.join(args.out, 'network.vnet')}", flush=True)
     return 0
@@ -558,7 +558,7 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 
 def _seats(text: str) -> tuple[int, ...]:
-    return tuple(parse_int(f"--seats (comma-separated seat numbers) in {text[:40]!r}: a seat",
+    return tuple(parse_int(f"--seats (comma-separated seat numbers) in {shown(text, 40)}: a seat",
                            x.strip(), 0, 5, VictorusError, canonical=False)
                  for x in text.split(",") if x.strip())
 

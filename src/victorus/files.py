@@ -5,8 +5,9 @@ and replaced in one rename, so a failure (disk full, a size limit, Ctrl-C) leave
 previous file whole; the replaced file keeps its mode, a new one gets the umask's mode
 (as ``open()`` gives). A file the user cannot write, or made read-only (no write bit:
 ``chmod a-w``, Windows' read-only attribute), is refused before anything is written, on
-every platform, even where a rename could replace it. A temporary file left by a write
-that was killed (its process gone) is removed by the next write beside it.
+every platform, even where a rename could replace it. A write's temporary file is named
+``.<name>.<pid>-<random>.tmp``; one left by a write that was killed is removed by
+`remove_stale_temporaries` (a training run calls it on its folder when it starts).
 A symlink's target is the file replaced (the link stays). Devices,
 FIFOs, ``-`` (standard output) and process substitution (``>(jq .)``) are written
 to, never replaced. A read stops at a size limit instead of eating memory, and a FIFO
@@ -23,12 +24,16 @@ import stat
 import sys
 import tempfile
 import threading
+import time
+from collections.abc import Callable
 
 from .checks import ErrorFactory, shown
 from .errors import ConfigError
 
 READ_WAIT_SECONDS = 10.0
 """How long a read from a pipe or a device waits for data that has not come yet."""
+STALE_SECONDS = 60.0
+"""How old a killed write's temporary must be to be removed (a write takes seconds)."""
 
 _umask_lock = threading.Lock()
 
@@ -95,18 +100,21 @@ def _process_gone(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return True
-    except OSError:
+    except (OSError, OverflowError, ValueError):   # not ours to signal, or no pid at all
         return False
     return False
 
 
-def remove_stale_temporaries(folder: str, name: str | None = None) -> list[str]:
-    """Remove from ``folder`` the temporary files of writes whose process is gone (killed
-    mid-write), of the file ``name`` only or of any; the paths removed.
+def remove_stale_temporaries(folder: str, names: Callable[[str], bool] | None = None,
+                             older_than: float = STALE_SECONDS) -> list[str]:
+    """Remove from ``folder`` the temporary files of killed writes: those whose process is
+    gone (as this machine sees it) and that are ``older_than`` seconds old (a live write
+    of another machine or container, whose process this one cannot see, is younger).
 
     Args:
         folder: The folder to clean ("" for the current one).
-        name: Only the temporary files of this file name; None for any.
+        names: Which files' temporaries (a test of the file's name); None for any.
+        older_than: How old a temporary must be, in seconds, to be taken for stale.
 
     Returns:
         The paths removed.
@@ -116,12 +124,17 @@ def remove_stale_temporaries(folder: str, name: str | None = None) -> list[str]:
         entries = os.listdir(folder or ".")
     except OSError:
         return removed
+    now = time.time()
     for entry in entries:
         match = _TEMPORARY.match(entry)
-        if match is None or (name is not None and match["name"] != name):
+        if match is None or (names is not None and not names(match["name"])):
             continue
-        if _process_gone(int(match["pid"])):
-            path = os.path.join(folder, entry)
+        path = os.path.join(folder, entry)
+        try:
+            young = now - os.lstat(path).st_mtime < older_than
+        except OSError:
+            continue
+        if not young and _process_gone(int(match["pid"])):
             _remove_temporary(path)
             if not os.path.exists(path):
                 removed.append(path)
@@ -196,7 +209,6 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
         if isinstance(exc, OSError) and exc.filename == tmp:
             raise _renamed(exc, path) from None
         raise
-    remove_stale_temporaries(directory, name)
 
 
 def _remove_temporary(tmp: str) -> None:

@@ -156,7 +156,7 @@ def illegal_message(text: str, legal: list[str], seat: int, phase: str) -> str:
         hint = f"legal from {origin}: {', '.join(same_origin)}"
     else:
         hint = f"legal now: {', '.join(legal[:20])}{' ...' if len(legal) > 20 else ''}"
-    return f"{text!r} is not legal for {SEAT_NAMES[seat]} (seat {seat}, {phase} phase); {hint}"
+    return f"{shown(text, 60)} is not legal for {SEAT_NAMES[seat]} (seat {seat}, {phase} phase); {hint}"
 
 
 # -- VPN (R39) -----------------------------------------------------------------
@@ -224,7 +224,7 @@ def parse_vpn(text: str) -> VPNPosition:
             f"a VPN has 6 space-separated fields ({', '.join(FIELD_NAMES)}), got {len(fields)}")
     board_name, placement, side, armies_text, round_text, variant_text = fields
     if board_name not in BOARD_NAMES:
-        _fail(1, f"unknown board {board_name!r}: accepted are {', '.join(BOARD_NAMES)}")
+        _fail(1, f"unknown board {shown(board_name, 60)}: accepted are {', '.join(BOARD_NAMES)}")
     board = Board(board_name)
     config = Config.from_variant(variant_text, error=_variant_error)
     records, laps = _parse_armies(armies_text, config)   # field 4 first: who may have pieces
@@ -246,11 +246,11 @@ def _parse_armies(armies_text: str, config: Config) -> tuple[list[Army], list[tu
     for seat, entry in enumerate(army_fields):
         parts = entry.split(",")
         if len(parts) != 5:
-            _fail(4, f"army {seat} entry {entry!r}: expected '<state>,<knight captures>,<held>,"
+            _fail(4, f"army {seat} entry {shown(entry, 60)}: expected '<state>,<knight captures>,<held>,"
                      f"<K laps>,<Q laps>'")
         state, caps, held_text, k_laps, q_laps = parts
         if state not in ("a", "e", "x"):
-            _fail(4, f"army {seat} state {state!r}: accepted are 'a' (active), 'e' (eliminated), "
+            _fail(4, f"army {seat} state {shown(state, 60)}: accepted are 'a' (active), 'e' (eliminated), "
                      f"'x' (absent)")
         if (state == "x") != (seat not in config.present):
             want = "absent ('x')" if seat not in config.present else "present ('a' or 'e')"
@@ -272,11 +272,11 @@ def _parse_held(seat: int, held_text: str) -> tuple[Held, ...]:
         for code in held_text.split("."):
             m = _HELD_RE.fullmatch(code)
             if not m:
-                _fail(4, f"army {seat} held piece {code!r}: accepted are '<seat>K', '<seat>Q', "
+                _fail(4, f"army {seat} held piece {shown(code, 60)}: accepted are '<seat>K', '<seat>Q', "
                          f"'<seat><T|U|B|X|H><w|b>' with '+' if royal (not on H)")
             piece = piece_from_code(int(m.group(1)), m.group(2))
             if piece.kind == 4 and piece.royal:
-                _fail(4, f"army {seat} held piece {code!r}: a Hospitaller is never royal")
+                _fail(4, f"army {seat} held piece {shown(code, 60)}: a Hospitaller is never royal")
             held.append(Held(piece.army, piece.kind, piece.edge, piece.royal))
     return tuple(held)
 
@@ -290,27 +290,27 @@ def _parse_placement(placement: str, board: Board, records: list[Army]) -> list[
     for item in placement.split(","):
         m = _PLACEMENT_RE.fullmatch(item)
         if not m:
-            _fail(2, f"bad entry {item!r}: accepted is '<cell>:<seat><piece>' with piece "
+            _fail(2, f"bad entry {shown(item, 60)}: accepted is '<cell>:<seat><piece>' with piece "
                      f"K, Q or <T|U|B|X|H><w|b> then '+' (royal) or '1' (tally), e.g. 'h1:0K'")
         label, seat, code = m.group(1), int(m.group(2)), m.group(3)
         if label not in board.index_of_label:
-            _fail(2, f"unknown cell {label!r} on the {board.name} board")
+            _fail(2, f"unknown cell {shown(label, 60)} on the {board.name} board")
         cell = board.index_of_label[label]
         if cell <= last:
-            _fail(2, f"{item!r} is not in cell-index order (R9: by row, then file)")
+            _fail(2, f"{shown(item, 60)} is not in cell-index order (R9: by row, then file)")
         last = cell
         if cell == board.centre:
-            _fail(2, f"{item!r}: the centre never holds a piece")
+            _fail(2, f"{shown(item, 60)}: the centre never holds a piece")
         if records[seat].state != "a":
             what = "absent" if records[seat].state == "x" else "eliminated"
-            _fail(2, f"{item!r}: army {seat} is {what} and has no pieces on the board")
+            _fail(2, f"{shown(item, 60)}: army {seat} is {what} and has no pieces on the board")
         if code[0] == "H" and len(code) == 3:
-            _fail(2, f"{item!r}: a Hospitaller has neither royal status nor a tally")
+            _fail(2, f"{shown(item, 60)}: a Hospitaller has neither royal status nor a tally")
         piece = piece_from_code(seat, code)
         if piece.edge is not None and board.colors[cell] != piece.edge:
             color = "white" if piece.edge == WHITE else "grey"
             edge = "white" if piece.edge == WHITE else "black"
-            _fail(2, f"{item!r}: a {edge}-edged knight stands only on {color} cells (R10)")
+            _fail(2, f"{shown(item, 60)}: a {edge}-edged knight stands only on {color} cells (R10)")
         cells[cell] = piece
     return cells
 
@@ -338,7 +338,7 @@ def _place_laps(cells: list[Piece | None], laps: list[tuple[int | None, ...]]) -
 def _parse_side(side: str, records: list[Army]) -> int:
     """Field 3: the seat to move, an active army."""
     if side not in ("0", "1", "2", "3", "4", "5"):
-        _fail(3, f"side to move {side[:20]!r}: a seat digit 0-5")
+        _fail(3, f"side to move {shown(side, 20)}: a seat digit 0-5")
     to_move = int(side)
     if records[to_move].state != "a":
         _fail(3, f"army {to_move} is {'absent' if records[to_move].state == 'x' else 'eliminated'} "

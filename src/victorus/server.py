@@ -196,8 +196,8 @@ def _unique_fields(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     body = dict(pairs)
     if len(body) != len(pairs):
         twice = sorted(key for key, count in Counter(k for k, _ in pairs).items() if count > 1)
-        raise RequestError(f"request body names {', '.join(map(repr, twice))} more than "
-                           f"once; give each field once")
+        raise RequestError(f"request body names {shown(twice, 60)} more than once; give each "
+                           f"field once")
     return body
 
 
@@ -219,7 +219,7 @@ def _fields(body: dict[str, Any], required: Sequence[str], optional: Sequence[st
     unknown = sorted(set(body) - set(required) - set(optional))
     accepted = ", ".join(tuple(required) + tuple(optional)) or "none"
     if missing or unknown:
-        what = f"missing {missing}" if missing else f"unknown fields {unknown}"
+        what = f"missing {missing}" if missing else f"unknown fields {shown(unknown, 60)}"
         raise RequestError(f"{what}; accepted fields: {accepted}")
 
 
@@ -510,12 +510,12 @@ def _app(server: Server) -> Starlette:
         if isinstance(exc, VictorusError):
             return _error(400, str(exc))
         if isinstance(exc, HTTPException) and request.method == "POST":
-            return _error(404, f"no API call {request.url.path!r}; accepted: "
+            return _error(404, f"no API call {shown(request.url.path, 200)}; accepted: "
                                f"{', '.join(sorted(posts))}", close=True)
         if isinstance(exc, HTTPException):
-            return _error(404, f"no page {request.url.path!r}; the page is '/', the API is "
+            return _error(404, f"no page {shown(request.url.path, 200)}; the page is '/', the API is "
                                f"under /api/")
-        return _error(500, f"internal error: {exc!r}")
+        return _error(500, f"internal error: {shown(exc, 200)}")
 
     routes: list[Route | WebSocketRoute] = [Route(path, _static(path), methods=["GET"])
                                             for path in STATIC]

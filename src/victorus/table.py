@@ -320,7 +320,7 @@ class Table:
             return self.tick()
         except Exception as exc:                  # an agent's bug must not stop the others
             with self.lock:
-                self._changed(f"agent error: {exc!r}")
+                self._changed(f"agent error: {shown(exc, 200)}")
             return None
 
     # -- reading -------------------------------------------------------------------------
@@ -576,7 +576,7 @@ class Table:
                                "variant")
         unknown = set(spec) - {"seed", "index", "board", "players", "variant", "max_actions"}
         if unknown:
-            raise RequestError(f"'simulate' has unknown fields {sorted(unknown)}; accepted: "
+            raise RequestError(f"'simulate' has unknown fields {shown(sorted(unknown), 60)}; accepted: "
                                f"seed, index, board, players, variant, max_actions")
         seed, index = spec.get("seed", 0), spec.get("index", 0)
         if isinstance(seed, str):        # 64 bits as digits: a JavaScript number holds 53

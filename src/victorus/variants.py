@@ -109,7 +109,7 @@ def parse_variant(text: str, error: ErrorFactory = NotationError) -> tuple[bool,
         if name == "allied" and not digits:
             allied = True
         elif name == "quick":
-            quick = parse_int(f"the quick round limit in {part[:20]!r} (no leading zeros)", digits, 1,
+            quick = parse_int(f"the quick round limit in {shown(part, 20)} (no leading zeros)", digits, 1,
                               MAX_QUICK_LIMIT, error) if digits else DEFAULT_QUICK_LIMIT
         elif name == "players" and digits and digits in ("2", "3", "4", "5"):
             players = int(digits)
