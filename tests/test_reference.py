@@ -9,6 +9,7 @@ import array
 import ast
 import doctest
 import functools
+import html
 import importlib
 import importlib.machinery
 import importlib.util
@@ -89,6 +90,184 @@ def test_the_site_has_no_sphinx_roles(site):
     site turns into links; a Sphinx role would show as literal text."""
     text = re.sub(r"<[^>]+>", "", site)
     assert not re.findall(r":(?:meth|class|func|mod|attr|data|exc|obj):", text)
+
+
+#: The modules users import, each on the reference page (docs/api.md) whole: every public
+#: name, each class with its constructor, every parameter described.
+PUBLIC_MODULES = (
+    "victorus.game", "victorus.geometry", "victorus.notation", "victorus.errors",
+    "victorus.record", "victorus.simulate", "victorus.workers", "victorus.search.registry",
+    "victorus.search.simple", "victorus.search.mcts", "victorus.search.budgets",
+    "victorus.search.puct", "victorus.search.alphabeta", "victorus.search.evaluation",
+    "victorus.search.network", "victorus.tournament", "victorus.ratings", "victorus.tensors",
+    "victorus.vector", "victorus.gym_env", "victorus.vector_env", "victorus.env",
+    "victorus.openspiel", "victorus.training", "victorus.checkpoint", "victorus.render",
+    "victorus.analysis", "victorus.view", "victorus.files")
+#: The package's other modules, and why they are not on the reference page.
+NOT_ON_THE_SITE = {
+    "victorus.agents": "the search wing's public face: its names are documented where they "
+                       "are defined (search.registry, search.simple, search.mcts, ...)",
+    "victorus.puct": "search.puct under the name it had before",
+    "victorus.search_agents": "search.alphabeta under the name it had before",
+    "victorus.evaluation": "search.evaluation under the name it had before",
+    "victorus.search": "the search wing's package: its modules are on the page",
+    "victorus.cli": "the command line (victorus --help)",
+    "victorus.bench": "victorus bench (docs/performance.md)",
+    "victorus.play": "victorus play, the terminal game",
+    "victorus.server": "victorus serve (docs/serve.md)",
+    "victorus.table": "victorus serve's game table",
+    "victorus.session": "victorus serve's seats and agents",
+    "victorus.page_state": "victorus serve's JSON state",
+    "victorus.clock": "victorus serve's turn clock",
+    "victorus.narration": "victorus serve's narration of the moves",
+    "victorus.progress": "the commands' progress bars",
+    "victorus.playthrough": "the golden playthrough files of the tests",
+    "victorus.constants": "the rules' tables, generated into the C build (docs/rules.md)",
+    "victorus.variants": "read through Game(variant=...) and Game.config",
+    "victorus.pieces": "read through Game.piece_at and Game.view",
+    "victorus.checks": "the argument checks behind every entry point",
+}
+
+
+def package_modules() -> set[str]:
+    """Every Python module of the package, dotted (``victorus.search.network``), private
+    ones (a leading underscore) left out."""
+    names = set()
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        if parts and not any(part.startswith("_") for part in parts):
+            names.add(".".join(("victorus", *parts)))
+    return names
+
+
+def test_every_public_module_is_on_the_site_or_said_why_not():
+    page = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    shown_whole = set(re.findall(r"^::: ([\w.]+)$", page, re.M))
+    assert sorted(set(PUBLIC_MODULES) - shown_whole) == [], "not on docs/api.md"
+    assert sorted(package_modules() - set(PUBLIC_MODULES) - set(NOT_ON_THE_SITE)) == [], \
+        "neither on the site nor said why not"
+
+
+def public_names(module: str) -> list[str]:
+    """What a module offers: its ``__all__``, else the names it defines (not those it
+    imports, nor its logger ``log``) without a leading underscore."""
+    names = getattr(importlib.import_module(module), "__all__", None)
+    if names is None:
+        node = griffe_package()[module.removeprefix("victorus.")]
+        names = [name for name, member in node.members.items()
+                 if not name.startswith("_") and not member.is_alias and name != "log"]
+    return sorted(names)
+
+
+def home_path(module: str, name: str) -> str:
+    """Where the site shows ``module.name``: at home, for a name handed on from another
+    module on the site; here, for one defined here or in a module not on the site (a
+    compiled module, victorus.constants)."""
+    member = griffe_package()[module.removeprefix("victorus.")].members.get(name)
+    if member is None or not member.is_alias:
+        return f"{module}.{name}"
+    try:
+        home = member.final_target
+    except Exception:                            # an alias griffe cannot follow: here
+        return f"{module}.{name}"
+    return home.path if home.module.path in PUBLIC_MODULES else f"{module}.{name}"
+
+
+@pytest.mark.parametrize("module", PUBLIC_MODULES)
+def test_the_site_shows_every_public_name(site, module):
+    """Each name of the module's ``__all__`` (or each it defines) is on the page: where it
+    is defined, for a name handed on from another module."""
+    ids = documented_ids(site)
+    missing = [path for path in (home_path(module, name) for name in public_names(module))
+               if path not in ids]
+    assert missing == [], "public names missing from the reference page"
+
+
+def signature_block(page: str, path: str) -> str:
+    """The HTML between an object's anchor and the next object's."""
+    at = page.find(f'id="{path}"')
+    if at < 0:
+        return ""
+    after = re.search(r'id="victorus\.[\w.]+"', page[at + 10:])
+    return page[at:at + 10 + after.start()] if after else page[at:]
+
+
+@pytest.mark.parametrize("module", PUBLIC_MODULES)
+def test_each_class_on_the_site_shows_its_constructor(site, module):
+    """merge_init_into_class: ``Game(board, players, variant)`` on the class itself."""
+    mod = importlib.import_module(module)
+    for name in public_names(module):
+        cls = getattr(mod, name)
+        if not isinstance(cls, type) or cls.__module__ != module or issubclass(cls, Exception) \
+                or issubclass(cls, tuple):     # a NamedTuple: its fields are its attributes
+            continue
+        try:
+            params = [p for p in inspect.signature(cls).parameters if p not in ("args", "kwargs")]
+        except (TypeError, ValueError):
+            continue
+        block = signature_block(site, f"{module}.{name}")
+        at = block.find("doc-signature")
+        head = html.unescape(re.sub(r"<[^>]+>", "", block[at:block.find("</pre>", at)])) \
+            if at >= 0 else ""
+        missing = [p for p in params if not re.search(rf"\b{p}\b", head)]
+        assert missing == [], f"{module}.{name}'s signature on the site lacks {missing}"
+
+
+@functools.cache
+def griffe_package():
+    """The package as griffe (the site's reader) sees it, from the sources."""
+    need("griffe", "docs")
+    import griffe
+    return griffe.load("victorus", search_paths=[str(ROOT / "src")],
+                       docstring_parser="google")
+
+
+def undocumented_parameters(obj, path: str) -> list[str]:
+    """``path: name`` for each parameter of a function (or a class's constructor) that
+    its docstring's Args section does not describe."""
+    def described(owner) -> set[str]:
+        names: set[str] = set()
+        if owner.docstring is not None:
+            for section in owner.docstring.parsed:
+                if section.kind.value in ("parameters", "other parameters"):
+                    names.update(p.name.lstrip("*") for p in section.value)
+        return names
+    if obj.is_class:
+        init = obj.all_members.get("__init__")
+        if init is None or init.is_alias and init.target_path.startswith("builtins"):
+            return []
+        have = described(obj) | described(init)
+        params = init.parameters
+    else:
+        have, params = described(obj), obj.parameters
+    return [f"{path}: {p.name}" for p in params if p.name not in ("self", "cls")
+            and p.name.lstrip("*") not in have]
+
+
+@pytest.mark.parametrize("module", PUBLIC_MODULES)
+def test_every_parameter_on_the_site_is_described(module):
+    """Each public function, method and constructor of the module (a class's inherited
+    methods too: Game's compiled base) describes every parameter in an Args section."""
+    package = griffe_package()
+    node = package[module.removeprefix("victorus.")]
+    names = set(public_names(module))
+    missing: list[str] = []
+    for name, member in node.members.items():
+        if name not in names or member.is_alias:
+            continue
+        path = f"{module}.{name}"
+        if member.is_function:
+            missing += undocumented_parameters(member, path)
+        elif member.is_class:
+            missing += undocumented_parameters(member, path)
+            for method_name, method in member.all_members.items():
+                target = method.final_target if method.is_alias else method
+                if method_name.startswith("_") or not target.is_function:
+                    continue
+                missing += undocumented_parameters(target, f"{path}.{method_name}")
+    assert missing == [], "parameters without a description"
 
 
 #: The compiled modules, dotted below the package, each with a stub (.pyi) beside it: what
@@ -319,9 +498,20 @@ def test_the_stub_docstrings_are_the_compiled_ones(module):
 
 
 USER_SCRIPT = """
-from victorus import Game, IllegalActionError, StopToken, perft
-from victorus.agents import GreedyAgent
+import numpy as np
+from numpy.typing import NDArray
+
+from victorus import Game, IllegalActionError, NotationError, SimulatedGame, StopToken, perft, simulate
+from victorus.agents import GreedyAgent, MCTSAgent, RandomAgent, make_agent
+from victorus.env import env as aec_env
+from victorus.gym_env import LearnerEnv
+from victorus.openspiel import VictorusSpielGame
+from victorus.record import dumps, loads
+from victorus.search.network import Network
+from victorus.tournament import TournamentResult, tournament
+from victorus.training import Settings
 from victorus.vector import VectorGames
+from victorus.vector_env import VictorusVectorEnv
 
 game: Game = Game("compact", players=2)
 actions = game.legal_actions()
@@ -332,15 +522,48 @@ round_: int = game.round
 text: str = game.vpn()
 try:
     game.play("not a move")
-except IllegalActionError as error:
+except (IllegalActionError, NotationError) as error:
     message: str = str(error)
 nodes: int = perft(Game(), 1)
+mask: NDArray[np.bool_] = game.legal_action_mask()
+ident: int = game.action_id(actions[0])
+observation: NDArray[np.float32] = game.observation(game.to_move)
 token = StopToken()
 token.stop()
 stopped: bool = token.stopped
-agent = GreedyAgent(seed=1)
+games_played: list[SimulatedGame] = simulate(2, seed=1, board="compact", players=2)
+record_text: str = dumps(game)
+replayed: Game = loads(record_text)
+
+greedy = GreedyAgent(seed=1)
+choice = greedy.choose(game)
+searcher = MCTSAgent(iterations=20, seed=1)
+spec_agent = make_agent("mcts:20")
+result: TournamentResult = tournament([RandomAgent(seed=1), "greedy"], 2)
+rate: float = result.win_rate(result.agents[0])
+settings = Settings(rounds=1, games=2)
+network: Network = Network.fresh(8, 4)
+
 games = VectorGames(2, "compact", players=2)
 games.reset(seed=3)
+legal: NDArray[np.bool_] | None = games.masks
+sampled: NDArray[np.int32] = games.sample()
+stepped: VectorGames = games.step(sampled)
+rewards: NDArray[np.float32] = games.rewards
+
+learner = LearnerEnv("compact", 2, opponent="greedy")
+obs, info = learner.reset(seed=0)
+obs, reward, terminated, truncated, info = learner.step(int(learner.action_masks().argmax()))
+vector_env = VictorusVectorEnv(2, "compact", players=2)
+vobs, vinfo = vector_env.reset(seed=0)
+vobs, vrewards, vterminated, vtruncated, vinfo = vector_env.step(vector_env.sample_legal())
+pz = aec_env(board="compact", players=2)
+pz.reset(seed=0)
+pz_obs, pz_reward, pz_term, pz_trunc, pz_info = pz.last()
+pz.step(int(np.flatnonzero(pz_obs["action_mask"])[0]))
+spiel_game = VictorusSpielGame()
+spiel_state = spiel_game.new_initial_state()
+spiel_state.apply_action(spiel_state.legal_actions()[0])
 """
 
 
