@@ -4,16 +4,19 @@
 
 from __future__ import annotations
 
+import os
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+from .._engine import StopToken
 from ..checks import check_int, check_seed
 from ..errors import ConfigError
 from ..game import Game, check_stop
 from ..notation import Action
 from . import _alphabeta
 from .budgets import check_seconds, decisive, legal_now
-from .network import network_from
+from .network import Network, network_from
 
 #: Bounds of an alpha-beta budget (seconds: search.MAX_SECONDS): nodes, depth in actions.
 MAX_NODES, MAX_DEPTH = 2**62, _alphabeta.MAX_DEPTH
@@ -23,7 +26,14 @@ MAX_NODES, MAX_DEPTH = 2**62, _alphabeta.MAX_DEPTH
 class AlphaBetaResult:
     """What an alpha-beta search found: the chosen ``action``, its ``value`` for the team
     of the army to act, the ``depth`` (in actions) of the last complete iteration and
-    the ``nodes`` searched."""
+    the ``nodes`` searched.
+
+    Args:
+        action: The chosen action.
+        value: Its value for the team of the army to act.
+        depth: The depth (in actions) of the last complete iteration.
+        nodes: The nodes searched.
+    """
 
     action: Action
     value: float
@@ -47,12 +57,25 @@ class AlphaBetaAgent:
     ``"default"`` (the shipped one): the learned evaluation scores the leaves instead of
     the heuristic one (``weights`` then unused).
     An action that wins at once is taken without search.
+
+    Args:
+        nodes: Nodes per decision, 1 to MAX_NODES (None: ``seconds`` alone).
+        seed: Seeds the order of quiet actions (None: fresh entropy).
+        seconds: Seconds per decision (None: ``nodes`` alone).
+        depth: The deepest iteration, in actions, 1 to MAX_DEPTH.
+        table_bits: log2 of the transposition table's entries.
+        weights: The evaluation's weights by TERMS name (None: the defaults).
+        network: The learned evaluation of the leaves, or None (the heuristic one).
+
+    Raises:
+        ConfigError: If neither budget is given, or a setting is out of its range.
     """
 
     def __init__(self, nodes: int | None = None, seed: int | None = None, *,
                  seconds: float | None = None,
-                 depth: int = MAX_DEPTH, table_bits: int = 16, weights: dict | None = None,
-                 network=None):
+                 depth: int = MAX_DEPTH, table_bits: int = 16,
+                 weights: Mapping[str, float] | None = None,
+                 network: Network | str | os.PathLike[str] | None = None) -> None:
         if nodes is None and seconds is None:
             raise ConfigError("give an alpha-beta budget: nodes, seconds or both")
         if nodes is not None:
@@ -69,10 +92,22 @@ class AlphaBetaAgent:
         self.table_bits, self.weights = table_bits, dict(weights) if weights else None
         self.rng = random.Random(check_seed(seed))
 
-    def search(self, game: Game, stop=None) -> AlphaBetaResult:
+    def search(self, game: Game, stop: StopToken | None = None) -> AlphaBetaResult:
         """Search the position (it must not be over). ``stop`` (a
         [`victorus.StopToken`][victorus.game.StopToken]) set from another thread ends it early, as the
-        budget would; the last complete iteration's action is returned."""
+        budget would; the last complete iteration's action is returned.
+
+        Args:
+            game: The position (not over).
+            stop: A cancellation token, or None.
+
+        Returns:
+            The chosen action, its value, the depth reached and the nodes searched.
+
+        Raises:
+            ConfigError: If the game is over, or the network was not trained for it.
+            Cancelled: If ``stop`` is already stopped.
+        """
         check_stop(stop, self.name)
         if self.network is not None:
             self.network.check(game)
@@ -86,17 +121,33 @@ class AlphaBetaAgent:
             None if self.network is None else self.network.core)
         return AlphaBetaResult(actions[best], value, depth, nodes)
 
-    def choose(self, game: Game, stop=None) -> Action:
+    def choose(self, game: Game, stop: StopToken | None = None) -> Action:
         """The search's choice (an action that wins at once without search); ``stop`` as
-        in `search`."""
+        in `search`.
+
+        Args:
+            game: The position (not over).
+            stop: A cancellation token, or None.
+
+        Returns:
+            The chosen legal action.
+
+        Raises:
+            ConfigError: If the game is over.
+            Cancelled: If ``stop`` is already stopped.
+        """
         check_stop(stop, self.name)
         return decisive(game, legal_now(game, self.name)) or self.search(game, stop).action
 
-    def native_opponent(self):
+    def native_opponent(self) -> _alphabeta.AlphaBetaOpponent:
         """These settings as an opponent played in C inside the step of
         [`victorus.vector.VectorGames`][victorus.vector.VectorGames] (``opponents={seat: "alphabeta:2000"}``):
         the same choice, the search seeded by one draw from the game's agent random
-        state."""
+        state.
+
+        Returns:
+            The native opponent.
+        """
         return _alphabeta.AlphaBetaOpponent(self.depth, -1 if self.nodes is None else self.nodes,
                                             self.seconds or 0.0, self.table_bits, self.weights,
                                             None if self.network is None else self.network.core)

@@ -16,29 +16,48 @@ docs/agents.md ("The heuristic evaluation") gives the terms and the tuned weight
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 from ..constants import KING, NUM_SEATS, QUEEN
 from ..game import Game
 from ..geometry import hex_distance, winding_base
 from . import _evaluate
 
-#: The terms, in the order of the weights.
 TERMS: tuple[str, ...] = _evaluate.TERMS
-#: The default (tuned) weights.
+"""The terms, in the order of the weights."""
 DEFAULT_WEIGHTS: dict[str, float] = _evaluate.default_weight_values()
-#: An unfinished position's value stays within (-VALUE_BOUND, VALUE_BOUND).
+"""The default (tuned) weights."""
 VALUE_BOUND = 0.99
+"""An unfinished position's value stays within (-VALUE_BOUND, VALUE_BOUND)."""
 
 
-def evaluate(game: Game, weights: dict | None = None) -> tuple[float, ...]:
+def evaluate(game: Game, weights: Mapping[str, float] | None = None) -> tuple[float, ...]:
     """Per seat (6 floats in [-1, 1]): the evaluation of ``game``'s position in C.
-    ``weights``: a mapping of TERMS names to numbers (missing ones: DEFAULT_WEIGHTS)."""
+    ``weights``: a mapping of TERMS names to numbers (missing ones: DEFAULT_WEIGHTS).
+
+    Args:
+        game: The position.
+        weights: TERMS names to numbers, or None (DEFAULT_WEIGHTS).
+
+    Returns:
+        The value of each seat (6 floats).
+
+    Raises:
+        ConfigError: If ``weights`` names an unknown term or a weight is not a finite number.
+    """
     return _evaluate.evaluate_engine(game._engine, weights)
 
 
 def terms(game: Game) -> dict[str, tuple[float, ...]]:
     """Per term, the raw value of each team number (a team is numbered by its lowest seat,
-    ``game.config.teams``; numbers of no team stay 0), computed in C."""
+    ``game.config.teams``; numbers of no team stay 0), computed in C.
+
+    Args:
+        game: The position.
+
+    Returns:
+        TERMS names to a value per team number (6 floats).
+    """
     return _evaluate.engine_terms(game._engine)
 
 
@@ -57,7 +76,14 @@ def reference_terms(game: Game) -> dict[str, tuple[float, ...]]:
     """The raw terms of [`terms`][victorus.search.evaluation.terms] in Python over the public API
     (slow; for tests).
     ``danger`` and ``mobility`` read every live army's actions at the start of its turn,
-    so the position must be at the start of a turn (R39)."""
+    so the position must be at the start of a turn (R39).
+
+    Args:
+        game: The position, at the start of a turn.
+
+    Returns:
+        TERMS names to a value per team number (6 floats).
+    """
     teams, present = game.config.teams, game.config.present
     view = game.view()
     out = {name: [0.0] * NUM_SEATS for name in TERMS}
@@ -85,9 +111,17 @@ def reference_terms(game: Game) -> dict[str, tuple[float, ...]]:
     return {name: tuple(values) for name, values in out.items()}
 
 
-def reference_evaluate(game: Game, weights: dict | None = None) -> tuple[float, ...]:
+def reference_evaluate(game: Game, weights: Mapping[str, float] | None = None) -> tuple[float, ...]:
     """[`evaluate`][victorus.search.evaluation.evaluate] in Python from
-    [`reference_terms`][victorus.search.evaluation.reference_terms] (slow; for tests)."""
+    [`reference_terms`][victorus.search.evaluation.reference_terms] (slow; for tests).
+
+    Args:
+        game: The position, at the start of a turn.
+        weights: TERMS names to numbers, or None (DEFAULT_WEIGHTS).
+
+    Returns:
+        The value of each seat (6 floats).
+    """
     if game.is_over:
         return tuple(game.returns())
     weights = {**DEFAULT_WEIGHTS, **(weights or {})}

@@ -8,6 +8,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
+from .._engine import StopToken
 from ..checks import check_int, check_seed, shown
 from ..constants import NUM_SEATS
 from ..errors import ConfigError
@@ -34,6 +35,19 @@ class MCTSAgent:
     ``seconds`` (wall time), or both (whichever ends first). ``threads`` > 1 grows one
     tree per thread (root parallelism) and sums the root's visits. A tree stops
     growing at ``max_nodes`` nodes (56 bytes each); the search goes on with rollouts.
+
+    Args:
+        iterations: Iterations per decision (None: ``seconds`` alone).
+        rollout_actions: The most actions of a rollout, >= 0.
+        c: The UCT exploration constant, >= 0.
+        seed: Seeds the searches (None: fresh entropy).
+        seconds: Seconds per decision (None: ``iterations`` alone).
+        threads: Search threads (root parallelism).
+        max_nodes: The most nodes a tree grows to.
+        evaluated: Score unfinished rollouts by the heuristic evaluation, not material.
+
+    Raises:
+        ConfigError: If a setting is out of its range, or neither budget is given.
     """
 
     def __init__(self, iterations: int | None = 1000, rollout_actions: int = 10,
@@ -51,11 +65,23 @@ class MCTSAgent:
         self.evaluated = bool(evaluated)
         self.rng = random.Random(check_seed(seed))
 
-    def search(self, game: Game, stop=None) -> SearchResult:
+    def search(self, game: Game, stop: StopToken | None = None) -> SearchResult:
         """Search the position (it must not be over) and report every root action.
 
         The search reads a copy of the position; ``stop`` (a [`victorus.StopToken`][victorus.game.StopToken])
-        set from another thread ends it early, as its budget would."""
+        set from another thread ends it early, as its budget would.
+
+        Args:
+            game: The position (not over).
+            stop: A cancellation token, or None.
+
+        Returns:
+            Every root action's visits and values, and the most visited.
+
+        Raises:
+            ConfigError: If the game is over.
+            Cancelled: If ``stop`` is already stopped.
+        """
         check_stop(stop, self.name)
         game = game.copy(history=False)      # one position for the actions and the search
         actions = game.legal_actions()
@@ -72,16 +98,35 @@ class MCTSAgent:
                             tuple(v / n if n else 0.0 for v, n in zip(values, visits)),
                             done, nodes)
 
-    def choose(self, game: Game, stop=None) -> Action:
+    def choose(self, game: Game, stop: StopToken | None = None) -> Action:
         """The most visited action (an action that wins at once without search); ``stop``
-        as in `search`."""
+        as in `search`.
+
+        Args:
+            game: The position (not over).
+            stop: A cancellation token, or None.
+
+        Returns:
+            The chosen legal action.
+
+        Raises:
+            ConfigError: If the game is over.
+            Cancelled: If ``stop`` is already stopped.
+        """
         check_stop(stop, self.name)
         return decisive(game, legal_now(game, self.name)) or self.search(game, stop).action
 
-    def native_opponent(self):
+    def native_opponent(self) -> _mcts.MctsOpponent:
         """These settings as an opponent played in C inside the step of
         [`victorus.vector.VectorGames`][victorus.vector.VectorGames] (``opponents={seat: "mcts:200"}``): the
-        same choice, the search seeded by one draw from the game's agent random state."""
+        same choice, the search seeded by one draw from the game's agent random state.
+
+        Returns:
+            The native opponent.
+
+        Raises:
+            ConfigError: If the agent searches on more than one thread.
+        """
         if self.threads > 1:
             raise ConfigError(f"{self.name}: an opponent inside the step searches on one "
                               f"thread (the vector's threads share out the games): drop "
@@ -94,10 +139,10 @@ class MCTSAgent:
 @dataclass
 class _Node:
     seat: int                                   # the army to act here
-    actions: list
-    children: dict = field(default_factory=dict)
+    actions: list[Action]
+    children: dict[int, tuple[Action, _Node]] = field(default_factory=dict)
     visits: int = 0
-    value: list = field(default_factory=lambda: [0.0] * NUM_SEATS)   # summed returns per seat
+    value: list[float] = field(default_factory=lambda: [0.0] * NUM_SEATS)   # summed returns per seat
 
 
 class PythonMCTSAgent:
@@ -105,6 +150,16 @@ class PythonMCTSAgent:
     example to start from (docs/search.md). The tree, selection and backup are Python;
     rollouts run in C (``play_random(..., history=False)``); the evaluation reads
     ``Game.material()``. Budget: ``iterations`` and/or ``seconds`` per decision.
+
+    Args:
+        iterations: Iterations per decision (None: ``seconds`` alone).
+        rollout_actions: The most actions of a rollout.
+        c: The UCT exploration constant.
+        seed: Seeds the search (None: fresh entropy).
+        seconds: Seconds per decision (None: ``iterations`` alone).
+
+    Raises:
+        ConfigError: If neither budget is given, or one is out of its range.
     """
 
     def __init__(self, iterations: int | None = 200, rollout_actions: int = 10,
@@ -130,10 +185,22 @@ class PythonMCTSAgent:
         return [0.5 * math.tanh(4 * (by_team[teams[s]] - mean) / total)
                 if s in game.config.present else 0.0 for s in range(NUM_SEATS)]
 
-    def choose(self, game: Game, stop=None) -> Action:
+    def choose(self, game: Game, stop: StopToken | None = None) -> Action:
         """The action to play in ``game`` (it must not be over); ``stop`` (a
         [`victorus.StopToken`][victorus.game.StopToken]) set from another thread ends the
-        search early, as its budget would."""
+        search early, as its budget would.
+
+        Args:
+            game: The position (not over).
+            stop: A cancellation token, or None.
+
+        Returns:
+            The most visited action (an action that wins at once without search).
+
+        Raises:
+            ConfigError: If the game is over.
+            Cancelled: If ``stop`` is already stopped.
+        """
         check_stop(stop, self.name)
         actions = legal_now(game, self.name)
         winning = decisive(game, actions)
@@ -176,7 +243,7 @@ class PythonMCTSAgent:
         log_n = math.log(node.visits)
         seat = node.seat
 
-        def uct(pair):
+        def uct(pair: tuple[Action, _Node]) -> float:
             child = pair[1]
             return child.value[seat] / child.visits + self.c * math.sqrt(log_n / child.visits)
         action, child = max(node.children.values(), key=uct)

@@ -30,10 +30,12 @@ import json
 import os
 import struct
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from importlib import resources
+from typing import TYPE_CHECKING, TypeAlias, TypedDict
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from ..checks import check_int, check_seed, shown
 from ..errors import ConfigError
@@ -41,22 +43,39 @@ from ..files import check_writable, file_path, read_limited, write_atomic
 from ..geometry import Board, hex_distance
 from . import _network
 
+if TYPE_CHECKING:
+    from ..game import Game
+
 MAGIC = b"VICTORUS-NETWORK\n"
-#: The file format's version: bumped with any change of the layout of the file itself.
 FORMAT_VERSION = 1
-#: The feature layout a network is trained on (the C module's); a file must name it.
+"""The file format's version: bumped with any change of the layout of the file itself."""
 LAYOUT: str = _network.LAYOUT
-#: The boards in the order of their blocks of first-layer rows.
+"""The feature layout a network is trained on (the C module's); a file must name it."""
 BOARDS = ("compact", "standard")
-#: The arrays of a network, in the file's order.
+"""The boards in the order of their blocks of first-layer rows."""
 ARRAYS = ("w1", "wd", "b1", "w2", "b2", "w3", "b3", "skip")
+"""The arrays of a network, in the file's order."""
 #: The heuristic weights the skip connection starts from (victorus.search.evaluation).
 SKIP_NAMES: tuple[str, ...] = _network.SKIP_NAMES
 #: The largest network file read (a default network is about 2 MB).
 MAX_FILE_BYTES = 256 << 20
-SIZES: dict = _network.SIZES
+SIZES: dict[str, int] = _network.SIZES
 SEATS: int = SIZES["seats"]
 VALUE_BOUND = 0.99
+Inputs: TypeAlias = tuple[str, NDArray[np.int32], NDArray[np.float32], NDArray[np.float32],
+                          NDArray[np.int8]]
+"""A position's inputs (`inputs`): its board's name, the sparse rows within the board's block, the dense
+inputs, the heuristic terms per seat and each seat's team."""
+Sample: TypeAlias = tuple[str, NDArray[np.int32], NDArray[np.float32], NDArray[np.float32],
+                          NDArray[np.int8], NDArray[np.float32]]
+"""A training sample: a position's `Inputs` and its target value per seat."""
+
+
+class _Trained(TypedDict):
+    """What a network was trained for."""
+
+    boards: list[str]
+    players: list[int]
 
 
 class NetworkFileError(ConfigError):
@@ -64,17 +83,33 @@ class NetworkFileError(ConfigError):
 
 
 def board_cells() -> tuple[int, ...]:
-    """The cells of each board, in BOARDS order (the sizes of the blocks of rows)."""
+    """The cells of each board, in BOARDS order (the sizes of the blocks of rows).
+
+    Returns:
+        Each board's number of cells.
+    """
     return tuple(len(Board(name).coords) for name in BOARDS)
 
 
 def board_rims() -> tuple[int, ...]:
-    """Each board's largest hex distance from the centre, in BOARDS order."""
+    """Each board's largest hex distance from the centre, in BOARDS order.
+
+    Returns:
+        Each board's rim distance.
+    """
     return tuple(max(hex_distance(q, r) for q, r in Board(name).coords) for name in BOARDS)
 
 
 def shapes(hidden: int, hidden2: int) -> dict[str, tuple[int, ...]]:
-    """Each array's shape for these layer sizes."""
+    """Each array's shape for these layer sizes.
+
+    Args:
+        hidden: The first hidden layer's size.
+        hidden2: The second hidden layer's size.
+
+    Returns:
+        ARRAYS names to their shapes.
+    """
     rows = sum(_network.block_size(cells) for cells in board_cells())
     return {"w1": (rows, hidden), "wd": (SIZES["dense_inputs"], hidden), "b1": (hidden,),
             "w2": (hidden, hidden2), "b2": (hidden2,), "w3": (hidden2, SEATS), "b3": (SEATS,),
@@ -82,8 +117,13 @@ def shapes(hidden: int, hidden2: int) -> dict[str, tuple[int, ...]]:
 
 
 def block_starts() -> dict[str, int]:
-    """The first row of each board's block in ``w1``."""
-    starts, total = {}, 0
+    """The first row of each board's block in ``w1``.
+
+    Returns:
+        BOARDS names to their first rows.
+    """
+    starts: dict[str, int] = {}
+    total = 0
     for name, cells in zip(BOARDS, board_cells()):
         starts[name] = total
         total += _network.block_size(cells)
@@ -94,17 +134,28 @@ class Network:
     """A network for the learned evaluation: its arrays (float32, read-only), its layer
     sizes, what it was ``trained`` for (``{"boards": [...], "players": [...]}``) and free
     ``info`` on how (the command, the seed, the positions...). Immutable: training makes
-    new networks. Safe to share between threads and searches."""
+    new networks. Safe to share between threads and searches.
 
-    def __init__(self, arrays: Mapping[str, np.ndarray], trained: Mapping | None = None,
-                 info: Mapping | None = None, path: str | None = None):
+    Args:
+        arrays: The arrays of ARRAYS by name, of the shapes of `shapes`.
+        trained: What it was trained for: ``{"boards": [...], "players": [...]}``.
+        info: Free information on how it was made (JSON values).
+        path: The file it came from, or None.
+
+    Raises:
+        NetworkFileError: If an array is missing, of the wrong shape or not finite, or
+            ``trained`` or ``info`` is malformed.
+    """
+
+    def __init__(self, arrays: Mapping[str, ArrayLike], trained: Mapping[str, object] | None = None,
+                 info: Mapping[str, object] | None = None, path: str | None = None) -> None:
         where = f"{path}: " if path else ""
         try:
             hidden, hidden2 = (int(np.shape(arrays[name])[0]) for name in ("b1", "b2"))
         except (KeyError, IndexError, TypeError):
             raise NetworkFileError(f"{where}a network needs the arrays {ARRAYS}") from None
         expect = shapes(hidden, hidden2)
-        held = {}
+        held: dict[str, NDArray[np.float32]] = {}
         for name in ARRAYS:
             array = np.asarray(arrays[name], dtype=np.float32)
             if array.shape != expect[name]:
@@ -121,16 +172,29 @@ class Network:
         self.path = path
         self.core = _network.NetworkCore(held, board_cells(), board_rims())
         #: The weights (read-only views of the ones the C evaluator reads).
-        self.arrays: dict[str, np.ndarray] = dict(self.core.arrays)
+        self.arrays: dict[str, NDArray[np.float32]] = dict(self.core.arrays)
 
     # -- making one ------------------------------------------------------------------------
 
     @classmethod
     def fresh(cls, hidden: int = 32, hidden2: int = 16, seed: int | None = 0,
-              trained: Mapping | None = None) -> "Network":
+              trained: Mapping[str, object] | None = None) -> "Network":
         """An untrained network: it evaluates as the heuristic evaluation does (its
         ``skip`` weights the heuristic's defaults, its last layer zero); the hidden layers
-        drawn at random from ``seed``, ready to learn."""
+        drawn at random from ``seed``, ready to learn.
+
+        Args:
+            hidden: The first hidden layer's size, 1 to ``SIZES["max_hidden"]``.
+            hidden2: The second hidden layer's size, likewise.
+            seed: Seeds the hidden layers' weights (None: fresh entropy).
+            trained: What it is for (None: both boards, 2-6 players).
+
+        Returns:
+            The new network.
+
+        Raises:
+            ConfigError: If a size or the seed is out of its range.
+        """
         check_int("hidden", hidden, 1, SIZES["max_hidden"])
         check_int("hidden2", hidden2, 1, SIZES["max_hidden"])
         from . import _evaluate
@@ -153,9 +217,19 @@ class Network:
     # -- files -----------------------------------------------------------------------------
 
     @classmethod
-    def load(cls, path) -> "Network":
+    def load(cls, path: str | os.PathLike[str]) -> "Network":
         """A network file (the module's docstring), or NetworkFileError in one line
-        naming the file and what does not match."""
+        naming the file and what does not match.
+
+        Args:
+            path: The file's path.
+
+        Returns:
+            The network.
+
+        Raises:
+            NetworkFileError: If the file cannot be read or is not a network this victorus reads.
+        """
         path = file_path(path)
         try:
             data = read_limited(path, MAX_FILE_BYTES, NetworkFileError)
@@ -169,7 +243,18 @@ class Network:
 
     @classmethod
     def from_bytes(cls, data: bytes, path: str = "<bytes>") -> "Network":
-        """A network from the bytes of a file (`load`'s checks)."""
+        """A network from the bytes of a file (`load`'s checks).
+
+        Args:
+            data: The file's bytes.
+            path: The name its errors give.
+
+        Returns:
+            The network.
+
+        Raises:
+            NetworkFileError: If the bytes are not a network this victorus reads.
+        """
         if not data.startswith(MAGIC):
             raise NetworkFileError(f"{path}: not a victorus network file (it does not start "
                                    f"with {MAGIC!r})")
@@ -208,7 +293,8 @@ class Network:
         if listed != [[name, list(expect[name])] for name in ARRAYS]:
             raise NetworkFileError(f"{path}: its arrays {shown(listed, 60)} are not those of hidden "
                                    f"sizes {hidden}")
-        arrays, offset = {}, fixed + header_size
+        arrays: dict[str, NDArray[np.float32]] = {}
+        offset = fixed + header_size
         for name in ARRAYS:
             count = int(np.prod(expect[name]))
             if offset + 4 * count > len(body):
@@ -220,7 +306,11 @@ class Network:
         return cls(arrays, trained, info, path)
 
     def to_bytes(self) -> bytes:
-        """The network as a file's bytes."""
+        """The network as a file's bytes.
+
+        Returns:
+            The bytes of its ``.vnet`` file.
+        """
         header = json.dumps({
             "layout": LAYOUT, "hidden": [self.hidden, self.hidden2],
             "board_cells": dict(zip(BOARDS, board_cells())),
@@ -230,14 +320,28 @@ class Network:
                 + b"".join(self.arrays[name].astype("<f4").tobytes() for name in ARRAYS))
         return body + hashlib.sha256(body).digest()
 
-    def save(self, path) -> None:
-        """Write the network file (a regular file replaced at once, its mode kept)."""
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the network file (a regular file replaced at once, its mode kept).
+
+        Args:
+            path: The file's path.
+
+        Raises:
+            ConfigError: If the path cannot be written (a folder, a read-only file...).
+        """
         write_atomic(check_writable(path), self.to_bytes())
 
     # -- using it --------------------------------------------------------------------------
 
-    def check(self, game) -> None:
-        """ConfigError unless the network was trained for ``game``'s board and players."""
+    def check(self, game: Game) -> None:
+        """ConfigError unless the network was trained for ``game``'s board and players.
+
+        Args:
+            game: The game it would evaluate.
+
+        Raises:
+            ConfigError: If it was not trained for the game's board and players.
+        """
         boards, players = self.trained["boards"], self.trained["players"]
         if game.board.name not in boards or game.config.players not in players:
             raise ConfigError(f"{self.name}: trained for boards {boards} and players {players}, "
@@ -248,14 +352,34 @@ class Network:
         """The file it came from, or 'network'."""
         return os.path.basename(self.path) if self.path else "network"
 
-    def evaluate(self, game) -> tuple[float, ...]:
+    def evaluate(self, game: Game) -> tuple[float, ...]:
         """Per seat (6 floats, 0 for absent seats): the network's value of ``game``'s
-        position, computed in C."""
+        position, computed in C.
+
+        Args:
+            game: The position.
+
+        Returns:
+            The value of each seat.
+
+        Raises:
+            ConfigError: If it was not trained for the game's board and players.
+        """
         self.check(game)
         return self.core.evaluate(game._engine)
 
-    def reference_evaluate(self, game) -> tuple[float, ...]:
-        """The same value computed by `forward` in numpy (the tests' slow path)."""
+    def reference_evaluate(self, game: Game) -> tuple[float, ...]:
+        """The same value computed by `forward` in numpy (the tests' slow path).
+
+        Args:
+            game: The position.
+
+        Returns:
+            The value of each seat.
+
+        Raises:
+            ConfigError: If it was not trained for the game's board and players.
+        """
         self.check(game)
         if game.is_over:
             return self.core.evaluate(game._engine)
@@ -267,14 +391,14 @@ class Network:
     def __repr__(self) -> str:
         return f"Network({self.name!r}, hidden={self.hidden}, hidden2={self.hidden2})"
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[bytes, str | None], Network], tuple[bytes, str | None]]:
         """Pickled as its file's bytes (for worker processes and Ray)."""
         return (_from_pickle, (self.to_bytes(), self.path))
 
     def __copy__(self) -> "Network":
         return self                  # immutable: a copy is itself
 
-    def __deepcopy__(self, memo) -> "Network":
+    def __deepcopy__(self, memo: dict[int, object]) -> "Network":
         return self
 
 
@@ -284,7 +408,7 @@ def _from_pickle(data: bytes, path: str | None) -> Network:
     return network
 
 
-def _check_trained(trained, where: str) -> dict:
+def _check_trained(trained: object, where: str) -> _Trained:
     """``{"boards": [...], "players": [...]}`` checked."""
     boards = trained.get("boards") if isinstance(trained, Mapping) else None
     players = trained.get("players") if isinstance(trained, Mapping) else None
@@ -307,7 +431,14 @@ _default: list[Network] = []
 
 def default_network() -> Network:
     """The network shipped with the package (trained by ``victorus train``; docs/training.md),
-    read once and shared (it is immutable)."""
+    read once and shared (it is immutable).
+
+    Returns:
+        The shipped network.
+
+    Raises:
+        NetworkFileError: If it is missing from this installation or cannot be read.
+    """
     with _default_lock:
         if not _default:
             try:
@@ -320,8 +451,19 @@ def default_network() -> Network:
         return _default[0]
 
 
-def network_from(spec) -> Network:
-    """A Network from a Network, a path, or "default" (the shipped one)."""
+def network_from(spec: Network | str | os.PathLike[str]) -> Network:
+    """A Network from a Network, a path, or "default" (the shipped one).
+
+    Args:
+        spec: A Network, a ``.vnet`` file's path, or "default".
+
+    Returns:
+        The network.
+
+    Raises:
+        ConfigError: If ``spec`` is none of these.
+        NetworkFileError: If the file cannot be read or is not a network.
+    """
     if isinstance(spec, Network):
         return spec
     if spec == "default":
@@ -334,16 +476,30 @@ def network_from(spec) -> Network:
 
 # -- the numpy twin: inputs, forward and backward ------------------------------------------
 
-def inputs(game) -> tuple:
+def inputs(game: Game) -> Inputs:
     """The network's inputs of ``game``'s position (C): its board's name, the sparse rows
     within the board's block, the dense inputs, the heuristic terms per seat and each
-    seat's team (-1 absent), seats counted from the army to act."""
+    seat's team (-1 absent), seats counted from the army to act.
+
+    Args:
+        game: The position.
+
+    Returns:
+        Its inputs.
+    """
     return (game.board.name, *_network.engine_inputs(game._engine))
 
 
-def team_matrix(teams: Sequence[int]) -> np.ndarray:
+def team_matrix(teams: Iterable[int]) -> NDArray[np.float32]:
     """The linear map from the raw outputs per seat to each seat's centred team score
-    (R33): a team's score is its seats' mean, less the mean over present teams."""
+    (R33): a team's score is its seats' mean, less the mean over present teams.
+
+    Args:
+        teams: Each seat's team (-1: absent), 6 of them.
+
+    Returns:
+        The [6, 6] matrix.
+    """
     teams = list(teams)
     present = [i for i in range(SEATS) if teams[i] >= 0]
     groups = {t: [i for i in present if teams[i] == t] for t in {teams[i] for i in present}}
@@ -360,19 +516,37 @@ def team_matrix(teams: Sequence[int]) -> np.ndarray:
 class Batch:
     """Positions' inputs stacked for numpy: the sparse rows (global, into ``w1``) with
     the offset of each position's first, the dense inputs, the heuristic terms, the team
-    matrices and the present seats' mask."""
+    matrices and the present seats' mask.
 
-    def __init__(self, rows, starts, dense, terms, matrices, present):
+    Args:
+        rows: The sparse rows of every position, global (into ``w1``), [R].
+        starts: The offset in ``rows`` of each position's first, [B].
+        dense: The dense inputs, [B, dense inputs].
+        terms: The heuristic terms per seat, [B, terms, 6].
+        matrices: The team matrices (`team_matrix`), [B, 6, 6].
+        present: The present seats' mask, [B, 6].
+    """
+
+    def __init__(self, rows: NDArray[np.int64], starts: NDArray[np.int64],
+                 dense: NDArray[np.float32], terms: NDArray[np.float32],
+                 matrices: NDArray[np.float32], present: NDArray[np.bool_]) -> None:
         self.rows, self.starts, self.dense = rows, starts, dense
         self.terms, self.matrices, self.present = terms, matrices, present
 
     @classmethod
-    def of(cls, samples) -> "Batch":
-        """A batch of `inputs` tuples."""
+    def of(cls, samples: Sequence[Inputs]) -> "Batch":
+        """A batch of `inputs` tuples.
+
+        Args:
+            samples: The positions' inputs.
+
+        Returns:
+            Them stacked.
+        """
         first = block_starts()
         rows = [s[1].astype(np.int64) + first[s[0]] for s in samples]
         counts = np.array([len(r) for r in rows], dtype=np.int64)
-        cache: dict = {}
+        cache: dict[tuple[int, ...], NDArray[np.float32]] = {}
         matrices = np.stack([cache.setdefault(tuple(s[4]), team_matrix(s[4])) for s in samples])
         return cls(np.concatenate(rows) if rows else np.zeros(0, np.int64),
                    np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64),
@@ -382,8 +556,15 @@ class Batch:
     def __len__(self) -> int:
         return len(self.dense)
 
-    def take(self, index: np.ndarray) -> "Batch":
-        """The positions at ``index``."""
+    def take(self, index: NDArray[np.integer]) -> "Batch":
+        """The positions at ``index``.
+
+        Args:
+            index: The positions' indices.
+
+        Returns:
+            A batch of them.
+        """
         ends = np.append(self.starts[1:], len(self.rows))
         pieces = [self.rows[self.starts[i]:ends[i]] for i in index]
         counts = np.array([len(p) for p in pieces], dtype=np.int64)
@@ -393,7 +574,14 @@ class Batch:
                      self.present[index])
 
 
-def _layers(arrays, batch: Batch):
+#: The forward pass's intermediate values: acc, h1, z2, h2, raw, score.
+_Layers: TypeAlias = tuple[NDArray[np.floating], NDArray[np.floating], NDArray[np.floating],
+                           NDArray[np.floating], NDArray[np.floating], NDArray[np.floating]]
+Gradients: TypeAlias = dict[str, NDArray[np.floating] | tuple[NDArray[np.intp], NDArray[np.float64]]]
+"""A gradient per array (``w1``: the rows touched and their gradients)."""
+
+
+def _layers(arrays: Mapping[str, NDArray[np.floating]], batch: Batch) -> _Layers:
     """The forward pass's intermediate values."""
     acc = arrays["b1"] + batch.dense @ arrays["wd"]
     if len(batch.rows):
@@ -411,16 +599,34 @@ def _layers(arrays, batch: Batch):
     return acc, h1, z2, h2, raw, score
 
 
-def forward(arrays, batch: Batch) -> np.ndarray:
+def forward(arrays: Mapping[str, NDArray[np.floating]], batch: Batch) -> NDArray[np.floating]:
     """The value per seat (counted from the army to act) of each position of ``batch``:
-    the C evaluator's arithmetic in numpy ([B, 6], 0 for absent seats)."""
+    the C evaluator's arithmetic in numpy ([B, 6], 0 for absent seats).
+
+    Args:
+        arrays: A network's arrays by name.
+        batch: The positions.
+
+    Returns:
+        The values, [B, 6].
+    """
     return VALUE_BOUND * np.tanh(_layers(arrays, batch)[5]) * batch.present
 
 
-def loss_and_gradients(arrays, batch: Batch, targets: np.ndarray):
+def loss_and_gradients(arrays: Mapping[str, NDArray[np.floating]], batch: Batch,
+                       targets: NDArray[np.floating]) -> tuple[float, Gradients]:
     """The mean squared error of the value against ``targets`` ([B, 6], per seat counted
     from the army to act) over present seats, and its gradient per array (``w1``: the
-    rows touched and their gradients)."""
+    rows touched and their gradients).
+
+    Args:
+        arrays: A network's arrays by name.
+        batch: The positions.
+        targets: Their target values, [B, 6].
+
+    Returns:
+        The loss and the gradients.
+    """
     acc, h1, z2, h2, raw, score = _layers(arrays, batch)
     t = np.tanh(score)
     value = VALUE_BOUND * t
@@ -430,7 +636,7 @@ def loss_and_gradients(arrays, batch: Batch, targets: np.ndarray):
     loss = float((error ** 2).sum() / count)
     d_score = 2 * error / count * VALUE_BOUND * (1 - t ** 2)
     d_raw = np.einsum("bij,bi->bj", batch.matrices, d_score)
-    grads = {"b3": d_raw.sum(0), "w3": h2.T @ d_raw,
+    grads: Gradients = {"b3": d_raw.sum(0), "w3": h2.T @ d_raw,
              "skip": np.einsum("bi,bki->k", d_raw, batch.terms)}
     d_h2 = d_raw @ arrays["w3"].T * ((z2 > 0) & (z2 < 1))
     grads["b2"] = d_h2.sum(0)
@@ -447,6 +653,6 @@ def loss_and_gradients(arrays, batch: Batch, targets: np.ndarray):
     return loss, grads
 
 
-__all__ = ["ARRAYS", "BOARDS", "FORMAT_VERSION", "LAYOUT", "Batch", "Network",
-           "NetworkFileError", "default_network", "forward", "inputs", "loss_and_gradients",
+__all__ = ["ARRAYS", "BOARDS", "FORMAT_VERSION", "LAYOUT", "Batch", "Gradients", "Inputs", "Network",
+           "NetworkFileError", "Sample", "default_network", "forward", "inputs", "loss_and_gradients",
            "network_from", "team_matrix"]

@@ -18,35 +18,48 @@ search is kept).
 from __future__ import annotations
 
 import math
+import os
 import random
 import threading
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 
+from numpy.typing import ArrayLike
+
+from .._engine import StopToken
 from ..checks import check_int, check_seed, shown
 from ..errors import ConfigError
 from ..game import Game, check_stop
 from ..notation import Action
 from . import _puct, _puct_opponent
 from .budgets import SearchResult, budget_name, check_budget, decisive, legal_now
-from .network import network_from
+from .network import Network, network_from
 
 OBSERVATIONS = ("uint8", "float32", "none")
-#: The smallest tree: room for the root and all its children in any position.
+"""The observations a search gives its evaluator (``observation``)."""
 MIN_NODES = 1 + _puct.MAX_LEGAL_ACTIONS
+"""The smallest tree: room for the root and all its children in any position."""
 ID_FRAMES = ("absolute", "observer")
-#: The evaluators in C: None (the heuristic: priors from the points an action captures,
-#: values from a short random rollout) and 'uniform' (uniform priors, values of 0:
-#: driven by finished games alone).
+"""The frames of the legal action ids a search gives its evaluator (``id_frame``)."""
 C_EVALUATORS = (None, "uniform")
+"""The evaluators in C: None (the heuristic: priors from the points an action captures, values from a
+short random rollout) and 'uniform' (uniform priors, values of 0: driven by finished games alone)."""
 
 
-def uniform_evaluator(batch):
+def uniform_evaluator(batch: _puct.LeafBatch) -> tuple[None, list[float]]:
     """Uniform priors and a value of 0 for every leaf, in Python: the same search as
-    ``evaluator='uniform'`` in C (the difference is the cost of the Python boundary)."""
+    ``evaluator='uniform'`` in C (the difference is the cost of the Python boundary).
+
+    Args:
+        batch: The leaves to evaluate.
+
+    Returns:
+        No priors (uniform) and a value of 0 per leaf.
+    """
     return None, [0.0] * batch.size
 
 
-def _check_number(name: str, value, low: float, high: float = math.inf) -> float:
+def _check_number(name: str, value: float, low: float, high: float = math.inf) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
         raise ConfigError(f"{name} must be a number in [{low}, {high}], got {shown(value, 60)}")
     return float(value)
@@ -67,16 +80,45 @@ class PUCTAgent:
     or ``"default"``, with the C heuristic and ``evaluated``): the learned evaluation
     scores the rollouts' ends (and ``evaluated_priors``) instead of the heuristic one.
     Calls on one agent are serialised by a lock of its own.
+
+    Args:
+        iterations: Iterations (backups) per decision (None: ``seconds`` alone).
+        seconds: Seconds per decision (None: ``iterations`` alone).
+        evaluator: A callable given a `LeafBatch` returning (priors [size, width] or None,
+            values [size, 6] or [size]), or one of C_EVALUATORS.
+        batch_size: The most leaves per call of the evaluator, 1 to 4096.
+        c_puct: The exploration constant, >= 0.
+        fpu_reduction: An unvisited child's Q below its parent's, 0 to 2.
+        dirichlet_alpha: The root noise's Dirichlet alpha, 0.01 to 100.
+        noise_fraction: The root noise's share of the priors, 0 to 1 (0: no noise).
+        temperature: The choice's temperature, 0 to 100 (0: the most visited).
+        observation: The leaves' observations: one of OBSERVATIONS.
+        id_frame: The legal ids' frame: one of ID_FRAMES.
+        reuse_tree: Keep the tree between calls.
+        max_nodes: The most nodes a tree grows to, at least MIN_NODES.
+        rollout_actions: The C heuristic's rollout length, >= 0.
+        evaluated: Score the C heuristic's rollouts' ends by an evaluation.
+        evaluated_priors: Priors from the evaluation too (C heuristic).
+        network: The learned evaluation for ``evaluated``, or None (the heuristic one).
+        seed: Seeds the searches (None: fresh entropy).
+
+    Raises:
+        ConfigError: If a setting is out of its range, or ``network`` is given without
+            ``evaluator=None`` and ``evaluated=True``.
     """
 
     def __init__(self, iterations: int | None = 800, *, seconds: float | None = None,
-                 evaluator=None, batch_size: int = 16, c_puct: float = 1.5,
+                 evaluator: Callable[[_puct.LeafBatch], tuple[ArrayLike | None, ArrayLike]]
+                 | str | None = None,
+                 batch_size: int = 16, c_puct: float = 1.5,
                  fpu_reduction: float = 0.0, dirichlet_alpha: float = 0.3,
                  noise_fraction: float = 0.0, temperature: float = 0.0,
                  observation: str = "uint8", id_frame: str = "absolute",
                  reuse_tree: bool = True, max_nodes: int = 2_000_000,
                  rollout_actions: int = 10, evaluated: bool = False,
-                 evaluated_priors: bool = False, network=None, seed=None):
+                 evaluated_priors: bool = False,
+                 network: Network | str | os.PathLike[str] | None = None,
+                 seed: int | None = None) -> None:
         check_budget(iterations, seconds, 1)
         if evaluator not in C_EVALUATORS and not callable(evaluator):
             raise ConfigError(f"evaluator must be a callable(batch) -> (priors, values), "
@@ -104,14 +146,15 @@ class PUCTAgent:
                               "with evaluator=None and evaluated=True")
         self.rng = random.Random(check_seed(seed))
         self._lock = threading.Lock()
-        self._trees: list = []                   # per position searched: (tree, its ply)
+        self._trees: list[tuple[_puct.PuctTree, int]] = []   # per position searched: (tree, its ply)
         self._searching: int | None = None       # the thread searching, while it does
 
-    def _tree_for(self, game: Game, slot: int):
+    def _tree_for(self, game: Game, slot: int) -> _puct.PuctTree:
         """Slot ``slot``'s kept tree advanced to ``game``'s position, or a new one."""
         engine = game._engine
         if self.network is not None:
             self.network.check(game)
+        tree: _puct.PuctTree | None
         tree, root_ply = self._trees[slot] if slot < len(self._trees) else (None, 0)
         if tree is not None and self.reuse_tree and tree.rules is engine.rules \
                 and game.ply >= root_ply:
@@ -130,18 +173,45 @@ class PUCTAgent:
         self._trees[slot] = (tree, game.ply)
         return tree
 
-    def search(self, game: Game, stop=None) -> SearchResult:
+    def search(self, game: Game, stop: StopToken | None = None) -> SearchResult:
         """Search the position (it must not be over) and report every root action.
 
         ``stop`` (a [`victorus.StopToken`][victorus.game.StopToken]) set from another thread ends the search
-        early, as its budget would."""
+        early, as its budget would.
+
+        Args:
+            game: The position (not over).
+            stop: A cancellation token, or None.
+
+        Returns:
+            Every root action's visits, values and priors, the root's values per seat and
+            the chosen action.
+
+        Raises:
+            ConfigError: If the game is over, or the network was not trained for it.
+            Cancelled: If ``stop`` is already stopped.
+        """
         return self.search_many([game], stop)[0]
 
-    def search_many(self, games, stop=None) -> list[SearchResult]:
+    def search_many(self, games: Iterable[Game], stop: StopToken | None = None) -> list[SearchResult]:
         """Search several positions together, each with its own tree and budget: every
         call of the evaluator holds leaves of all of them (one forward pass for many
         self-play games). Trees are kept per position in the list (tree reuse when the
-        same list of games is searched again after their moves)."""
+        same list of games is searched again after their moves).
+
+        Args:
+            games: One or more games on one board, none over.
+            stop: A cancellation token, or None.
+
+        Returns:
+            One result per game, in their order.
+
+        Raises:
+            ConfigError: If ``games`` is empty, holds anything but Games, spans
+                boards, or a game is over.
+            RuntimeError: If called from this agent's own evaluator.
+            Cancelled: If ``stop`` is already stopped.
+        """
         check_stop(stop, self.name)
         games = list(games)
         if not games or not all(isinstance(game, Game) for game in games):
@@ -162,7 +232,8 @@ class PUCTAgent:
             finally:
                 self._searching = None
 
-    def _search_locked(self, games, legal, stop) -> list[SearchResult]:
+    def _search_locked(self, games: list[Game], legal: list[list[Action]],
+                       stop: StopToken | None) -> list[SearchResult]:
         del self._trees[len(games):]
         trees = [self._tree_for(game, slot) for slot, game in enumerate(games)]
         done = _puct.run_trees(trees, self.evaluator,
@@ -175,8 +246,9 @@ class PUCTAgent:
             self._trees.clear()
         return [self._result(actions, n, *seen) for actions, n, seen in zip(legal, done, found)]
 
-    def _result(self, actions, done: int, children, proven: int, nodes: int,
-                seat_values: tuple) -> SearchResult:
+    def _result(self, actions: list[Action], done: int,
+                children: list[tuple[int, float, float, float | None]], proven: int, nodes: int,
+                seat_values: tuple[float, ...]) -> SearchResult:
         if not children:                         # stopped before the root was evaluated
             children = [(0, 0.0, 1.0 / len(actions), None)] * len(actions)
         visits = tuple(c[0] for c in children)
@@ -188,29 +260,52 @@ class PUCTAgent:
     def _pick(self, result: SearchResult, proven: int) -> int:
         if proven >= 0:
             return proven
-        if self.temperature > 0 and sum(result.visits):
+        if self.temperature > 0 and sum(result.visits) != 0:
             return self.rng.choices(range(len(result.visits)), result.policy(self.temperature))[0]
         return max(range(len(result.visits)), key=lambda i: (result.visits[i], result.values[i], -i))
 
     def verify(self) -> None:
         """Check the kept tree's invariants (ValueError if one fails): for tests and
-        debugging."""
+        debugging.
+
+        Raises:
+            ValueError: If an invariant fails.
+        """
         with self._lock:
             for tree, _ in self._trees:
                 _puct.verify_tree(tree)
 
-    def choose(self, game: Game, stop=None) -> Action:
+    def choose(self, game: Game, stop: StopToken | None = None) -> Action:
         """The search's choice (an action that wins at once without search); ``stop`` as
-        in `search`."""
+        in `search`.
+
+        Args:
+            game: The position (not over).
+            stop: A cancellation token, or None.
+
+        Returns:
+            The chosen legal action.
+
+        Raises:
+            ConfigError: If the game is over.
+            Cancelled: If ``stop`` is already stopped.
+        """
         check_stop(stop, self.name)
         return decisive(game, legal_now(game, self.name)) or self.search(game, stop).action
 
-    def native_opponent(self):
+    def native_opponent(self) -> _puct_opponent.PuctOpponent:
         """These settings as an opponent played in C inside the step of
         [`victorus.vector.VectorGames`][victorus.vector.VectorGames] (``opponents={seat: "puct:200"}``): the
         same choice, the search seeded by one draw from the game's agent random state, the tree
         kept per game between decisions (``reuse_tree``). Needs a C evaluator and
-        temperature 0."""
+        temperature 0.
+
+        Returns:
+            The native opponent.
+
+        Raises:
+            ConfigError: If the evaluator is a callable or the temperature above 0.
+        """
         if self.evaluator not in C_EVALUATORS or self.temperature > 0:
             raise ConfigError(f"{self.name}: an opponent inside the step needs a C evaluator "
                               f"{C_EVALUATORS} and temperature 0, got {shown(self.evaluator, 60)} and "

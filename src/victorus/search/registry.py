@@ -7,83 +7,169 @@ plus its module.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 from ..checks import shown
 from ..errors import ConfigError
+from ._policy import Opponent
 from .alphabeta import AlphaBetaAgent
 from .budgets import budget_name, parse_budget
 from .mcts import MCTSAgent, PythonMCTSAgent
+from .network import Network
 from .puct import PUCTAgent
 from .simple import GreedyAgent, RandomAgent
 
-#: best's settings: measured by matches at 0.05 s a move (docs/agents.md, the ladder).
-BEST_SETTINGS: dict = {"c_puct": 0.35, "rollout_actions": 10, "evaluated": True}
-#: best-net's: shorter rollouts, as the network's value needs less of their averaging
-#: (docs/agents.md, the learned evaluation).
-BEST_NET_SETTINGS: dict = {"c_puct": 0.35, "rollout_actions": 3, "evaluated": True}
+if TYPE_CHECKING:
+    from ..game import Game
+
+BuiltinAgent: TypeAlias = RandomAgent | GreedyAgent | MCTSAgent | PythonMCTSAgent | PUCTAgent | AlphaBetaAgent
+"""An agent the registry builds: an instance of one of the built-in kinds' classes."""
+VectorAgent: TypeAlias = RandomAgent | GreedyAgent | MCTSAgent | PUCTAgent | AlphaBetaAgent
+"""An agent that plays inside the step of VectorGames (``native_opponent()``)."""
+
+BEST_SETTINGS: dict[str, Any] = {"c_puct": 0.35, "rollout_actions": 10, "evaluated": True}
+"""best's settings: measured by matches at 0.05 s a move (docs/agents.md, the ladder)."""
+BEST_NET_SETTINGS: dict[str, Any] = {"c_puct": 0.35, "rollout_actions": 3, "evaluated": True}
+"""best-net's: shorter rollouts, as the network's value needs less of their averaging (docs/agents.md, the
+learned evaluation)."""
 
 
-#: The evaluation best's leaves are scored by: "network" (the shipped network) or
-#: "heuristic", whichever won the matches of docs/agents.md.
 BEST_EVALUATION = "network"
+"""The evaluation best's leaves are scored by: "network" (the shipped network) or "heuristic", whichever
+won the matches of docs/agents.md."""
 
 
-def _best(name: str, network, seed, iterations: int | None, seconds: float | None,
-          settings: dict) -> PUCTAgent:
+def _best(name: str, network: Network | str | os.PathLike[str] | None, seed: int | None,
+          iterations: int | None, seconds: float | None, settings: Mapping[str, Any]) -> PUCTAgent:
     """PUCT with BEST_SETTINGS, its leaves scored by the heuristic (``network`` None), or
     with BEST_NET_SETTINGS by ``network``."""
     if iterations is None and seconds is None:
         seconds = 0.1
-    extra = {**BEST_SETTINGS} if network is None else {**BEST_NET_SETTINGS, "network": network}
+    extra: dict[str, Any] = ({**BEST_SETTINGS} if network is None
+                             else {**BEST_NET_SETTINGS, "network": network})
     agent = PUCTAgent(iterations, seconds=seconds, seed=seed, **{**extra, **settings})
     agent.name = budget_name(name, iterations, seconds, 1)
     return agent
 
 
-def best_agent(seed=None, iterations: int | None = None, seconds: float | None = None,
-               **settings):
+def best_agent(seed: int | None = None, iterations: int | None = None,
+               seconds: float | None = None, **settings: Any) -> PUCTAgent:
     """``best:<budget>``: the strongest built-in agent at a budget, as an engine has one
     strongest setting (no budget: 0.1 s a decision): PUCT with priors from captures and
     c_puct 0.35, its leaves valued by short rollouts scored by the evaluation of
     BEST_EVALUATION (the heuristic: rollouts of 10, BEST_SETTINGS; the network: of 3,
     BEST_NET_SETTINGS); docs/agents.md gives the matches that chose them.
-    ``settings``: more PUCTAgent settings (the page's ``max_nodes``)."""
+    ``settings``: more PUCTAgent settings (the page's ``max_nodes``).
+
+    Args:
+        seed: Seeds the search (None: fresh entropy).
+        iterations: Iterations per decision (None: ``seconds`` alone).
+        seconds: Seconds per decision (both None: 0.1).
+        **settings: More PUCTAgent settings.
+
+    Returns:
+        The agent, named ``best:<budget>``.
+
+    Raises:
+        ConfigError: If a budget or setting is out of its range.
+    """
     if BEST_EVALUATION == "network":
         return best_net_agent(seed, iterations, seconds, name="best", **settings)
     return best_heuristic_agent(seed, iterations, seconds, name="best", **settings)
 
 
-def best_heuristic_agent(seed=None, iterations: int | None = None,
+def best_heuristic_agent(seed: int | None = None, iterations: int | None = None,
                          seconds: float | None = None, name: str = "best-heuristic",
-                         **settings) -> PUCTAgent:
-    """``best-heuristic:<budget>``: best's search with the hand-written evaluation."""
+                         **settings: Any) -> PUCTAgent:
+    """``best-heuristic:<budget>``: best's search with the hand-written evaluation.
+
+    Args:
+        seed: Seeds the search (None: fresh entropy).
+        iterations: Iterations per decision (None: ``seconds`` alone).
+        seconds: Seconds per decision (both None: 0.1).
+        name: The kind's name in the agent's name.
+        **settings: More PUCTAgent settings.
+
+    Returns:
+        The agent.
+
+    Raises:
+        ConfigError: If a budget or setting is out of its range.
+    """
     return _best(name, None, seed, iterations, seconds, settings)
 
 
-def best_net_agent(seed=None, iterations: int | None = None, seconds: float | None = None,
-                   network="default", name: str = "best-net", **settings) -> PUCTAgent:
+def best_net_agent(seed: int | None = None, iterations: int | None = None,
+                   seconds: float | None = None,
+                   network: Network | str | os.PathLike[str] = "default", name: str = "best-net",
+                   **settings: Any) -> PUCTAgent:
     """``best-net:<budget>``: best's search with the learned evaluation: ``network`` (a
     Network, a .vnet file's path; "default": the one shipped with the package) scores the
-    ends of rollouts of 3 actions (BEST_NET_SETTINGS)."""
+    ends of rollouts of 3 actions (BEST_NET_SETTINGS).
+
+    Args:
+        seed: Seeds the search (None: fresh entropy).
+        iterations: Iterations per decision (None: ``seconds`` alone).
+        seconds: Seconds per decision (both None: 0.1).
+        network: A Network, a ``.vnet`` file's path, or "default".
+        name: The kind's name in the agent's name.
+        **settings: More PUCTAgent settings.
+
+    Returns:
+        The agent.
+
+    Raises:
+        ConfigError: If a budget or setting is out of its range, or the network cannot be read.
+    """
     return _best(name, network, seed, iterations, seconds, settings)
 
 
-def alphabeta_agent(seed=None, iterations: int | None = None, seconds: float | None = None,
-                    **settings) -> AlphaBetaAgent:
+def alphabeta_agent(seed: int | None = None, iterations: int | None = None,
+                    seconds: float | None = None, **settings: Any) -> AlphaBetaAgent:
     """The agent of an ``alphabeta:<nodes>`` or ``alphabeta:<seconds>s`` spec (the budget
-    grammar of ``mcts``, counted in nodes; no threads); no budget: 0.1 seconds."""
+    grammar of ``mcts``, counted in nodes; no threads); no budget: 0.1 seconds.
+
+    Args:
+        seed: Seeds the search (None: fresh entropy).
+        iterations: Nodes per decision (None: ``seconds`` alone).
+        seconds: Seconds per decision (both None: 0.1).
+        **settings: More AlphaBetaAgent settings.
+
+    Returns:
+        The agent.
+
+    Raises:
+        ConfigError: If a budget or setting is out of its range.
+    """
     if iterations is None and seconds is None:
         seconds = 0.1
     return AlphaBetaAgent(iterations, seed, seconds=seconds, **settings)
 
 
-def alphabeta_net_agent(seed=None, iterations: int | None = None, seconds: float | None = None,
-                        network="default", **settings) -> AlphaBetaAgent:
+def alphabeta_net_agent(seed: int | None = None, iterations: int | None = None,
+                        seconds: float | None = None,
+                        network: Network | str | os.PathLike[str] = "default",
+                        **settings: Any) -> AlphaBetaAgent:
     """``alphabeta-net:<nodes>``: alpha-beta with the learned evaluation (``network`` as
-    in best_net_agent)."""
+    in best_net_agent).
+
+    Args:
+        seed: Seeds the search (None: fresh entropy).
+        iterations: Nodes per decision (None: ``seconds`` alone).
+        seconds: Seconds per decision (both None: 0.1).
+        network: A Network, a ``.vnet`` file's path, or "default".
+        **settings: More AlphaBetaAgent settings.
+
+    Returns:
+        The agent.
+
+    Raises:
+        ConfigError: If a budget or setting is out of its range, or the network cannot be read.
+    """
     return alphabeta_agent(seed, iterations, seconds, network=network, **settings)
 
 
@@ -92,12 +178,21 @@ class PageLimits:
     """What the page (``victorus serve``, whose agents share one thread) lets one seat of
     a kind spend on a decision: at most ``count`` of its budget's unit, ``seconds`` and
     ``threads``, and the ``settings`` it is built with, which bound the memory it keeps
-    (``memory``: that bound in bytes, stated in docs/serve.md)."""
+    (``memory``: that bound in bytes, stated in docs/serve.md).
+
+    Args:
+        count: The most of its budget's unit a decision (None: no count budget).
+        seconds: The most seconds a decision (None: no time budget).
+        threads: The most threads.
+        settings: The settings it is built with (bounding its memory).
+        memory: That bound in bytes.
+        menu: The budgets the page's menu offers ("" for none).
+    """
 
     count: int | None = None
     seconds: float | None = None
     threads: int = 1
-    settings: dict = field(default_factory=dict)
+    settings: dict[str, int] = field(default_factory=dict)
     memory: int = 0
     menu: tuple[str, ...] = ()       # the budgets the page's menu offers ("" for none)
 
@@ -108,10 +203,21 @@ class AgentKind:
     integer budget (None: it takes no budget); ``threads``: '@THREADS' accepted;
     ``in_vector``: it plays inside the step of VectorGames (``native_opponent()``);
     ``ladder``: it plays in the ladder; ``page``: the page's limits (None: not on the
-    page)."""
+    page).
+
+    Args:
+        name: The kind's name, a spec's part before ':'.
+        build: Makes an agent: ``build(seed=..., **budget, **settings)``.
+        summary: One line for help texts.
+        unit: What its integer budget counts (None: it takes no budget).
+        threads: Whether '@THREADS' is accepted.
+        in_vector: Whether it plays inside the step of VectorGames.
+        ladder: Whether it plays in the ladder.
+        page: The page's limits (None: not on the page).
+    """
 
     name: str
-    build: Callable[..., object]
+    build: Callable[..., BuiltinAgent]
     summary: str
     unit: str | None = None
     threads: bool = False
@@ -125,9 +231,9 @@ class AgentKind:
         return self.name + ("[:BUDGET]" if self.unit else "") + ("[@THREADS]" if self.threads else "")
 
 
-#: The largest tree a seat of the page grows, in nodes (an MCTS node is 56 bytes, a PUCT
-#: node 88; alpha-beta's table entries are 24 bytes, 2**16 of them).
 PAGE_TREE_NODES = 100_000
+"""The largest tree a seat of the page grows, in nodes (an MCTS node is 56 bytes, a PUCT node 88;
+alpha-beta's table entries are 24 bytes, 2**16 of them)."""
 
 KINDS: tuple[AgentKind, ...] = (
     AgentKind("random", lambda seed=None: RandomAgent(seed), "uniformly random",
@@ -164,8 +270,9 @@ KINDS: tuple[AgentKind, ...] = (
               page=PageLimits(count=20_000, seconds=5.0, settings={"max_nodes": PAGE_TREE_NODES},
                               memory=PAGE_TREE_NODES * 88)),
 )
-#: The kinds by name (read-only).
+"""Every agent kind, in the order help texts and the ladder list them."""
 REGISTRY: Mapping[str, AgentKind] = MappingProxyType({kind.name: kind for kind in KINDS})
+"""The kinds by name (read-only)."""
 
 
 def _budget_help() -> str:
@@ -177,26 +284,39 @@ def _budget_help() -> str:
     return f"BUDGET: {usual}" + (f" ({others})" if others else "") + " like 500, or seconds like 0.5s"
 
 
-#: What a search spec's budget is, for help texts and error messages.
 BUDGET_HELP = _budget_help()
-#: The agent specs make_agent accepts, for help texts and error messages.
+"""What a search spec's budget is, for help texts and error messages."""
 AGENT_SPECS = ", ".join(f"'{kind.spec}'" for kind in KINDS) + f" ({BUDGET_HELP})"
-#: Every agent of the ladder (``tools/ladder.py``, victorus.tournament.ladder_agents):
-#: ``{budget}`` is replaced by each budget of the ladder, a spec without it plays once.
+"""The agent specs make_agent accepts, for help texts and error messages."""
 LADDER_SPECS = tuple(kind.name + (":{budget}" if kind.unit else "") for kind in KINDS if kind.ladder)
-#: The kinds that play inside the step of VectorGames, and their specs for error messages.
+"""Every agent of the ladder (``tools/ladder.py``, victorus.tournament.ladder_agents): ``{budget}`` is
+replaced by each budget of the ladder, a spec without it plays once."""
 VECTOR_KINDS = tuple(kind.name for kind in KINDS if kind.in_vector)
+"""The kinds that play inside the step of VectorGames."""
 OPPONENT_SPECS = (", ".join(f"'{kind.name}" + ("[:BUDGET]'" if kind.unit else "'")
                             for kind in KINDS if kind.in_vector) + f" ({BUDGET_HELP})")
+"""The specs of the kinds of VECTOR_KINDS, for error messages."""
 #: The agents the page's menu offers for a seat, its default first (any spec within its
 #: kind's PageLimits is accepted).
 PAGE_DEFAULT = "greedy"
 PAGE_MENU = (PAGE_DEFAULT, *(spec for kind in KINDS if kind.page for budget in kind.page.menu
                              if (spec := kind.name + (f":{budget}" if budget else "")) != PAGE_DEFAULT))
+"""The agents the page's menu offers for a seat, PAGE_DEFAULT first (any spec within its kind's PageLimits
+is accepted)."""
 
 
-def kind_of(spec) -> AgentKind:
-    """The registered kind of an agent spec (its name before ':'), or ConfigError."""
+def kind_of(spec: str) -> AgentKind:
+    """The registered kind of an agent spec (its name before ':'), or ConfigError.
+
+    Args:
+        spec: An agent spec.
+
+    Returns:
+        Its kind.
+
+    Raises:
+        ConfigError: If ``spec`` is not a string naming a kind.
+    """
     if not isinstance(spec, str):
         raise ConfigError(f"agent spec must be a string, got {shown(spec, 60)}")
     kind = REGISTRY.get(spec.partition(":")[0])
@@ -205,9 +325,21 @@ def kind_of(spec) -> AgentKind:
     return kind
 
 
-def make_agent(spec: str, seed=None, **settings):
+def make_agent(spec: str, seed: int | None = None, **settings: Any) -> BuiltinAgent:
     """An agent from a spec (AGENT_SPECS): ``mcts:2000``, ``mcts:0.5s@2``, ``mcts-py:200``.
-    ``settings``: more keyword arguments of the kind's class (``max_nodes``...)."""
+    ``settings``: more keyword arguments of the kind's class (``max_nodes``...).
+
+    Args:
+        spec: The agent spec.
+        seed: Seeds the agent (None: fresh entropy).
+        **settings: More keyword arguments of the kind's class.
+
+    Returns:
+        The agent.
+
+    Raises:
+        ConfigError: If the spec, its budget or a setting is not accepted.
+    """
     kind = kind_of(spec)
     if kind.unit is None:
         return kind.build(seed=seed, **settings)
@@ -215,15 +347,27 @@ def make_agent(spec: str, seed=None, **settings):
     return kind.build(seed=seed, **budget, **settings)
 
 
-def make_vector_opponent(spec, game=None):
+def make_vector_opponent(spec: str | VectorAgent, game: Game | None = None) -> Opponent:
     """The native opponent (victorus.search._policy.Opponent) of an agent spec that plays
     inside the step of VectorGames, or of an agent of such a kind (its settings: a network
     of your own...); else ConfigError naming the kinds that do. ``game``: the games' start,
-    which an agent's network must have been trained for."""
+    which an agent's network must have been trained for.
+
+    Args:
+        spec: An agent spec of a kind in VECTOR_KINDS, or an agent of such a kind.
+        game: The games' start (None: no check of the agent's network).
+
+    Returns:
+        The native opponent.
+
+    Raises:
+        ConfigError: If ``spec`` is neither, or the network was not trained for ``game``.
+    """
+    agent: VectorAgent
     if hasattr(spec, "native_opponent") and not isinstance(spec, str):
         agent = spec
     elif isinstance(spec, str) and spec.partition(":")[0] in VECTOR_KINDS:
-        agent = make_agent(spec, seed=0)
+        agent = cast(VectorAgent, make_agent(spec, seed=0))     # a kind that plays in the step
     else:
         raise ConfigError(f"unknown agent {shown(spec, 60)}; the agents that play inside the step are "
                           f"{OPPONENT_SPECS}")
@@ -233,11 +377,23 @@ def make_vector_opponent(spec, game=None):
     return agent.native_opponent()
 
 
-def make_page_agent(spec: str, seed=None):
+def make_page_agent(spec: str, seed: int | None = None) -> BuiltinAgent:
     """An agent for a seat of the page: ``spec`` within its kind's PageLimits (its budget,
     threads), built with the page's settings that bound its memory, and a count budget
     (iterations, nodes) also ended by the page's seconds, whichever comes first, so that a
-    decision is bounded in time on any machine; else ConfigError naming the limit."""
+    decision is bounded in time on any machine; else ConfigError naming the limit.
+
+    Args:
+        spec: The agent spec.
+        seed: Seeds the agent (None: fresh entropy).
+
+    Returns:
+        The agent.
+
+    Raises:
+        ConfigError: If the spec is not accepted, its kind is not on the page, or its
+            budget is past the page's limits.
+    """
     kind = kind_of(spec)
     limits = kind.page
     if limits is None:
@@ -259,7 +415,8 @@ def make_page_agent(spec: str, seed=None):
 
 __all__ = ["AGENT_SPECS", "BEST_EVALUATION", "BEST_NET_SETTINGS", "BEST_SETTINGS", "BUDGET_HELP",
            "KINDS", "LADDER_SPECS",
-           "OPPONENT_SPECS", "PAGE_MENU", "REGISTRY", "VECTOR_KINDS", "AgentKind",
+           "OPPONENT_SPECS", "PAGE_MENU", "REGISTRY", "VECTOR_KINDS", "AgentKind", "BuiltinAgent",
+           "VectorAgent",
            "PageLimits", "alphabeta_agent", "alphabeta_net_agent", "best_agent",
            "best_heuristic_agent", "best_net_agent", "kind_of", "make_agent",
            "make_page_agent", "make_vector_opponent"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from .._engine import StopToken
 from ..checks import check_seed
 from ..game import Game, check_stop
 from ..notation import Action
@@ -13,21 +14,44 @@ from .budgets import legal_now
 
 
 class RandomAgent:
-    """Uniformly random legal actions."""
+    """Uniformly random legal actions.
+
+    Args:
+        seed: The random generator's seed (None: fresh entropy).
+
+    Raises:
+        ConfigError: If ``seed`` is neither None nor an integer.
+    """
 
     def __init__(self, seed: int | None = None) -> None:
         self.name = "random"
         self.rng = random.Random(check_seed(seed))
 
-    def choose(self, game: Game, stop=None) -> Action:
+    def choose(self, game: Game, stop: StopToken | None = None) -> Action:
         """One draw; ``stop`` (a `victorus.StopToken`) already stopped raises
-        Cancelled, as for every agent."""
+        Cancelled, as for every agent.
+
+        Args:
+            game: The position (not over).
+            stop: A cancellation token, or None.
+
+        Returns:
+            A legal action drawn uniformly.
+
+        Raises:
+            ConfigError: If the game is over.
+            Cancelled: If ``stop`` is already stopped.
+        """
         check_stop(stop, self.name)
         return self.rng.choice(legal_now(game, self.name))
 
-    def native_opponent(self):
+    def native_opponent(self) -> _policy.RandomOpponent:
         """This agent inside the step of `victorus.vector.VectorGames`: one draw
-        from the game's agent random state per decision."""
+        from the game's agent random state per decision.
+
+        Returns:
+            The native opponent.
+        """
         return _policy.RandomOpponent()
 
 
@@ -40,22 +64,44 @@ class GreedyAgent:
     (``victorus.search._greedy``), the very agent that plays ``opponents={seat: "greedy"}``
     inside [`victorus.vector.VectorGames`][victorus.vector.VectorGames]; ``rng_state`` is its 64-bit random
     state (one draw per decision).
+
+    Args:
+        seed: Seeds the random state (None: fresh entropy).
+
+    Raises:
+        ConfigError: If ``seed`` is neither None nor an integer.
     """
 
     def __init__(self, seed: int | None = None) -> None:
         self.name = "greedy"
         self.rng_state = random.Random(check_seed(seed)).getrandbits(64)
 
-    def choose(self, game: Game, stop=None) -> Action:
-        """The best-scored action (one draw for ties); ``stop`` as for every agent."""
+    def choose(self, game: Game, stop: StopToken | None = None) -> Action:
+        """The best-scored action (one draw for ties); ``stop`` as for every agent.
+
+        Args:
+            game: The position (not over).
+            stop: A cancellation token, or None.
+
+        Returns:
+            The chosen legal action.
+
+        Raises:
+            ConfigError: If the game is over.
+            Cancelled: If ``stop`` is already stopped.
+        """
         check_stop(stop, self.name)
         actions = legal_now(game, self.name)
         index, self.rng_state = _greedy.choose(game._engine, self.rng_state)
         return actions[index]
 
-    def native_opponent(self):
+    def native_opponent(self) -> _greedy.GreedyOpponent:
         """This agent inside the step of `victorus.vector.VectorGames` (the same C
-        function, drawing from the game's agent random state)."""
+        function, drawing from the game's agent random state).
+
+        Returns:
+            The native opponent.
+        """
         return _greedy.GreedyOpponent()
 
 
