@@ -5,21 +5,24 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import NDArray
 
 from .checks import as_int, check_int, shown
 from .errors import ConfigError
 
-#: Elo points per natural-log unit of the odds: P(i beats j) = 1 / (1 + 10 ** ((r_j - r_i) / 400)).
 ELO_PER_NATURAL_UNIT = 400 / math.log(10)
+"""Elo points per natural-log unit of the odds: P(i beats j) = 1 / (1 + 10 ** ((r_j - r_i) / 400))."""
 Z95 = 1.959963984540054
-#: The most games one count may hold: exact in a float64, so no rating overflows.
+"""The standard errors either side of a 95% interval."""
 MAX_COUNT = 2**53
+"""The most games one count may hold: exact in a float64, so no rating overflows."""
 
 
-def _number(value) -> float | None:
+def _number(value: object) -> float | None:
     """``value`` as a float if it is a real number (Python's or numpy's; an integer
     through checks.as_int), not a bool; else None."""
     number = as_int(value)
@@ -30,7 +33,7 @@ def _number(value) -> float | None:
     return None
 
 
-def _check_z(z) -> float:
+def _check_z(z: float) -> float:
     """``z`` (standard errors either side of an interval) if it is a finite number > 0."""
     number = _number(z)
     if number is None or not 0 < number < math.inf:
@@ -42,7 +45,19 @@ def _check_z(z) -> float:
 def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval of a rate (95% by default); (0, 1) for no trials.
     ``successes`` is a number from 0 to ``trials`` (a draw may count half), ``trials``
-    an integer >= 0, ``z`` a number > 0: anything else is a ConfigError."""
+    an integer >= 0, ``z`` a number > 0: anything else is a ConfigError.
+
+    Args:
+        successes: The successes, 0 to ``trials``.
+        trials: The trials, >= 0.
+        z: Standard errors either side (Z95: 95%).
+
+    Returns:
+        The interval's low and high ends.
+
+    Raises:
+        ConfigError: If an argument is out of its range.
+    """
     trials = check_int("trials", trials, 0, MAX_COUNT)
     z = _check_z(z)
     number = _number(successes)
@@ -61,7 +76,18 @@ def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]
 @dataclass(frozen=True)
 class PairScore:
     """What two agents scored against each other: ``wins_a``, ``wins_b`` and ``draws``
-    (a drawn or unfinished game), over ``wins_a + wins_b + draws`` games."""
+    (a drawn or unfinished game), over ``wins_a + wins_b + draws`` games.
+
+    Args:
+        a: The first agent's name.
+        b: The second agent's name.
+        wins_a: The first's wins, an integer >= 0.
+        wins_b: The second's wins, an integer >= 0.
+        draws: The draws (and unfinished games), an integer >= 0.
+
+    Raises:
+        ConfigError: If a count is not an integer from 0 to MAX_COUNT.
+    """
 
     a: str
     b: str
@@ -76,6 +102,7 @@ class PairScore:
 
     @property
     def games(self) -> int:
+        """The games played: wins either way and draws."""
         return self.wins_a + self.wins_b + self.draws
 
     @property
@@ -84,14 +111,26 @@ class PairScore:
         return (self.wins_a + self.draws / 2) / self.games if self.games else 0.5
 
     def interval(self) -> tuple[float, float]:
-        """95% Wilson interval of ``a``'s score (a draw as half a success)."""
+        """95% Wilson interval of ``a``'s score (a draw as half a success).
+
+        Returns:
+            The interval's low and high ends.
+        """
         return wilson(self.wins_a + self.draws / 2, self.games)
 
 
 @dataclass(frozen=True)
 class Rating:
     """An agent's Bradley-Terry rating on the Elo scale with its 95% interval
-    (relative to the anchor, whose rating is 0 by definition), over ``games`` games."""
+    (relative to the anchor, whose rating is 0 by definition), over ``games`` games.
+
+    Args:
+        agent: The agent's name.
+        rating: Its rating, Elo points.
+        low: Its interval's low end.
+        high: Its interval's high end.
+        games: The games it played.
+    """
 
     agent: str
     rating: float
@@ -99,13 +138,18 @@ class Rating:
     high: float
     games: int
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
+        """The rating for JSON.
+
+        Returns:
+            ``agent``, ``rating``, ``interval_95`` ([low, high]) and ``games``.
+        """
         return {"agent": self.agent, "rating": self.rating, "interval_95": [self.low, self.high],
                 "games": self.games}
 
 
-def bradley_terry(agents, scores, anchor: str | None = None, prior: float = 1.0,
-                  z: float = Z95) -> tuple[Rating, ...]:
+def bradley_terry(agents: Iterable[str], scores: Sequence[PairScore], anchor: str | None = None,
+                  prior: float = 1.0, z: float = Z95) -> tuple[Rating, ...]:
     """Ratings of ``agents`` from their pairwise ``scores`` (PairScore), best first.
 
     The maximum of the Bradley-Terry likelihood, a draw counting as half a win and half
@@ -116,6 +160,20 @@ def bradley_terry(agents, scores, anchor: str | None = None, prior: float = 1.0,
     gives a finite rating (0: the plain maximum likelihood, which exists only when
     every split of the agents into two groups has each group scoring against the other;
     else a ConfigError names who never scored). ``z`` is a number > 0.
+
+    Args:
+        agents: The agents' names, two or more, distinct.
+        scores: What pairs of them scored (PairScore).
+        anchor: The agent rated 0 (None: ``random`` if it plays, else the first).
+        prior: Virtual draws added to every pair that played, >= 0.
+        z: Standard errors either side of each interval, > 0.
+
+    Returns:
+        The ratings, best first.
+
+    Raises:
+        ConfigError: If an argument is malformed, the agents are not all linked by games,
+            or (``prior`` 0) no maximum-likelihood rating exists.
     """
     agents = tuple(agents)
     index = {name: i for i, name in enumerate(agents)}
@@ -158,12 +216,19 @@ def bradley_terry(agents, scores, anchor: str | None = None, prior: float = 1.0,
     return tuple(sorted(ratings, key=lambda r: -r.rating))
 
 
-def default_anchor(agents) -> str:
-    """The agent rated 0 unless told otherwise: ``random`` if it plays, else the first."""
+def default_anchor(agents: Sequence[str]) -> str:
+    """The agent rated 0 unless told otherwise: ``random`` if it plays, else the first.
+
+    Args:
+        agents: The agents' names.
+
+    Returns:
+        The anchor's name.
+    """
     return "random" if "random" in agents else agents[0]
 
 
-def _reached(links, start: int) -> set[int]:
+def _reached(links: NDArray[np.float64], start: int) -> set[int]:
     """The agents reached from ``start`` along the nonzero entries of ``links``."""
     reached, frontier = {start}, [start]
     while frontier:
@@ -174,7 +239,7 @@ def _reached(links, start: int) -> set[int]:
     return reached
 
 
-def _check_connected(agents, games) -> None:
+def _check_connected(agents: Sequence[str], games: NDArray[np.float64]) -> None:
     """Ratings compare agents only through games: every agent must be linked to all."""
     reached = _reached(games, 0)
     if len(reached) != len(agents):
@@ -183,7 +248,7 @@ def _check_connected(agents, games) -> None:
                           f"met {shown(agents[0], 60)} even through others")
 
 
-def _check_scored(agents, points) -> None:
+def _check_scored(agents: Sequence[str], points: NDArray[np.float64]) -> None:
     """The maximum likelihood exists only if no group of agents scored nothing against
     all the others (it would be rated infinitely far below them): every agent must reach
     every other along 'scored against' links (a draw scores both ways)."""
@@ -199,7 +264,8 @@ def _check_scored(agents, points) -> None:
                 f"prior > 0 (virtual draws per pair) for finite ratings")
 
 
-def _maximise(points, games, free, iterations: int = 100):
+def _maximise(points: NDArray[np.float64], games: NDArray[np.float64], free: list[int],
+              iterations: int = 100) -> tuple[NDArray[np.float64], NDArray[np.floating]]:
     """Newton's method on the log-likelihood over the ``free`` strengths (natural units);
     the strengths and the covariance of the free ones."""
     theta = np.zeros(len(points))

@@ -12,6 +12,7 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ._engine import StopToken
@@ -25,12 +26,24 @@ from .workers import ray_map
 log = logging.getLogger(__name__)
 
 MASK64 = 2**64 - 1
-MAX_GAMES = 10_000_000                 # one result object each is kept in memory
+"""The 64-bit mask of the seeds' arithmetic."""
+MAX_GAMES = 10_000_000
+"""The most games a run plays (one result object each is kept in memory)."""
 
 
 @dataclass(frozen=True)
 class SimulatedGame:
-    """One simulated game: who won, why, how long, what was captured."""
+    """One simulated game: who won, why, how long, what was captured.
+
+    Args:
+        index: The game's index in its run.
+        seed: Its seed (`game_seed` of the run's seed and the index).
+        winners: The winning seats, or None: stopped by max_actions (R36), unfinished.
+        reason: Why it ended, or None.
+        actions: The actions played.
+        rounds: The rounds played.
+        captures: Captured pieces per type, in the order T U B X H K Q.
+    """
 
     index: int
     seed: int
@@ -40,10 +53,14 @@ class SimulatedGame:
     rounds: int
     captures: tuple[int, ...]           # captured pieces per type, in the order T U B X H K Q
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         """The game for JSON (``victorus simulate --json``). The seed, 64 bits, is written
         as a decimal string: JSON readers that hold numbers as doubles (JavaScript's
-        ``JSON.parse``) keep integers exact only up to 2**53; ``int(d["seed"])``."""
+        ``JSON.parse``) keep integers exact only up to 2**53; ``int(d["seed"])``.
+
+        Returns:
+            Its fields, captures by piece letter.
+        """
         return {"index": self.index, "seed": str(self.seed),
                 "winners": None if self.winners is None else list(self.winners),
                 "reason": self.reason, "actions": self.actions, "rounds": self.rounds,
@@ -51,7 +68,15 @@ class SimulatedGame:
 
 
 def game_seed(seed: int, index: int) -> int:
-    """The seed of game ``index`` of a run (splitmix64 of the pair)."""
+    """The seed of game ``index`` of a run (splitmix64 of the pair).
+
+    Args:
+        seed: The run's seed.
+        index: The game's index.
+
+    Returns:
+        The game's 64-bit seed.
+    """
     z = (seed * 0x9E3779B97F4A7C15 + index * 0xBF58476D1CE4E5B9 + 1) & MASK64
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
@@ -71,13 +96,27 @@ def _play_one(start: Game, seed: int, index: int, cap: int,
                          engine.captured())
 
 
-def play_games(indices, seed: int, players, board: str, variant: str, cap: int):
-    """Play the games with these indices (a Ray task; simulate() checked the arguments)."""
+def play_games(indices: Iterable[int], seed: int, players: int | None, board: str, variant: str,
+               cap: int) -> list[SimulatedGame]:
+    """Play the games with these indices (a Ray task; simulate() checked the arguments).
+
+    Args:
+        indices: The games' indices in the run.
+        seed: The run's seed.
+        players: The players (None: the board's default).
+        board: The board's name.
+        variant: The variant's name.
+        cap: The most actions a game (-1: no cap).
+
+    Returns:
+        One SimulatedGame per index, in their order.
+    """
     start = Game(board=board, players=players, variant=variant)
     return [_play_one(start, seed, i, cap) for i in indices]
 
 
 BACKENDS = ("local", "ray")
+"""Where a run plays: here (on ``workers`` threads) or on a Ray cluster."""
 
 
 def simulate(games: int, seed: int = 0, players: int | None = None, board: str = "standard",
@@ -99,6 +138,27 @@ def simulate(games: int, seed: int = 0, players: int | None = None, board: str =
     KeyboardInterrupt; ``stop.stop()`` (a [`victorus.StopToken`][victorus.game.StopToken], local backend)
     from another thread makes it raise [`victorus.Cancelled`][victorus.errors.Cancelled]. Either way no
     result is returned.
+
+    Args:
+        games: How many games, 0 to MAX_GAMES.
+        seed: The run's seed, an integer >= 0.
+        players: The players (None: the board's default).
+        board: The board's name.
+        variant: The variant's name.
+        workers: Worker threads, 1 to 256 (None: all cores); Ray's CPUs with ``backend="ray"``.
+        max_actions: The most actions a game (None: no cap).
+        progress: A progress bar on stderr: True always, None on a terminal, False never.
+        backend: "local" or "ray".
+        address: A Ray cluster's address (None: a local Ray).
+        stop: A cancellation token (local backend), or None.
+
+    Returns:
+        One SimulatedGame per game, in index order.
+
+    Raises:
+        ConfigError: If an argument is out of its range or the configuration is not accepted.
+        Cancelled: If ``stop`` is stopped.
+        WorkerLost: If a Ray task or worker is lost.
     """
     games = check_int("games", games, 0, MAX_GAMES)
     seed = check_int("seed", seed, 0)
@@ -123,7 +183,7 @@ def simulate(games: int, seed: int = 0, players: int | None = None, board: str =
     pending = iter(range(games))
     lock = threading.Lock()
 
-    def run(stop: StopToken):
+    def run(stop: StopToken) -> None:
         while not stop.stopped:
             with lock:                   # workers take the next game as they finish one
                 i = next(pending, None)
@@ -149,11 +209,12 @@ def simulate(games: int, seed: int = 0, players: int | None = None, board: str =
     return done
 
 
-def _play_chunk(job: tuple, indices: list[int]) -> list[SimulatedGame]:
+def _play_chunk(job: tuple[int, int | None, str, str, int], indices: list[int]) -> list[SimulatedGame]:
     return play_games(indices, *job)
 
 
-def _simulate_ray(games, seed, players, board, variant, workers, cap, progress, address):
+def _simulate_ray(games: int, seed: int, players: int | None, board: str, variant: str, workers: int,
+                  cap: int, progress: bool | None, address: str | None) -> list[SimulatedGame]:
     """The same games as the local backend, in chunks of Ray tasks (`ray_map`: a lost
     task is a `WorkerLost`)."""
     size = max(1, min(64, games // (4 * workers) or 1))

@@ -25,26 +25,32 @@ import logging
 import pickle
 import random
 import statistics
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeGuard, cast
 
-from .agents import AGENT_SPECS, LADDER_SPECS, make_agent
+from .agents import AGENT_SPECS, LADDER_SPECS, AlphaBetaAgent, MCTSAgent, PUCTAgent, make_agent
 from .checks import check_int, shown
 from .errors import AgentError, ConfigError, WorkerLost
 from .game import MAX_ACTION_CAP, Game, play_random
+from .notation import Action
 from .progress import Progress
 from .ratings import PairScore, Rating, bradley_terry, default_anchor, wilson
+from .search.budgets import Agent
 from .search.registry import kind_of
 from .simulate import MAX_GAMES, game_seed
 from .workers import process_map, ray_map
 
 log = logging.getLogger(__name__)
 
-#: How the agents take the teams (R33): see `tournament`.
 LINEUPS = ("auto", "teams", "round-robin", "one-vs-rest")
+"""How the agents take the teams (R33): see `tournament`."""
 BACKENDS = ("local", "ray")
+"""Where a tournament plays: here (on ``workers`` processes) or on a Ray cluster."""
 MAX_OPENING_PLIES = 1000
-#: Random openings drawn for one opening number before giving up, if each ends the game.
+"""The most random plies of an opening."""
 OPENING_DRAWS = 64
+"""Random openings drawn for one opening number before giving up, if each ends the game."""
 _AGENT_SEEDS = 2**62           # agents' seeds come from indices past the openings'
 
 
@@ -54,7 +60,17 @@ class GameOutcome:
     playing each team, teams in seat order; ``winner`` is the agent whose team won,
     None for a draw or a game unfinished after ``max_actions`` (R36). ``match`` is the
     pair of a round robin (else 0), ``opening`` the random opening played (None: the
-    start position); ``actions`` counts the agents' actions, not the opening's."""
+    start position); ``actions`` counts the agents' actions, not the opening's.
+
+    Args:
+        index: The game's index in the tournament.
+        match: The pair of a round robin (else 0).
+        opening: The random opening played (None: the start position).
+        lineup: The agent (an index into ``agents``) playing each team, teams in seat order.
+        winner: The agent whose team won (None: a draw or unfinished).
+        finished: Whether the game ended (else it stopped at ``max_actions``).
+        actions: The agents' actions (not the opening's).
+    """
 
     index: int
     match: int
@@ -64,7 +80,12 @@ class GameOutcome:
     finished: bool
     actions: int
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
+        """The game for JSON (``victorus tournament --json``).
+
+        Returns:
+            Its fields, ``lineup`` as a list.
+        """
         return {"index": self.index, "match": self.match, "opening": self.opening,
                 "lineup": list(self.lineup), "winner": self.winner, "finished": self.finished,
                 "actions": self.actions}
@@ -76,6 +97,14 @@ class TournamentResult:
 
     ``agents`` are the entrants' names (made distinct with ``#2``, ``#3``... if two
     share one); ``lineup`` is how they took the teams; ``teams`` how many teams played.
+
+    Args:
+        agents: The entrants' names, distinct.
+        lineup: How they took the teams: one of LINEUPS but "auto".
+        teams: How many teams played.
+        openings: The random plies of each opening (0: none).
+        outcomes: Every game, in index order.
+        stopped: Why the tournament stopped before its last game, else None.
     """
 
     agents: tuple[str, ...]
@@ -89,10 +118,11 @@ class TournamentResult:
 
     @property
     def games(self) -> int:
+        """The games played."""
         return len(self.outcomes)
 
     @property
-    def wins(self) -> dict:
+    def wins(self) -> dict[str, int]:
         """Games won, per agent name."""
         won = {name: 0 for name in self.agents}
         for game in self.outcomes:
@@ -102,29 +132,65 @@ class TournamentResult:
 
     @property
     def draws(self) -> int:
+        """The finished games that no team won."""
         return sum(game.finished and game.winner is None for game in self.outcomes)
 
     @property
     def unfinished(self) -> int:
+        """The games stopped at ``max_actions``."""
         return sum(not game.finished for game in self.outcomes)
 
     def played(self, agent: str) -> int:
-        """Games the agent took part in."""
+        """Games the agent took part in.
+
+        Args:
+            agent: The agent's name.
+
+        Returns:
+            How many games it played.
+
+        Raises:
+            ConfigError: If it did not play.
+        """
         i = self._index(agent)
         return sum(i in game.lineup for game in self.outcomes)
 
     def win_rate(self, agent: str) -> float:
-        """Wins over games played (one-vs-rest: the first agent's share of all the wins)."""
+        """Wins over games played (one-vs-rest: the first agent's share of all the wins).
+
+        Args:
+            agent: The agent's name.
+
+        Returns:
+            Its win rate (0 if it played no game).
+
+        Raises:
+            ConfigError: If it did not play.
+        """
         played = self.played(agent)
         return self.wins[agent] / played if played else 0.0
 
     def interval(self, agent: str) -> tuple[float, float]:
-        """95% Wilson score interval of the win rate."""
+        """95% Wilson score interval of the win rate.
+
+        Args:
+            agent: The agent's name.
+
+        Returns:
+            The interval's low and high ends.
+
+        Raises:
+            ConfigError: If it did not play.
+        """
         return wilson(self.wins[agent], self.played(agent))
 
     def pairs(self) -> tuple[PairScore, ...]:
         """Per pair of agents that met in two-team games: wins each way and draws (an
-        unfinished game counts as a draw); empty with more than two teams."""
+        unfinished game counts as a draw); empty with more than two teams.
+
+        Returns:
+            One PairScore per pair, in agent order.
+        """
         if self.teams != 2:
             return ()
         tally: dict[tuple[int, int], list[int]] = {}
@@ -140,7 +206,18 @@ class TournamentResult:
     def ratings(self, anchor: str | None = None) -> tuple[Rating, ...]:
         """Bradley-Terry ratings, Elo scale, 95% intervals (victorus.ratings), best first;
         ``anchor`` (default ``random`` if it played, else the first agent) is 0. Empty
-        unless two teams played."""
+        unless two teams played.
+
+        Args:
+            anchor: The agent rated 0 (None: the default).
+
+        Returns:
+            The ratings, best first.
+
+        Raises:
+            ConfigError: If the anchor did not play, or the games give no ratings
+                (`bradley_terry`).
+        """
         pairs = self.pairs()
         return bradley_terry(self.agents, pairs, anchor) if pairs else ()
 
@@ -153,8 +230,13 @@ class TournamentResult:
                 raise
             return (), str(error)
 
-    def as_dict(self) -> dict:
-        """The result for ``victorus tournament --json``."""
+    def as_dict(self) -> dict[str, object]:
+        """The result for ``victorus tournament --json``.
+
+        Returns:
+            The totals, each agent's games, wins and interval, the pairs, the ratings
+            and every game (and, if it stopped early, why).
+        """
         ratings, why = self._ratings_or_why()
         stopped = {} if self.stopped is None else {"stopped": self.stopped, "ratings_error": why}
         return {**stopped, "games": self.games, "draws": self.draws, "unfinished": self.unfinished,
@@ -169,7 +251,11 @@ class TournamentResult:
                 "outcomes": [game.as_dict() for game in self.outcomes]}
 
     def table(self) -> str:
-        """The result as text: win rates, pairs and ratings."""
+        """The result as text: win rates, pairs and ratings.
+
+        Returns:
+            The lines of the report.
+        """
         openings = (f"; openings of {self.openings} random plies, each played with the sides "
                     f"rotated" if self.openings else "")
         lines = [f"games: {self.games}, draws: {self.draws}, unfinished: {self.unfinished} "
@@ -211,30 +297,30 @@ class _Entrant:
 
     name: str
     spec: str | None = None
-    factory: object = None
-    agent: object = None
+    factory: Callable[[int], object] | None = None
+    agent: Agent | None = None
 
-    def build(self, seed: int):
+    def build(self, seed: int) -> Agent:
         """This entrant's agent for one game."""
         if self.spec is not None:
             return make_agent(self.spec, seed=seed)
         if self.factory is not None:
-            return _checked_agent(self.factory(seed), f"the factory {self.factory!r}")  # type: ignore[operator]
-        return copy.deepcopy(self.agent)
+            return _checked_agent(self.factory(seed), f"the factory {self.factory!r}")
+        return cast(Agent, copy.deepcopy(self.agent))          # an entrant holds one of the three
 
 
-def _is_agent(item) -> bool:
+def _is_agent(item: object) -> TypeGuard[Agent]:
     return hasattr(item, "name") and callable(getattr(item, "choose", None))
 
 
-def _checked_agent(agent, source: str):
+def _checked_agent(agent: object, source: str) -> Agent:
     if not _is_agent(agent):
         raise ConfigError(f"{source} returned {shown(agent, 60)}, not an agent (an object with a "
                           f"name and choose(game))")
     return agent
 
 
-def _entrant(item) -> _Entrant:
+def _entrant(item: object) -> _Entrant:
     """An entrant from a spec string, an agent object or a factory ``seed -> agent``."""
     if isinstance(item, str):
         make_agent(item)                                    # a bad spec fails here
@@ -262,7 +348,7 @@ def _distinct(names: list[str]) -> list[str]:
     return out
 
 
-def _check_picklable(entrants) -> None:
+def _check_picklable(entrants: Iterable[_Entrant]) -> None:
     """Agents sent to worker processes or Ray travel pickled: say which one cannot."""
     for entrant in entrants:
         try:
@@ -314,7 +400,14 @@ def _opening(job: _Job, start: Game, number: int | None) -> Game:
 
 def position(game: Game) -> str:
     """Where a running game stands, for messages: its VPN (R39), or inside a turn the VPN
-    of the turn's start and the actions played since."""
+    of the turn's start and the actions played since.
+
+    Args:
+        game: The game.
+
+    Returns:
+        Where it stands, in words.
+    """
     if game.is_over:
         return f"a finished game ({game.result_reason})"
     trial, since = game.copy(), []
@@ -326,12 +419,25 @@ def position(game: Game) -> str:
     return f"VPN {trial.vpn()}" + (f" then {' '.join(reversed(since))}" if since else "")
 
 
-def play_agent(agent, game: Game, where: str = "", name: str | None = None):
+def play_agent(agent: Agent, game: Game, where: str = "", name: str | None = None) -> Action:
     """Ask ``agent`` for its action on a copy of ``game`` (it may play and undo there:
     ``game`` never changes by it) and play that action on ``game``; returns it.
     AgentError if the agent raises or answers with what ``game.play`` refuses, naming
     the agent (``name``, default its own), ``where`` (like ``"game 12"``) and the
-    position. KeyboardInterrupt and other BaseExceptions pass through."""
+    position. KeyboardInterrupt and other BaseExceptions pass through.
+
+    Args:
+        agent: The agent: a ``name`` and ``choose(game)``.
+        game: The game, played on by the agent's action.
+        where: Where the game is, for the error (like ``"game 12"``; "" for nothing).
+        name: The agent's name for the error (None: its own).
+
+    Returns:
+        The action played.
+
+    Raises:
+        AgentError: If the agent raises, or the game refuses its answer.
+    """
     name = getattr(agent, "name", repr(agent)) if name is None else name
     at = f"{where} at {position(game)}" if where else f"at {position(game)}"
     try:
@@ -355,7 +461,7 @@ class _Fault:
     message: str
 
 
-def _play_games(job: _Job, plans) -> list:
+def _play_games(job: _Job, plans: Sequence[_Plan]) -> list[GameOutcome | _Fault]:
     """Play the planned games (in this process, a worker process or a Ray task): their
     outcomes, up to a _Fault, which ends the list."""
     start = Game(job.board, players=job.players, variant=job.variant)
@@ -364,7 +470,7 @@ def _play_games(job: _Job, plans) -> list:
     for plan in plans:
         game = _opening(job, start, plan.opening)
         names = {team: job.entrants[agent].name for team, agent in zip(teams, plan.lineup)}
-        by_team = {}
+        by_team: dict[int, Agent] = {}
         try:
             for k, (team, agent) in enumerate(zip(teams, plan.lineup)):
                 seed = game_seed(job.seed, _AGENT_SEEDS + 8 * plan.index + k)
@@ -414,7 +520,7 @@ def _matches(count: int, lineup: str, teams: int) -> tuple[str, list[list[tuple[
     return lineup, [[tuple(0 if i == r else 1 for i in range(teams)) for r in range(teams)]]
 
 
-def _plans(matches, games: int, openings: int) -> list[_Plan]:
+def _plans(matches: list[list[tuple[int, ...]]], games: int, openings: int) -> list[_Plan]:
     """Game g of a match plays opening g // R (R rotations) with rotation g % R."""
     plans: list[_Plan] = []
     for m, rotations in enumerate(matches):
@@ -424,8 +530,9 @@ def _plans(matches, games: int, openings: int) -> list[_Plan]:
     return plans
 
 
-def tournament(agents, games: int, seed: int = 0, board: str = "compact", players: int = 2,
-               variant: str = "standard", max_actions: int = 3000, progress=None, *,
+def tournament(agents: Iterable[str | Agent | Callable[[int], Agent]], games: int, seed: int = 0,
+               board: str = "compact", players: int = 2, variant: str = "standard",
+               max_actions: int = 3000, progress: bool | None = None, *,
                openings: int = 0, lineup: str = "auto", workers: int = 1,
                backend: str = "local", address: str | None = None) -> TournamentResult:
     """Play seeded games between agents and report win rates, pairs and ratings.
@@ -460,6 +567,30 @@ def tournament(agents, games: int, seed: int = 0, board: str = "compact", player
     time budget, whose searches depend on the machine's speed. A worker that dies raises
     `WorkerLost`, its ``result`` the games finished before it. ``progress``: a bar with
     an ETA on stderr, by default only on a terminal (True: always, False: never).
+
+    Args:
+        agents: Two or more entrants: specs, agent objects or factories ``seed -> agent``.
+        games: Games per match (per pair in a round robin), 1 to MAX_GAMES.
+        seed: The tournament's seed, an integer >= 0.
+        board: The board's name.
+        players: The players.
+        variant: The variant's name.
+        max_actions: The agents' actions after which a game is unfinished (R36).
+        progress: A progress bar on stderr: True always, None on a terminal, False never.
+        openings: Random plies of each game's opening, 0 to MAX_OPENING_PLIES (0: none).
+        lineup: Who plays which team: one of LINEUPS.
+        workers: Worker processes (or Ray tasks in flight), 1 to 256.
+        backend: "local" or "ray".
+        address: A Ray cluster's address, for backend "ray" (None: a local Ray).
+
+    Returns:
+        Every game and what follows from them.
+
+    Raises:
+        ConfigError: If an argument or entrant is not accepted.
+        AgentError: If an agent raises or answers what the game refuses (its ``result``:
+            the games finished before it).
+        WorkerLost: If a worker dies (its ``result``: the games finished before it).
     """
     games = check_int("games", games, 1, MAX_GAMES)
     seed = check_int("seed", seed, 0)
@@ -505,8 +636,8 @@ def tournament(agents, games: int, seed: int = 0, board: str = "compact", player
     return _result(played, len(plans), tuple(names), lineup, teams, openings)
 
 
-def _result(played, planned: int, names: tuple, lineup: str, teams: int,
-            openings: int) -> TournamentResult:
+def _result(played: list[GameOutcome | _Fault], planned: int, names: tuple[str, ...], lineup: str,
+            teams: int, openings: int) -> TournamentResult:
     """The games played, in order; AgentError (holding them) if an agent failed in one."""
     faults = sorted((item for item in played if isinstance(item, _Fault)), key=lambda f: f.index)
     outcomes = tuple(sorted((item for item in played if isinstance(item, GameOutcome)),
@@ -520,7 +651,7 @@ def _result(played, planned: int, names: tuple, lineup: str, teams: int,
     return TournamentResult(names, lineup, teams, openings, outcomes)
 
 
-def _chunks(plans, workers: int) -> list[list[_Plan]]:
+def _chunks(plans: list[_Plan], workers: int) -> list[list[_Plan]]:
     size = max(1, min(16, len(plans) // (4 * workers)))
     return [plans[i:i + size] for i in range(0, len(plans), size)]
 
@@ -531,11 +662,12 @@ def _games_of(chunk: list[_Plan]) -> str:
     return f"playing game {first}" if first == last else f"playing games {first}-{last}"
 
 
-def _run_workers(job: _Job, plans, workers: int, progress, backend: str, address) -> list:
+def _run_workers(job: _Job, plans: list[_Plan], workers: int, progress: bool | None, backend: str,
+                 address: str | None) -> list[GameOutcome | _Fault]:
     """The games in this process, or in chunks on ``workers`` processes (`process_map`)
     or Ray tasks (`ray_map`) as they finish; the first _Fault stops them (with the games
     finished so far), and so does a worker's death (`WorkerLost`, holding them)."""
-    outcomes: list = []
+    outcomes: list[GameOutcome | _Fault] = []
     with Progress(len(plans), "games", progress) as bar:
         if backend == "local" and workers == 1:
             for plan in plans:
@@ -565,20 +697,32 @@ def _run_workers(job: _Job, plans, workers: int, progress, backend: str, address
 class Calibration:
     """Equal CPU: each time spec's count budget (``budgets``: spec -> count spec, like
     ``"best:0.05s" -> "best:2140"``), the median count its kind searched in its seconds
-    over the ``positions`` of fresh games on this machine (``counts``: every one)."""
+    over the ``positions`` of fresh games on this machine (``counts``: every one).
 
-    budgets: dict
-    counts: dict
+    Args:
+        budgets: Each spec's count spec (specs without a time budget: themselves).
+        counts: Each time spec's count searched at every position.
+        positions: The positions measured.
+        board: Their board's name.
+        players: Their players.
+    """
+
+    budgets: dict[str, str]
+    counts: dict[str, list[int]]
     positions: int
     board: str
     players: int
 
     def line(self) -> str:
-        """The budgets as one line, for a report."""
+        """The budgets as one line, for a report.
+
+        Returns:
+            ``spec = count spec`` for each spec.
+        """
         return ", ".join(f"{spec} = {count}" for spec, count in self.budgets.items())
 
 
-def calibrate(specs, board: str = "compact", players: int = 2, positions: int = 12,
+def calibrate(specs: Iterable[str], board: str = "compact", players: int = 2, positions: int = 12,
               seed: int = 0, progress: bool | None = None,
               variant: str = "standard") -> Calibration:
     """Equal CPU: the count budget (iterations, nodes) each time spec (``kind:<seconds>s``)
@@ -588,7 +732,23 @@ def calibrate(specs, board: str = "compact", players: int = 2, positions: int = 
     count budgets gives each agent the CPU it had here, whatever the load while it plays,
     and is reproducible from its seed.
     Specs without a time budget, with threads, or of a kind that reports no count (no
-    ``search``: ``mcts-py``) are kept as they are."""
+    ``search``: ``mcts-py``) are kept as they are.
+
+    Args:
+        specs: The agent specs.
+        board: The positions' board.
+        players: Their players.
+        positions: How many positions, 1 to 10,000.
+        seed: Seeds the positions and the agents.
+        progress: A progress bar on stderr: True always, None on a terminal, False never.
+        variant: The positions' variant.
+
+    Returns:
+        Each spec's count budget and the counts measured.
+
+    Raises:
+        ConfigError: If a spec or argument is not accepted.
+    """
     specs = list(specs)
     check_int("positions", positions, 1, 10_000)
     rng = random.Random(seed)
@@ -599,12 +759,14 @@ def calibrate(specs, board: str = "compact", players: int = 2, positions: int = 
             if game.ply % 9 == 8:
                 games.append(game.copy(history=False))
             game.play(rng.choice(game.legal_actions()))
-    budgets, counts = {}, {}
+    budgets: dict[str, str] = {}
+    counts: dict[str, list[int]] = {}
     timed = [spec for spec in specs if kind_of(spec).unit and spec.endswith("s")
              and "@" not in spec and hasattr(make_agent(spec), "search")]
     with Progress(len(timed) * positions, "calibrating", progress) as bar:
         for spec in timed:
-            agent = make_agent(spec, seed=rng.getrandbits(32))
+            # a kind with a search (filtered above)
+            agent = cast(MCTSAgent | PUCTAgent | AlphaBetaAgent, make_agent(spec, seed=rng.getrandbits(32)))
             done = []
             for game in games:
                 result = agent.search(game)
@@ -618,9 +780,19 @@ def calibrate(specs, board: str = "compact", players: int = 2, positions: int = 
     return Calibration(budgets, counts, positions, board, players)
 
 
-def ladder_agents(budgets) -> tuple[str, ...]:
+def ladder_agents(budgets: Iterable[str]) -> tuple[str, ...]:
     """The specs of every built-in agent (LADDER_SPECS) at each of ``budgets`` (like
-    ``"0.05s"`` or ``"500"``); an agent without a budget appears once."""
+    ``"0.05s"`` or ``"500"``); an agent without a budget appears once.
+
+    Args:
+        budgets: One or more budgets.
+
+    Returns:
+        The specs, in LADDER_SPECS order.
+
+    Raises:
+        ConfigError: If ``budgets`` is empty or a budget is not accepted.
+    """
     budgets = list(budgets)
     if not budgets:
         raise ConfigError("give at least one budget, like '0.05s' or '500'")

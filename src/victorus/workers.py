@@ -17,17 +17,31 @@ import multiprocessing
 import signal
 from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager
+from multiprocessing.connection import Connection
 from multiprocessing.connection import wait as wait_for
-from typing import Any
+from multiprocessing.context import SpawnContext
+from typing import Any, TypeVar
 
 from .errors import WorkerLost, optional_imports
 
 #: How long a worker that was told to stop may take before it is terminated.
 STOP_SECONDS = 5.0
 
+_Shared = TypeVar("_Shared")
+_Task = TypeVar("_Task")
+_Result = TypeVar("_Result")
+
 
 def how_it_ended(exitcode: int | None) -> str:
-    """A worker's exit status in words."""
+    """A worker's exit status in words.
+
+    Args:
+        exitcode: The process's exit code (negative: the signal that ended it; None: it
+            has not ended).
+
+    Returns:
+        How it ended, like ``"killed by SIGKILL (kill -9, or the out-of-memory killer)"``.
+    """
     if exitcode is None:
         return "it stopped answering"
     if exitcode < 0:
@@ -40,7 +54,7 @@ def how_it_ended(exitcode: int | None) -> str:
     return f"exited with status {exitcode}"
 
 
-def _serve(function: Callable, conn) -> None:
+def _serve(function: Callable[[Any, Any], Any], conn: Connection) -> None:
     """A worker: read the shared data, then answer each (index, task) sent on ``conn``
     with (index, ok, result or exception) until told to stop (None) or the parent goes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C is the parent's to handle
@@ -72,7 +86,7 @@ class _Worker:
     itself holds open until the write ends, so a worker killed while reading a large one
     (over the pipe's 64 KiB) would leave that write blocked forever."""
 
-    def __init__(self, context, function: Callable, number: int):
+    def __init__(self, context: SpawnContext, function: Callable[[Any, Any], Any], number: int) -> None:
         self.conn, child = context.Pipe()
         self.process = context.Process(target=_serve, args=(function, child),
                                        name=f"victorus-worker-{number}", daemon=True)
@@ -81,7 +95,7 @@ class _Worker:
         self.holding: int | None = None               # the index of the task it works on
         self.tasks_given = 0
 
-    def lost(self, tasks: Sequence, describe: Callable[[Any], str]) -> WorkerLost:
+    def lost(self, tasks: Sequence[Any], describe: Callable[[Any], str]) -> WorkerLost:
         self.process.join(1.0)
         held = (f"while {describe(tasks[self.holding])}" if self.holding is not None
                 else "between two tasks" if self.tasks_given else "before its first task")
@@ -89,15 +103,31 @@ class _Worker:
                           f"({how_it_ended(self.process.exitcode)}) {held}")
 
 
-def process_map(function: Callable[[Any, Any], Any], shared: Any, tasks: Sequence,
-                workers: int, describe: Callable[[Any], str] = lambda task: "working"
-                ) -> Generator[tuple[int, Any], None, None]:
+def process_map(function: Callable[[_Shared, _Task], _Result], shared: _Shared,
+                tasks: Sequence[_Task], workers: int,
+                describe: Callable[[_Task], str] = lambda task: "working"
+                ) -> Generator[tuple[int, _Result], None, None]:
     """``(index, function(shared, tasks[index]))`` for every task, as ``workers`` processes
     finish them (their order, not the tasks'). ``function`` and ``shared`` travel pickled
     (a function defined at a module's top level); ``shared`` is sent once per worker.
     A task's exception is raised here as it was raised there. A worker that dies raises
     `WorkerLost` naming it, how it ended and ``describe(task)`` of the task it held; the
-    other workers are stopped at once, as they are when the caller stops iterating."""
+    other workers are stopped at once, as they are when the caller stops iterating.
+
+    Args:
+        function: Called as ``function(shared, task)``: a function defined at a module's
+            top level.
+        shared: What every task shares, sent once per worker.
+        tasks: The tasks.
+        workers: The most worker processes.
+        describe: A task in words, for `WorkerLost`.
+
+    Yields:
+        ``(index, result)`` of each task, as they finish.
+
+    Raises:
+        WorkerLost: If a worker dies.
+    """
     context = multiprocessing.get_context("spawn")
     waiting = collections.deque(range(len(tasks)))
     pool: list[_Worker] = []
@@ -127,7 +157,7 @@ def process_map(function: Callable[[Any, Any], Any], shared: Any, tasks: Sequenc
         _stop(pool)
 
 
-def _give(worker: _Worker, tasks: Sequence, waiting: collections.deque,
+def _give(worker: _Worker, tasks: Sequence[Any], waiting: collections.deque[int],
           describe: Callable[[Any], str]) -> None:
     """The next task to an idle worker, if any is left."""
     if not waiting:
@@ -137,7 +167,7 @@ def _give(worker: _Worker, tasks: Sequence, waiting: collections.deque,
     _send(worker, (worker.holding, tasks[worker.holding]), tasks, describe)
 
 
-def _send(worker: _Worker, message: Any, tasks: Sequence, describe: Callable[[Any], str]) -> None:
+def _send(worker: _Worker, message: Any, tasks: Sequence[Any], describe: Callable[[Any], str]) -> None:
     try:
         worker.conn.send(message)
     except (BrokenPipeError, ConnectionResetError, EOFError):
@@ -164,7 +194,18 @@ def _stop(pool: list[_Worker]) -> None:
 
 @contextmanager
 def ray_session(workers: int, address: str | None) -> Iterator[Any]:
-    """Ray for a run: started here (and stopped after) unless it is already running."""
+    """Ray for a run: started here (and stopped after) unless it is already running.
+
+    Args:
+        workers: The CPUs of a local Ray started here.
+        address: A Ray cluster's address (None: a local Ray).
+
+    Yields:
+        The ``ray`` module.
+
+    Raises:
+        MissingDependencyError: If Ray is not installed.
+    """
     with optional_imports("backend='ray'"):
         import ray
     started = not ray.is_initialized()
@@ -178,18 +219,35 @@ def ray_session(workers: int, address: str | None) -> Iterator[Any]:
             ray.shutdown()
 
 
-def ray_map(function: Callable[[Any, Any], Any], shared: Any, tasks: Sequence, workers: int,
-            address: str | None = None, describe: Callable[[Any], str] = lambda task: "working"
-            ) -> Generator[tuple[int, Any], None, None]:
+def ray_map(function: Callable[[_Shared, _Task], _Result], shared: _Shared,
+            tasks: Sequence[_Task], workers: int, address: str | None = None,
+            describe: Callable[[_Task], str] = lambda task: "working"
+            ) -> Generator[tuple[int, _Result], None, None]:
     """`process_map`'s contract on Ray (``address``: a cluster's; None starts a local Ray):
     ``shared`` put in the object store once, at most ``workers`` tasks in flight, each run
-    once (a lost task is not retried), and a lost task, worker or node a `WorkerLost`."""
+    once (a lost task is not retried), and a lost task, worker or node a `WorkerLost`.
+
+    Args:
+        function: Called as ``function(shared, task)`` in a Ray task.
+        shared: What every task shares, put in the object store once.
+        tasks: The tasks.
+        workers: The most tasks in flight.
+        address: A Ray cluster's address (None: a local Ray started here).
+        describe: A task in words, for `WorkerLost`.
+
+    Yields:
+        ``(index, result)`` of each task, as they finish.
+
+    Raises:
+        WorkerLost: If a task, worker or node is lost.
+        MissingDependencyError: If Ray is not installed.
+    """
     with ray_session(workers, address) as ray:
         from ray.exceptions import RayError, RayTaskError
         remote = ray.remote(max_retries=0)(function)
         shared_ref = ray.put(shared)
         waiting = collections.deque(range(len(tasks)))
-        pending: dict = {}
+        pending: dict[Any, int] = {}                 # Ray's object refs: their tasks
         try:
             while waiting or pending:
                 while waiting and len(pending) < workers:
