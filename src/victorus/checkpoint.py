@@ -19,28 +19,31 @@ import json
 import math
 import os
 import zipfile
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from .checks import shown
 from .errors import ConfigError
 from .files import read_limited
-from .search.network import BOARDS, SEATS, SIZES, block_starts, shapes
+from .search.network import BOARDS, SEATS, SIZES, Sample, block_starts, shapes
 
-#: A window's arrays per round: the positions' boards, their sparse rows (``counts`` a
-#: position), dense inputs, heuristic terms per seat, teams per seat and targets per seat.
 PACKED = ("boards", "counts", "rows", "dense", "terms", "teams", "targets")
+"""A window's arrays per round: the positions' boards, their sparse rows (``counts`` a position), dense
+inputs, heuristic terms per seat, teams per seat and targets per seat."""
 #: Each array's dtype and its shape after the first axis.
-_LAYOUT = {"boards": (np.int8, ()), "counts": (np.int32, ()), "rows": (np.int32, ()),
-           "dense": (np.float32, (SIZES["dense_inputs"],)),
-           "terms": (np.float32, (SIZES["skip_terms"], SEATS)),
-           "teams": (np.int8, (SEATS,)), "targets": (np.float32, (SEATS,))}
-#: The largest curve.json read (a run of 10,000 rounds is far below it).
+_LAYOUT: dict[str, tuple[type[np.generic], tuple[int, ...]]] = {
+    "boards": (np.int8, ()), "counts": (np.int32, ()), "rows": (np.int32, ()),
+    "dense": (np.float32, (SIZES["dense_inputs"],)),
+    "terms": (np.float32, (SIZES["skip_terms"], SEATS)),
+    "teams": (np.int8, (SEATS,)), "targets": (np.float32, (SEATS,))}
 CURVE_LIMIT = 64 << 20
-#: A curve point's fields and what each holds.
+"""The largest curve.json read (a run of 10,000 rounds is far below it)."""
 POINT_FIELDS = ("round", "minutes", "games", "positions", "train_loss", "validation_loss",
                 "heuristic_loss")
+"""A curve point's fields and what each holds."""
 #: The most minutes a run can have spent (training.Settings' cap on ``minutes``).
 MOST_MINUTES = 1e6
 
@@ -49,8 +52,15 @@ class CheckpointError(ConfigError):
     """A checkpoint file that cannot be trusted: the message names it and what is wrong."""
 
 
-def pack(samples: list[tuple]) -> dict[str, np.ndarray]:
-    """One round's positions (training samples) as the flat arrays of a window."""
+def pack(samples: list[Sample]) -> dict[str, NDArray[Any]]:
+    """One round's positions (training samples) as the flat arrays of a window.
+
+    Args:
+        samples: The round's samples.
+
+    Returns:
+        The arrays of `PACKED` by name.
+    """
     if not samples:
         return {name: np.zeros((0, *shape), dtype) for name, (dtype, shape) in _LAYOUT.items()}
     return {"boards": np.array([BOARDS.index(s[0]) for s in samples], np.int8),
@@ -60,8 +70,15 @@ def pack(samples: list[tuple]) -> dict[str, np.ndarray]:
             "teams": np.stack([s[4] for s in samples]), "targets": np.stack([s[5] for s in samples])}
 
 
-def unpack(arrays: dict[str, np.ndarray]) -> list[tuple]:
-    """A window's arrays back as samples (board name, rows, dense, terms, teams, target)."""
+def unpack(arrays: Mapping[str, NDArray[Any]]) -> list[Sample]:
+    """A window's arrays back as samples (board name, rows, dense, terms, teams, target).
+
+    Args:
+        arrays: One round's arrays of `PACKED` by name.
+
+    Returns:
+        The round's samples.
+    """
     ends = np.cumsum(arrays["counts"])
     rows = np.split(arrays["rows"], ends[:-1]) if len(ends) else []
     return [(BOARDS[int(b)], r, d, t, m, y) for b, r, d, t, m, y in zip(
@@ -69,8 +86,15 @@ def unpack(arrays: dict[str, np.ndarray]) -> list[tuple]:
         arrays["targets"])]
 
 
-def window_bytes(windows: list[list[tuple]]) -> bytes:
-    """The ``.npz`` of a window: each round's samples packed, numbered from 0."""
+def window_bytes(windows: list[list[Sample]]) -> bytes:
+    """The ``.npz`` of a window: each round's samples packed, numbered from 0.
+
+    Args:
+        windows: The samples of each round of the window.
+
+    Returns:
+        The file's bytes.
+    """
     arrays: dict[str, Any] = {f"{name}{i}": array for i, window in enumerate(windows)
                               for name, array in pack(window).items()}
     buffer = io.BytesIO()
@@ -78,9 +102,20 @@ def window_bytes(windows: list[list[tuple]]) -> bytes:
     return buffer.getvalue()
 
 
-def read_window(path: str, most: int) -> list[list[tuple]]:
+def read_window(path: str, most: int) -> list[list[Sample]]:
     """The rounds of samples of the window file ``path`` (at most ``most`` rounds), every
-    array's header, size and values checked first: `CheckpointError` otherwise."""
+    array's header, size and values checked first: `CheckpointError` otherwise.
+
+    Args:
+        path: The window file's path.
+        most: The most rounds it may hold.
+
+    Returns:
+        The samples of each round.
+
+    Raises:
+        CheckpointError: If the file is missing or is not a window this run wrote.
+    """
     def refuse(why: str) -> CheckpointError:
         return CheckpointError(f"{os.path.basename(path)} is not a window this run wrote: {why}")
     try:
@@ -98,7 +133,7 @@ def read_window(path: str, most: int) -> list[list[tuple]]:
                          f"{most} rounds")
         if sum(info.compress_size for info in members.values()) > os.path.getsize(path):
             raise refuse("its arrays declare more bytes than the file holds")
-        arrays = {}
+        arrays: dict[str, NDArray[Any]] = {}
         for name, info in members.items():
             arrays[name[:-4]] = _read_array(archive, info, refuse)
     windows = []
@@ -109,7 +144,8 @@ def read_window(path: str, most: int) -> list[list[tuple]]:
     return windows
 
 
-def _read_array(archive: zipfile.ZipFile, info: zipfile.ZipInfo, refuse) -> np.ndarray:
+def _read_array(archive: zipfile.ZipFile, info: zipfile.ZipInfo,
+                refuse: Callable[[str], CheckpointError]) -> NDArray[Any]:
     """One array of the window, its header checked against its layout and its size
     before the array is allocated."""
     name = info.filename[:-4].rstrip("0123456789")
@@ -136,7 +172,8 @@ def _read_array(archive: zipfile.ZipFile, info: zipfile.ZipInfo, refuse) -> np.n
     return array
 
 
-def _check_window(group: dict[str, np.ndarray], refuse, where: str) -> None:
+def _check_window(group: dict[str, NDArray[Any]], refuse: Callable[[str], CheckpointError],
+                  where: str) -> None:
     """One round's arrays: the same number of positions in each, rows adding up to the
     counts, boards known, each row inside its board's block, teams seats, floats finite."""
     positions = len(group["boards"])
@@ -163,9 +200,19 @@ def _check_window(group: dict[str, np.ndarray], refuse, where: str) -> None:
             raise refuse(f"{where}: {name} holds values that are not finite")
 
 
-def read_curve(path: str) -> tuple[dict, list[dict]]:
+def read_curve(path: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The settings (as saved) and the points of the curve file ``path``, every field's
-    type and range checked: `CheckpointError` otherwise."""
+    type and range checked: `CheckpointError` otherwise.
+
+    Args:
+        path: The curve file's path.
+
+    Returns:
+        The settings (JSON values by name) and the points (one object per round).
+
+    Raises:
+        CheckpointError: If the file is missing or is not a curve this run wrote.
+    """
     def refuse(why: str) -> CheckpointError:
         return CheckpointError(f"{os.path.basename(path)} is not a curve this run wrote: {why}")
     try:
@@ -186,14 +233,15 @@ def read_curve(path: str) -> tuple[dict, list[dict]]:
     return curve["settings"], curve["points"]
 
 
-def _number(value, low: float, high: float, nan: bool = False) -> bool:
+def _number(value: object, low: float, high: float, nan: bool = False) -> bool:
     """Whether ``value`` is a JSON number in [low, high] (NaN too if ``nan``)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return False
     return (nan and math.isnan(value)) or low <= value <= high
 
 
-def _check_point(point, number: int, earlier: float, refuse) -> None:
+def _check_point(point: object, number: int, earlier: float,
+                 refuse: Callable[[str], CheckpointError]) -> None:
     where = f"point {number}"
     if not isinstance(point, dict) or set(point) != set(POINT_FIELDS):
         raise refuse(f"{where} must be an object with the fields {', '.join(POINT_FIELDS)}")

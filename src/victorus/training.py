@@ -35,11 +35,13 @@ import os
 import random
 import re
 import time
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
+from typing import Any, cast
 
 import numpy as np
+from numpy.typing import NDArray
 
 from .checkpoint import read_curve, read_window, window_bytes
 from .checks import check_int, check_seed, shown
@@ -47,13 +49,21 @@ from .errors import ConfigError, WorkerLost
 from .files import check_writable, remove_stale_temporaries, write_atomic
 from .game import Game
 from .progress import Progress
-from .search.network import Batch, Network, default_network, inputs, loss_and_gradients, network_from
+from .search.network import (
+    Batch,
+    Gradients,
+    Inputs,
+    Network,
+    Sample,
+    default_network,
+    inputs,
+    loss_and_gradients,
+    network_from,
+)
 from .workers import process_map, ray_map
 
 log = logging.getLogger("victorus.training")
 
-#: The configurations self-play deals its games over, each (board, players, variant)
-#: with its share of the games.
 MIX: tuple[tuple[str, int, str, int], ...] = (
     ("compact", 2, "standard", 4),
     ("compact", 2, "quick", 1),
@@ -67,12 +77,38 @@ MIX: tuple[tuple[str, int, str, int], ...] = (
     ("standard", 6, "allied", 1),
     ("standard", 6, "quick", 1),
 )
+"""The configurations self-play deals its games over, each (board, players, variant) with its share of the
+games."""
 BACKENDS = ("local", "ray")
+"""Where self-play runs: here (on ``workers`` processes) or as Ray tasks."""
 
 
 @dataclass
 class Settings:
-    """What a training run does (the module's docstring); `train` checks them."""
+    """What a training run does (the module's docstring); `train` checks them.
+
+    Args:
+        rounds: Rounds of self-play and training.
+        games: Self-play games per round.
+        iterations: best's iterations per decision in self-play.
+        opening: Random actions at most before the search plays.
+        max_actions: A self-play game stops there.
+        blend: The search's value's share of a label, 0 to 1.
+        distil: Search the rounds after the first with the new network.
+        window: Rounds whose positions are trained on.
+        epochs: Passes of Adam over the window per round.
+        batch: Positions per step of Adam.
+        learning_rate: Adam's learning rate.
+        weight_decay: AdamW's decay, per unit of learning rate.
+        hidden: The first hidden layer's size.
+        hidden2: The second hidden layer's size.
+        seed: Seeds everything drawn.
+        minutes: No new round starts after this (a cap on the run's time).
+        workers: Self-play worker processes (or Ray tasks).
+        backend: "local" or "ray".
+        address: A Ray cluster's address, for backend "ray" (None: a local Ray).
+        mix: The configurations (board, players, variant, share of the games).
+    """
 
     rounds: int = 12
     games: int = 800                 # per round
@@ -94,9 +130,18 @@ class Settings:
     workers: int = 1
     backend: str = "local"
     address: str | None = None       # a Ray cluster's, for backend "ray"
-    mix: tuple = field(default=MIX)
+    mix: tuple[tuple[str, int, str, int], ...] = field(default=MIX)
 
     def check(self) -> "Settings":
+        """Check every setting.
+
+        Returns:
+            These settings.
+
+        Raises:
+            ConfigError: If a setting is out of its range or a configuration of ``mix``
+                is not accepted.
+        """
         check_int("rounds", self.rounds, 1, 10_000)
         check_int("games", self.games, 1, 1_000_000)
         check_int("iterations", self.iterations, 1, 1_000_000)
@@ -130,18 +175,38 @@ class Settings:
 
 # -- self-play ---------------------------------------------------------------------------
 
-def game_tasks(settings: Settings, round_number: int) -> list[tuple]:
+def game_tasks(settings: Settings, round_number: int) -> list[tuple[str, int, str, int]]:
     """The round's games: (board, players, variant, seed), dealt over the mix by its
-    shares, each with its own seed drawn from the run's."""
+    shares, each with its own seed drawn from the run's.
+
+    Args:
+        settings: The run's settings.
+        round_number: The round, from 0.
+
+    Returns:
+        One (board, players, variant, seed) per game.
+    """
     rng = random.Random(f"{settings.seed}/{round_number}")
     deck = [config[:3] for config in settings.mix for _ in range(config[3])]
     return [(*deck[i % len(deck)], rng.getrandbits(64)) for i in range(settings.games)]
 
 
-def play_game(task: tuple, network: Network | bytes | None, iterations: int, opening: int,
-              max_actions: int, blend: float) -> list[tuple]:
+def play_game(task: tuple[str, int, str, int], network: Network | bytes | None, iterations: int,
+              opening: int, max_actions: int, blend: float) -> list[Sample]:
     """One self-play game: its positions' inputs and labels. ``network``: the one searching
-    (a Network or a file's bytes; None: the heuristic)."""
+    (a Network or a file's bytes; None: the heuristic).
+
+    Args:
+        task: The game: (board, players, variant, seed).
+        network: The network searching, or a file's bytes (None: the heuristic).
+        iterations: The search's iterations per decision.
+        opening: Random actions at most before the search plays.
+        max_actions: The game stops there.
+        blend: The search's value's share of a label.
+
+    Returns:
+        One sample per searched position: its inputs and label.
+    """
     from .search.registry import best_heuristic_agent, best_net_agent
     board, players, variant, seed = task
     rng = random.Random(seed)
@@ -154,7 +219,7 @@ def play_game(task: tuple, network: Network | bytes | None, iterations: int, ope
         if game.is_over:
             break
         game.play(rng.choice(game.legal_actions()))
-    positions = []
+    positions: list[tuple[Inputs, NDArray[np.float32], int]] = []
     while not game.is_over and game.ply < max_actions:
         legal = game.legal_actions()
         if len(legal) == 1:
@@ -166,7 +231,7 @@ def play_game(task: tuple, network: Network | bytes | None, iterations: int, ope
         positions.append((inputs(game), values, seat))
         game.play(result.action)
     returns = game.returns() if game.is_over else None
-    samples = []
+    samples: list[Sample] = []
     for features, values, seat in positions:
         if returns is None:
             target = values
@@ -182,30 +247,45 @@ def play_game(task: tuple, network: Network | bytes | None, iterations: int, ope
 CHUNK = 16
 
 
-def _play_chunk(network_bytes: bytes | None, jobs: list) -> list[list[tuple]]:
+def _play_chunk(network_bytes: bytes | None,
+                jobs: list[tuple[tuple[str, int, str, int], int, int, int, float]]) -> list[list[Sample]]:
     """A worker's unit: several games with one copy of the network."""
     network = None if network_bytes is None else Network.from_bytes(network_bytes)
-    return [play_game(task, network, *rest) for task, *rest in jobs]
+    return [play_game(task, network, iterations, opening, max_actions, blend)
+            for task, iterations, opening, max_actions, blend in jobs]
 
 
 def self_play(settings: Settings, round_number: int, network: Network | None,
-              progress: bool | None = None) -> list[list[tuple]]:
+              progress: bool | None = None) -> list[list[Sample]]:
     """The round's games, played by the workers (`process_map`, `ray_map`); their
     positions, game by game, in the order of `game_tasks` (the same whatever the
-    workers). A worker that dies raises `WorkerLost`: the round is not kept."""
+    workers). A worker that dies raises `WorkerLost`: the round is not kept.
+
+    Args:
+        settings: The run's settings.
+        round_number: The round, from 0.
+        network: The network searching (None: the heuristic).
+        progress: A progress bar on stderr: True always, None on a terminal, False never.
+
+    Returns:
+        Each game's samples, in the order of `game_tasks`.
+
+    Raises:
+        WorkerLost: If a worker dies.
+    """
     payload = None if network is None else network.to_bytes()
     jobs = [(task, settings.iterations, settings.opening, settings.max_actions, settings.blend)
             for task in game_tasks(settings, round_number)]
     chunks = [jobs[i:i + CHUNK] for i in range(0, len(jobs), CHUNK)]
     starts = {id(chunk): i for i, chunk in zip(range(0, len(jobs), CHUNK), chunks)}
 
-    def describe(chunk: list) -> str:
+    def describe(chunk: list[tuple[tuple[str, int, str, int], int, int, int, float]]) -> str:
         first = starts[id(chunk)]
         return (f"playing self-play games {first}-{first + len(chunk) - 1} of round "
                 f"{round_number}")
 
-    results: list = [None] * len(chunks)
-    mapped: Generator[tuple[int, list], None, None]
+    results: list[list[list[Sample]] | None] = [None] * len(chunks)
+    mapped: Generator[tuple[int, list[list[Sample]]], None, None]
     with Progress(len(jobs), f"round {round_number} self-play", progress) as bar:
         if settings.backend == "local" and settings.workers == 1:
             mapped = ((i, _play_chunk(payload, chunk)) for i, chunk in enumerate(chunks))
@@ -220,7 +300,7 @@ def self_play(settings: Settings, round_number: int, network: Network | None,
                 bar.advance(len(part))
         finally:
             mapped.close()                   # a stop here stops every worker at once
-    return [game for part in results for game in part]
+    return [game for part in cast(list[list[list[Sample]]], results) for game in part]   # all filled
 
 
 # -- training ------------------------------------------------------------------------------
@@ -228,29 +308,43 @@ def self_play(settings: Settings, round_number: int, network: Network | None,
 class Adam:
     """Adam over a network's arrays, with decoupled weight decay (AdamW) on the weights
     (not the biases, not ``skip``); the first layer's rows lazily (only the rows a batch
-    touches are updated and decayed, with their own step counts)."""
+    touches are updated and decayed, with their own step counts).
+
+    Args:
+        arrays: The arrays it will update, by name.
+        rate: The learning rate.
+        decay: The weight decay, per unit of learning rate.
+    """
 
     DECAYED = ("w1", "wd", "w2", "w3")
 
-    def __init__(self, arrays: dict, rate: float, decay: float = 0.0):
+    def __init__(self, arrays: Mapping[str, NDArray[np.float32]], rate: float, decay: float = 0.0) -> None:
         self.rate, self.decay = rate, decay
         self.m = {k: np.zeros_like(v, dtype=np.float32) for k, v in arrays.items()}
         self.v = {k: np.zeros_like(v, dtype=np.float32) for k, v in arrays.items()}
         self.t = {k: 0 for k in arrays if k != "w1"}
         self.row_t = np.zeros(len(arrays["w1"]), dtype=np.int64)
 
-    def step(self, arrays: dict, grads: dict) -> None:
+    def step(self, arrays: dict[str, NDArray[np.float32]], grads: Gradients) -> None:
+        """One step of AdamW: ``arrays`` updated in place.
+
+        Args:
+            arrays: The arrays, by name.
+            grads: Their gradients (`loss_and_gradients`).
+        """
         b1, b2, eps = 0.9, 0.999, 1e-8
-        for name, grad in grads.items():
+        for name, gradient in grads.items():
             if name == "w1":
-                rows, g = grad
+                rows, g = cast(tuple[NDArray[np.intp], NDArray[np.float64]], gradient)
                 self.row_t[rows] += 1
-                t = self.row_t[rows][:, None]
+                steps = self.row_t[rows][:, None]
                 arrays[name][rows] *= 1 - self.rate * self.decay
                 m = self.m[name][rows] = b1 * self.m[name][rows] + (1 - b1) * g
                 v = self.v[name][rows] = b2 * self.v[name][rows] + (1 - b2) * g * g
-                arrays[name][rows] -= self.rate * (m / (1 - b1 ** t)) / (np.sqrt(v / (1 - b2 ** t)) + eps)
+                arrays[name][rows] -= (self.rate * (m / (1 - b1 ** steps))
+                                       / (np.sqrt(v / (1 - b2 ** steps)) + eps))
                 continue
+            grad = cast(NDArray[np.floating], gradient)
             self.t[name] += 1
             t = self.t[name]
             if name in self.DECAYED:
@@ -261,26 +355,59 @@ class Adam:
                 (np.sqrt(self.v[name] / (1 - b2 ** t)) + eps)
 
 
-def stack(samples: list[tuple]) -> tuple[Batch, np.ndarray]:
-    """Samples as a Batch and their targets."""
+def stack(samples: list[Sample]) -> tuple[Batch, NDArray[np.float32]]:
+    """Samples as a Batch and their targets.
+
+    Args:
+        samples: The samples.
+
+    Returns:
+        Their inputs as a Batch, and their targets [B, 6].
+    """
     return Batch.of([s[:5] for s in samples]), np.stack([s[5] for s in samples])
 
 
-def evaluate_loss(network: Network | dict, batch: Batch, targets: np.ndarray) -> float:
-    """The mean squared error of a network's values (or arrays') on a batch."""
+def evaluate_loss(network: Network | Mapping[str, NDArray[np.floating]], batch: Batch,
+                  targets: NDArray[np.floating]) -> float:
+    """The mean squared error of a network's values (or arrays') on a batch.
+
+    Args:
+        network: A network, or its arrays by name.
+        batch: The positions.
+        targets: Their target values, [B, 6].
+
+    Returns:
+        The loss.
+    """
     arrays = network.arrays if isinstance(network, Network) else network
     return loss_and_gradients(arrays, batch, targets)[0]
 
 
-def fit(network: Network, batch: Batch, targets: np.ndarray, settings: Settings,
+def fit(network: Network, batch: Batch, targets: NDArray[np.floating], settings: Settings,
         rng: np.random.Generator, progress: bool | None = None,
         label: str = "training") -> tuple[Network, list[float]]:
     """``settings.epochs`` passes of Adam over the positions; the new network and the
-    mean loss of each epoch."""
+    mean loss of each epoch.
+
+    Args:
+        network: The network trained from.
+        batch: The positions.
+        targets: Their target values, [B, 6].
+        settings: The run's settings (epochs, batch, learning rate, weight decay).
+        rng: Draws the order of each epoch.
+        progress: A progress bar on stderr: True always, None on a terminal, False never.
+        label: The progress bar's and the errors' label.
+
+    Returns:
+        The new network and each epoch's mean loss.
+
+    Raises:
+        ConfigError: If the training diverged.
+    """
     arrays = {k: np.array(v, dtype=np.float32) for k, v in network.arrays.items()}
     optimiser = Adam(arrays, settings.learning_rate, settings.weight_decay)
     steps = math.ceil(len(batch) / settings.batch)
-    losses = []
+    losses: list[float] = []
     with Progress(settings.epochs * steps, label, progress) as bar:
         for _ in range(settings.epochs):
             order = rng.permutation(len(batch))
@@ -300,13 +427,23 @@ def fit(network: Network, batch: Batch, targets: np.ndarray, settings: Settings,
 
 @dataclass
 class Point:
-    """One round of the curve."""
+    """One round of the curve.
+
+    Args:
+        round: The round, from 0.
+        minutes: Minutes since the run began (resumed runs: all their time).
+        games: The round's self-play games.
+        positions: The positions trained on (the window).
+        train_loss: The mean training loss of each epoch.
+        validation_loss: The loss on the round's held-out games.
+        heuristic_loss: The heuristic evaluation's loss on the same.
+    """
 
     round: int
     minutes: float                   # since the run began (resumed runs: all their time)
     games: int
     positions: int                   # trained on (the window)
-    train_loss: list                 # per epoch
+    train_loss: list[float]          # per epoch
     validation_loss: float           # on the round's held-out games
     heuristic_loss: float            # the heuristic evaluation's, on the same
 
@@ -318,7 +455,25 @@ def train(out: str, settings: Settings | None = None, resume: bool = False,
     ``resume``: go on from ``out``'s last checkpoint (same settings, more rounds), every
     file read checked first. A folder that holds a run is refused without ``resume`` or
     ``overwrite`` (which removes that run's files, and only those), and so is a folder
-    another run is training into now."""
+    another run is training into now.
+
+    Args:
+        out: The run's folder (made if missing).
+        settings: The run's settings (None: the defaults).
+        resume: Go on from ``out``'s last checkpoint.
+        progress: Progress bars on stderr: True always, None on a terminal, False never.
+        report: Called with each round's curve point as it is saved.
+        overwrite: Remove a run already in ``out`` first.
+
+    Returns:
+        The last round's network.
+
+    Raises:
+        ConfigError: If a setting is out of its range, ``out`` holds a run (without
+            ``resume`` or ``overwrite``) or another run trains into it, a checkpoint
+            cannot be resumed, or the training diverged.
+        WorkerLost: If a self-play worker dies (the rounds finished are saved).
+    """
     settings = (settings or Settings()).check()
     if resume and overwrite:
         raise ConfigError("give resume or overwrite, not both")
@@ -328,7 +483,14 @@ def train(out: str, settings: Settings | None = None, resume: bool = False,
 
 
 def run_files(out: str) -> list[str]:
-    """The files of a training run in the folder ``out``, sorted (none: no run there)."""
+    """The files of a training run in the folder ``out``, sorted (none: no run there).
+
+    Args:
+        out: The folder.
+
+    Returns:
+        The names of the run's files in it.
+    """
     try:
         names = os.listdir(out)
     except FileNotFoundError:
@@ -382,7 +544,7 @@ def _train(out: str, settings: Settings, resume: bool, progress: bool | None,
     network = Network.fresh(settings.hidden, settings.hidden2, settings.seed,
                             {"boards": sorted({c[0] for c in settings.mix}),
                              "players": sorted({c[1] for c in settings.mix})})
-    windows: list[list[tuple]] = []
+    windows: list[list[Sample]] = []
     if resume:
         network, points, windows, spent = _resume(out, settings, network)
         first_round = len(points)
@@ -430,13 +592,13 @@ def _train(out: str, settings: Settings, resume: bool, progress: bool | None,
     return network
 
 
-def _settings_json(settings: Settings) -> dict:
+def _settings_json(settings: Settings) -> dict[str, Any]:
     data = asdict(settings)
     data["mix"] = [list(c) for c in settings.mix]
     return data
 
 
-def _checkpoint(out: str, network: Network, points: list[Point], windows: list,
+def _checkpoint(out: str, network: Network, points: list[Point], windows: list[list[Sample]],
                 settings: Settings) -> None:
     """The round's files, each replaced at once: its network and the positions of its
     window (for --resume, numpy arrays only), the latest network, then the curve, which
@@ -459,7 +621,8 @@ def _checkpoint(out: str, network: Network, points: list[Point], windows: list,
 RESUMED_AS_IS = ("workers", "backend", "address", "rounds", "minutes")
 
 
-def _resume(out: str, settings: Settings, fresh: Network):
+def _resume(out: str, settings: Settings,
+            fresh: Network) -> tuple[Network, list[Point], list[list[Sample]], float]:
     """The last committed round of ``out``: its network, the curve, the window and the
     minutes spent, each file checked (victorus.checkpoint); ConfigError if one fails, or
     if it was trained with other settings or another network's shape than ``fresh``'s."""
@@ -487,7 +650,14 @@ def _resume(out: str, settings: Settings, fresh: Network):
 
 
 def format_point(point: Point) -> str:
-    """A curve point as one line."""
+    """A curve point as one line.
+
+    Args:
+        point: The point.
+
+    Returns:
+        Its round, minutes, games, positions and losses.
+    """
     return (f"round {point.round}: {point.minutes:6.1f} min, {point.games} games, "
             f"{point.positions} positions, train loss "
             f"{point.train_loss[-1] if point.train_loss else float('nan'):.4f}, "
