@@ -72,6 +72,45 @@ def test_a_killed_worker_is_an_error_naming_it_and_its_task_not_a_wait():
     assert all(value == 2 * index for index, value in seen.items()) and 7 not in seen
 
 
+class NeedsTwo(Exception):
+    """An exception that pickles but does not unpickle (its __init__ takes two)."""
+
+    def __init__(self, a, b):
+        super().__init__(f"{a} and {b}")
+
+
+def raises_oddly(_, task):
+    import threading
+    if task == 0:
+        raise NeedsTwo("first", "second")
+    error = ValueError("holds a lock")
+    error.lock = threading.Lock()                 # an exception that does not pickle
+    raise error
+
+
+def stubborn(_, task):
+    """A task whose worker ignores SIGTERM and takes its time."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if task:
+        time.sleep(600)
+    return task
+
+
+def test_a_task_error_that_does_not_travel_keeps_its_words():
+    for task, words in ((0, "NeedsTwo: first and second"), (1, "ValueError: holds a lock")):
+        with pytest.raises(RuntimeError, match=words):
+            dict(process_map(raises_oddly, None, [task], 1))
+
+
+@needs_kill
+def test_stopping_early_ends_workers_that_ignore_sigterm():
+    began = time.monotonic()
+    mapped = process_map(stubborn, None, [0, 1], 2)
+    assert next(mapped) == (0, 0)
+    mapped.close()
+    assert time.monotonic() - began < 120          # forever without SIGKILL after SIGTERM
+
+
 def test_how_a_worker_ended_in_words():
     assert how_it_ended(-9) == "killed by SIGKILL (kill -9, or the out-of-memory killer)"
     assert how_it_ended(-15) == "killed by SIGTERM"
@@ -261,30 +300,36 @@ def test_a_run_into_a_folder_another_run_trains_into_now_is_refused(tmp_path):
     tiny_run(out)                                 # free again
 
 
+def no_such_pid() -> int:
+    """A process id no process can have (above the kernel's largest)."""
+    try:
+        with open("/proc/sys/kernel/pid_max", encoding="ascii") as fh:
+            return int(fh.read()) + 1
+    except OSError:
+        return 2**22 + 1
+
+
+def aged(path, seconds=3600):
+    past = time.time() - seconds
+    os.utime(path, (past, past))
+    return path
+
+
 def test_the_temporaries_of_a_killed_write_are_removed_by_the_next_run(run_copy):
-    import subprocess
-    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                          capture_output=True, text=True, check=True).stdout.strip()
+    """A temporary of a run's file is stale once its writer is gone and it is a minute old:
+    a young one, or one of a live process (which may be another namespace's), is kept."""
+    gone, alive = no_such_pid(), os.getpid()
     stale = [run_copy / f".window-1.npz.{gone}-abc_12.tmp", run_copy / f".curve.json.{gone}-x9.tmp"]
-    alive = run_copy / f".curve.json.{os.getppid()}-zz.tmp"      # a live process's write
-    for path in (*stale, alive):
+    kept = [run_copy / f".curve.json.{alive}-zz.tmp",            # a live process's write
+            run_copy / f".network.vnet.{gone}-new.tmp",          # its writer may be elsewhere
+            run_copy / f".notes.txt.{gone}-mine.tmp",            # not a run's file
+            run_copy / f".curve.json.{10**30}-big.tmp"]          # no pid at all
+    for path in (*stale, *kept):
         path.write_bytes(b"half")
+    for path in (*stale, *kept[:1], *kept[2:]):
+        aged(path)
     resume(run_copy)
-    assert not any(path.exists() for path in stale) and alive.exists()
-
-
-def test_a_killed_write_of_any_file_is_cleaned_up_by_the_next_write_beside_it(tmp_path):
-    import subprocess
-
-    from victorus.files import write_atomic
-    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                          capture_output=True, text=True, check=True).stdout.strip()
-    stale = tmp_path / f".games.json.{gone}-q1.tmp"
-    other = tmp_path / f".other.json.{gone}-q1.tmp"
-    stale.write_text("half")
-    other.write_text("half")
-    write_atomic(tmp_path / "games.json", "{}")
-    assert not stale.exists() and other.exists()        # only the temporaries of that file
+    assert not any(path.exists() for path in stale) and all(path.exists() for path in kept)
 
 
 def window_of(out):
@@ -328,6 +373,33 @@ def damaged_windows(out):
                     data = inner.getvalue()
                 archive.writestr(f"{name}.npy", data)
 
+    def flagged():
+        """The first member marked encrypted (zip's flag bit 0), in both of its headers."""
+        data = bytearray((out / "window-1.npz").read_bytes())
+        for signature, at in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):
+            start = data.index(signature)
+            data[start + at] |= 1
+        (out / "window-1.npz").write_bytes(bytes(data))
+
+    def fifo():
+        (out / "window-1.npz").unlink()
+        os.mkfifo(out / "window-1.npz")
+
+    def long_header():
+        """A member whose .npy header is longer than numpy reads (a multi-line refusal)."""
+        import struct
+        import zipfile
+        arrays = window_of(out)
+        text = "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 6), }"
+        text = text + " " * (20_000 - len(text)) + "\n"
+        header = b"\x93NUMPY\x02\x00" + struct.pack("<I", len(text)) + text.encode()
+        with zipfile.ZipFile(out / "window-1.npz", "w") as archive:
+            for name, array in arrays.items():
+                inner = __import__("io").BytesIO()
+                np.save(inner, array)
+                archive.writestr(f"{name}.npy", header + b"\0" * 72 if name == "targets0"
+                                 else inner.getvalue())
+
     whole = (out / "window-1.npz").read_bytes()
     return {
         "empty": (raw(b""), "not a whole .npz file"),
@@ -347,7 +419,10 @@ def damaged_windows(out):
         "a compressed array": (lambda: np.savez_compressed(out / "window-1.npz",
                                                            **window_of(out)), "compressed"),
         "a pickled object": (change("teams0", lambda a: np.array([object()] * len(a))),
-                             "not a window"),
+                             "object"),
+        "an encrypted member": (flagged, "encrypted"),
+        "a FIFO": (fifo, "not a regular file"),
+        "a header longer than numpy reads": (long_header, "targets0.npy"),
     }
 
 
@@ -356,19 +431,33 @@ def damaged_windows(out):
                                     "counts off", "a row outside its block", "a negative row",
                                     "an unknown board",
                                     "a team out of range", "a NaN target",
-                                    "a compressed array", "a pickled object"])
-def test_a_damaged_or_crafted_window_is_refused_in_one_line(run_copy, damage, capsys):
+                                    "a compressed array", "a pickled object",
+                                    "an encrypted member", "a FIFO",
+                                    "a header longer than numpy reads"])
+def test_a_damaged_or_crafted_window_is_refused_in_one_line(run_copy, damage):
     do, expected = damaged_windows(run_copy)[damage]
     do()
+    listing = sorted(p.name for p in run_copy.iterdir())
     with pytest.raises(victorus.ConfigError) as refused:
         resume(run_copy)
     message = str(refused.value)
     assert message.startswith(f"cannot resume from {str(run_copy)!r}: ") and expected in message
     assert "\n" not in message and len(message) < 400
-    assert sorted(p.name for p in run_copy.iterdir())[-1] == "window-1.npz"     # nothing added
-    assert main(["train", str(run_copy), "--resume", "--rounds", "3", "--games", "2",
-                 "--hidden", "8", "--hidden2", "4", "--window", "2"]) == 2
-    assert "victorus: error: cannot resume from" in capsys.readouterr().err
+    assert message.count("is not a window") == 1
+    assert sorted(p.name for p in run_copy.iterdir()) == listing      # nothing added or removed
+
+
+def test_the_train_command_refuses_a_damaged_checkpoint_in_one_line(tmp_path, capsys):
+    out = str(tmp_path / "run")
+    small = ["--games", "2", "--iterations", "8", "--hidden", "8", "--hidden2", "4",
+             "--no-progress"]
+    assert main(["train", out, "--rounds", "1", *small]) == 0
+    (tmp_path / "run" / "window-0.npz").write_bytes(b"PK\x03\x04 not a zip")
+    capsys.readouterr()
+    assert main(["train", out, "--resume", "--rounds", "2", *small]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"victorus: error: cannot resume from {out!r}: window-0.npz is not a "
+                          f"window this run wrote: not a whole .npz file") and err.count("\n") == 1
 
 
 def damaged_curves():
@@ -453,6 +542,11 @@ def huge_inputs():
         "a variant": lambda: victorus.Game(variant=f"quick{HUGE}x"),
         "a variant part": lambda: victorus.Game(variant=f"allied+{HUGE}"),
         "a VPN": lambda: victorus.Game.from_vpn(HUGE),
+        "a VPN's board": lambda: victorus.Game.from_vpn(f"{HUGE} i2:0Xw 0 a 1"),
+        "a VPN's piece": lambda: victorus.Game.from_vpn(
+            victorus.Game("compact", players=2).vpn().replace("i2:0Xw", f"i2:0X{HUGE}")),
+        "a VPN's army": lambda: victorus.Game.from_vpn(
+            victorus.Game("compact", players=2).vpn().replace(" a,0,,0,0/", f" a,0,{HUGE},0,0/")),
         "an action": lambda: victorus.Game().play(HUGE),
         "a cell label": lambda: victorus.Board().cell(HUGE),
         "a backend": lambda: simulate(2, backend=HUGE),
@@ -475,21 +569,36 @@ def test_the_command_line_cuts_the_input_it_shows(capsys):
     assert err.startswith("victorus: error: bad search budget in ") and len(err) < 1000
 
 
-def test_the_page_cuts_the_input_it_shows():
+PAGE_ASKS = {                      # a path and a body of ~1 MB, and the words of the refusal
+    "a spec": ("/api/seats", json.dumps({"seats": ["person", f"mcts:{HUGE}x"] + ["person"] * 4}),
+               "bad search budget"),
+    "a field named twice": ("/api/seats", f'{{"{HUGE[:500_000]}": 1, "{HUGE[:500_000]}": 2}}',
+                            "more than once"),
+    "an unknown field": ("/api/seats", json.dumps({HUGE: 1, "seats": []}), "unknown fields"),
+    "a simulation's field": ("/api/watch", json.dumps({"simulate": {HUGE: 1}}), "unknown fields"),
+    "a path": (f"/api/{HUGE[:8000]}", None, "no page"),
+    "a record": ("/api/watch", json.dumps({"record": f"victorus-record 1\nboard: {HUGE}\n"}),
+                 "record"),
+}
+
+
+@pytest.mark.parametrize("ask", list(PAGE_ASKS))
+def test_the_page_cuts_the_input_it_shows(ask):
     import urllib.error
     import urllib.request
 
     from helpers import serving
     from victorus.server import PERSON, Table
-    body = json.dumps({"seats": [PERSON, f"mcts:{HUGE}x"] + [PERSON] * 4}).encode()
+    path, body, words = PAGE_ASKS[ask]
     with serving(Table("compact", 2, seats=[PERSON] * 6, agent_delay=0), worker=False) as srv:
-        request = urllib.request.Request(srv.url.rstrip("/") + "/api/seats", data=body,
-                                         method="POST")
+        request = urllib.request.Request(srv.url.rstrip("/") + path, method="GET"
+                                         if body is None else "POST",
+                                         data=None if body is None else body.encode())
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(request, timeout=30)
         answer = refused.value.read()
-    assert refused.value.code == 400 and len(answer) < 1000
-    assert "bad search budget" in json.loads(answer)["error"]
+    assert refused.value.code in (400, 404) and len(answer) < 1000, answer[:200]
+    assert words in json.loads(answer)["error"]
 
 
 # -- read-only files -------------------------------------------------------------------------
@@ -539,9 +648,10 @@ def test_a_read_only_file_is_refused_on_every_save_path(tmp_path, where, capsys)
         target.chmod(0o644)
 
 
-def test_errors_show_their_input_only_through_shown():
-    """The one rule for input in errors: a raise shows a value as checks.shown() cuts it,
-    never whole with !r (only the package's own constants may be)."""
+def test_messages_show_their_input_only_through_shown():
+    """The one rule for input in messages: a value is shown as checks.shown() cuts it,
+    never whole with !r or map(repr, ...), anywhere in the package (errors, HTTP bodies,
+    notes), but in a __repr__ and for the package's own constants."""
     import ast
     import re
     from pathlib import Path
@@ -550,9 +660,14 @@ def test_errors_show_their_input_only_through_shown():
     for path in sorted((Path(victorus.__file__).parent).rglob("*.py")):
         source = path.read_text()
         lines = source.split("\n")
-        for node in ast.walk(ast.parse(source)):
-            if isinstance(node, ast.Raise) and node.exc is not None:
-                text = "\n".join(lines[node.lineno - 1:node.end_lineno])
-                whole += [f"{path.name}:{node.lineno}: {m}" for m in
-                          re.findall(r"\{([^{}!]+)!r\}", text) if m not in constants]
+        reprs = {line for node in ast.walk(ast.parse(source))
+                 if isinstance(node, ast.FunctionDef) and node.name == "__repr__"
+                 for line in range(node.lineno, node.end_lineno + 1)}
+        for number, line in enumerate(lines, 1):
+            if number in reprs:
+                continue
+            whole += [f"{path.name}:{number}: {m}" for m in re.findall(r"\{([^{}!]+)!r\}", line)
+                      if m not in constants]
+            whole += [f"{path.name}:{number}: map(repr, {m})"
+                      for m in re.findall(r"map\(repr, ([^)]+)\)", line) if not m.isupper()]
     assert whole == []

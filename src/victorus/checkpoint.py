@@ -18,6 +18,7 @@ import io
 import json
 import math
 import os
+import stat
 import zipfile
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -118,12 +119,12 @@ def read_window(path: str, most: int) -> list[list[Sample]]:
     """
     def refuse(why: str) -> CheckpointError:
         return CheckpointError(f"{os.path.basename(path)} is not a window this run wrote: {why}")
+    _check_regular(path, refuse)
     try:
         archive = zipfile.ZipFile(path)
-    except FileNotFoundError:
-        raise refuse("it is missing") from None
-    except (OSError, zipfile.BadZipFile, ValueError) as exc:
-        raise refuse(f"not a whole .npz file ({exc})") from None
+    except (OSError, zipfile.BadZipFile, ValueError, RuntimeError, NotImplementedError,
+            EOFError) as exc:
+        raise refuse(f"not a whole .npz file ({first_line(exc)})") from None
     with archive:
         members = {info.filename: info for info in archive.infolist()}
         count = len(members) // len(PACKED)
@@ -133,6 +134,9 @@ def read_window(path: str, most: int) -> list[list[Sample]]:
                          f"{most} rounds")
         if sum(info.compress_size for info in members.values()) > os.path.getsize(path):
             raise refuse("its arrays declare more bytes than the file holds")
+        flagged = sorted(info.filename for info in members.values() if info.flag_bits & 0x61)
+        if flagged:                      # zip's encrypted and patched-data flags
+            raise refuse(f"{flagged[0]} is encrypted or patched (the run writes plain arrays)")
         arrays: dict[str, NDArray[Any]] = {}
         for name, info in members.items():
             arrays[name[:-4]] = _read_array(archive, info, refuse)
@@ -152,6 +156,7 @@ def _read_array(archive: zipfile.ZipFile, info: zipfile.ZipInfo,
     dtype, tail = _LAYOUT[name]
     if info.compress_type != zipfile.ZIP_STORED or info.compress_size != info.file_size:
         raise refuse(f"{info.filename} is compressed (the run writes stored arrays)")
+    why = None
     try:
         with archive.open(info) as fh:
             version = np.lib.format.read_magic(fh)
@@ -161,15 +166,38 @@ def _read_array(archive: zipfile.ZipFile, info: zipfile.ZipInfo,
             header = fh.tell()
             if (np.dtype(declared) != np.dtype(dtype) or fortran or len(shape) != 1 + len(tail)
                     or tuple(shape[1:]) != tail):
-                raise refuse(f"{info.filename} is {np.dtype(declared)} of shape {shape}, not "
-                             f"{np.dtype(dtype)} of shape (n, {', '.join(map(str, tail))})")
-            if header + math.prod(shape) * np.dtype(dtype).itemsize != info.file_size:
-                raise refuse(f"{info.filename} declares shape {shape}, which is not its size "
-                             f"({info.file_size} bytes)")
-            array = np.frombuffer(fh.read(), dtype=dtype).reshape(shape)
-    except (ValueError, OSError, zipfile.BadZipFile, EOFError) as exc:
-        raise refuse(f"{info.filename}: {exc}") from None
+                why = (f"{info.filename} is {np.dtype(declared)} of shape {shape}, not "
+                       f"{np.dtype(dtype)} of shape (n, {', '.join(map(str, tail))})")
+            elif header + math.prod(shape) * np.dtype(dtype).itemsize != info.file_size:
+                why = (f"{info.filename} declares shape {shape}, which is not its size "
+                       f"({info.file_size} bytes)")
+            else:
+                array = np.frombuffer(fh.read(), dtype=dtype).reshape(shape)
+    except (ValueError, OSError, zipfile.BadZipFile, EOFError, RuntimeError,
+            NotImplementedError) as exc:
+        why = f"{info.filename}: {first_line(exc)}"
+    if why is not None:
+        raise refuse(why)
     return array
+
+
+def first_line(exc: BaseException) -> str:
+    """An exception's message, its first line only (cut to 200 characters)."""
+    text = str(exc).strip().splitlines()
+    return shown(text[0] if text else type(exc).__name__, 200).strip("'\"")
+
+
+def _check_regular(path: str, refuse: Callable[[str], CheckpointError]) -> None:
+    """A checkpoint is a regular file: a FIFO or a device would be waited on or read
+    without end."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise refuse("it is missing") from None
+    except OSError as exc:
+        raise refuse(first_line(exc)) from None
+    if not stat.S_ISREG(info.st_mode):
+        raise refuse("it is not a regular file")
 
 
 def _check_window(group: dict[str, NDArray[Any]], refuse: Callable[[str], CheckpointError],
@@ -215,13 +243,20 @@ def read_curve(path: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """
     def refuse(why: str) -> CheckpointError:
         return CheckpointError(f"{os.path.basename(path)} is not a curve this run wrote: {why}")
-    try:
-        curve = json.loads(read_limited(path, CURVE_LIMIT, error=CheckpointError))
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         raise CheckpointError(f"{os.path.basename(path)} is missing: no round was finished "
-                              f"there") from None
-    except (OSError, ValueError) as exc:                  # UnicodeDecodeError included
-        raise refuse(f"not JSON ({exc})") from None
+                              f"there")
+    _check_regular(path, refuse)
+    try:
+        text = read_limited(path, CURVE_LIMIT, error=CheckpointError)
+    except CheckpointError as exc:
+        raise refuse(first_line(exc)) from None
+    except OSError as exc:
+        raise refuse(first_line(exc)) from None
+    try:
+        curve = json.loads(text)
+    except (ValueError, RecursionError) as exc:           # UnicodeDecodeError included
+        raise refuse(f"not JSON ({first_line(exc)})") from None
     if not isinstance(curve, dict) or not isinstance(curve.get("settings"), dict) \
             or not isinstance(curve.get("points"), list) or not curve["points"]:
         raise refuse("it needs an object with 'settings' (an object) and 'points' (a "

@@ -393,8 +393,12 @@ def cmd_train(args: argparse.Namespace) -> int:
     def report(point: Point) -> None:
         reported.append(point)
         print(format_point(point), flush=True)
-    network = train(args.out, settings, resume=args.resume, progress=args.progress,
-                    report=report, overwrite=args.overwrite)
+    try:
+        network = train(args.out, settings, resume=args.resume, progress=args.progress,
+                        report=report, overwrite=args.overwrite)
+    except WorkerLost as lost:         # the rounds finished before it are saved
+        print(f"victorus: error: {lost}", file=sys.stderr)
+        return 1
     if not reported:
         print(f"victorus: {shown(args.out, 200)} has {network.info.get('rounds')} rounds already "
               f"(--rounds {args.rounds}): nothing to train; give more --rounds", flush=True)
@@ -470,9 +474,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                             "format inside the other; give one of them a file")
     _check_outputs(args.json, args.csv)
     start = time.perf_counter()
-    results = simulate(args.games, seed=args.seed, players=args.players, board=args.board,
-                       variant=args.variant, workers=args.workers, max_actions=args.max_actions,
-                       progress=args.progress, backend=args.backend, address=args.address)
+    stopped = None
+    try:
+        results = simulate(args.games, seed=args.seed, players=args.players, board=args.board,
+                           variant=args.variant, workers=args.workers,
+                           max_actions=args.max_actions, progress=args.progress,
+                           backend=args.backend, address=args.address)
+    except WorkerLost as lost:         # the games finished before it: kept and written
+        results, stopped = list(lost.result or []), lost
     elapsed = time.perf_counter() - start
     if args.json is not None:
         data = json.dumps([g.as_dict() for g in results], indent=1)
@@ -486,6 +495,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     print(summarise(results), file=out)
     print(f"{len(results) / elapsed:,.1f} games/s, "
           f"{sum(g.actions for g in results) / elapsed:,.0f} actions/s", file=out)
+    if stopped is not None:
+        print(f"victorus: error: {stopped}", file=sys.stderr)
+        return 1
     return 0
 
 

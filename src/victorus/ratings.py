@@ -98,7 +98,7 @@ class PairScore:
     def __post_init__(self) -> None:
         for name in ("wins_a", "wins_b", "draws"):     # counts: no negative, no fraction
             object.__setattr__(self, name, check_int(
-                f"{name} of {self.a!r} vs {self.b!r}", getattr(self, name), 0, MAX_COUNT))
+                f"{name} of {shown(self.a, 60)} vs {shown(self.b, 60)}", getattr(self, name), 0, MAX_COUNT))
 
     @property
     def games(self) -> int:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from ._engine import StopToken
 from .checks import check_int, shown
 from .constants import PIECE_LETTERS
-from .errors import ConfigError
+from .errors import ConfigError, WorkerLost
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, Game, check_stop, run_interruptibly
 from .progress import Progress
 from .workers import ray_map
@@ -216,14 +216,18 @@ def _play_chunk(job: tuple[int, int | None, str, str, int], indices: list[int]) 
 def _simulate_ray(games: int, seed: int, players: int | None, board: str, variant: str, workers: int,
                   cap: int, progress: bool | None, address: str | None) -> list[SimulatedGame]:
     """The same games as the local backend, in chunks of Ray tasks (`ray_map`: a lost
-    task is a `WorkerLost`)."""
+    task is a `WorkerLost`, its ``result`` the games finished before it, in order)."""
     size = max(1, min(64, games // (4 * workers) or 1))
     chunks = [list(range(i, min(games, i + size))) for i in range(0, games, size)]
     results: list[SimulatedGame] = []
     with Progress(games, "games", progress) as bar:
-        for _, part in ray_map(_play_chunk, (seed, players, board, variant, cap), chunks,
-                               workers, address,
-                               lambda chunk: f"playing games {chunk[0]}-{chunk[-1]}"):
-            results.extend(part)
-            bar.advance(len(part))
+        try:
+            for _, part in ray_map(_play_chunk, (seed, players, board, variant, cap), chunks,
+                                   workers, address,
+                                   lambda chunk: f"playing games {chunk[0]}-{chunk[-1]}"):
+                results.extend(part)
+                bar.advance(len(part))
+        except WorkerLost as lost:
+            raise WorkerLost(f"{lost}; {len(results)} of {games} games were finished before it",
+                             sorted(results, key=lambda g: g.index)) from None
     return sorted(results, key=lambda g: g.index)

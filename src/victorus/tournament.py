@@ -305,7 +305,7 @@ class _Entrant:
         if self.spec is not None:
             return make_agent(self.spec, seed=seed)
         if self.factory is not None:
-            return _checked_agent(self.factory(seed), f"the factory {self.factory!r}")
+            return _checked_agent(self.factory(seed), f"the factory {shown(self.factory, 60)}")
         return cast(Agent, copy.deepcopy(self.agent))          # an entrant holds one of the three
 
 
@@ -333,7 +333,7 @@ def _entrant(item: object) -> _Entrant:
                               f"give a factory seed -> agent instead") from None
         return _Entrant(str(item.name), agent=item)
     if callable(item):
-        return _Entrant(str(_checked_agent(item(0), f"the factory {item!r}").name), factory=item)
+        return _Entrant(str(_checked_agent(item(0), f"the factory {shown(item, 60)}").name), factory=item)
     raise ConfigError(f"an agent must be a spec ({AGENT_SPECS}), an object with a name and "
                       f"choose(game), or a factory seed -> agent; got {shown(item, 60)}")
 

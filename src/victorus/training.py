@@ -503,11 +503,13 @@ _RUN_FILE = re.compile(r"^(curve\.json|network\.vnet|round-\d+\.vnet|window-\d+\
 
 @contextmanager
 def _run_lock(out: str) -> Iterator[None]:
-    """The folder held by this run (an exclusive lock on it, where the platform has
-    flock), so that a second run into it is refused, not interleaved."""
+    """The folder held by this run (an exclusive flock on it), so that a second run into
+    it is refused, not interleaved. Where no such lock can be had (Windows; NFS, whose
+    locks need a file open for writing; a file system without locks) the run goes on
+    unlocked, with a warning."""
     try:
         import fcntl
-    except ImportError:                        # Windows: no lock
+    except ImportError:                        # Windows
         yield
         return
     fd = os.open(out, os.O_RDONLY)
@@ -515,8 +517,11 @@ def _run_lock(out: str) -> Iterator[None]:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise ConfigError(f"cannot train into {shown(out, 200)}: another run is training into it "
-                              f"now; wait for it to end, or give another folder") from None
+            raise ConfigError(f"cannot train into {shown(out, 200)}: another run is training "
+                              f"into it now; wait for it to end, or give another folder") from None
+        except OSError as exc:
+            log.warning("%s cannot be locked (%s): a second run into it would not be refused",
+                        out, exc.strerror)
         yield
     finally:
         os.close(fd)
@@ -524,11 +529,12 @@ def _run_lock(out: str) -> Iterator[None]:
 
 def _train(out: str, settings: Settings, resume: bool, progress: bool | None,
            report: Callable[[Point], None] | None, overwrite: bool) -> Network:
-    for path in remove_stale_temporaries(out):
-        log.info("removed %s, left by a write that was killed", path)
     existing = run_files(out)
-    for name in ("network.vnet", "curve.json"):   # before anything is removed or written
-        check_writable(os.path.join(out, name))
+    replaced = existing if overwrite else [n for n in existing if n.startswith("window-")]
+    for name in {"network.vnet", "curve.json", *replaced}:   # before anything is removed
+        check_writable(os.path.join(out, name))               # or written
+    for path in remove_stale_temporaries(out, lambda name: _RUN_FILE.match(name) is not None):
+        log.info("removed %s, left by a write that was killed", path)
     if existing and not resume:
         if not overwrite:
             rounds = sum(name.startswith("round-") for name in existing)
@@ -559,7 +565,8 @@ def _train(out: str, settings: Settings, resume: bool, progress: bool | None,
         except WorkerLost as lost:
             saved = ("no round was finished" if number == 0 else
                      f"round{'s 0-' if number > 1 else ' '}{number - 1} "
-                     f"{'are' if number > 1 else 'is'} saved in {out!r}: --resume goes on from there")
+                     f"{'are' if number > 1 else 'is'} saved in {shown(out, 200)}: --resume goes "
+                     f"on from there")
             raise WorkerLost(f"{lost}; round {number} is lost, {saved}") from None
         held_out = len(games) // 10 if len(games) >= 10 else int(len(games) >= 2)
         windows.append([s for game in games[held_out:] for s in game])

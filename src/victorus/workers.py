@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import collections
 import multiprocessing
+import pickle
 import signal
 from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager
@@ -73,11 +74,23 @@ def _serve(function: Callable[[Any, Any], Any], conn: Connection) -> None:
         try:
             answer = (index, True, function(shared, task))
         except Exception as exc:                       # the caller's to see, as raised
-            answer = (index, False, exc)
+            answer = (index, False, _travelling(exc))
         try:
             conn.send(answer)
-        except Exception as exc:                       # a result or error that won't pickle
+        except Exception as exc:                       # a result that won't pickle
             conn.send((index, False, RuntimeError(f"{type(exc).__name__}: {exc}")))
+
+
+def _travelling(exc: Exception) -> Exception:
+    """``exc`` if it comes back whole from a pickle (as the parent will read it), else a
+    RuntimeError with its type and words: an exception that does not pickle, or does not
+    unpickle (an ``__init__`` of other arguments), never hides what went wrong."""
+    try:
+        if type(pickle.loads(pickle.dumps(exc))) is type(exc):
+            return exc
+    except Exception:
+        pass
+    return RuntimeError(f"{type(exc).__name__}: {exc}")
 
 
 class _Worker:
@@ -132,26 +145,27 @@ def process_map(function: Callable[[_Shared, _Task], _Result], shared: _Shared,
     waiting = collections.deque(range(len(tasks)))
     pool: list[_Worker] = []
     try:
-        for number in range(min(workers, len(tasks))):
-            pool.append(_Worker(context, function, number))
-            _send(pool[-1], shared, tasks, describe)
+        for number in range(min(workers, len(tasks))):     # all started, then fed: they
+            pool.append(_Worker(context, function, number))  # start up side by side
         for worker in pool:
+            _send(worker, shared, tasks, describe)
             _give(worker, tasks, waiting, describe)
         while any(worker.holding is not None for worker in pool):
             busy = [worker for worker in pool if worker.holding is not None]
             ready = set(wait_for([w.conn for w in busy] + [w.process.sentinel for w in busy]))
+            answered = [worker for worker in busy if worker.conn in ready]
+            for worker in answered:                  # every finished result, then a loss
+                try:
+                    index, ok, value = worker.conn.recv()
+                except (EOFError, OSError):
+                    raise worker.lost(tasks, describe) from None
+                worker.holding = None
+                if not ok:
+                    raise value
+                yield index, value
+                _give(worker, tasks, waiting, describe)
             for worker in busy:
-                if worker.conn in ready:
-                    try:
-                        index, ok, value = worker.conn.recv()
-                    except (EOFError, OSError):
-                        raise worker.lost(tasks, describe) from None
-                    worker.holding = None
-                    if not ok:
-                        raise value
-                    yield index, value
-                    _give(worker, tasks, waiting, describe)
-                elif worker.process.sentinel in ready:
+                if worker not in answered and worker.process.sentinel in ready:
                     raise worker.lost(tasks, describe)
     finally:
         _stop(pool)
@@ -186,9 +200,9 @@ def _stop(pool: list[_Worker]) -> None:
             worker.process.terminate()
     for worker in pool:
         worker.process.join(STOP_SECONDS)
-        if worker.process.is_alive():
-            worker.process.terminate()
-            worker.process.join()
+        if worker.process.is_alive():            # deaf to SIGTERM: SIGKILL is not
+            worker.process.kill()
+            worker.process.join(STOP_SECONDS)
         worker.conn.close()
 
 

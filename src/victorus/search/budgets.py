@@ -267,11 +267,11 @@ def parse_budget(kind: str, arg: str, spec: str, threads: bool = False) -> Budge
                           f"'{kind}:<seconds>s' with a positive number{at}")
     kwargs: Budget = {}
     if match and match["iterations"]:
-        kwargs.update({"iterations": parse_int(f"spec {spec[:40]!r}: iterations", match["iterations"],
+        kwargs.update({"iterations": parse_int(f"spec {shown(spec, 40)}: iterations", match["iterations"],
                                                1, MAX_ITERATIONS, canonical=False)})
     elif match:
         kwargs.update({"iterations": None, "seconds": float(match["seconds"])})   # (no digit limit)
     if match and match["threads"]:
-        kwargs.update({"threads": parse_int(f"spec {spec[:40]!r}: threads", match["threads"], 1,
+        kwargs.update({"threads": parse_int(f"spec {shown(spec, 40)}: threads", match["threads"], 1,
                                             MAX_THREADS, canonical=False)})
     return kwargs
