@@ -69,6 +69,39 @@ def test_pictures_and_ray_say_what_to_install():
         "backend='ray' needs ray: pip install \"victorus[ray]\"")
 
 
+def test_an_rgb_picture_says_what_to_install():
+    result = run_without("PIL", "import victorus, victorus.render as r\n"
+                                "r.render_rgb(victorus.Game())")
+    assert result.stderr.strip().splitlines()[-1].endswith(
+        'an RGB picture needs pillow: pip install "victorus[render]"')
+
+
+def test_every_optional_import_says_what_to_install():
+    """One helper for every extra: each import of an optional package in the package is
+    inside ``with optional_imports(...)`` (a typing-only import under TYPE_CHECKING aside),
+    so a missing one is a MissingDependencyError naming the extra, never a bare
+    ModuleNotFoundError."""
+    import ast
+    package = Path(__import__("victorus").__file__).parent
+    bare = []
+    for path in sorted(package.rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        guarded: set[int] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.With) and any(
+                    "optional_imports" in ast.unparse(item.context_expr) for item in node.items):
+                guarded.update(range(node.lineno, node.end_lineno + 1))
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                guarded.update(range(node.lineno, node.end_lineno + 1))
+        for node in ast.walk(tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
+            for name in names:
+                if name.partition(".")[0] in OPTIONAL_PACKAGES and node.lineno not in guarded:
+                    bare.append(f"{path.name}:{node.lineno}: {name}")
+    assert bare == []
+
+
 def test_an_import_error_of_another_package_is_not_hidden():
     """Only the optional packages get a hint; any other missing module is reported as it is."""
     result = run_without("numpy", "import victorus.env")

@@ -152,3 +152,20 @@ def test_training_doc_examples_run(tmp_path, monkeypatch, capsys):
     assert (tmp_path / "runs" / "tiny" / "network.vnet").exists()
     out = capsys.readouterr().out
     assert "Network('default.vnet'" in out
+
+
+def test_the_training_page_states_the_trainers_defaults():
+    """docs/training.md's "`--games` (800)" and the like are the CLI's defaults."""
+    from victorus.training import Settings
+    text = (DOCS / "training.md").read_text()
+    stated = re.findall(r"`--([a-z-]+)` \(([0-9.]+)\)", text)
+    assert len(stated) >= 4
+    defaults = Settings()
+    for option, value in stated:
+        assert float(value) == float(getattr(defaults, option.replace("-", "_"))), option
+
+
+def test_the_docs_name_the_files_a_run_writes():
+    """The checkpoint files named in the docs are those a run writes (window-<n>.npz)."""
+    for path in (DOCS / "training.md", DOCS / "robustness.md", README):
+        assert "window.npz" not in path.read_text(), path.name

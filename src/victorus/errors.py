@@ -83,6 +83,7 @@ OPTIONAL_PACKAGES = {
     "pyspiel": ("open_spiel", "openspiel"),
     "open_spiel": ("open_spiel", "openspiel"),
     "ray": ("ray", "ray"),
+    "PIL": ("pillow", "render"),
 }
 """The optional packages, by the name imported: (its name on pip, the extra of victorus
 that brings it). tests/test_optional.py holds each to pyproject.toml's extras."""

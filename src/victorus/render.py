@@ -445,7 +445,8 @@ def render_png(obj: Game | Board, path: str | os.PathLike[str] | None = None, sc
 
 
 def render_rgb(obj: Game | Board, **options: Any) -> NDArray[numpy.uint8]:
-    """An RGB numpy array ``[height, width, 3]`` of uint8 (needs cairosvg, numpy).
+    """An RGB numpy array ``[height, width, 3]`` of uint8 (needs the render extra:
+    cairosvg and pillow).
 
     Args:
         obj: The Game or Board to draw.
@@ -456,13 +457,14 @@ def render_rgb(obj: Game | Board, **options: Any) -> NDArray[numpy.uint8]:
         The picture's pixels.
 
     Raises:
-        MissingDependencyError: cairosvg, or the Cairo library, is not installed.
+        MissingDependencyError: cairosvg or pillow, or the Cairo library, is not installed.
         ConfigError: An option is refused.
     """
     import io
 
     import numpy as np
-    from PIL import Image
+    with optional_imports("an RGB picture"):
+        from PIL import Image
     png = render_png(obj, **options)
     assert png is not None
     image = Image.open(io.BytesIO(png)).convert("RGB")

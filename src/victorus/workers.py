@@ -257,7 +257,7 @@ def ray_map(function: Callable[[_Shared, _Task], _Result], shared: _Shared,
         MissingDependencyError: If Ray is not installed.
     """
     with ray_session(workers, address) as ray:
-        from ray.exceptions import RayError, RayTaskError
+        lost, raised = ray.exceptions.RayError, ray.exceptions.RayTaskError
         remote = ray.remote(max_retries=0)(function)
         shared_ref = ray.put(shared)
         waiting = collections.deque(range(len(tasks)))
@@ -272,9 +272,9 @@ def ray_map(function: Callable[[_Shared, _Task], _Result], shared: _Shared,
                     index = pending.pop(ref)
                     try:
                         value = ray.get(ref)
-                    except RayTaskError:             # the task raised: its own exception
+                    except raised:             # the task raised: its own exception
                         raise
-                    except RayError as exc:
+                    except lost as exc:
                         raise WorkerLost(f"a Ray worker was lost ({type(exc).__name__}) while "
                                          f"{describe(tasks[index])}") from None
                     yield index, value
