@@ -144,6 +144,7 @@ def process_map(function: Callable[[_Shared, _Task], _Result], shared: _Shared,
     context = multiprocessing.get_context("spawn")
     waiting = collections.deque(range(len(tasks)))
     pool: list[_Worker] = []
+    finished = False
     try:
         for number in range(min(workers, len(tasks))):     # all started, then fed: they
             pool.append(_Worker(context, function, number))  # start up side by side
@@ -167,8 +168,9 @@ def process_map(function: Callable[[_Shared, _Task], _Result], shared: _Shared,
             for worker in busy:
                 if worker not in answered and worker.process.sentinel in ready:
                     raise worker.lost(tasks, describe)
+        finished = True
     finally:
-        _stop(pool)
+        _stop(pool, finished)
 
 
 def _give(worker: _Worker, tasks: Sequence[Any], waiting: collections.deque[int],
@@ -188,10 +190,11 @@ def _send(worker: _Worker, message: Any, tasks: Sequence[Any], describe: Callabl
         raise worker.lost(tasks, describe) from None
 
 
-def _stop(pool: list[_Worker]) -> None:
-    """Every worker ended: told to stop when idle, terminated when busy or slow."""
+def _stop(pool: list[_Worker], finished: bool) -> None:
+    """Every worker ended: told to stop after a whole map, terminated after a loss, an
+    error or a caller that stopped early (or when slow to stop)."""
     for worker in pool:
-        if worker.holding is None and worker.process.is_alive():
+        if finished and worker.process.is_alive():
             try:
                 worker.conn.send(None)
             except OSError:
