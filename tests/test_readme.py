@@ -45,6 +45,10 @@ def run_block(block: str, namespace: dict, where: str) -> int:
     Returns how many claims were checked."""
     block = block.replace("\n    ...\n", "\n    pass\n")
     expected = claims(block)
+    assert all(claim.strip(". ") for claim in expected.values()), f"{where}: a claim of nothing"
+    ends = {statement.end_lineno or statement.lineno for statement in ast.parse(block).body}
+    stray = sorted(set(expected) - ends)
+    assert stray == [], f"{where}: '# ->' on lines {stray}, which end no top-level statement"
     checked = 0
     for statement in ast.parse(block).body:
         claim = expected.get(statement.end_lineno or statement.lineno)
@@ -108,6 +112,10 @@ def test_a_wrong_claim_fails():
     with pytest.raises(AssertionError, match="the code gives '5'"):
         run_block("2 + 3   # -> 6\n", {}, "drifted")
     assert run_block("print('a long line')   # -> a ... line\n", {}, "ellipsis") == 1
+    with pytest.raises(AssertionError, match="which end no top-level statement"):
+        run_block("if True:\n    print(1)   # -> 2\n    pass\n", {}, "nested")
+    with pytest.raises(AssertionError, match="a claim of nothing"):
+        run_block("print(1)   # -> ...\n", {}, "vague")
 
 
 def test_adapters_doc_examples_run(tmp_path, monkeypatch, capsys):

@@ -3,9 +3,11 @@ imported, in either order, as ale_py and minigrid register theirs, without impor
 gymnasium (or numpy's adapters) for a program that never does.
 
 gymnasium 1.x loads no plugins: ``import victorus`` registers the ids at once when gymnasium
-is imported already, and otherwise leaves a finder on ``sys.meta_path`` that, the first time
-gymnasium is imported, lets gymnasium's own loader run and then registers them (and removes
-itself). ``gymnasium.register_envs(victorus)`` works in both orders.
+is imported already, and otherwise leaves a finder on ``sys.meta_path`` that, when gymnasium
+is imported, lets gymnasium's own loader run and then registers them (and removes itself
+once an import of gymnasium has succeeded). ``gymnasium.register_envs(victorus)`` works in
+both orders. An import hook placed before it that loads gymnasium itself hides the import
+from it: ``import victorus.gym_env`` registers the ids then.
 """
 
 from __future__ import annotations
@@ -34,11 +36,11 @@ def register_now() -> None:
 
 
 class _Loader:
-    """gymnasium's own loader, then the registration (the import system's loader
-    protocol)."""
+    """gymnasium's own loader, then the registration, and the finder's removal once
+    gymnasium is whole (the import system's loader protocol)."""
 
-    def __init__(self, loader: Any):
-        self.loader = loader
+    def __init__(self, loader: Any, finder: _Finder):
+        self.loader, self.finder = loader, finder
 
     def create_module(self, spec: ModuleSpec) -> types.ModuleType | None:
         module: types.ModuleType | None = self.loader.create_module(spec)
@@ -48,29 +50,37 @@ class _Loader:
         module.__loader__ = self.loader          # the module is gymnasium's, as if loaded plainly
         if module.__spec__ is not None:
             module.__spec__.loader = self.loader
-        self.loader.exec_module(module)
+        self.loader.exec_module(module)          # a failed import leaves the finder in place
+        self.finder.remove()
         register_now()
 
 
 class _Finder:
-    """Watches for gymnasium's first import, one shot (the import system's meta path
-    finder protocol)."""
+    """Watches for gymnasium's import (the import system's meta path finder protocol),
+    until one succeeds: a ``find_spec`` that only asks whether gymnasium is installed, or
+    an import that fails, leaves it watching."""
 
     def __init__(self) -> None:
-        self.lock = threading.Lock()
+        self.asking = threading.local()          # our own look-up of the real spec
+
+    def remove(self) -> None:
+        try:
+            sys.meta_path.remove(self)
+        except ValueError:
+            pass
 
     def find_spec(self, name: str, path: Sequence[str] | None = None,
                   target: types.ModuleType | None = None) -> ModuleSpec | None:
-        if name != "gymnasium":
+        if name != "gymnasium" or getattr(self.asking, "now", False):
             return None
-        with self.lock:
-            if self not in sys.meta_path:
-                return None
-            sys.meta_path.remove(self)
-        import importlib.util
-        spec = importlib.util.find_spec(name)    # the real one, by the other finders
+        self.asking.now = True
+        try:
+            import importlib.util
+            spec = importlib.util.find_spec(name)    # the real one, by the other finders
+        finally:
+            self.asking.now = False
         if spec is not None and spec.loader is not None:
-            spec.loader = cast("Loader", _Loader(spec.loader))
+            spec.loader = cast("Loader", _Loader(spec.loader, self))
         return spec
 
 

@@ -124,7 +124,7 @@ def read_window(path: str, most: int) -> list[list[Sample]]:
         archive = zipfile.ZipFile(path)
     except (OSError, zipfile.BadZipFile, ValueError, RuntimeError, NotImplementedError,
             EOFError) as exc:
-        raise refuse(f"not a whole .npz file ({first_line(exc)})") from None
+        raise refuse(f"not a whole .npz file ({_first_line(exc)})") from None
     with archive:
         members = {info.filename: info for info in archive.infolist()}
         count = len(members) // len(PACKED)
@@ -175,13 +175,13 @@ def _read_array(archive: zipfile.ZipFile, info: zipfile.ZipInfo,
                 array = np.frombuffer(fh.read(), dtype=dtype).reshape(shape)
     except (ValueError, OSError, zipfile.BadZipFile, EOFError, RuntimeError,
             NotImplementedError) as exc:
-        why = f"{info.filename}: {first_line(exc)}"
+        why = f"{info.filename}: {_first_line(exc)}"
     if why is not None:
         raise refuse(why)
     return array
 
 
-def first_line(exc: BaseException) -> str:
+def _first_line(exc: BaseException) -> str:
     """An exception's message, its first line only (cut to 200 characters)."""
     text = str(exc).strip().splitlines()
     return shown(text[0] if text else type(exc).__name__, 200).strip("'\"")
@@ -195,7 +195,7 @@ def _check_regular(path: str, refuse: Callable[[str], CheckpointError]) -> None:
     except FileNotFoundError:
         raise refuse("it is missing") from None
     except OSError as exc:
-        raise refuse(first_line(exc)) from None
+        raise refuse(_first_line(exc)) from None
     if not stat.S_ISREG(info.st_mode):
         raise refuse("it is not a regular file")
 
@@ -250,13 +250,13 @@ def read_curve(path: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     try:
         text = read_limited(path, CURVE_LIMIT, error=CheckpointError)
     except CheckpointError as exc:
-        raise refuse(first_line(exc)) from None
+        raise refuse(_first_line(exc)) from None
     except OSError as exc:
-        raise refuse(first_line(exc)) from None
+        raise refuse(_first_line(exc)) from None
     try:
         curve = json.loads(text)
     except (ValueError, RecursionError) as exc:           # UnicodeDecodeError included
-        raise refuse(f"not JSON ({first_line(exc)})") from None
+        raise refuse(f"not JSON ({_first_line(exc)})") from None
     if not isinstance(curve, dict) or not isinstance(curve.get("settings"), dict) \
             or not isinstance(curve.get("points"), list) or not curve["points"]:
         raise refuse("it needs an object with 'settings' (an object) and 'points' (a "

@@ -37,12 +37,17 @@ RENDER_MODES = ("human", "ansi", "rgb_array")
 ``"rgb_array"`` (an RGB picture; needs the render extra)."""
 
 
-def aec_env(**kwargs: Any) -> VictorusEnv:
-    """A VICTORUS AEC environment: board, players, variant, render_mode, max_actions.
+def aec_env(board: str = "standard", players: int | None = None, variant: str = "standard",
+            render_mode: str | None = None,
+            max_actions: int | None = DEFAULT_MAX_ACTIONS) -> VictorusEnv:
+    """A VICTORUS AEC environment ([`VictorusEnv`][victorus.env.VictorusEnv]).
 
     Args:
-        **kwargs: [`VictorusEnv`][victorus.env.VictorusEnv]'s arguments: ``board``,
-            ``players``, ``variant``, ``render_mode``, ``max_actions``.
+        board: The board: ``"standard"`` or ``"compact"``.
+        players: How many armies play (2-6, R33); None for the board's default.
+        variant: The variant (``"standard"``, ``"allied"``, ``"quick<rounds>"``, ``+``-joined).
+        render_mode: None, ``"human"``, ``"ansi"`` or ``"rgb_array"`` (`RENDER_MODES`).
+        max_actions: Actions after which the game is truncated (R36); None for no cap.
 
     Returns:
         The environment, without wrappers.
@@ -50,21 +55,26 @@ def aec_env(**kwargs: Any) -> VictorusEnv:
     Raises:
         ConfigError: An argument is out of range or unknown.
     """
-    return VictorusEnv(**kwargs)
+    return VictorusEnv(board, players, variant, render_mode, max_actions)
 
 
 raw_env = aec_env
 """PettingZoo's name for the environment without wrappers: ``aec_env``."""
 
 
-def env(**kwargs: Any) -> AECEnv[str, dict[str, NDArray[Any]], int]:
+def env(board: str = "standard", players: int | None = None, variant: str = "standard",
+        render_mode: str | None = None,
+        max_actions: int | None = DEFAULT_MAX_ACTIONS) -> AECEnv[str, dict[str, NDArray[Any]], int]:
     """PettingZoo's usual entry point: [`aec_env`][victorus.env.aec_env] (the same
     arguments) in PettingZoo's OrderEnforcingWrapper, which refuses ``step``,
     ``observe`` and the rest before ``reset``.
 
     Args:
-        **kwargs: [`VictorusEnv`][victorus.env.VictorusEnv]'s arguments: ``board``,
-            ``players``, ``variant``, ``render_mode``, ``max_actions``.
+        board: The board: ``"standard"`` or ``"compact"``.
+        players: How many armies play (2-6, R33); None for the board's default.
+        variant: The variant (``"standard"``, ``"allied"``, ``"quick<rounds>"``, ``+``-joined).
+        render_mode: None, ``"human"``, ``"ansi"`` or ``"rgb_array"`` (`RENDER_MODES`).
+        max_actions: Actions after which the game is truncated (R36); None for no cap.
 
     Returns:
         The environment in an OrderEnforcingWrapper.
@@ -72,7 +82,8 @@ def env(**kwargs: Any) -> AECEnv[str, dict[str, NDArray[Any]], int]:
     Raises:
         ConfigError: An argument is out of range or unknown.
     """
-    wrapped: AECEnv[str, dict[str, NDArray[Any]], int] = wrappers.OrderEnforcingWrapper(aec_env(**kwargs))
+    wrapped: AECEnv[str, dict[str, NDArray[Any]], int] = wrappers.OrderEnforcingWrapper(
+        aec_env(board, players, variant, render_mode, max_actions))
     return wrapped
 
 

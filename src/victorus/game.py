@@ -655,9 +655,11 @@ def perft(game: Game, depth: int, threads: int = 1, progress: Callable[[], objec
         game: The game whose state is counted from (left as it was).
         depth: The sequences' length, 0 to ``MAX_PERFT_DEPTH`` (32).
         threads: Threads to count on, 1 to ``MAX_PERFT_THREADS`` (256).
-        progress: Called with no argument as each root action is done; None for none.
+        progress: Called with no argument as each root action is done (from depth 4: a
+            shallower count takes milliseconds and calls it never); None for none.
         hash_mb: MiB of the transposition table, 0 (none) to ``MAX_PERFT_HASH_MB``.
-        stop: A token that another thread may stop; None for none.
+        stop: A token that another thread may stop (read from depth 4, as ``progress``);
+            None for none.
 
     Returns:
         The number of action sequences.

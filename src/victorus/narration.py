@@ -20,6 +20,11 @@ from .constants import KING, PIECE_NAMES, QUEEN, ROYALS
 from .geometry import SEAT_NAMES
 from .view import ARMY_STATE_NAMES, PositionView, cell_arrays
 
+if TYPE_CHECKING:                      # array[int] is subscriptable at run time from 3.12 only:
+    IntArray = array[int]              # typing.get_type_hints() must work on 3.10 and 3.11
+else:
+    IntArray = array
+
 if TYPE_CHECKING:
     from .game import Game
     from .geometry import Board
@@ -35,11 +40,11 @@ class Cells:
     (``army``, ``kind``, ``royal``, ``laps``, ``frozen``) and the army ``states``: a view
     without the held pieces, which cost most of a view's time and tell no event."""
 
-    army: array[int]
-    kind: array[int]
-    royal: array[int]
-    laps: array[int]
-    frozen: array[int]
+    army: IntArray
+    kind: IntArray
+    royal: IntArray
+    laps: IntArray
+    frozen: IntArray
     states: tuple[str, ...]
 
 

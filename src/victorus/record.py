@@ -592,8 +592,9 @@ def save(game: Game, path: str | os.PathLike[str], seed: int | None = None,
         resigned: The seat that resigned after the last action, or None.
 
     Raises:
-        ConfigError: ``game`` is no Game, a header value is refused, or ``path`` cannot be
-            written.
+        ConfigError: ``game`` is no Game, or a header value is refused.
+        OSError: ``path`` cannot be written (a missing folder, no permission, a read-only
+            file), named in the error.
         VictorusError: The game's history starts inside a turn.
     """
     write_atomic(path, dumps(game, seed=seed, agents=agents, time_limit=time_limit,
@@ -611,8 +612,9 @@ def load(path: str | os.PathLike[str]) -> Game:
         The game, its history the record's actions.
 
     Raises:
-        RecordError: The file cannot be read, is too large or not UTF-8, or the record
-            does not replay (see [`loads`][victorus.record.loads]).
+        RecordError: The file is too large or not UTF-8, or the record does not replay
+            (see [`loads`][victorus.record.loads]).
+        OSError: The file cannot be read (missing, a folder, no permission).
     """
     data = read_limited(path, MAX_RECORD_BYTES, RecordError)
     try:

@@ -15,7 +15,7 @@ import os
 from collections.abc import Iterable
 from functools import lru_cache
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
 from .checks import check_seat, shown
@@ -121,7 +121,8 @@ def render_svg(obj: Game | Board, size: float = 22.0, seat: int = 0, labels: boo
         The SVG document.
 
     Raises:
-        ConfigError: ``obj`` is no Game or Board, or ``size`` or ``seat`` is out of range.
+        ConfigError: ``obj`` is no Game or Board, ``size`` or ``seat`` is out of range, or
+            ``moves_from`` is given with a Board.
         NotationError: A label of ``moves_from`` or ``highlights`` is no cell.
     """
     frame, position = render_layers(obj, size, seat, labels, last_move, moves_from,
@@ -159,7 +160,8 @@ def render_layers(obj: Game | Board, size: float = 22.0, seat: int = 0, labels: 
         ``(frame, position)``: two SVG texts.
 
     Raises:
-        ConfigError: ``obj`` is no Game or Board, or ``size`` or ``seat`` is out of range.
+        ConfigError: ``obj`` is no Game or Board, ``size`` or ``seat`` is out of range, or
+            ``moves_from`` is given with a Board.
         NotationError: A label of ``moves_from`` or ``highlights`` is no cell.
     """
     check_seat(seat)
@@ -169,10 +171,11 @@ def render_layers(obj: Game | Board, size: float = 22.0, seat: int = 0, labels: 
     marked = {board.cell(label) for label in highlights}
     targets: set[int] = set()
     if moves_from is not None:
+        if isinstance(obj, Board):
+            raise ConfigError("moves_from marks a piece's legal destinations: it needs a Game, "
+                              "not a Board")
         origin = board.cell(moves_from)
-        # a Board has no legal actions: moves_from is for a Game
-        targets = {a.target for a in cast("Game", obj).legal_actions()
-                   if a.is_leg and a.origin == origin}
+        targets = {a.target for a in obj.legal_actions() if a.is_leg and a.origin == origin}
         marked.add(origin)
     last = (last_leg.origin, last_leg.target) if last_move and last_leg is not None else None
     frame = _frame(board, float(size), seat, bool(labels), tuple(live), bool(interactive))

@@ -16,6 +16,11 @@ from typing import TYPE_CHECKING
 from .constants import NUM_SEATS
 from .pieces import Held, Piece
 
+if TYPE_CHECKING:                      # array[int] is subscriptable at run time from 3.12 only:
+    IntArray = array[int]              # typing.get_type_hints() must work on 3.10 and 3.11
+else:
+    IntArray = array
+
 if TYPE_CHECKING:
     from .game import Game
 
@@ -54,13 +59,13 @@ class PositionView:
         round: The round, counted from 1.
     """
 
-    army: array[int]
-    kind: array[int]
-    edge: array[int]
-    royal: array[int]
-    tally: array[int]
-    laps: array[int]
-    frozen: array[int]
+    army: IntArray
+    kind: IntArray
+    edge: IntArray
+    royal: IntArray
+    tally: IntArray
+    laps: IntArray
+    frozen: IntArray
     held: tuple[tuple[str, ...], ...]
     held_points: tuple[int, ...]
     board_points: tuple[int, ...]
@@ -98,7 +103,7 @@ class PositionView:
         return tuple(b + h for b, h in zip(self.board_points, self.held_points))
 
 
-def cell_arrays(game: Game) -> tuple[array[int], ...]:
+def cell_arrays(game: Game) -> tuple[IntArray, ...]:
     """Per cell of ``game``'s board: army, kind, edge, royal, tally, laps and frozen, read
     from the engine in one call.
 
