@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import threading
+import urllib.error
+import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -51,6 +54,20 @@ def serving(table, worker=True):
     finally:
         srv.shutdown()
         srv.server_close()
+
+
+def call(srv, path, body=None, tab=None):
+    """One request to a ``serving`` server's API: (HTTP status, the JSON answer); a POST
+    of ``body`` when it is given, naming the page's ``tab`` (X-Victorus-Tab) when given."""
+    data = None if body is None else json.dumps(body).encode()
+    headers = {} if tab is None else {"X-Victorus-Tab": tab}
+    request = urllib.request.Request(srv.url.rstrip("/") + path, data=data, headers=headers,
+                                     method="GET" if data is None else "POST")
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
 
 
 def load_tool(name: str):

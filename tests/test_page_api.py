@@ -1,15 +1,12 @@
 """victorus serve's API for the page's comforts: the narration and the result in the
 state, resigning, the analysis on request; every bad request a clear 4xx."""
 
-import json
 import time
-import urllib.error
-import urllib.request
 
 import pytest
 
 import victorus
-from helpers import position, serving
+from helpers import call, position, serving
 from victorus import page_state
 from victorus.analysis import Analysis
 from victorus.clock import ManualTime
@@ -24,16 +21,6 @@ def server():
     with serving(Table("compact", 2, seats=[PERSON] * 6, agent_delay=0), worker=False) as srv:
         yield srv
 
-
-def call(srv, path, body=None):
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(srv.url.rstrip("/") + path, data=data,
-                                     method="GET" if data is None else "POST")
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
 
 
 def scripted(table, vpn, seats=(PERSON,) * 6):

@@ -5,15 +5,13 @@ never for a time."""
 
 import contextlib
 import inspect
-import json
 import threading
 import time
-import urllib.error
-import urllib.request
 
 import pytest
 
 import test_browser
+from helpers import call
 from test_browser import TIMEOUT_MS
 from victorus.clock import ManualTime
 from victorus.server import MAX_POLL_WAIT, PERSON, SEAT_LEASE, SEATS_MOVED, Server, Table
@@ -48,17 +46,6 @@ def serving(table, **options):
     finally:
         stop(srv)
 
-
-def call(srv, path, body=None, tab=None):
-    data = None if body is None else json.dumps(body).encode()
-    headers = {} if tab is None else {"X-Victorus-Tab": tab}
-    request = urllib.request.Request(srv.url.rstrip("/") + path, data=data, headers=headers,
-                                     method="GET" if data is None else "POST")
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
 
 
 def seen_by(srv, tab):

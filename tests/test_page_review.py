@@ -3,15 +3,12 @@ fair share when the search sees nothing, a browsed position analysed, a finished
 end told by its result, the review of a whole game (bounded, cancellable, its marks),
 and the tabs that watch a game played in another tab."""
 
-import json
 import time
-import urllib.error
-import urllib.request
 
 import pytest
 
 import victorus
-from helpers import serving
+from helpers import call, serving
 from victorus.analysis import REVIEW_MAX_POSITIONS, Analysis, Review, _spread, chance, marks
 from victorus.server import PERSON, Table
 
@@ -23,17 +20,6 @@ def server():
     with serving(Table("compact", 2, seats=[PERSON] * 6, agent_delay=0), worker=False) as srv:
         yield srv
 
-
-def call(srv, path, body=None, tab=None):
-    data = None if body is None else json.dumps(body).encode()
-    headers = {} if tab is None else {"X-Victorus-Tab": tab}
-    request = urllib.request.Request(srv.url.rstrip("/") + path, data=data, headers=headers,
-                                     method="GET" if data is None else "POST")
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
 
 
 def settled(srv, path):
