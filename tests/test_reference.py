@@ -97,7 +97,9 @@ def test_the_site_has_no_sphinx_roles(site):
 PUBLIC_MODULES = (
     "victorus.game", "victorus.geometry", "victorus.notation", "victorus.errors",
     "victorus.record", "victorus.simulate", "victorus.workers", "victorus.search.registry",
-    "victorus.search.simple", "victorus.search.mcts", "victorus.search.budgets",
+    "victorus.search.simple", "victorus.search.mcts", "victorus.search.protocols",
+    "victorus.search.budgets", "victorus.search.results", "victorus.search.choice",
+    "victorus.search.rng",
     "victorus.search.puct", "victorus.search.alphabeta", "victorus.search.evaluation",
     "victorus.search.network", "victorus.tournament", "victorus.ratings", "victorus.tensors",
     "victorus.vector", "victorus.gym_env", "victorus.vector_env", "victorus.env",

@@ -2,14 +2,15 @@
 public face of the search wing (`victorus.search`).
 
 An agent has a ``name`` and ``choose(game) -> Action`` (a legal action of the
-army to act). ``make_agent("mcts:200", seed=1)`` builds one from a spec; the kinds, their budgets,
-which play inside the vector step and on the page are the registry's (`KINDS`,
-`victorus.search.registry`).
+army to act): the protocol `Agent`, and `NativeAgent` for one that also plays inside the
+vector step (``native_opponent()``). ``make_agent("mcts:200", seed=1)`` builds one from a
+spec; the kinds, their budgets, which play inside the vector step and on the page are the
+registry's (`KINDS`, `victorus.search.registry`).
 """
 
 from .search.alphabeta import AlphaBetaAgent, AlphaBetaResult
-from .search.budgets import SearchResult, SplitMix64
 from .search.mcts import MCTSAgent, PythonMCTSAgent
+from .search.protocols import Agent, NativeAgent
 from .search.puct import PUCTAgent
 from .search.registry import (
     AGENT_SPECS,
@@ -31,11 +32,13 @@ from .search.registry import (
     best_net_agent,
     make_agent,
 )
+from .search.results import SearchResult
+from .search.rng import SplitMix64
 from .search.simple import GreedyAgent, RandomAgent
 
-__all__ = ["AGENT_SPECS", "AgentKind", "AlphaBetaAgent", "AlphaBetaResult", "BEST_EVALUATION",
-           "BEST_NET_SETTINGS", "BEST_SETTINGS", "BUDGET_HELP", "GreedyAgent", "KINDS",
-           "LADDER_SPECS", "MCTSAgent", "OPPONENT_SPECS", "PUCTAgent", "PageLimits",
-           "PythonMCTSAgent", "REGISTRY", "RandomAgent", "SearchResult", "SplitMix64",
+__all__ = ["AGENT_SPECS", "Agent", "AgentKind", "AlphaBetaAgent", "AlphaBetaResult",
+           "BEST_EVALUATION", "BEST_NET_SETTINGS", "BEST_SETTINGS", "BUDGET_HELP", "GreedyAgent",
+           "KINDS", "LADDER_SPECS", "MCTSAgent", "NativeAgent", "OPPONENT_SPECS", "PUCTAgent",
+           "PageLimits", "PythonMCTSAgent", "REGISTRY", "RandomAgent", "SearchResult", "SplitMix64",
            "VECTOR_KINDS", "alphabeta_agent", "alphabeta_net_agent", "best_agent",
            "best_heuristic_agent", "best_net_agent", "make_agent"]

@@ -32,7 +32,7 @@ from .errors import Cancelled
 from .game import Game, StopToken, replay_action
 from .geometry import SEAT_NAMES
 from .page_state import State, placement
-from .search.budgets import SearchResult
+from .search.results import SearchResult
 
 ANALYSIS_SECONDS = 1.0
 """The search's budget: a second of one thread (the page's agents share the machine)."""

@@ -18,7 +18,7 @@ from .geometry import SEAT_NAMES
 from .record import check_time_limit
 
 if TYPE_CHECKING:
-    from .search.budgets import Agent
+    from .search.protocols import Agent
 
 PERSON = "person"
 ABSENT = "-"                 # the controller shown for a seat not in the game (R33)

@@ -29,13 +29,13 @@ from .narration import Narration
 from .notation import Action
 from .page_state import RequestError, State
 from .record import TurnLine
-from .search.budgets import takes_stop
+from .search.protocols import takes_stop
 from .search.registry import make_page_agent
 from .session import PERSON, Session
 from .simulate import game_seed
 
 if TYPE_CHECKING:
-    from .search.budgets import Agent
+    from .search.protocols import Agent
 
 MAX_AGENT_DELAY = 10.0
 #: A watched game (record or simulation) is replayed in full before it is shown; this

@@ -36,7 +36,7 @@ from .game import MAX_ACTION_CAP, Game, play_random
 from .notation import Action
 from .progress import Progress
 from .ratings import PairScore, Rating, bradley_terry, default_anchor, wilson
-from .search.budgets import Agent
+from .search.protocols import Agent
 from .search.registry import kind_of
 from .simulate import MAX_GAMES, game_seed
 from .workers import process_map, ray_map
@@ -310,7 +310,7 @@ class _Entrant:
 
 
 def _is_agent(item: object) -> TypeGuard[Agent]:
-    return hasattr(item, "name") and callable(getattr(item, "choose", None))
+    return isinstance(item, Agent) and callable(item.choose)      # (the protocol checks no call)
 
 
 def _checked_agent(agent: object, source: str) -> Agent:

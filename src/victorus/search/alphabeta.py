@@ -15,7 +15,8 @@ from ..errors import ConfigError
 from ..game import Game, check_stop
 from ..notation import Action
 from . import _alphabeta
-from .budgets import check_seconds, decisive, legal_now
+from .budgets import check_seconds
+from .choice import decisive, legal_now
 from .network import Network, network_from
 
 #: Bounds of an alpha-beta budget (seconds: search.MAX_SECONDS): nodes, depth in actions.

@@ -15,7 +15,9 @@ from ..errors import ConfigError
 from ..game import Game, check_stop, play_random
 from ..notation import Action
 from . import _mcts
-from .budgets import SearchResult, budget_name, check_budget, decisive, legal_now
+from .budgets import budget_name, check_budget
+from .choice import decisive, legal_now
+from .results import SearchResult
 
 
 class MCTSAgent:

@@ -10,7 +10,7 @@ seat, so it plays for 2-6 armies and teams (R33: team mates share their values):
 to act at a node picks the child best for its own seat.
 
 For self-play: root Dirichlet noise (``noise_fraction``, ``dirichlet_alpha``), a
-``temperature`` for the choice, [`SearchResult.policy`][victorus.search.budgets.SearchResult.policy]
+``temperature`` for the choice, [`SearchResult.policy`][victorus.search.results.SearchResult.policy]
 as the training target, and tree reuse (the subtree of the actions played since the last
 search is kept).
 """
@@ -32,8 +32,10 @@ from ..errors import ConfigError
 from ..game import Game, check_stop
 from ..notation import Action
 from . import _puct, _puct_opponent
-from .budgets import SearchResult, budget_name, check_budget, decisive, legal_now
+from .budgets import budget_name, check_budget
+from .choice import decisive, legal_now
 from .network import Network, network_from
+from .results import SearchResult
 
 OBSERVATIONS = ("uint8", "float32", "none")
 """The observations a search gives its evaluator (``observation``)."""

@@ -20,6 +20,7 @@ from .alphabeta import AlphaBetaAgent
 from .budgets import budget_name, parse_budget
 from .mcts import MCTSAgent, PythonMCTSAgent
 from .network import Network
+from .protocols import NativeAgent
 from .puct import PUCTAgent
 from .simple import GreedyAgent, RandomAgent
 
@@ -364,7 +365,7 @@ def make_vector_opponent(spec: str | VectorAgent, game: Game | None = None) -> O
         ConfigError: If ``spec`` is neither, or the network was not trained for ``game``.
     """
     agent: VectorAgent
-    if hasattr(spec, "native_opponent") and not isinstance(spec, str):
+    if isinstance(spec, NativeAgent):
         agent = spec
     elif isinstance(spec, str) and spec.partition(":")[0] in VECTOR_KINDS:
         agent = cast(VectorAgent, make_agent(spec, seed=0))     # a kind that plays in the step

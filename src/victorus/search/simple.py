@@ -10,7 +10,7 @@ from ..checks import check_seed
 from ..game import Game, check_stop
 from ..notation import Action
 from . import _greedy, _policy
-from .budgets import legal_now
+from .choice import legal_now
 
 
 class RandomAgent:
