@@ -82,8 +82,8 @@ def test_alphabeta_nodes_by_evaluation(benchmark, evaluation):
 def test_evaluation_per_leaf(benchmark, evaluation):
     """One evaluation of each of the positions, in C (the cost of a leaf): divide
     ``leaves`` by the mean time; the network's against the heuristic's."""
-    from victorus.search import _network
-    from victorus.search.network import default_network
+    from victorus.evaluation import _network
+    from victorus.evaluation.network import default_network
     engines = [g._engine for g in _positions()]
     core = default_network().core if evaluation == "network" else None
     benchmark.extra_info["leaves"] = benchmark.pedantic(

@@ -11,7 +11,7 @@ import victorus
 from helpers import load_tool, position
 from victorus.agents import make_agent
 from victorus.errors import ConfigError
-from victorus.evaluation import evaluate
+from victorus.evaluation import evaluate, heuristic
 from victorus.search import _alphabeta
 from victorus.search_agents import AlphaBetaAgent
 
@@ -36,7 +36,8 @@ def reference_value(game, depth, root_seat, ply=0):
 
 def c_search(game, depth, seed=0, nodes=-1):
     """(best action, value, depth reached, nodes) of the C search to ``depth``."""
-    best, value, reached, searched = _alphabeta.alphabeta(game._engine, depth, nodes, 0.0, seed, 12)
+    best, value, reached, searched = _alphabeta.alphabeta(game._engine, depth, nodes, 0.0, seed, 12,
+                                                             heuristic())
     return game.legal_actions()[best], value, reached, searched
 
 

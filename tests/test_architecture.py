@@ -75,20 +75,21 @@ def cimport_graph() -> dict[str, set[str]]:
     return graph
 
 
-def house_map() -> dict[str, tuple[int, str]]:
-    """docs/architecture.md's floors: module -> (floor, room)."""
+def house_map() -> dict[str, tuple[float, str]]:
+    """docs/architecture.md's floors: module -> (floor, room); a floor inside a folder's
+    room is numbered below it (4.1, 4.2: floors of the search wing)."""
     import re
     text = (PACKAGE.parents[1] / "docs" / "architecture.md").read_text()
     table = text[text.index("<!-- floors:"):text.index("<!-- end of floors -->")]
-    floors: dict[str, tuple[int, str]] = {}
+    floors: dict[str, tuple[float, str]] = {}
     for line in table.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) != 3 or not re.fullmatch(r"-?\d+", cells[0]):
+        if len(cells) != 3 or not re.fullmatch(r"-?\d+(\.\d)?", cells[0]):
             continue
         for file in re.findall(r"`([^`]+)`", cells[2]):
             name = file.rsplit(".", 1)[0].replace("/", ".").removesuffix(".__init__")
             assert name not in floors, f"{file} is on two floors"
-            floors[name] = (int(cells[0]), cells[1])
+            floors[name] = (float(cells[0]), cells[1])
     return floors
 
 
@@ -107,6 +108,31 @@ def test_the_architecture_map_is_the_code():
                     for a, deps in uses.items() if a in floors
                     for b in deps if b in floors and floors[b][0] > floors[a][0])
     assert upward == []
+
+
+def test_the_search_and_evaluation_folders_are_ordered_inside():
+    """The search wing and the evaluation floor are each several floors of their own (so
+    the map orders the rooms inside them, and the test above holds every arrow there to
+    point down), and evaluation is below every search."""
+    floors = house_map()
+    for folder, whole in (("search", 4), ("evaluation", 3)):
+        inside = {floor for name, (floor, _) in floors.items()
+                  if name == folder or name.startswith(folder + ".")}
+        assert len(inside) >= 3 and all(whole <= floor < whole + 1 for floor in inside), folder
+    assert max(f for n, (f, _) in floors.items() if n.startswith("evaluation")) < \
+        min(f for n, (f, _) in floors.items() if n.startswith("search"))
+
+
+def test_the_searches_cimport_only_the_evaluator_interface():
+    """A C search values its leaves through the evaluator interface
+    (evaluation/_evaluator.pxd), never an evaluator's own module: a new evaluator edits no
+    search."""
+    graph = cimport_graph()
+    searches = [name for name in graph if name.startswith("search._")]
+    assert {"search._mcts", "search._puct", "search._alphabeta"} <= set(searches)
+    wrong = sorted(f"{name} cimports {dep}" for name in searches for dep in graph[name]
+                   if dep.startswith("evaluation") and dep != "evaluation._evaluator")
+    assert wrong == []
 
 
 def test_the_vector_pool_cimports_no_search():
@@ -195,9 +221,52 @@ def test_rulings_code_index_is_current():
     assert "(no code cites it by number)" not in tool.text()
 
 
+def cython_functions(path: Path) -> list[tuple[str, int]]:
+    """Each function defined in a Cython file (``def``, ``cdef``, ``cpdef``; declarations
+    without a body left out): its name and its lines, its docstring left out."""
+    import re
+    head = re.compile(r"^(\s*)c?p?def\s[^=]*?(\w+)\s*\(")
+    lines = path.read_text().splitlines()
+    found = []
+    for i, line in enumerate(lines):
+        match = head.match(line)
+        if not match or re.match(r"\s*(cdef|ctypedef)\s+(class|struct|enum|extern)\b", line):
+            continue
+        end = i
+        while end < len(lines) and not lines[end].rstrip().endswith(":"):
+            if end > i and head.match(lines[end]):
+                break
+            end += 1
+        if end >= len(lines) or not lines[end].rstrip().endswith(":"):
+            continue                                 # a declaration (.pxd, forward)
+        indent, last = len(match.group(1)), end + 1
+        while last < len(lines) and (not lines[last].strip()
+                                     or len(lines[last]) - len(lines[last].lstrip()) > indent):
+            last += 1
+        while last > end + 1 and not lines[last - 1].strip():
+            last -= 1
+        body = [text.strip() for text in lines[end + 1:last]]
+        doc = 0
+        if body and body[0][:3] in ('"""', "'''"):
+            quote = body[0][:3]
+            doc = 1 if body[0].count(quote) >= 2 and len(body[0]) > 3 else next(
+                (k + 1 for k in range(1, len(body)) if quote in body[k]), len(body))
+        found.append((match.group(2), last - i - doc))
+    return found
+
+
+def test_cython_functions_are_read_whole():
+    """The function reader of test_rooms_stay_small on a known file: every function of
+    _material.pyx found, with its length."""
+    found = dict(cython_functions(PACKAGE / "evaluation" / "_material.pyx"))
+    assert set(found) == {"material_value", "__init__"}
+    assert 25 <= found["material_value"] <= 32 and found["__init__"] == 4
+
+
 def test_rooms_stay_small():
-    """No source file of the package over 1,000 lines and no Python function over 80: a
-    room that grows past them is split along its seams (docs/architecture.md)."""
+    """No source file of the package over 1,000 lines and no function over 80 lines,
+    Python or Cython: a room that grows past them is split along its seams
+    (docs/architecture.md)."""
     sources = [*PACKAGE.rglob("*.py"), *PACKAGE.rglob("*.pyx"), *PACKAGE.rglob("*.pxd"),
                *PACKAGE.glob("engine/*.pxi"), *PACKAGE.glob("web/*")]
     assert [p.name for p in sources if len(p.read_text().splitlines()) > 1000] == []
@@ -205,6 +274,9 @@ def test_rooms_stay_small():
             for node in ast.walk(ast.parse(path.read_text()))
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
             and code_lines(node) > 80]
+    long += [f"{path.name}:{name}" for path in [*PACKAGE.rglob("*.pyx"),
+                                                *PACKAGE.glob("engine/*.pxi")]
+             for name, length in cython_functions(path) if length > 80]
     assert long == []
 
 

@@ -1,4 +1,4 @@
-"""The heuristic evaluation (victorus.evaluation, C in victorus.search._evaluate): each term on
+"""The heuristic evaluation (victorus.evaluation, C in victorus.evaluation._heuristic): each term on
 hand-built positions where its value is known (R20, R28, R29, R33, R37), the C terms
 against the slow Python reference on played positions, and the value's properties."""
 

@@ -508,7 +508,7 @@ def test_a_curve_that_is_not_a_curve_is_refused(run_copy, content):
 
 
 def test_a_round_network_of_another_shape_is_refused(run_copy):
-    from victorus.search.network import Network
+    from victorus.evaluation.network import Network
     Network.fresh(16, 4, 0, {"boards": ["compact"], "players": [2]}).save(run_copy / "round-1.vnet")
     with pytest.raises(victorus.ConfigError, match="round-1.vnet has hidden sizes 16, 4"):
         resume(run_copy)
@@ -608,7 +608,7 @@ def save_paths(tmp_path):
     from victorus import record
     from victorus.files import write_atomic
     from victorus.render import render_svg
-    from victorus.search.network import Network
+    from victorus.evaluation.network import Network
     game = victorus.Game("compact", players=2)
     return {
         "write_atomic": lambda path: write_atomic(path, "new"),

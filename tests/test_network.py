@@ -1,4 +1,4 @@
-"""The learned evaluation (victorus.search._network, victorus.search.network): the C
+"""The learned evaluation (victorus.evaluation._network, victorus.evaluation.network): the C
 evaluator against its numpy twin and against the heuristic it starts from, its inputs
 against the observation planes, the network file and its refusals, and the searches that
 use it. R33 (team values), R22-R24 (the turn's inputs), R28-R29 (progress)."""
@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 import victorus
 from victorus.constants import PIECE_LETTERS, PLANES
 from victorus.errors import ConfigError
-from victorus.search import _network
+from victorus.evaluation import _network
 from victorus.search.alphabeta import AlphaBetaAgent
-from victorus.search.evaluation import evaluate, terms
-from victorus.search.network import (
+from victorus.evaluation.heuristic import evaluate, terms
+from victorus.evaluation.network import (
     BOARDS,
     FORMAT_VERSION,
     MAGIC,
@@ -326,7 +326,7 @@ def test_the_weights_cannot_be_written_while_searches_read_them(trained):
 
 def test_a_batch_with_positions_without_rows_sums_nothing(trained):
     """The numpy twin's first layer when a position has no sparse row (the last one)."""
-    from victorus.search.network import Batch, forward
+    from victorus.evaluation.network import Batch, forward
     game = victorus.Game("compact", players=2)
     board, rows, dense, terms_, teams = inputs(game)
     empty = (board, rows[:0], dense, terms_, teams)
@@ -391,7 +391,7 @@ def test_network_agents_play_inside_the_vector_step(trained):
 def test_a_spec_in_the_vector_step_is_checked_against_the_shipped_network(monkeypatch, trained):
     """``opponents={seat: "alphabeta-net:50"}`` refuses a game the shipped network was not
     trained for, as an agent object does."""
-    from victorus.search import network as network_module
+    from victorus.evaluation import network as network_module
     from victorus.vector import VectorGames
     narrow = Network(trained.arrays, {"boards": ["compact"], "players": [2]})
     monkeypatch.setattr(network_module, "default_network", lambda: narrow)

@@ -313,7 +313,7 @@ def test_best_is_the_tuned_puct_at_a_budget():
     best = make_agent("best:0.01s", seed=1)
     assert best.name == "best:0.01s" and best.seconds == 0.01
     settings = BEST_NET_SETTINGS if BEST_EVALUATION == "network" else BEST_SETTINGS
-    assert (best.c_puct, best.rollout_actions, best.evaluated) == tuple(settings.values())
+    assert (best.c_puct, best.evaluator.spec) == (settings["c_puct"], settings["evaluator"])
     assert (best.network is not None) == (BEST_EVALUATION == "network")
     assert make_agent("best").seconds == 0.1 and make_agent("best:300").iterations == 300
     game = midgame()

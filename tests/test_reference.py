@@ -100,8 +100,8 @@ PUBLIC_MODULES = (
     "victorus.search.simple", "victorus.search.mcts", "victorus.search.protocols",
     "victorus.search.budgets", "victorus.search.results", "victorus.search.choice",
     "victorus.search.rng",
-    "victorus.search.puct", "victorus.search.alphabeta", "victorus.search.evaluation",
-    "victorus.search.network", "victorus.tournament", "victorus.ratings", "victorus.tensors",
+    "victorus.search.puct", "victorus.search.alphabeta", "victorus.evaluation.heuristic",
+    "victorus.evaluation.network", "victorus.evaluation.registry", "victorus.tournament", "victorus.ratings", "victorus.tensors",
     "victorus.vector", "victorus.gym_env", "victorus.vector_env", "victorus.env",
     "victorus.openspiel", "victorus.training", "victorus.checkpoint", "victorus.render",
     "victorus.analysis", "victorus.view", "victorus.files")
@@ -111,7 +111,7 @@ NOT_ON_THE_SITE = {
                        "are defined (search.registry, search.simple, search.mcts, ...)",
     "victorus.puct": "search.puct under the name it had before",
     "victorus.search_agents": "search.alphabeta under the name it had before",
-    "victorus.evaluation": "search.evaluation under the name it had before",
+    "victorus.evaluation": "the evaluation floor's package: its modules are on the page",
     "victorus.search": "the search wing's package: its modules are on the page",
     "victorus.cli": "the command line (victorus --help)",
     "victorus.bench": "victorus bench (docs/performance.md)",
@@ -133,7 +133,7 @@ NOT_ON_THE_SITE = {
 
 
 def package_modules() -> set[str]:
-    """Every Python module of the package, dotted (``victorus.search.network``), private
+    """Every Python module of the package, dotted (``victorus.evaluation.network``), private
     ones (a leading underscore) left out."""
     names = set()
     for path in PACKAGE.rglob("*.py"):
@@ -283,7 +283,9 @@ def test_every_parameter_on_the_site_is_described(module):
 #: type checkers and the API reference read in its place (a stub is the only source of its
 #: types). test_every_compiled_module_has_a_stub holds this list to the modules built.
 STUBBED = ("_engine", "_core", "_probe", "_vector", "search._policy", "search._greedy",
-           "search._evaluate", "search._network", "search._mcts", "search._alphabeta",
+           "evaluation._evaluator", "evaluation._terms", "evaluation._heuristic",
+           "evaluation._material", "evaluation._network", "evaluation._uniform",
+           "evaluation._rollouts", "evaluation._lookahead", "search._mcts", "search._alphabeta",
            "search._puct", "search._puct_opponent")
 
 #: The package's folder: the stubs and the Cython sources (in a wheel, the compiled
@@ -516,7 +518,7 @@ from victorus.env import env as aec_env
 from victorus.gym_env import LearnerEnv
 from victorus.openspiel import VictorusSpielGame
 from victorus.record import dumps, loads
-from victorus.search.network import Network
+from victorus.evaluation.network import Network
 from victorus.tournament import TournamentResult, tournament
 from victorus.training import Settings
 from victorus.vector import VectorGames

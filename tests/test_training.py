@@ -12,7 +12,7 @@ import pytest
 import victorus
 from victorus.cli import main
 from victorus.errors import ConfigError
-from victorus.search.network import Batch, Network, inputs, loss_and_gradients
+from victorus.evaluation.network import Batch, Network, inputs, loss_and_gradients
 from victorus.training import Settings, game_tasks, play_game, train
 
 TINY = dict(rounds=2, games=4, iterations=12, max_actions=40, epochs=2, batch=64,

@@ -27,13 +27,13 @@ IMPLEMENTATIONS = {
     "notation": ("src/victorus/notation.py",),
     "record": ("src/victorus/record.py",),
     # the learned evaluation: its C evaluator and its numpy twin
-    "network": ("src/victorus/search/_network.pyx", "src/victorus/search/network.py"),
+    "network": ("src/victorus/evaluation/_network.pyx", "src/victorus/evaluation/network.py"),
 }
 #: Implementations compiled into extensions: a mutant there needs a rebuild; the file
 #: touched so that the build sees the change (an engine .pxi is included by _engine.pyx).
 COMPILED = {"engine": "src/victorus/_engine.pyx", "core": "src/victorus/_core.pyx",
             "geometry": "src/victorus/constants.py",
-            "network": "src/victorus/search/_network.pyx"}
+            "network": "src/victorus/evaluation/_network.pyx"}
 
 #: Ruling -> the implementations that carry it (R1-R9 and R11: geometry feeds the core's
 #: tables and the engine; the reference recomputes colours, flanks and walls itself).

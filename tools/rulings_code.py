@@ -21,7 +21,8 @@ from rulings_index import ruling_sections  # noqa: E402  (a script beside this o
 #: The files searched, in the order they are listed (the rules' implementations first).
 SOURCES = ("_core.pyx", "_engine.pxd", "engine/*.pxi", "_vector.pyx", "search/_mcts.pyx",
            "_reference.py", "_reference_game.py", "geometry.py", "constants.py", "variants.py",
-           "notation.py", "pieces.py", "game.py", "record.py", "tensors.py", "search/*.py")
+           "notation.py", "pieces.py", "game.py", "record.py", "tensors.py", "search/*.py",
+           "evaluation/*.py", "evaluation/*.pyx")
 #: A function, class or struct header (a declaration like ``cdef int n = f(x)`` is not one).
 DEF = re.compile(r"^\s*(?:cpdef|cdef|def|class|ctypedef)\b(?:[^(:=]*?\s)?([A-Za-z_]\w*)\s*[(:]")
 RULING = re.compile(r"\bR(\d+)\b")

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from .env import VictorusEnv
     from .gym_env import LearnerEnv
     from .notation import Action
-    from .search._network import NetworkCore
+    from .evaluation._network import NetworkCore
     from .search._puct import LeafBatch
     from .search.alphabeta import AlphaBetaAgent
     from .search.mcts import MCTSAgent, PythonMCTSAgent
@@ -577,9 +577,9 @@ def _learned_rows(games: Sequence[Game], nodes: int, seconds: float) -> list[Row
     """The learned evaluation (the shipped network) against the heuristic one, measured in
     the same run: its cost per leaf (positions of fresh games, evaluated in C) and
     alpha-beta's nodes per second with each."""
-    from .search import _network
+    from .evaluation import _network
     from .search.alphabeta import AlphaBetaAgent
-    from .search.network import default_network
+    from .evaluation.network import default_network
     network = default_network()
     corpus = [game._engine for game in position_corpus(games=10, seed=7, board="compact",
                                                          players=2)]

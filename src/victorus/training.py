@@ -1,4 +1,4 @@
-"""Training the learned evaluation ([`Network`][victorus.search.network.Network]) from the
+"""Training the learned evaluation ([`Network`][victorus.evaluation.network.Network]) from the
 engine's own search, as Stockfish's NNUE is trained: ``victorus train`` or `train`.
 
 Each round:
@@ -49,7 +49,7 @@ from .errors import ConfigError, WorkerLost
 from .files import check_writable, remove_stale_temporaries, write_atomic
 from .game import Game
 from .progress import Progress
-from .search.network import (
+from .evaluation.network import (
     Batch,
     Gradients,
     Inputs,

@@ -5,8 +5,7 @@
 from libc.stdint cimport int32_t, int64_t, uint64_t
 
 from victorus._engine cimport StateC, RulesC
-from victorus.search._evaluate cimport EvalWeights
-from victorus.search._network cimport NetworkC
+from victorus.evaluation._evaluator cimport EvaluatorC
 from victorus.search._policy cimport Opponent
 
 ctypedef struct AlphaBetaParams:
@@ -14,12 +13,11 @@ ctypedef struct AlphaBetaParams:
     int64_t max_nodes                # per decision; < 0: until the time budget
     double seconds                   # per decision; 0: none
     int table_bits                   # the transposition table's 2**table_bits entries
-    EvalWeights weights
-    const NetworkC* net              # the learned evaluation in place of the heuristic; NULL: none
+    const EvaluatorC* ev             # values the leaves
 
 cdef class AlphaBetaOpponent(Opponent):
     cdef AlphaBetaParams params
-    cdef object network              # keeps params.net's weights alive
+    cdef readonly object evaluator   # keeps params.ev alive
 
 cdef void* alphabeta_workspace_new(const void* params, const int* cancel) noexcept nogil
 cdef void alphabeta_workspace_free(void* workspace) noexcept nogil

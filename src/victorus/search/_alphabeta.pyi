@@ -1,10 +1,9 @@
 """Types of the compiled alpha-beta search (src/victorus/search/_alphabeta.pyx).
 tests/test_reference.py holds it to the compiled module."""
 
-from collections.abc import Mapping
 
 from .._engine import Engine, StopToken
-from ._network import NetworkCore
+from ..evaluation._evaluator import Evaluator
 from ._policy import Opponent
 
 #: The deepest search, in actions.
@@ -14,12 +13,12 @@ MIN_TABLE_BITS: int
 MAX_TABLE_BITS: int
 
 def alphabeta(engine: Engine, depth: int, max_nodes: int, seconds: float, seed: int,
-              table_bits: int, weights: Mapping[str, float] | None = None,
-              stop: StopToken | None = None,
-              network: NetworkCore | None = None) -> tuple[int, float, int, int]: ...
+              table_bits: int, evaluator: Evaluator,
+              stop: StopToken | None = None) -> tuple[int, float, int, int]: ...
 
 
 class AlphaBetaOpponent(Opponent):
     def __init__(self, depth: int, max_nodes: int, seconds: float, table_bits: int,
-                 weights: Mapping[str, float] | None = None,
-                 network: NetworkCore | None = None) -> None: ...
+                 evaluator: Evaluator) -> None: ...
+    @property
+    def evaluator(self) -> Evaluator: ...

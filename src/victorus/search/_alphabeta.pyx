@@ -1,6 +1,6 @@
 # cython: language_level=3, cdivision=True
 """Alpha-beta search in C (:class:`victorus.search_agents.AlphaBetaAgent`): a client of the
-engine (victorus._engine) and of the heuristic evaluation (victorus.search._evaluate).
+engine (victorus._engine) and of the evaluator interface (victorus.evaluation._evaluator).
 
 Values are those of the team of the army to act at the root (R33), read from the
 evaluation at the leaves: a node whose army to act is of that team takes the most, any
@@ -25,8 +25,8 @@ from victorus._core cimport NUM_SEATS, RESULT_NONE, WORD_STOP, CAPTURE_FLAG, cod
 from victorus._engine cimport (StateC, RulesC, Engine, StopToken, MAX_ACTIONS, gen_actions,
                                apply_action, team_returns, position_key, stop_flag, mix64,
                                splitmix64, atomic_load, RELAXED, info_kind, info_royal)
-from victorus.search._evaluate cimport EvalWeights, read_weights
-from victorus.search._network cimport NetworkC, network_for, evaluate_leaf
+from victorus.evaluation._evaluator cimport (Evaluator, EvaluatorC, evaluator_c, evaluator_workspace,
+                                             evaluator_workspace_free)
 from victorus._portable cimport now_seconds
 from victorus.search._policy cimport decisive_index
 
@@ -59,8 +59,9 @@ ctypedef struct TableEntry:
 
 ctypedef struct Search:
     const RulesC* r
-    EvalWeights weights
-    const NetworkC* net              # the learned evaluation in place of the heuristic; NULL: none
+    const EvaluatorC* ev             # values the leaves
+    void* ev_workspace               # its workspace for this search's thread
+    uint64_t ev_rng                  # its random state (from the seed)
     int root_team, root_seat
     TableEntry* table
     uint64_t table_mask
@@ -125,7 +126,7 @@ cdef float leaf_value(Search* t, const StateC* s, int ply) noexcept nogil:
     if s.result != RESULT_NONE:
         team_returns(s, t.r, out)
         return out[t.root_seat] * (1 - ply * WIN_DECAY)
-    evaluate_leaf(s, t.r, t.net, &t.weights, out)
+    t.ev.value(t.ev, t.ev_workspace, s, t.r, &t.ev_rng, out)
     return out[t.root_seat]
 
 
@@ -193,9 +194,14 @@ cdef int reraise() except -1:
     return -1                        # the exception check_signals left pending goes on
 
 
-cdef bint search_buffers(Search* t, int depth, int table_bits) noexcept nogil:
-    """The table (``2**table_bits`` entries) and the per-ply buffers of a search up to
-    ``depth`` actions; False if out of memory (what was made is freed by search_free)."""
+cdef bint search_buffers(Search* t, int depth, int table_bits,
+                         const EvaluatorC* ev) noexcept nogil:
+    """The table (``2**table_bits`` entries), the per-ply buffers of a search up to
+    ``depth`` actions and the workspace of its evaluator ``ev``; False if out of memory
+    (what was made is freed by search_free)."""
+    t.ev = ev
+    if not evaluator_workspace(ev, &t.ev_workspace):
+        return False
     t.table_mask = (<uint64_t>1 << table_bits) - 1
     t.table = <TableEntry*>calloc(<size_t>1 << table_bits, sizeof(TableEntry))
     t.states = <StateC*>malloc((depth + 1) * sizeof(StateC))
@@ -205,6 +211,8 @@ cdef bint search_buffers(Search* t, int depth, int table_bits) noexcept nogil:
 
 
 cdef void search_free(Search* t) noexcept nogil:
+    if t.ev != NULL:
+        evaluator_workspace_free(t.ev, t.ev_workspace)
     free(t.table)
     free(t.states)
     free(t.actions)
@@ -223,6 +231,7 @@ cdef int32_t deepen(Search* t, int depth, int64_t max_nodes, double seconds, uin
     t.root_seat = t.states[0].turn.to_move
     t.root_team = t.r.team[t.root_seat]
     t.seed = mix64(seed)
+    t.ev_rng = mix64(t.seed)
     t.nodes = 0
     t.max_nodes = max_nodes
     t.deadline = now_seconds() + seconds if seconds > 0 else 0
@@ -255,11 +264,10 @@ cdef int code_index(const int32_t* actions, int n, int32_t code) noexcept nogil:
 
 
 def alphabeta(Engine engine, int depth, int64_t max_nodes, double seconds, uint64_t seed,
-              int table_bits, weights=None, StopToken stop=None, network=None):
+              int table_bits, Evaluator evaluator not None, StopToken stop=None):
     """Search from ``engine``'s state (at least one legal action) by iterative deepening
     to ``depth`` actions, ``max_nodes`` nodes (< 0: no limit) and/or ``seconds`` (0: no
-    limit); ``weights`` as in :func:`victorus.search._evaluate.evaluate_engine`; ``network``: a
-    NetworkCore covering the board, evaluating the leaves instead (None: the heuristic). Returns (the best
+    limit); ``evaluator`` values the leaves (victorus.evaluation). Returns (the best
     action's index in gen_actions order, its value for the root team, the depth of the
     last complete iteration, nodes searched). Reads a copy of the state; ``stop`` (a
     StopToken) ends it early, as the budget would."""
@@ -269,8 +277,7 @@ def alphabeta(Engine engine, int depth, int64_t max_nodes, double seconds, uint6
         raise ValueError(f"alphabeta needs a legal action, 1 <= depth <= {MAX_PLY} and "
                          f"{MIN_TABLE_BITS} <= table_bits <= {MAX_TABLE_BITS}")
     cdef Search t
-    read_weights(weights, &t.weights)
-    t.net = network_for(network, engine)
+    memset(&t, 0, sizeof(Search))
     t.r = &engine.rules.c
     t.cancel = stop_flag(stop)
     t.interruptible = True
@@ -278,7 +285,7 @@ def alphabeta(Engine engine, int depth, int64_t max_nodes, double seconds, uint6
     cdef int32_t best_code
     cdef float value = 0
     try:
-        if not search_buffers(&t, depth, table_bits):
+        if not search_buffers(&t, depth, table_bits, evaluator_c(evaluator)):
             raise MemoryError("no memory left for the alpha-beta search")
         memcpy(&t.states[0], &engine.s, sizeof(StateC))   # the position, read with the GIL held
         with nogil:
@@ -298,19 +305,18 @@ def alphabeta(Engine engine, int depth, int64_t max_nodes, double seconds, uint6
 
 cdef class AlphaBetaOpponent:
     """An alpha-beta budget and its settings as a parameter block
-    (AlphaBetaAgent.native_opponent); ``weights`` as in alphabeta()."""
+    (AlphaBetaAgent.native_opponent); ``evaluator`` values the leaves."""
 
     def __init__(self, int depth, int64_t max_nodes, double seconds, int table_bits,
-                 weights=None, network=None):
+                 Evaluator evaluator not None):
         if (not 1 <= depth <= MAX_PLY or not MIN_TABLE_BITS <= table_bits <= MAX_TABLE_BITS
                 or max_nodes < 0 and seconds <= 0):
             raise ValueError(f"an alpha-beta opponent needs 1 <= depth <= {MAX_PLY}, "
                              f"{MIN_TABLE_BITS} <= table_bits <= {MAX_TABLE_BITS} and a budget")
         self.params.depth, self.params.max_nodes = depth, max_nodes
         self.params.seconds, self.params.table_bits = seconds, table_bits
-        read_weights(weights, &self.params.weights)
-        self.params.net = network_for(network, None)
-        self.network = network
+        self.params.ev = evaluator_c(evaluator)
+        self.evaluator = evaluator
         self.choose, self.block = alphabeta_choose, &self.params
         self.workspace_new, self.workspace_free = alphabeta_workspace_new, alphabeta_workspace_free
 
@@ -325,12 +331,10 @@ cdef void* alphabeta_workspace_new(const void* params, const int* cancel) noexce
     cdef AlphaBetaWorkspace* w = <AlphaBetaWorkspace*>calloc(1, sizeof(AlphaBetaWorkspace))
     if w == NULL:
         return NULL
-    if not search_buffers(&w.search, p.depth, p.table_bits):
+    if not search_buffers(&w.search, p.depth, p.table_bits, p.ev):
         search_free(&w.search)
         free(w)
         return NULL
-    w.search.weights = p.weights
-    w.search.net = p.net
     w.search.cancel = cancel
     return w
 

@@ -6,14 +6,14 @@ recompiles the rules."""
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 from libc.stdlib cimport calloc, malloc, realloc, free
-from libc.math cimport log, sqrt, tanh
+from libc.math cimport log, sqrt
 
 from victorus._core cimport NUM_SEATS, RESULT_NONE
 from victorus._engine cimport (
     StateC, RulesC, Engine, StopToken, MAX_ACTIONS, MAX_ACTION_WORDS, gen_actions, apply_action,
-    team_returns, material_points, stop_flag, splitmix64, mix64, atomic_load, atomic_store,
-    SEQ_CST, RELAXED)
-from victorus.search._evaluate cimport EvalWeights, default_weights, evaluate
+    stop_flag, splitmix64, mix64, atomic_load, atomic_store, SEQ_CST, RELAXED)
+from victorus.evaluation._evaluator cimport (Evaluator, EvaluatorC, evaluator_c, evaluator_workspace,
+                                             evaluator_workspace_free)
 from victorus._portable cimport (now_seconds, MAX_THREADS, pthread_t, pthread_create, pthread_join,
                                  placement_t, current_cpu, placement_init, placement_avoid)
 from victorus.search._policy cimport decisive_index
@@ -24,8 +24,9 @@ MAX_WORKER_THREADS = MAX_THREADS
 # -- MCTS (victorus.agents.MCTSAgent) -----------------------------------------------------
 # UCT with a value per seat (2-6 armies, teams share their returns): the army to act at a
 # node picks the child best for its own seat. One node per expanded action, in one array
-# per tree; rollouts are uniformly random actions; an unfinished rollout is scored by
-# material. Root parallelism: each thread grows its own tree from its own random state
+# per tree; a new leaf is valued by the search's evaluator (victorus.evaluation: the UCT's
+# is rollouts(n, material), uniformly random actions whose end is scored by material).
+# Root parallelism: each thread grows its own tree from its own random state
 # and the root's visit counts are summed, so a search is deterministic for a seed, an
 # iteration budget and a thread count. The trees live only during the search.
 
@@ -50,8 +51,8 @@ ctypedef struct MctsTree:
     const RulesC* r
     int64_t iterations               # this tree's budget; < 0: until the deadline
     double deadline                  # CLOCK_MONOTONIC seconds; 0: none
-    int32_t rollout_actions
-    const EvalWeights* weights       # rollouts end scored by the evaluation; NULL: material
+    const EvaluatorC* ev             # values a new leaf
+    void* ev_workspace               # its workspace for this tree's thread
     double c                         # UCT exploration constant
     uint64_t rng
     int32_t max_nodes                # the tree stops growing here (rollouts go on)
@@ -65,39 +66,6 @@ ctypedef struct MctsTree:
     int64_t done                     # iterations run
     int error                        # 1: out of memory, 2: a signal's exception is pending
     uint8_t padding[128]             # no cache line shared with the next thread's tree
-
-
-cdef void mcts_value(const StateC* s, const RulesC* r, float* out) noexcept nogil:
-    """Per seat: the result (team_returns) of a finished game; otherwise the team's R37
-    material (board and held) against the teams' mean, squashed into (-0.5, 0.5) so a
-    real win always counts for more."""
-    cdef double team_points[NUM_SEATS]
-    cdef bint team_present[NUM_SEATS]
-    cdef int board[NUM_SEATS]
-    cdef int held[NUM_SEATS]
-    cdef double total = 0, mean
-    cdef int a, teams = 0
-    if s.result != RESULT_NONE:
-        team_returns(s, r, out)
-        return
-    material_points(s, r, board, held)
-    for a in range(NUM_SEATS):
-        team_points[a] = 0
-        team_present[a] = False
-    for a in range(NUM_SEATS):
-        if (r.present >> a) & 1:
-            team_present[r.team[a]] = True
-        team_points[r.team[a]] += board[a] + held[a]
-    for a in range(NUM_SEATS):
-        if team_present[a]:
-            teams += 1
-            total += team_points[a]
-    if total <= 0:
-        total = 1
-    mean = total / teams
-    for a in range(NUM_SEATS):
-        out[a] = (0.5 * tanh(4 * (team_points[r.team[a]] - mean) / total)
-                  if (r.present >> a) & 1 else 0.0)
 
 
 cdef bint mcts_reserve(MctsTree* t) noexcept nogil:
@@ -181,9 +149,10 @@ cdef int32_t mcts_select(MctsTree* t, int32_t at) noexcept nogil:
 
 
 cdef void mcts_iteration(MctsTree* t, StateC* s, int32_t* actions) noexcept nogil:
-    """Selection, expansion, a random rollout and the backup of its value per seat."""
+    """Selection, expansion, the new leaf's value per seat (the evaluator's: a random
+    rollout's end for the UCT) and its backup."""
     cdef int32_t at = 0, child
-    cdef int n, played = 0, a
+    cdef int a
     cdef float value[NUM_SEATS]
     memcpy(s, t.root, sizeof(StateC))
     while not s.result:
@@ -196,14 +165,7 @@ cdef void mcts_iteration(MctsTree* t, StateC* s, int32_t* actions) noexcept nogi
                 break
         at = mcts_select(t, at)
         apply_action(s, t.r, t.nodes[at].code)
-    while not s.result and played < t.rollout_actions:
-        n = gen_actions(s, t.r, actions)
-        apply_action(s, t.r, actions[splitmix64(&t.rng) % <uint64_t>n])
-        played += 1
-    if t.weights != NULL:
-        evaluate(s, t.r, t.weights, value)
-    else:
-        mcts_value(s, t.r, value)
+    t.ev.value(t.ev, t.ev_workspace, s, t.r, &t.rng, value)
     while at >= 0:
         t.nodes[at].visits += 1
         for a in range(NUM_SEATS):
@@ -248,11 +210,13 @@ cdef void* mcts_run(void* arg) noexcept nogil:
     if not t.main and t.avoid_cpu >= 0:              # a thread of its own: never given back
         placement_init(&place, t.pool)
         placement_avoid(&place, t.avoid_cpu)
-    if s == NULL:
+    if s == NULL or not evaluator_workspace(t.ev, &t.ev_workspace):
+        free(s)
         t.error = 1
         atomic_store(t.stop, 1, SEQ_CST)
         return NULL
     mcts_grow(t, s, actions)
+    evaluator_workspace_free(t.ev, t.ev_workspace)
     free(s)
     return NULL
 
@@ -266,8 +230,7 @@ cdef void mcts_setup(MctsTree* t, const StateC* root, const RulesC* r, const Mct
     t.r = r
     t.iterations = iterations
     t.deadline = deadline
-    t.rollout_actions = p.rollout_actions
-    t.weights = &p.weights if p.evaluated else NULL
+    t.ev = p.ev
     t.c = p.c
     t.rng = mix64(seed + <uint64_t>(index + 1) * <uint64_t>0x9E3779B97F4A7C15)
     t.max_nodes = p.max_nodes
@@ -305,15 +268,14 @@ cdef int most_visited(const MctsTree* t, int nactions, uint32_t* visits) noexcep
 cdef class MctsOpponent:
     """An MCTS budget and its settings as a parameter block (MCTSAgent.native_opponent)."""
 
-    def __init__(self, int64_t iterations, double seconds, int rollout_actions, double c,
-                 int max_nodes, bint evaluated):
-        if iterations < 0 and seconds <= 0 or max_nodes < 1 or rollout_actions < 0:
-            raise ValueError("an MCTS opponent needs iterations or seconds, max_nodes >= 1 "
-                             "and rollout_actions >= 0")
+    def __init__(self, int64_t iterations, double seconds, double c, int max_nodes,
+                 Evaluator evaluator not None):
+        if iterations < 0 and seconds <= 0 or max_nodes < 1:
+            raise ValueError("an MCTS opponent needs iterations or seconds and max_nodes >= 1")
         self.params.iterations, self.params.seconds = iterations, seconds
-        self.params.rollout_actions, self.params.c = rollout_actions, c
-        self.params.max_nodes, self.params.evaluated = max_nodes, evaluated
-        default_weights(&self.params.weights)
+        self.params.c, self.params.max_nodes = c, max_nodes
+        self.params.ev = evaluator_c(evaluator)
+        self.evaluator = evaluator
         self.choose, self.block = mcts_choose, &self.params
         self.workspace_new, self.workspace_free = mcts_workspace_new, mcts_workspace_free
 
@@ -336,19 +298,25 @@ cdef void* mcts_workspace_new(const void* params, const int* cancel) noexcept no
         return NULL
     w.tree.max_nodes = p.max_nodes
     w.cancel = cancel
+    if not evaluator_workspace(p.ev, &w.tree.ev_workspace):
+        free(w)
+        return NULL
     if p.iterations >= 0:
         w.tree.capacity = <int32_t>min(<int64_t>p.max_nodes, p.iterations + 1)
         w.tree.nodes = <MctsNode*>malloc(w.tree.capacity * sizeof(MctsNode))
         if w.tree.nodes == NULL:
-            free(w)
+            mcts_workspace_free(w)
             return NULL
+    w.tree.ev = p.ev
     return w
 
 
 cdef void mcts_workspace_free(void* workspace) noexcept nogil:
-    if workspace != NULL:
-        free((<MctsWorkspace*>workspace).tree.nodes)
-        free(workspace)
+    cdef MctsWorkspace* w = <MctsWorkspace*>workspace
+    if w != NULL:
+        evaluator_workspace_free(w.tree.ev, w.tree.ev_workspace)
+        free(w.tree.nodes)
+        free(w)
 
 
 cdef int mcts_choose(const StateC* s, const RulesC* r, const void* params, void* workspace,
@@ -390,19 +358,18 @@ cdef int reraise() except -1:
 
 
 def mcts(Engine engine, int64_t iterations, double seconds, int threads, uint64_t seed,
-         int rollout_actions, double c, int max_nodes, StopToken stop=None, bint evaluated=False):
+         double c, int max_nodes, Evaluator evaluator not None, StopToken stop=None):
     """Search from ``engine``'s state (at least two legal actions): ``iterations`` in all
     (split over the threads; < 0: no limit) and/or ``seconds`` (0: no limit). Returns
     (visits per legal action in gen_actions order, summed value per legal action for the
     army to act, iterations run, nodes made). The search reads a copy of the state, so
     play() on ``engine`` from another thread cannot tear it; ``stop`` (a StopToken) ends
-    it early, as the budget would. ``evaluated``: a rollout's end is scored by the
-    heuristic evaluation (victorus.search._evaluate, default weights) instead of material."""
+    it early, as the budget would. ``evaluator`` values each new leaf (victorus.evaluation;
+    the UCT's: rollouts(n, material))."""
     cdef int32_t actions[MAX_ACTIONS]
     cdef int n = gen_actions(&engine.s, &engine.rules.c, actions)
-    if n == 0 or not 1 <= threads <= MAX_THREADS or max_nodes < 1 or rollout_actions < 0:
-        raise ValueError(f"mcts needs a legal action, 1-{MAX_THREADS} threads, max_nodes >= 1 "
-                         f"and rollout_actions >= 0")
+    if n == 0 or not 1 <= threads <= MAX_THREADS or max_nodes < 1:
+        raise ValueError(f"mcts needs a legal action, 1-{MAX_THREADS} threads and max_nodes >= 1")
     cdef MctsTree* trees = <MctsTree*>calloc(threads, sizeof(MctsTree))
     cdef pthread_t handles[MAX_THREADS]
     cdef int i, started = 0, error = 0, seat = engine.s.turn.to_move
@@ -417,9 +384,8 @@ def mcts(Engine engine, int64_t iterations, double seconds, int threads, uint64_
     cdef int caller_cpu = current_cpu() if threads > 1 else -1
     cdef MctsParams params
     params.iterations, params.seconds = iterations, seconds
-    params.rollout_actions, params.c, params.max_nodes = rollout_actions, c, max_nodes
-    params.evaluated = evaluated
-    default_weights(&params.weights)
+    params.c, params.max_nodes = c, max_nodes
+    params.ev = evaluator_c(evaluator)
     cdef StateC* root = <StateC*>malloc(sizeof(StateC))
     if trees == NULL or stop_block == NULL or root == NULL:
         free(trees)

@@ -6,8 +6,7 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, 
 
 from victorus._core cimport NUM_SEATS
 from victorus._engine cimport StateC, RulesC
-from victorus.search._evaluate cimport EvalWeights
-from victorus.search._network cimport NetworkC
+from victorus.evaluation._evaluator cimport EvaluatorC
 
 # -- the tree (its work: victorus.search._puct) ---------------------------------------------------
 
@@ -35,11 +34,8 @@ ctypedef struct PuctC:
     double* root_prior               # the root's priors with Dirichlet noise, NULL: none
     uint64_t rng
     int batch_size
-    int rollout_actions              # the C heuristic's rollouts
-    bint evaluated                   # the C heuristic scores them by the evaluation
-    bint evaluated_priors            # and takes its priors from it
-    EvalWeights weights
-    const NetworkC* net              # the learned evaluation in place of the heuristic; NULL: none
+    const EvaluatorC* ev             # the C evaluator of its leaves; NULL: a Python callable's
+    void* ev_workspace               # its workspace for this tree's thread
     int64_t done                     # iterations of the search under way
     int k                            # leaves gathered, waiting for their evaluation
     StateC* leaf_states              # batch_size of each
@@ -50,10 +46,6 @@ ctypedef struct PuctC:
 # -- what the opponent in the vector step (victorus.search._puct_opponent) uses ----------
 
 from victorus._core cimport KEY_MASK, WORD_STOP
-
-cdef enum:
-    C_HEURISTIC = 0                  # the evaluators in C (PuctTree.run)
-    C_UNIFORM = 1
 
 cdef inline double exact_value(const PNode* nodes, int32_t i, int seat) noexcept nogil:
     """The value of a proven node for ``seat``: its finished game's returns."""
@@ -66,7 +58,8 @@ cdef inline int32_t code_key(int32_t code) noexcept nogil:
     return code & KEY_MASK if code < WORD_STOP else code
 
 cdef int puct_gather(PuctC* t, int want, int64_t* done) noexcept nogil
-cdef void puct_c_batch(PuctC* t, int k, int kind) noexcept nogil
+cdef void puct_c_batch(PuctC* t, int k) noexcept nogil
+cdef bint puct_set_evaluator(PuctC* t, const EvaluatorC* ev) noexcept nogil
 cdef void puct_begin(PuctC* t, double noise_alpha, double noise_fraction, uint64_t seed) noexcept nogil
 cdef int puct_leaves_wanted(PuctC* t, int64_t iterations) noexcept nogil
 cdef bint puct_reset(PuctC* t, const StateC* s) noexcept nogil

@@ -9,7 +9,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from .._engine import Engine, Rules, StopToken
 from ..game import Game
-from ._network import NetworkCore
+from ..evaluation._evaluator import Evaluator
 
 #: The most legal actions a position can have (a node's children).
 MAX_LEGAL_ACTIONS: int
@@ -47,9 +47,10 @@ class LeafBatch:
 class PuctTree:
     def __init__(self, engine: Engine, batch_size: int, max_nodes: int, c_puct: float,
                  fpu_reduction: float, observation: str, observer_ids: bool,
-                 game_factory: Callable[[Engine], Game], rollout_actions: int = 10,
-                 evaluated: bool = False, evaluated_priors: bool = False,
-                 network: NetworkCore | None = None) -> None: ...
+                 game_factory: Callable[[Engine], Game],
+                 evaluator: Evaluator | None = None) -> None: ...
+    @property
+    def evaluator(self) -> Evaluator | None: ...
     @property
     def rules(self) -> Rules: ...
     def reset(self, engine: Engine) -> None: ...

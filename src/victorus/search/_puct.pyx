@@ -10,15 +10,13 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.math cimport exp, log, sqrt, pow, cos, INFINITY
 
 from victorus._core cimport (
-    NUM_SEATS, RESULT_NONE, NUM_PLANES, WORD_STOP, action_id, id_in_frame,
-    code_target, kind_points)
+    NUM_SEATS, RESULT_NONE, NUM_PLANES, WORD_STOP, action_id, id_in_frame)
 from victorus._engine cimport (
     StateC, RulesC, Engine, Rules, StopToken, MAX_ACTIONS, gen_actions, apply_action, team_returns,
     stop_flag, splitmix64, mix64, observation_uint8, observation_float32, info_kind, info_royal)
-from victorus.search._mcts cimport mcts_value
 from victorus._portable cimport atomic_load, RELAXED, now_seconds
-from victorus.search._evaluate cimport default_weights
-from victorus.search._network cimport network_for, evaluate_leaf
+from victorus.evaluation._evaluator cimport (EvaluatorC, Evaluator, evaluator_c, evaluator_priors,
+                                             evaluator_workspace, evaluator_workspace_free)
 
 import numpy as np
 
@@ -38,7 +36,6 @@ cdef extern from "Python.h":
 # never expanded again: its exact value is backed up.
 
 cdef enum:
-    PRIOR_SHARPNESS = 4              # evaluated priors: exp(4 x value), value in (-1, 1)
     FLAG_TERMINAL = 1
     FLAG_QUEUED = 2                  # a leaf of the batch being evaluated
 
@@ -353,66 +350,31 @@ cdef void puct_add_root_noise(PuctC* t) noexcept nogil:
                                                  else 1.0 / n))
 
 
-cdef void puct_c_batch(PuctC* t, int k, int kind) noexcept nogil:
-    """The C evaluators. C_UNIFORM: uniform priors and values of 0. C_HEURISTIC:
-    heuristic_priors and heuristic_value."""
+cdef bint puct_set_evaluator(PuctC* t, const EvaluatorC* ev) noexcept nogil:
+    """The tree's C evaluator (NULL: a Python callable's) and its workspace for the tree's
+    thread; False when out of memory."""
+    if t.ev != NULL:
+        evaluator_workspace_free(t.ev, t.ev_workspace)
+    t.ev, t.ev_workspace = ev, NULL
+    return ev == NULL or evaluator_workspace(ev, &t.ev_workspace)
+
+
+cdef void puct_c_batch(PuctC* t, int k) noexcept nogil:
+    """The gathered leaves evaluated by the tree's C evaluator: each leaf's priors, then
+    its value per seat (from the tree's random state), then its expansion."""
     cdef int j, a
+    cdef float v[NUM_SEATS]
     cdef double value[NUM_SEATS]
     cdef double priors[MAX_ACTIONS]
+    cdef bint have
     for j in range(k):
-        if kind == C_UNIFORM:
-            for a in range(NUM_SEATS):
-                value[a] = 0.0
-            puct_expand_leaf(t, j, NULL, value)
-            continue
-        puct_heuristic_priors(t, j, priors)
-        puct_heuristic_value(t, j, value)
-        puct_expand_leaf(t, j, priors, value)
-
-
-cdef void puct_heuristic_priors(PuctC* t, int j, double* priors) noexcept nogil:
-    """Leaf ``j``'s priors: 1 + the R37 points an action captures; with
-    ``evaluated_priors``, exp(PRIOR_SHARPNESS x the evaluation after the action for the
-    army to act) instead."""
-    cdef const StateC* s = &t.leaf_states[j]
-    cdef const int32_t* actions = t.leaf_actions + <Py_ssize_t>j * MAX_ACTIONS
-    cdef int i, target, seat = s.turn.to_move
-    cdef float v[NUM_SEATS]
-    cdef StateC child
-    for i in range(t.leaf_n[j]):
-        if t.evaluated_priors:
-            memcpy(&child, s, sizeof(StateC))
-            apply_action(&child, t.r, actions[i])
-            evaluate_leaf(&child, t.r, t.net, &t.weights, v)
-            priors[i] = exp(PRIOR_SHARPNESS * v[seat])
-            continue
-        priors[i] = 1.0
-        if actions[i] < WORD_STOP:
-            target = code_target(actions[i])
-            if s.cells[target].army >= 0:
-                priors[i] += kind_points(info_kind(s.cells[target].info),
-                                         info_royal(s.cells[target].info))
-
-
-cdef void puct_heuristic_value(PuctC* t, int j, double* value) noexcept nogil:
-    """Leaf ``j``'s value per seat: a random rollout of ``rollout_actions`` from it,
-    scored by the heuristic evaluation (``evaluated``) or as the UCT scores its
-    rollouts (a finished game's returns, else squashed material per team)."""
-    cdef int a, n, played = 0
-    cdef float v[NUM_SEATS]
-    cdef int32_t rollout[MAX_ACTIONS]
-    cdef StateC sim
-    memcpy(&sim, &t.leaf_states[j], sizeof(StateC))
-    while sim.result == RESULT_NONE and played < t.rollout_actions:
-        n = gen_actions(&sim, t.r, rollout)
-        apply_action(&sim, t.r, rollout[splitmix64(&t.rng) % <uint64_t>n])
-        played += 1
-    if t.evaluated:
-        evaluate_leaf(&sim, t.r, t.net, &t.weights, v)
-    else:
-        mcts_value(&sim, t.r, v)
-    for a in range(NUM_SEATS):
-        value[a] = v[a]
+        have = evaluator_priors(t.ev, t.ev_workspace, &t.leaf_states[j], t.r,
+                                t.leaf_actions + <Py_ssize_t>j * MAX_ACTIONS, t.leaf_n[j],
+                                &t.rng, priors)
+        t.ev.value(t.ev, t.ev_workspace, &t.leaf_states[j], t.r, &t.rng, v)
+        for a in range(NUM_SEATS):
+            value[a] = v[a]
+        puct_expand_leaf(t, j, priors if have else NULL, value)
 
 
 cdef void puct_begin(PuctC* t, double noise_alpha, double noise_fraction, uint64_t seed) noexcept nogil:
@@ -538,9 +500,11 @@ cdef class PuctTree:
     cdef int obs_kind                # 0: none, 1: uint8, 2: float32
     cdef bint observer_ids
     cdef object obs_buffer, ids_buffer, num_buffer, seat_buffer, game_factory
-    cdef object network              # keeps t.net's weights alive
+    cdef readonly object evaluator   # the C evaluator (keeps t.ev alive), None: a callable's
 
     def __cinit__(self):
+        self.t.ev = NULL
+        self.t.ev_workspace = NULL
         self.t.nodes = NULL
         self.t.root_prior = NULL
         self.t.leaf_states = NULL
@@ -550,11 +514,10 @@ cdef class PuctTree:
 
     def __init__(self, Engine engine, int batch_size, int max_nodes, double c_puct,
                  double fpu_reduction, str observation, bint observer_ids, game_factory,
-                 int rollout_actions=10, bint evaluated=False, bint evaluated_priors=False,
-                 network=None):
+                 Evaluator evaluator=None):
         """A tree rooted at ``engine``'s position. ``observation``: 'uint8', 'float32' or
-        'none' (what the evaluator's batch carries). ``network``: a NetworkCore covering the
-        board, the evaluation of the C heuristic's leaves (None: the heuristic's)."""
+        'none' (what a Python evaluator's batch carries). ``evaluator``: the C evaluator of
+        the leaves (victorus.evaluation), None when a Python callable evaluates them."""
         if batch_size < 1 or max_nodes < 2:
             raise ValueError("batch_size must be >= 1 and max_nodes >= 2")
         self.rules = engine.rules
@@ -562,11 +525,9 @@ cdef class PuctTree:
         self.t.batch_size, self.t.max_nodes = batch_size, max_nodes
         self.t.c_puct, self.t.fpu_reduction = c_puct, fpu_reduction
         self.observer_ids = observer_ids
-        self.t.rollout_actions = rollout_actions
-        self.t.evaluated, self.t.evaluated_priors = evaluated, evaluated_priors
-        default_weights(&self.t.weights)
-        self.network = network
-        self.t.net = network_for(network, engine)
+        self.evaluator = evaluator
+        if not puct_set_evaluator(&self.t, NULL if evaluator is None else evaluator_c(evaluator)):
+            raise MemoryError()
         self.obs_kind = {"none": 0, "uint8": 1, "float32": 2}[observation]
         self.t.leaf_states = <StateC*>malloc(batch_size * sizeof(StateC))
         self.t.leaf_node = <int32_t*>malloc(batch_size * sizeof(int32_t))
@@ -586,6 +547,7 @@ cdef class PuctTree:
         self.reset(engine)
 
     def __dealloc__(self):
+        puct_set_evaluator(&self.t, NULL)
         free(self.t.nodes)
         free(self.t.root_prior)
         free(self.t.leaf_states)
@@ -788,14 +750,15 @@ def run_trees(list trees, evaluator, int64_t iterations, double seconds, double 
               double noise_fraction, seeds, StopToken stop=None):
     """Search several trees together (their leaves share each evaluator call): each
     ``iterations`` more backups (< 0: no limit) and/or ``seconds`` (0: no limit) in all,
-    until its root is proven, or until ``stop`` is set. ``evaluator`` None: the C
-    heuristic; 'uniform': uniform priors and values of 0, in C; else a callable.
-    Returns the iterations each tree ran."""
+    until its root is proven, or until ``stop`` is set. ``evaluator`` None: each tree's
+    C evaluator; else a callable. Returns the iterations each tree ran."""
     cdef PuctTree tree
     cdef double deadline = now_seconds() + seconds if seconds > 0 else 0
     cdef const int* cancel = stop_flag(stop)
-    cdef int want, kind = C_UNIFORM if evaluator == "uniform" else C_HEURISTIC
-    cdef bint in_c = evaluator is None or isinstance(evaluator, str)
+    cdef int want
+    cdef bint in_c = evaluator is None
+    if in_c and any((<PuctTree>tree).t.ev == NULL for tree in trees):
+        raise ValueError("a tree without a C evaluator needs a callable")
     for tree, seed in zip(trees, seeds):
         puct_begin(&tree.t, noise_alpha, noise_fraction, seed)
     while not atomic_load(cancel, RELAXED) and not (deadline > 0 and now_seconds() >= deadline):
@@ -814,7 +777,7 @@ def run_trees(list trees, evaluator, int64_t iterations, double seconds, double 
         if in_c:
             for tree in gathered:
                 with nogil:
-                    puct_c_batch(&tree.t, tree.t.k, kind)
+                    puct_c_batch(&tree.t, tree.t.k)
         else:
             evaluate_group(gathered, evaluator)
         for tree in gathered:

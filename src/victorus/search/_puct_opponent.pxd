@@ -6,7 +6,7 @@
 from libc.stdint cimport int32_t, int64_t, uint64_t
 
 from victorus._engine cimport StateC, RulesC
-from victorus.search._network cimport NetworkC
+from victorus.evaluation._evaluator cimport EvaluatorC
 from victorus.search._policy cimport Opponent
 
 ctypedef struct PuctParams:
@@ -15,15 +15,12 @@ ctypedef struct PuctParams:
     int batch_size
     int32_t max_nodes
     double c_puct, fpu_reduction, noise_alpha, noise_fraction
-    int rollout_actions
-    bint evaluated, evaluated_priors
     bint reuse_tree
-    int kind                         # the C evaluator (C_HEURISTIC or C_UNIFORM)
-    const NetworkC* net              # as PuctC.net
+    const EvaluatorC* ev             # the C evaluator of its leaves
 
 cdef class PuctOpponent(Opponent):
     cdef PuctParams params
-    cdef object network              # keeps params.net's weights alive
+    cdef readonly object evaluator   # keeps params.ev alive
 
 cdef void* puct_workspace_new(const void* params, const int* cancel) noexcept nogil
 cdef void puct_workspace_free(void* workspace) noexcept nogil

@@ -2,11 +2,12 @@
 (src/victorus/search/_puct_opponent.pyx). tests/test_reference.py holds it to the compiled
 module."""
 
-from ._network import NetworkCore
+from ..evaluation._evaluator import Evaluator
 from ._policy import Opponent
 
 class PuctOpponent(Opponent):
     def __init__(self, iterations: int, seconds: float, batch_size: int, max_nodes: int,
                  c_puct: float, fpu_reduction: float, noise_alpha: float, noise_fraction: float,
-                 rollout_actions: int, evaluated: bool, evaluated_priors: bool, reuse_tree: bool,
-                 uniform: bool, network: NetworkCore | None = None) -> None: ...
+                 reuse_tree: bool, evaluator: Evaluator) -> None: ...
+    @property
+    def evaluator(self) -> Evaluator: ...

@@ -11,11 +11,11 @@ from libc.math cimport INFINITY
 
 from victorus._engine cimport StateC, RulesC, MAX_ACTIONS, splitmix64
 from victorus._portable cimport atomic_load, RELAXED, now_seconds
-from victorus.search._evaluate cimport default_weights
-from victorus.search._network cimport network_for
+from victorus.evaluation._evaluator cimport (Evaluator, EvaluatorC, evaluator_c, evaluator_workspace,
+                                             evaluator_workspace_free)
 from victorus.search._policy cimport decisive_index
 from victorus.search._puct cimport (
-    PNode, PuctC, C_HEURISTIC, C_UNIFORM, exact_value, code_key, puct_gather, puct_c_batch,
+    PNode, PuctC, exact_value, code_key, puct_gather, puct_c_batch,
     puct_begin, puct_leaves_wanted, puct_reset, puct_follow, puct_keep_subtree, same_state)
 
 
@@ -28,12 +28,11 @@ from victorus.search._puct cimport (
 
 cdef class PuctOpponent:
     """A PUCT budget and its settings as a parameter block (PUCTAgent.native_opponent);
-    ``uniform``: the C evaluator 'uniform', else the heuristic."""
+    ``evaluator``: the C evaluator of its leaves (victorus.evaluation)."""
 
     def __init__(self, int64_t iterations, double seconds, int batch_size, int max_nodes,
                  double c_puct, double fpu_reduction, double noise_alpha, double noise_fraction,
-                 int rollout_actions, bint evaluated, bint evaluated_priors, bint reuse_tree,
-                 bint uniform, network=None):
+                 bint reuse_tree, Evaluator evaluator not None):
         if iterations < 0 and seconds <= 0 or batch_size < 1 or max_nodes <= MAX_ACTIONS:
             raise ValueError(f"a PUCT opponent needs iterations or seconds, batch_size >= 1 "
                              f"and max_nodes > {MAX_ACTIONS}")
@@ -41,12 +40,9 @@ cdef class PuctOpponent:
         self.params.batch_size, self.params.max_nodes = batch_size, max_nodes
         self.params.c_puct, self.params.fpu_reduction = c_puct, fpu_reduction
         self.params.noise_alpha, self.params.noise_fraction = noise_alpha, noise_fraction
-        self.params.rollout_actions = rollout_actions
-        self.params.evaluated, self.params.evaluated_priors = evaluated, evaluated_priors
         self.params.reuse_tree = reuse_tree
-        self.params.kind = C_UNIFORM if uniform else C_HEURISTIC
-        self.params.net = network_for(network, None)
-        self.network = network
+        self.params.ev = evaluator_c(evaluator)
+        self.evaluator = evaluator
         self.choose, self.block, self.note, self.forget = puct_choose, &self.params, puct_note, puct_forget
         self.workspace_new, self.workspace_free = puct_workspace_new, puct_workspace_free
         self.memory_new, self.memory_free = puct_memory_new, puct_memory_free
@@ -59,6 +55,8 @@ ctypedef struct PuctWorkspace:
     int32_t* leaf_node
     int32_t* leaf_actions
     int32_t* leaf_n
+    const EvaluatorC* evaluator
+    void* ev_workspace               # the evaluator's, lent to the tree searched
 
 ctypedef struct PuctMemory:
     PuctC tree                       # nnodes 0: none yet, or forgotten
@@ -72,12 +70,14 @@ cdef void* puct_workspace_new(const void* params, const int* cancel) noexcept no
     if w == NULL:
         return NULL
     w.cancel = cancel
+    w.ev_workspace = NULL
     w.leaf_states = <StateC*>malloc(p.batch_size * sizeof(StateC))
     w.leaf_node = <int32_t*>malloc(p.batch_size * sizeof(int32_t))
     w.leaf_n = <int32_t*>malloc(p.batch_size * sizeof(int32_t))
     w.leaf_actions = <int32_t*>malloc(<size_t>p.batch_size * MAX_ACTIONS * sizeof(int32_t))
+    w.evaluator = p.ev
     if (w.leaf_states == NULL or w.leaf_node == NULL or w.leaf_n == NULL
-            or w.leaf_actions == NULL):
+            or w.leaf_actions == NULL or not evaluator_workspace(p.ev, &w.ev_workspace)):
         puct_workspace_free(w)
         return NULL
     return w
@@ -86,6 +86,7 @@ cdef void* puct_workspace_new(const void* params, const int* cancel) noexcept no
 cdef void puct_workspace_free(void* workspace) noexcept nogil:
     cdef PuctWorkspace* w = <PuctWorkspace*>workspace
     if w != NULL:
+        evaluator_workspace_free(w.evaluator, w.ev_workspace)
         free(w.leaf_states)
         free(w.leaf_node)
         free(w.leaf_n)
@@ -101,10 +102,7 @@ cdef void* puct_memory_new(const void* params) noexcept nogil:
         return NULL
     m.tree.max_nodes, m.tree.batch_size = p.max_nodes, p.batch_size
     m.tree.c_puct, m.tree.fpu_reduction = p.c_puct, p.fpu_reduction
-    m.tree.rollout_actions = p.rollout_actions
-    m.tree.evaluated, m.tree.evaluated_priors = p.evaluated, p.evaluated_priors
-    default_weights(&m.tree.weights)
-    m.tree.net = p.net
+    m.tree.ev = p.ev
     m.cursor = -1
     return m
 
@@ -128,7 +126,7 @@ cdef void puct_forget(void* memory) noexcept nogil:
     (<PuctMemory*>memory).cursor = -1
 
 
-cdef void puct_search_alone(PuctC* t, int64_t iterations, double seconds, int kind,
+cdef void puct_search_alone(PuctC* t, int64_t iterations, double seconds,
                             const int* cancel) noexcept nogil:
     """run_trees for this one tree with a C evaluator: batches until the budget or
     ``cancel``."""
@@ -142,7 +140,7 @@ cdef void puct_search_alone(PuctC* t, int64_t iterations, double seconds, int ki
             if not puct_leaves_wanted(t, iterations):
                 break
             continue
-        puct_c_batch(t, t.k, kind)
+        puct_c_batch(t, t.k)
         t.done += t.k
         t.k = 0
 
@@ -184,6 +182,7 @@ cdef int puct_choose(const StateC* s, const RulesC* r, const void* params, void*
     t.r = r
     t.leaf_states, t.leaf_node = w.leaf_states, w.leaf_node
     t.leaf_actions, t.leaf_n = w.leaf_actions, w.leaf_n
+    t.ev_workspace = w.ev_workspace
     if not (p.reuse_tree and m.cursor >= 0 and same_state(&m.at, s)
             and puct_keep_subtree(t, m.cursor, s)) and not puct_reset(t, s):
         m.cursor = -1
@@ -191,5 +190,5 @@ cdef int puct_choose(const StateC* s, const RulesC* r, const void* params, void*
     m.cursor = 0
     memcpy(&m.at, s, sizeof(StateC))
     puct_begin(t, p.noise_alpha, p.noise_fraction, splitmix64(rng))
-    puct_search_alone(t, p.iterations, p.seconds, p.kind, w.cancel)
+    puct_search_alone(t, p.iterations, p.seconds, w.cancel)
     return puct_pick(t)

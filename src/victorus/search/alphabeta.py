@@ -1,4 +1,4 @@
-"""Search agents built on the heuristic evaluation ([`victorus.evaluation`][victorus.search.evaluation]):
+"""Search agents built on an evaluator of [`victorus.evaluation`][victorus.evaluation] (the heuristic by default):
 [`AlphaBetaAgent`][victorus.search.alphabeta.AlphaBetaAgent], ``make_agent("alphabeta:0.1s")``.
 """
 
@@ -17,7 +17,9 @@ from ..notation import Action
 from . import _alphabeta
 from .budgets import check_seconds
 from .choice import decisive, legal_now
-from .network import Network, network_from
+from ..evaluation import Evaluator, heuristic, make_evaluator
+from ..evaluation.registry import network as network_evaluator
+from ..evaluation.network import Network
 
 #: Bounds of an alpha-beta budget (seconds: search.MAX_SECONDS): nodes, depth in actions.
 MAX_NODES, MAX_DEPTH = 2**62, _alphabeta.MAX_DEPTH
@@ -54,9 +56,10 @@ class AlphaBetaAgent:
     position key; the table's action first, then captures by the points they take. The
     seed orders quiet actions (and so breaks ties between equal actions). ``weights``:
     the evaluation's (`victorus.evaluation.TERMS` names; missing ones default).
-    ``network``: a [`Network`][victorus.search.network.Network], a ``.vnet`` file's path or
+    ``network``: a [`Network`][victorus.evaluation.network.Network], a ``.vnet`` file's path or
     ``"default"`` (the shipped one): the learned evaluation scores the leaves instead of
-    the heuristic one (``weights`` then unused).
+    the heuristic one (``weights`` then unused). ``evaluator``: any C evaluator of
+    victorus.evaluation (an Evaluator or its spec) in place of both.
     An action that wins at once is taken without search.
 
     Args:
@@ -67,16 +70,19 @@ class AlphaBetaAgent:
         table_bits: log2 of the transposition table's entries.
         weights: The evaluation's weights by TERMS name (None: the defaults).
         network: The learned evaluation of the leaves, or None (the heuristic one).
+        evaluator: The leaves' C evaluator in place of ``weights`` and ``network``, or None.
 
     Raises:
-        ConfigError: If neither budget is given, or a setting is out of its range.
+        ConfigError: If neither budget is given, a setting is out of its range, or
+            ``evaluator`` is given with ``weights`` or ``network``.
     """
 
     def __init__(self, nodes: int | None = None, seed: int | None = None, *,
                  seconds: float | None = None,
                  depth: int = MAX_DEPTH, table_bits: int = 16,
                  weights: Mapping[str, float] | None = None,
-                 network: Network | str | os.PathLike[str] | None = None) -> None:
+                 network: Network | str | os.PathLike[str] | None = None,
+                 evaluator: Evaluator | str | None = None) -> None:
         if nodes is None and seconds is None:
             raise ConfigError("give an alpha-beta budget: nodes, seconds or both")
         if nodes is not None:
@@ -84,10 +90,12 @@ class AlphaBetaAgent:
         check_seconds(seconds)
         check_int("depth", depth, 1, MAX_DEPTH)
         check_int("table_bits", table_bits, _alphabeta.MIN_TABLE_BITS, _alphabeta.MAX_TABLE_BITS)
-        from .evaluation import evaluate
-        evaluate(Game("compact", players=2), weights)        # validates the weights
-        self.network = None if network is None else network_from(network)
-        kind = "alphabeta-net:" if network is not None else "alphabeta:"
+        if evaluator is not None and (weights is not None or network is not None):
+            raise ConfigError("give the leaves' evaluator, or weights or a network, not both")
+        self.evaluator = (make_evaluator(evaluator) if evaluator is not None
+                          else heuristic(weights) if network is None else network_evaluator(network))
+        self.network: Network | None = self.evaluator.network
+        kind = "alphabeta-net:" if self.network is not None else "alphabeta:"
         self.name = kind + (f"{seconds:g}s" if nodes is None else str(nodes))
         self.nodes, self.seconds, self.depth = nodes, seconds, depth
         self.table_bits, self.weights = table_bits, dict(weights) if weights else None
@@ -118,8 +126,7 @@ class AlphaBetaAgent:
             raise ConfigError("the game is over: there is nothing to search")
         best, value, depth, nodes = _alphabeta.alphabeta(
             game._engine, self.depth, -1 if self.nodes is None else self.nodes,
-            self.seconds or 0.0, self.rng.getrandbits(64), self.table_bits, self.weights, stop,
-            None if self.network is None else self.network.core)
+            self.seconds or 0.0, self.rng.getrandbits(64), self.table_bits, self.evaluator, stop)
         return AlphaBetaResult(actions[best], value, depth, nodes)
 
     def choose(self, game: Game, stop: StopToken | None = None) -> Action:
@@ -150,8 +157,7 @@ class AlphaBetaAgent:
             The native opponent.
         """
         return _alphabeta.AlphaBetaOpponent(self.depth, -1 if self.nodes is None else self.nodes,
-                                            self.seconds or 0.0, self.table_bits, self.weights,
-                                            None if self.network is None else self.network.core)
+                                            self.seconds or 0.0, self.table_bits, self.evaluator)
 
 
 __all__ = ["AlphaBetaAgent", "AlphaBetaResult"]

@@ -14,6 +14,7 @@ from ..constants import NUM_SEATS
 from ..errors import ConfigError
 from ..game import Game, check_stop, play_random
 from ..notation import Action
+from ..evaluation import Evaluator, heuristic, make_evaluator, material, rollouts
 from . import _mcts
 from .budgets import budget_name, check_budget
 from .choice import decisive, legal_now
@@ -30,8 +31,10 @@ class MCTSAgent:
     an unfinished rollout is scored by R37 material (on the board and held, per team)
     squashed into (-0.5, 0.5), so that a real win (+1) counts for more; with
     ``evaluated`` it is scored by the heuristic evaluation
-    ([`victorus.evaluation`][victorus.search.evaluation])
-    instead. An action that wins at once is taken without search.
+    ([`victorus.evaluation`][victorus.evaluation])
+    instead: the evaluator ``rollouts(rollout_actions, material)`` or
+    ``rollouts(rollout_actions, heuristic)``; ``evaluator`` gives any other C evaluator
+    of victorus.evaluation. An action that wins at once is taken without search.
 
     Budget per decision: ``iterations`` (deterministic for a seed and ``threads``),
     ``seconds`` (wall time), or both (whichever ends first). ``threads`` > 1 grows one
@@ -47,14 +50,18 @@ class MCTSAgent:
         threads: Search threads (root parallelism).
         max_nodes: The most nodes a tree grows to.
         evaluated: Score unfinished rollouts by the heuristic evaluation, not material.
+        evaluator: The C evaluator of new leaves (an Evaluator or its spec), in place of
+            ``rollout_actions`` and ``evaluated``; None: built from them.
 
     Raises:
-        ConfigError: If a setting is out of its range, or neither budget is given.
+        ConfigError: If a setting is out of its range, neither budget is given, or the
+            evaluator is unknown.
     """
 
     def __init__(self, iterations: int | None = 1000, rollout_actions: int = 10,
                  c: float = 1.4, seed: int | None = None, *, seconds: float | None = None,
-                 threads: int = 1, max_nodes: int = 1_000_000, evaluated: bool = False) -> None:
+                 threads: int = 1, max_nodes: int = 1_000_000, evaluated: bool = False,
+                 evaluator: Evaluator | str | None = None) -> None:
         check_budget(iterations, seconds, threads)
         for name, value, low in (("rollout_actions", rollout_actions, 0),
                                  ("max_nodes", max_nodes, 1)):
@@ -65,6 +72,8 @@ class MCTSAgent:
         self.iterations, self.seconds, self.threads = iterations, seconds, threads
         self.rollout_actions, self.c, self.max_nodes = rollout_actions, float(c), max_nodes
         self.evaluated = bool(evaluated)
+        self.evaluator = (rollouts(rollout_actions, heuristic() if evaluated else material())
+                          if evaluator is None else make_evaluator(evaluator))
         self.rng = random.Random(check_seed(seed))
 
     def search(self, game: Game, stop: StopToken | None = None) -> SearchResult:
@@ -93,8 +102,8 @@ class MCTSAgent:
             return SearchResult(actions[0], tuple(actions), (0,), (0.0,), 0, 0)
         visits, values, done, nodes = _mcts.mcts(
             game._engine, -1 if self.iterations is None else self.iterations,
-            self.seconds or 0.0, self.threads, self.rng.getrandbits(64), self.rollout_actions,
-            self.c, self.max_nodes, stop, self.evaluated)
+            self.seconds or 0.0, self.threads, self.rng.getrandbits(64), self.c, self.max_nodes,
+            self.evaluator, stop)
         best = max(range(len(actions)), key=lambda i: (visits[i], -i))
         return SearchResult(actions[best], tuple(actions), tuple(visits),
                             tuple(v / n if n else 0.0 for v, n in zip(values, visits)),
@@ -134,8 +143,7 @@ class MCTSAgent:
                               f"thread (the vector's threads share out the games): drop "
                               f"'@{self.threads}'")
         return _mcts.MctsOpponent(-1 if self.iterations is None else self.iterations,
-                                  self.seconds or 0.0, self.rollout_actions, self.c,
-                                  self.max_nodes, self.evaluated)
+                                  self.seconds or 0.0, self.c, self.max_nodes, self.evaluator)
 
 
 @dataclass

@@ -1,5 +1,5 @@
-"""PUCT search (AlphaZero's) in C, guided by an evaluator: a network, your own function,
-or the built-in heuristic.
+"""PUCT search (AlphaZero's) in C, guided by an evaluator: one of victorus.evaluation's C
+evaluators (no Python per leaf), or your own function.
 
 The tree work (selection with virtual loss, expansion, backup, the proof of decided
 positions) runs in C without the GIL (``victorus.search._puct``); the evaluator is called with a
@@ -34,7 +34,9 @@ from ..notation import Action
 from . import _puct, _puct_opponent
 from .budgets import budget_name, check_budget
 from .choice import decisive, legal_now
-from .network import Network, network_from
+from ..evaluation import Evaluator, heuristic, lookahead, make_evaluator, material, rollouts
+from ..evaluation.registry import network as network_evaluator
+from ..evaluation.network import Network
 from .results import SearchResult
 
 OBSERVATIONS = ("uint8", "float32", "none")
@@ -44,8 +46,33 @@ MIN_NODES = 1 + _puct.MAX_LEGAL_ACTIONS
 ID_FRAMES = ("absolute", "observer")
 """The frames of the legal action ids a search gives its evaluator (``id_frame``)."""
 C_EVALUATORS = (None, "uniform")
-"""The evaluators in C: None (the heuristic: priors from the points an action captures, values from a
-short random rollout) and 'uniform' (uniform priors, values of 0: driven by finished games alone)."""
+"""The evaluators in C named without a spec: None (built from ``rollout_actions``, ``evaluated``,
+``evaluated_priors`` and ``network``: priors from the points an action captures, values from a short
+random rollout) and 'uniform' (uniform priors, values of 0: driven by finished games alone). Any
+Evaluator or evaluator spec of victorus.evaluation is in C too."""
+
+
+def knob_evaluator(rollout_actions: int = 10, evaluated: bool = False,
+                   evaluated_priors: bool = False,
+                   network: Network | str | os.PathLike[str] | None = None) -> Evaluator:
+    """The C evaluator that PUCTAgent's knobs name: ``rollouts(rollout_actions, end)``,
+    ``end`` valued by ``network`` (or the heuristic) with ``evaluated``, else by material;
+    with ``evaluated_priors`` the priors are ``lookahead`` of that judge.
+
+    Args:
+        rollout_actions: The rollout's length (0: none).
+        evaluated: Score the rollouts' ends by the judge (else by material).
+        evaluated_priors: Priors from the judge one action ahead.
+        network: The judge: a network, or None (the heuristic).
+
+    Returns:
+        The evaluator.
+    """
+    judge = heuristic() if network is None else network_evaluator(network)
+    end = judge if evaluated else material()
+    if evaluated_priors:
+        end = lookahead(judge, end)
+    return rollouts(rollout_actions, end) if rollout_actions else end
 
 
 def uniform_evaluator(batch: _puct.LeafBatch) -> tuple[None, list[float]]:
@@ -78,7 +105,7 @@ class PUCTAgent:
     draw from the visit counts raised to 1/temperature. The tree is kept between calls
     (``reuse_tree``) and grows to at most ``max_nodes`` nodes (88 bytes each, per
     position searched; once full, leaves are evaluated without growing it).
-    ``network`` (a [`Network`][victorus.search.network.Network], a ``.vnet`` file's path
+    ``network`` (a [`Network`][victorus.evaluation.network.Network], a ``.vnet`` file's path
     or ``"default"``, with the C heuristic and ``evaluated``): the learned evaluation
     scores the rollouts' ends (and ``evaluated_priors``) instead of the heuristic one.
     Calls on one agent are serialised by a lock of its own.
@@ -87,7 +114,9 @@ class PUCTAgent:
         iterations: Iterations (backups) per decision (None: ``seconds`` alone).
         seconds: Seconds per decision (None: ``iterations`` alone).
         evaluator: A callable given a `LeafBatch` returning (priors [size, width] or None,
-            values [size, 6] or [size]), or one of C_EVALUATORS.
+            values [size, 6] or [size]); a C evaluator of victorus.evaluation (an Evaluator
+            or its spec, such as ``"rollouts(3, network(default))"``); or one of
+            C_EVALUATORS.
         batch_size: The most leaves per call of the evaluator, 1 to 4096.
         c_puct: The exploration constant, >= 0.
         fpu_reduction: An unvisited child's Q below its parent's, 0 to 2.
@@ -98,20 +127,21 @@ class PUCTAgent:
         id_frame: The legal ids' frame: one of ID_FRAMES.
         reuse_tree: Keep the tree between calls.
         max_nodes: The most nodes a tree grows to, at least MIN_NODES.
-        rollout_actions: The C heuristic's rollout length, >= 0.
-        evaluated: Score the C heuristic's rollouts' ends by an evaluation.
-        evaluated_priors: Priors from the evaluation too (C heuristic).
-        network: The learned evaluation for ``evaluated``, or None (the heuristic one).
+        rollout_actions: With ``evaluator`` None: the rollout's length, >= 0.
+        evaluated: With ``evaluator`` None: score the rollouts' ends by an evaluation.
+        evaluated_priors: With ``evaluator`` None: priors from that evaluation too.
+        network: With ``evaluator`` None and ``evaluated``: the learned evaluation, or None
+            (the heuristic one).
         seed: Seeds the searches (None: fresh entropy).
 
     Raises:
-        ConfigError: If a setting is out of its range, or ``network`` is given without
-            ``evaluator=None`` and ``evaluated=True``.
+        ConfigError: If a setting is out of its range, ``network`` is given without
+            ``evaluator=None`` and ``evaluated=True``, or the evaluator spec is unknown.
     """
 
     def __init__(self, iterations: int | None = 800, *, seconds: float | None = None,
                  evaluator: Callable[[_puct.LeafBatch], tuple[ArrayLike | None, ArrayLike]]
-                 | str | None = None,
+                 | Evaluator | str | None = None,
                  batch_size: int = 16, c_puct: float = 1.5,
                  fpu_reduction: float = 0.0, dirichlet_alpha: float = 0.3,
                  noise_fraction: float = 0.0, temperature: float = 0.0,
@@ -122,9 +152,9 @@ class PUCTAgent:
                  network: Network | str | os.PathLike[str] | None = None,
                  seed: int | None = None) -> None:
         check_budget(iterations, seconds, 1)
-        if evaluator not in C_EVALUATORS and not callable(evaluator):
-            raise ConfigError(f"evaluator must be a callable(batch) -> (priors, values), "
-                              f"or one of {C_EVALUATORS} (in C), got {shown(evaluator, 60)}")
+        if not (evaluator is None or callable(evaluator) or isinstance(evaluator, (str, Evaluator))):
+            raise ConfigError(f"evaluator must be a callable(batch) -> (priors, values), a "
+                              f"victorus.evaluation Evaluator or spec, or None, got {shown(evaluator, 60)}")
         check_int("batch_size", batch_size, 1, 4096)
         check_int("max_nodes", max_nodes, MIN_NODES, 2**31 - 1)
         check_int("rollout_actions", rollout_actions, 0, 2**31 - 1)
@@ -137,19 +167,25 @@ class PUCTAgent:
         self.noise_fraction = _check_number("noise_fraction", noise_fraction, 0.0, 1.0)
         self.temperature = _check_number("temperature", temperature, 0.0, 100.0)
         self.name = budget_name("puct", iterations, seconds, 1)
-        self.iterations, self.seconds, self.evaluator = iterations, seconds, evaluator
+        self.iterations, self.seconds = iterations, seconds
         self.batch_size, self.max_nodes, self.reuse_tree = batch_size, max_nodes, reuse_tree
         self.observation, self.id_frame = observation, id_frame
-        self.rollout_actions, self.evaluated = rollout_actions, bool(evaluated)
-        self.evaluated_priors = bool(evaluated_priors)
-        self.network = None if network is None else network_from(network)
-        if self.network is not None and (evaluator is not None or not evaluated):
+        if network is not None and (evaluator is not None or not evaluated):
             raise ConfigError("network is the evaluation of the C heuristic's leaves: give it "
                               "with evaluator=None and evaluated=True")
+        self.evaluator: Callable[[_puct.LeafBatch], tuple[ArrayLike | None, ArrayLike]] | Evaluator = (
+            knob_evaluator(rollout_actions, bool(evaluated), bool(evaluated_priors), network)
+            if evaluator is None else evaluator if callable(evaluator) and not isinstance(evaluator, Evaluator)
+            else make_evaluator(evaluator))
         self.rng = random.Random(check_seed(seed))
         self._lock = threading.Lock()
         self._trees: list[tuple[_puct.PuctTree, int]] = []   # per position searched: (tree, its ply)
         self._searching: int | None = None       # the thread searching, while it does
+
+    @property
+    def network(self) -> Network | None:
+        """The network its C evaluator reads, or None."""
+        return self.evaluator.network if isinstance(self.evaluator, Evaluator) else None
 
     def _tree_for(self, game: Game, slot: int) -> _puct.PuctTree:
         """Slot ``slot``'s kept tree advanced to ``game``'s position, or a new one."""
@@ -168,8 +204,7 @@ class PUCTAgent:
             tree = _puct.PuctTree(engine, self.batch_size, self.max_nodes, self.c_puct,
                                   self.fpu_reduction, self.observation, self.id_frame == "observer",
                                   lambda e: Game._from_engine(board, config, e),
-                                  self.rollout_actions, self.evaluated, self.evaluated_priors,
-                                  None if self.network is None else self.network.core)
+                                  self.evaluator if isinstance(self.evaluator, Evaluator) else None)
         if slot == len(self._trees):
             self._trees.append((tree, game.ply))
         self._trees[slot] = (tree, game.ply)
@@ -238,7 +273,7 @@ class PUCTAgent:
                        stop: StopToken | None) -> list[SearchResult]:
         del self._trees[len(games):]
         trees = [self._tree_for(game, slot) for slot, game in enumerate(games)]
-        done = _puct.run_trees(trees, self.evaluator,
+        done = _puct.run_trees(trees, None if isinstance(self.evaluator, Evaluator) else self.evaluator,
                                -1 if self.iterations is None else self.iterations,
                                self.seconds or 0.0, self.dirichlet_alpha, self.noise_fraction,
                                [self.rng.getrandbits(64) for _ in trees], stop)
@@ -308,14 +343,11 @@ class PUCTAgent:
         Raises:
             ConfigError: If the evaluator is a callable or the temperature above 0.
         """
-        if self.evaluator not in C_EVALUATORS or self.temperature > 0:
+        if not isinstance(self.evaluator, Evaluator) or self.temperature > 0:
             raise ConfigError(f"{self.name}: an opponent inside the step needs a C evaluator "
-                              f"{C_EVALUATORS} and temperature 0, got {shown(self.evaluator, 60)} and "
-                              f"{shown(self.temperature, 60)}")
+                              f"(victorus.evaluation) and temperature 0, got "
+                              f"{shown(self.evaluator, 60)} and {shown(self.temperature, 60)}")
         return _puct_opponent.PuctOpponent(-1 if self.iterations is None else self.iterations,
                                   self.seconds or 0.0, self.batch_size, self.max_nodes,
                                   self.c_puct, self.fpu_reduction, self.dirichlet_alpha,
-                                  self.noise_fraction, self.rollout_actions, self.evaluated,
-                                  self.evaluated_priors, self.reuse_tree,
-                                  self.evaluator == "uniform",
-                                  None if self.network is None else self.network.core)
+                                  self.noise_fraction, self.reuse_tree, self.evaluator)

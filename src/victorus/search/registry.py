@@ -19,7 +19,9 @@ from ._policy import Opponent
 from .alphabeta import AlphaBetaAgent
 from .budgets import budget_name, parse_budget
 from .mcts import MCTSAgent, PythonMCTSAgent
-from .network import Network
+from ..evaluation import make_evaluator, rollouts
+from ..evaluation.registry import network as network_evaluator
+from ..evaluation.network import Network
 from .protocols import NativeAgent
 from .puct import PUCTAgent
 from .simple import GreedyAgent, RandomAgent
@@ -32,9 +34,10 @@ BuiltinAgent: TypeAlias = RandomAgent | GreedyAgent | MCTSAgent | PythonMCTSAgen
 VectorAgent: TypeAlias = RandomAgent | GreedyAgent | MCTSAgent | PUCTAgent | AlphaBetaAgent
 """An agent that plays inside the step of VectorGames (``native_opponent()``)."""
 
-BEST_SETTINGS: dict[str, Any] = {"c_puct": 0.35, "rollout_actions": 10, "evaluated": True}
-"""best's settings: measured by matches at 0.05 s a move (docs/agents.md, the ladder)."""
-BEST_NET_SETTINGS: dict[str, Any] = {"c_puct": 0.35, "rollout_actions": 3, "evaluated": True}
+BEST_SETTINGS: dict[str, Any] = {"c_puct": 0.35, "evaluator": "rollouts(10, heuristic)"}
+"""best-heuristic's settings: PUCT over rollouts of 10 actions scored by the heuristic, measured by
+matches at 0.05 s a move (docs/agents.md, the ladder)."""
+BEST_NET_SETTINGS: dict[str, Any] = {"c_puct": 0.35, "evaluator": "rollouts(3, network(default))"}
 """best-net's: shorter rollouts, as the network's value needs less of their averaging (docs/agents.md, the
 learned evaluation)."""
 
@@ -44,15 +47,13 @@ BEST_EVALUATION = "network"
 won the matches of docs/agents.md."""
 
 
-def _best(name: str, network: Network | str | os.PathLike[str] | None, seed: int | None,
-          iterations: int | None, seconds: float | None, settings: Mapping[str, Any]) -> PUCTAgent:
-    """PUCT with BEST_SETTINGS, its leaves scored by the heuristic (``network`` None), or
-    with BEST_NET_SETTINGS by ``network``."""
+def _best(name: str, defaults: Mapping[str, Any], seed: int | None, iterations: int | None,
+          seconds: float | None, settings: Mapping[str, Any]) -> PUCTAgent:
+    """PUCT with ``defaults`` (BEST_SETTINGS or BEST_NET_SETTINGS) under ``settings``; no
+    budget: 0.1 s a decision."""
     if iterations is None and seconds is None:
         seconds = 0.1
-    extra: dict[str, Any] = ({**BEST_SETTINGS} if network is None
-                             else {**BEST_NET_SETTINGS, "network": network})
-    agent = PUCTAgent(iterations, seconds=seconds, seed=seed, **{**extra, **settings})
+    agent = PUCTAgent(iterations, seconds=seconds, seed=seed, **{**defaults, **settings})
     agent.name = budget_name(name, iterations, seconds, 1)
     return agent
 
@@ -101,7 +102,7 @@ def best_heuristic_agent(seed: int | None = None, iterations: int | None = None,
     Raises:
         ConfigError: If a budget or setting is out of its range.
     """
-    return _best(name, None, seed, iterations, seconds, settings)
+    return _best(name, BEST_SETTINGS, seed, iterations, seconds, settings)
 
 
 def best_net_agent(seed: int | None = None, iterations: int | None = None,
@@ -126,7 +127,10 @@ def best_net_agent(seed: int | None = None, iterations: int | None = None,
     Raises:
         ConfigError: If a budget or setting is out of its range, or the network cannot be read.
     """
-    return _best(name, network, seed, iterations, seconds, settings)
+    if isinstance(network, str) and network == "default":
+        return _best(name, BEST_NET_SETTINGS, seed, iterations, seconds, settings)
+    return _best(name, {**BEST_NET_SETTINGS, "evaluator": rollouts(3, network_evaluator(network))},
+                 seed, iterations, seconds, settings)
 
 
 def alphabeta_agent(seed: int | None = None, iterations: int | None = None,
@@ -171,6 +175,8 @@ def alphabeta_net_agent(seed: int | None = None, iterations: int | None = None,
     Raises:
         ConfigError: If a budget or setting is out of its range, or the network cannot be read.
     """
+    if "evaluator" in settings:
+        return alphabeta_agent(seed, iterations, seconds, **settings)
     return alphabeta_agent(seed, iterations, seconds, network=network, **settings)
 
 
@@ -215,6 +221,8 @@ class AgentKind:
         in_vector: Whether it plays inside the step of VectorGames.
         ladder: Whether it plays in the ladder.
         page: The page's limits (None: not on the page).
+        evaluator: The spec of the C evaluator of its search's leaves (victorus.evaluation),
+            None for a kind without one.
     """
 
     name: str
@@ -225,6 +233,7 @@ class AgentKind:
     in_vector: bool = False
     ladder: bool = True
     page: PageLimits | None = None
+    evaluator: str | None = None
 
     @property
     def spec(self) -> str:
@@ -242,32 +251,34 @@ KINDS: tuple[AgentKind, ...] = (
     AgentKind("greedy", lambda seed=None: GreedyAgent(seed), "captures first, in C",
               in_vector=True, page=PageLimits(menu=("",))),
     AgentKind("mcts", MCTSAgent, "UCT in C", unit="iterations", threads=True, in_vector=True,
+              evaluator="rollouts(10, material)",
               page=PageLimits(count=20_000, seconds=5.0, threads=4,
                               settings={"max_nodes": PAGE_TREE_NODES},
                               memory=4 * PAGE_TREE_NODES * 56, menu=("0.2s", "1s"))),
     AgentKind("mcts-py", PythonMCTSAgent, "the same UCT in Python", unit="iterations",
               page=PageLimits(count=2_000, seconds=5.0)),
     AgentKind("puct", PUCTAgent, "PUCT in C on the heuristic", unit="iterations",
-              in_vector=True,
+              in_vector=True, evaluator="rollouts(10, material)",
               page=PageLimits(count=20_000, seconds=5.0, settings={"max_nodes": PAGE_TREE_NODES},
                               memory=PAGE_TREE_NODES * 88)),
     AgentKind("alphabeta", alphabeta_agent, "alpha-beta in C on the heuristic", unit="nodes",
-              in_vector=True,
+              in_vector=True, evaluator="heuristic",
               page=PageLimits(count=2_000_000, seconds=5.0, settings={"table_bits": 16},
                               memory=(1 << 16) * 24)),
     AgentKind("alphabeta-net", alphabeta_net_agent, "alpha-beta in C on the learned evaluation",
-              unit="nodes", in_vector=True,
+              unit="nodes", in_vector=True, evaluator="network(default)",
               page=PageLimits(count=2_000_000, seconds=5.0, settings={"table_bits": 16},
                               memory=(1 << 16) * 24)),
     AgentKind("best", best_agent, "the strongest", unit="iterations", in_vector=True,
+              evaluator=(BEST_NET_SETTINGS if BEST_EVALUATION == "network" else BEST_SETTINGS)["evaluator"],
               page=PageLimits(count=20_000, seconds=5.0, settings={"max_nodes": PAGE_TREE_NODES},
                               memory=PAGE_TREE_NODES * 88, menu=("0.2s", "1s"))),
     AgentKind("best-net", best_net_agent, "best's search on the learned evaluation",
-              unit="iterations", in_vector=True,
+              unit="iterations", in_vector=True, evaluator=BEST_NET_SETTINGS["evaluator"],
               page=PageLimits(count=20_000, seconds=5.0, settings={"max_nodes": PAGE_TREE_NODES},
                               memory=PAGE_TREE_NODES * 88, menu=("1s",))),
     AgentKind("best-heuristic", best_heuristic_agent, "best's search on the heuristic",
-              unit="iterations", in_vector=True,
+              unit="iterations", in_vector=True, evaluator=BEST_SETTINGS["evaluator"],
               page=PageLimits(count=20_000, seconds=5.0, settings={"max_nodes": PAGE_TREE_NODES},
                               memory=PAGE_TREE_NODES * 88)),
 )
@@ -326,6 +337,18 @@ def kind_of(spec: str) -> AgentKind:
     return kind
 
 
+LEAF_SETTINGS = ("evaluator", "network", "weights", "rollout_actions", "evaluated", "evaluated_priors")
+"""The settings that name a search's leaf evaluation themselves (then the kind's evaluator is not given)."""
+
+
+def _with_evaluator(kind: AgentKind, settings: Mapping[str, Any]) -> dict[str, Any]:
+    """``settings`` with the kind's evaluator (a search over an evaluator), unless they name
+    the leaves' evaluation themselves (LEAF_SETTINGS)."""
+    if kind.evaluator is None or any(name in settings for name in LEAF_SETTINGS):
+        return dict(settings)
+    return {**settings, "evaluator": make_evaluator(kind.evaluator)}
+
+
 def make_agent(spec: str, seed: int | None = None, **settings: Any) -> BuiltinAgent:
     """An agent from a spec (AGENT_SPECS): ``mcts:2000``, ``mcts:0.5s@2``, ``mcts-py:200``.
     ``settings``: more keyword arguments of the kind's class (``max_nodes``...).
@@ -345,7 +368,7 @@ def make_agent(spec: str, seed: int | None = None, **settings: Any) -> BuiltinAg
     if kind.unit is None:
         return kind.build(seed=seed, **settings)
     budget = parse_budget(kind.name, spec.partition(":")[2], spec, threads=kind.threads)
-    return kind.build(seed=seed, **budget, **settings)
+    return kind.build(seed=seed, **budget, **_with_evaluator(kind, settings))
 
 
 def make_vector_opponent(spec: str | VectorAgent, game: Game | None = None) -> Opponent:
@@ -411,7 +434,7 @@ def make_page_agent(spec: str, seed: int | None = None) -> BuiltinAgent:
                           f"agents share one thread)")
     if count is not None:
         budget["seconds"] = limits.seconds
-    return kind.build(seed=seed, **budget, **limits.settings)
+    return kind.build(seed=seed, **budget, **_with_evaluator(kind, limits.settings))
 
 
 __all__ = ["AGENT_SPECS", "BEST_EVALUATION", "BEST_NET_SETTINGS", "BEST_SETTINGS", "BUDGET_HELP",

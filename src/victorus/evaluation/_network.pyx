@@ -1,8 +1,8 @@
 # cython: language_level=3, cdivision=True, boundscheck=False, wraparound=False
-"""The learned evaluation in C: a small network giving a value per seat in (-1, 1), called
-without the GIL by alpha-beta (victorus.search._alphabeta) and PUCT (victorus.search._puct), and
-by any C search through ``_network.pxd``. Its weights live in a file
-(victorus.search.network, which also trains it).
+"""The learned evaluation in C: a small network giving a value per seat in (-1, 1), an
+evaluator (``network(name)``) that any search calls without the GIL through the evaluator
+interface (``_evaluator.pxd``). Its weights live in a file (victorus.evaluation.network,
+which also holds its numpy twin and trains it).
 
 The network sees the position from the army to act, ``p`` (one set of weights for every
 seat): seat ``i`` below is the army ``i`` seats after ``p``, and a cell is its column in
@@ -37,11 +37,12 @@ from libc.stdlib cimport malloc, free
 from libc.stdint cimport int32_t, uint64_t
 
 from victorus._core cimport (NUM_SEATS, NUM_KINDS, MAX_CELLS, RESULT_NONE, ARMY_ACTIVE, KING,
-                             QUEEN, WORD_STOP, CAPTURE_FLAG, code_target, kind_points, bb_has,
-                             lowest_bit)
-from victorus._engine cimport (StateC, RulesC, Engine, MAX_ACTIONS, team_returns, gen_actions,
-                               info_kind, info_royal)
-from victorus.search._evaluate cimport default_weights, royal_progress, board_rim
+                             QUEEN, bb_has, lowest_bit)
+from victorus._engine cimport StateC, RulesC, Engine, MAX_ACTIONS, team_returns, info_kind, info_royal
+from victorus.evaluation._evaluator cimport Evaluator, EvaluatorC
+from victorus.evaluation._heuristic cimport EvalWeights, default_weights, evaluate
+from victorus.evaluation._terms cimport (VALUE_BOUND, board_rim, royal_progress, team_material,
+                                         best_capture)
 
 from types import MappingProxyType
 
@@ -55,17 +56,16 @@ cdef enum:
     SEAT_INPUTS = 8
     GLOBAL_INPUTS = 9
     DENSE_INPUTS = NUM_SEATS * SEAT_INPUTS + GLOBAL_INPUTS
-    SKIP_TERMS = 3                   # material, progress, captures (victorus.search._evaluate)
+    SKIP_TERMS = 3                   # material, progress, captures (victorus.evaluation._terms)
     MAX_SPARSE = 3 * MAX_CELLS + 1   # a piece, its royal row, its frozen row; one mover
     MAX_HIDDEN = 1024
 
-cdef double VALUE_BOUND = 0.99       # as the heuristic evaluation: a win counts for more
-
 #: The feature layout's name, written in every network file: a file of another layout is
-#: refused. Bumped with any change of the inputs above.
-LAYOUT = "seat-kind-cell/1"
+#: refused. Derived from the sizes above, so a change of the inputs cannot ship under an
+#: old name.
+LAYOUT = f"seat-kind-cell/t{TYPES}-s{SEAT_INPUTS}-g{GLOBAL_INPUTS}-k{SKIP_TERMS}"
 #: The sizes the Python side (files, training) reads.
-SIZES = {"types": TYPES, "seat_inputs": SEAT_INPUTS, "global_inputs": GLOBAL_INPUTS,
+SIZES = {"boards": NETWORK_BOARDS, "types": TYPES, "seat_inputs": SEAT_INPUTS, "global_inputs": GLOBAL_INPUTS,
          "dense_inputs": DENSE_INPUTS, "skip_terms": SKIP_TERMS, "seats": NUM_SEATS,
          "max_sparse": MAX_SPARSE, "max_hidden": MAX_HIDDEN}
 #: The names of the skip weights, and of the type rows after the pieces.
@@ -78,27 +78,15 @@ cdef inline int block_rows(int ncells) noexcept nogil:
     return NUM_SEATS * TYPES * ncells
 
 
-cdef int network_inputs(const StateC* s, const RulesC* r, int rim, int32_t* rows, float* dense,
-                        float* skip_terms, int* teams) noexcept nogil:
-    """The inputs of the position seen by the army to act, in one pass over its pieces:
-    the sparse rows within its board's block (0 .. block_rows; their count is returned),
-    the dense inputs (DENSE_INPUTS), the heuristic evaluation's terms of each seat's team
-    (``skip_terms[t * NUM_SEATS + seat]``) and each seat's team (-1: not present), seats
-    counted from the army to act. ``rim``: the board's (board_rim)."""
-    cdef int32_t actions[MAX_ACTIONS]
-    cdef float board[NUM_SEATS]
-    cdef float held[NUM_SEATS]
-    cdef float progress[NUM_SEATS]
-    cdef float material[NUM_SEATS]
-    cdef int n = r.t.ncells, p = s.turn.to_move, c, i, a, w, kind, seat, team, count = 0
-    cdef int present = 0, best = 0, target
+cdef int sparse_inputs(const StateC* s, const RulesC* r, int rim, int32_t* rows, float* dense,
+                       float* progress) noexcept nogil:
+    """The sparse rows of the position seen by the army to act (their count is returned),
+    in one pass over its pieces; on the way each seat's King and Queen race progress into
+    ``dense`` and each team's best into ``progress`` (team numbers 0-5)."""
+    cdef int n = r.t.ncells, p = s.turn.to_move, c, w, a, kind, seat, count = 0
     cdef const unsigned char* col = r.view[p]
     cdef uint64_t bits
     cdef double value
-    cdef float* row
-    memset(dense, 0, DENSE_INPUTS * sizeof(float))
-    for a in range(NUM_SEATS):
-        board[a] = held[a] = progress[a] = material[a] = 0
     for w in range(3):
         bits = s.total.w[w]
         while bits:
@@ -109,13 +97,11 @@ cdef int network_inputs(const StateC* s, const RulesC* r, int rim, int32_t* rows
             seat = (a - p + NUM_SEATS) % NUM_SEATS
             rows[count] = (seat * TYPES + kind) * n + col[c]
             count += 1
-            board[a] += kind_points(kind, info_royal(s.cells[c].info))
             if kind == KING or kind == QUEEN:
                 value = royal_progress(s, r, c, rim)
                 dense[seat * SEAT_INPUTS + 5 + (kind == QUEEN)] = value
-                team = r.team[a]
-                if value > progress[team]:
-                    progress[team] = value
+                if value > progress[r.team[a]]:
+                    progress[r.team[a]] = value
             elif info_royal(s.cells[c].info):
                 rows[count] = (seat * TYPES + TYPE_ROYAL) * n + col[c]
                 count += 1
@@ -127,18 +113,44 @@ cdef int network_inputs(const StateC* s, const RulesC* r, int rim, int32_t* rows
         seat = (s.cells[c].army - p + NUM_SEATS) % NUM_SEATS
         rows[count] = (seat * TYPES + TYPE_MOVING) * n + col[c]
         count += 1
-    for i in range(s.nheld):
-        held[s.held[i].holder] += kind_points(info_kind(s.held[i].info), info_royal(s.held[i].info))
+    return count
+
+
+cdef void global_inputs(const StateC* s, const RulesC* r, int best, int present,
+                        float* row) noexcept nogil:
+    """GLOBAL_INPUTS into ``row``: the phase (one-hot), passes, pending bonus moves, the
+    quick game and its rounds left, the best capture (``best`` points), present seats."""
+    if 0 <= s.turn.phase < 3:
+        row[s.turn.phase] = 1
+    row[3] = s.turn.passes / 6.0
+    row[4] = (s.turn.pending if s.turn.pending < 3 else 3) / 3.0
+    if r.quick:
+        row[5] = 1
+        row[6] = (r.quick - s.turn.round + 1) / <float>r.quick
+    row[7] = best / 10.0
+    row[8] = present / 6.0
+
+
+cdef int network_inputs(const StateC* s, const RulesC* r, int rim, int32_t* rows, float* dense,
+                        float* skip_terms, int* teams) noexcept nogil:
+    """The inputs of the position seen by the army to act: the sparse rows within its
+    board's block (0 .. block_rows; their count is returned), the dense inputs
+    (DENSE_INPUTS), the heuristic evaluation's terms of each seat's team
+    (``skip_terms[t * NUM_SEATS + seat]``) and each seat's team (-1: not present), seats
+    counted from the army to act. ``rim``: the board's (board_rim)."""
+    cdef int32_t actions[MAX_ACTIONS]
+    cdef int board[NUM_SEATS]
+    cdef int held[NUM_SEATS]
+    cdef float progress[NUM_SEATS]
+    cdef float material[NUM_SEATS]
+    cdef int p = s.turn.to_move, i, a, count, present = 0, best
+    cdef float* row
+    memset(dense, 0, DENSE_INPUTS * sizeof(float))
     for a in range(NUM_SEATS):
-        material[r.team[a]] += (board[a] + held[a]) / 10.0
-    # the best capture open to the army to act (the heuristic's captures term)
-    n = gen_actions(s, r, actions)
-    for i in range(n):
-        if actions[i] < WORD_STOP and actions[i] & CAPTURE_FLAG:
-            target = code_target(actions[i])
-            if s.cells[target].army >= 0:
-                best = max(best, kind_points(info_kind(s.cells[target].info),
-                                             info_royal(s.cells[target].info)))
+        progress[a] = 0
+    count = sparse_inputs(s, r, rim, rows, dense, progress)
+    team_material(s, r, board, held, material)
+    best = best_capture(s, r, actions)
     for i in range(NUM_SEATS):
         a = (p + i) % NUM_SEATS
         row = dense + i * SEAT_INPUTS
@@ -157,16 +169,7 @@ cdef int network_inputs(const StateC* s, const RulesC* r, int rim, int32_t* rows
         row[3] = board[a] / 10.0
         row[4] = held[a] / 10.0
         row[7] = s.knight_caps[a] / 3.0
-    row = dense + NUM_SEATS * SEAT_INPUTS
-    if 0 <= s.turn.phase < 3:
-        row[s.turn.phase] = 1
-    row[3] = s.turn.passes / 6.0
-    row[4] = (s.turn.pending if s.turn.pending < 3 else 3) / 3.0
-    if r.quick:
-        row[5] = 1
-        row[6] = (r.quick - s.turn.round + 1) / <float>r.quick
-    row[7] = best / 10.0
-    row[8] = present / 6.0
+    global_inputs(s, r, best, present, dense + NUM_SEATS * SEAT_INPUTS)
     return count
 
 
@@ -187,16 +190,15 @@ cdef inline void add_row(float* out, const float* row, float x, int n) noexcept 
 
 
 cdef void network_evaluate(const StateC* s, const RulesC* r, const NetworkC* net,
-                           float* out) noexcept nogil:
+                           float* acc, float* h2, float* out) noexcept nogil:
     """Per seat in (-1, 1): the network's value of the position (the module's docstring);
-    a finished game: its returns exactly. The board must have a block in ``net``
-    (checked when a search is given the network)."""
+    a finished game: its returns exactly. ``acc`` and ``h2``: room for the two layers
+    (``hidden`` and ``hidden2`` floats). The board must have a block in ``net`` (checked
+    when a search is given the network)."""
     cdef int32_t rows[MAX_SPARSE]
     cdef float dense[DENSE_INPUTS]
     cdef float skip_terms[SKIP_TERMS * NUM_SEATS]
     cdef int teams[NUM_SEATS]
-    cdef float acc[MAX_HIDDEN]
-    cdef float h2[MAX_HIDDEN]
     cdef double raw[NUM_SEATS]
     cdef double score[NUM_SEATS]
     cdef int members[NUM_SEATS]
@@ -263,7 +265,7 @@ cdef const float* float_pointer(array):
 
 cdef class NetworkCore:
     """A network's weights as C arrays (float32, C order; kept alive here, never written),
-    for the searches: made by victorus.search.network.Network from its arrays, which it
+    for the searches: made by victorus.evaluation.network.Network from its arrays, which it
     has checked. ``block_cells``: the cells of each board it has rows for; ``block_rims``:
     each board's largest hex distance from the centre (the race's closeness, R28)."""
 
@@ -314,22 +316,12 @@ cdef class NetworkCore:
     def evaluate(self, Engine engine):
         """Per seat (6 floats): the value of ``engine``'s position."""
         cdef float out[NUM_SEATS]
+        cdef float acc[MAX_HIDDEN]
+        cdef float h2[MAX_HIDDEN]
         if network_block(&engine.rules.c, &self.c) < 0:
             raise ValueError("the network has no rows for this board")
-        network_evaluate(&engine.s, &engine.rules.c, &self.c, out)
+        network_evaluate(&engine.s, &engine.rules.c, &self.c, acc, h2, out)
         return tuple(out[a] for a in range(NUM_SEATS))
-
-
-cdef const NetworkC* network_for(object network, Engine engine) except? NULL:
-    """The C network of a NetworkCore (None: NULL, the heuristic); with ``engine``, the
-    network must have rows for its board."""
-    if network is None:
-        return NULL
-    if not isinstance(network, NetworkCore):
-        raise ValueError(f"network must be a NetworkCore, got {type(network).__name__}")
-    if engine is not None and not network.covers(engine):
-        raise ValueError("the network has no rows for this board")
-    return &(<NetworkCore>network).c
 
 
 def engine_inputs(Engine engine):
@@ -362,6 +354,8 @@ def evaluate_many(list engines, NetworkCore network, int repeat):
     cdef Py_ssize_t count = len(engines), i
     cdef int _repeat
     cdef float out[NUM_SEATS]
+    cdef float acc[MAX_HIDDEN]
+    cdef float h2[MAX_HIDDEN]
     cdef EvalWeights weights
     cdef const StateC** states = <const StateC**>malloc(count * sizeof(StateC*))
     cdef const RulesC** rules = <const RulesC**>malloc(count * sizeof(RulesC*))
@@ -381,10 +375,64 @@ def evaluate_many(list engines, NetworkCore network, int repeat):
             for _repeat in range(repeat):
                 for i in range(count):
                     if net != NULL:
-                        network_evaluate(states[i], rules[i], net, out)
+                        network_evaluate(states[i], rules[i], net, acc, h2, out)
                     else:
                         evaluate(states[i], rules[i], &weights, out)
     finally:
         free(states)
         free(rules)
     return count * repeat
+
+
+ctypedef struct NetworkWorkspace:
+    float* acc                       # the first layer, hidden floats
+    float* h2                        # the second, hidden2
+
+
+cdef void* network_workspace_new(const EvaluatorC* e) noexcept nogil:
+    """A thread's room for the network's two layers."""
+    cdef const NetworkC* net = <const NetworkC*>e.params
+    cdef NetworkWorkspace* w = <NetworkWorkspace*>malloc(sizeof(NetworkWorkspace))
+    if w == NULL:
+        return NULL
+    w.acc = <float*>malloc(net.hidden * sizeof(float))
+    w.h2 = <float*>malloc(net.hidden2 * sizeof(float))
+    if w.acc == NULL or w.h2 == NULL:
+        network_workspace_free(e, w)
+        return NULL
+    return w
+
+
+cdef void network_workspace_free(const EvaluatorC* e, void* workspace) noexcept nogil:
+    cdef NetworkWorkspace* w = <NetworkWorkspace*>workspace
+    free(w.acc)
+    free(w.h2)
+    free(w)
+
+
+cdef void network_value(const EvaluatorC* e, void* workspace, const StateC* s,
+                        const RulesC* r, uint64_t* rng, float* out) noexcept nogil:
+    """The evaluator's ValueFn: network_evaluate in this thread's workspace."""
+    cdef NetworkWorkspace* w = <NetworkWorkspace*>workspace
+    network_evaluate(s, r, <const NetworkC*>e.params, w.acc, w.h2, out)
+
+
+cdef class NetworkEvaluator(Evaluator):
+    """``network(name)``: the learned evaluation of ``network`` (a
+    victorus.evaluation.network.Network, whose ``core`` holds its C weights); no priors of
+    its own. ``name``: how the spec names it ("default", a file's path)."""
+
+    def __init__(self, network, str name):
+        core = network.core
+        if not isinstance(core, NetworkCore):
+            raise TypeError(f"network.core must be a NetworkCore, got {type(core).__name__}")
+        self.network, self.inner = network, core
+        self.args = (network, name)
+        self.c.value = network_value
+        self.c.params = &(<NetworkCore>core).c
+        self.c.workspace_new, self.c.workspace_free = network_workspace_new, network_workspace_free
+        self.spec = f"network({name})"
+
+    def covers(self, Engine engine):
+        """Whether the network has rows for ``engine``'s board."""
+        return network_block(&engine.rules.c, <const NetworkC*>self.c.params) >= 0

@@ -1,5 +1,5 @@
 """The heuristic evaluation of a position (R37 material, royals in danger, the race to the
-centre, captures, mobility), computed in C (``victorus.search._evaluate``), and a slow reference
+centre, captures, mobility), computed in C (``victorus.evaluation._heuristic``), and a slow reference
 of every term over the public API (``reference_terms``), which the tests compare it with.
 
     >>> import victorus
@@ -21,13 +21,13 @@ from collections.abc import Mapping
 from ..constants import KING, NUM_SEATS, QUEEN
 from ..game import Game
 from ..geometry import hex_distance, winding_base
-from . import _evaluate
+from . import _heuristic, _terms
 
-TERMS: tuple[str, ...] = _evaluate.TERMS
+TERMS: tuple[str, ...] = _heuristic.TERMS
 """The terms, in the order of the weights."""
-DEFAULT_WEIGHTS: dict[str, float] = _evaluate.default_weight_values()
+DEFAULT_WEIGHTS: dict[str, float] = _heuristic.default_weight_values()
 """The default (tuned) weights."""
-VALUE_BOUND = 0.99
+VALUE_BOUND: float = _terms.VALUE_BOUND_VALUE
 """An unfinished position's value stays within (-VALUE_BOUND, VALUE_BOUND)."""
 
 
@@ -45,7 +45,7 @@ def evaluate(game: Game, weights: Mapping[str, float] | None = None) -> tuple[fl
     Raises:
         ConfigError: If ``weights`` names an unknown term or a weight is not a finite number.
     """
-    return _evaluate.evaluate_engine(game._engine, weights)
+    return _heuristic.evaluate_engine(game._engine, weights)
 
 
 def terms(game: Game) -> dict[str, tuple[float, ...]]:
@@ -58,7 +58,7 @@ def terms(game: Game) -> dict[str, tuple[float, ...]]:
     Returns:
         TERMS names to a value per team number (6 floats).
     """
-    return _evaluate.engine_terms(game._engine)
+    return _heuristic.engine_terms(game._engine)
 
 
 def _capture_targets(game: Game) -> list[int]:
@@ -73,7 +73,7 @@ def _at_turn_start(game: Game, seat: int) -> Game:
 
 
 def reference_terms(game: Game) -> dict[str, tuple[float, ...]]:
-    """The raw terms of [`terms`][victorus.search.evaluation.terms] in Python over the public API
+    """The raw terms of [`terms`][victorus.evaluation.heuristic.terms] in Python over the public API
     (slow; for tests).
     ``danger`` and ``mobility`` read every live army's actions at the start of its turn,
     so the position must be at the start of a turn (R39).
@@ -112,8 +112,8 @@ def reference_terms(game: Game) -> dict[str, tuple[float, ...]]:
 
 
 def reference_evaluate(game: Game, weights: Mapping[str, float] | None = None) -> tuple[float, ...]:
-    """[`evaluate`][victorus.search.evaluation.evaluate] in Python from
-    [`reference_terms`][victorus.search.evaluation.reference_terms] (slow; for tests).
+    """[`evaluate`][victorus.evaluation.heuristic.evaluate] in Python from
+    [`reference_terms`][victorus.evaluation.heuristic.reference_terms] (slow; for tests).
 
     Args:
         game: The position, at the start of a turn.

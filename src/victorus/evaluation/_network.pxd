@@ -1,9 +1,10 @@
 # cython: language_level=3
-# The learned evaluation (victorus.search._network) as other C modules see it: a network's
-# weights as read-only C arrays, and the nogil function giving a value per seat.
+# The learned evaluation (victorus.evaluation._network) as other C modules see it: a
+# network's weights as read-only C arrays, the nogil function giving a value per seat, and
+# its evaluator.
 
 from victorus._engine cimport StateC, RulesC, Engine
-from victorus.search._evaluate cimport EvalWeights, evaluate
+from victorus.evaluation._evaluator cimport Evaluator
 
 cdef enum:
     NETWORK_BOARDS = 2               # one block of first-layer rows per board (compact, standard)
@@ -31,15 +32,7 @@ cdef class NetworkCore:
     cdef readonly tuple block_cells
 
 cdef void network_evaluate(const StateC* s, const RulesC* r, const NetworkC* net,
-                           float* out) noexcept nogil
+                           float* acc, float* h2, float* out) noexcept nogil
 
-cdef const NetworkC* network_for(object network, Engine engine) except? NULL
-
-cdef inline void evaluate_leaf(const StateC* s, const RulesC* r, const NetworkC* net,
-                               const EvalWeights* weights, float* out) noexcept nogil:
-    """A search's leaf per seat: by ``net``, or by the heuristic evaluation (``weights``)
-    when it is NULL."""
-    if net != NULL:
-        network_evaluate(s, r, net, out)
-    else:
-        evaluate(s, r, weights, out)
+cdef class NetworkEvaluator(Evaluator):
+    pass

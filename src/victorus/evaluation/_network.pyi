@@ -1,13 +1,18 @@
-"""Types of the compiled learned evaluation (src/victorus/search/_network.pyx).
+"""Types of the compiled learned evaluation (src/victorus/evaluation/_network.pyx).
 tests/test_reference.py holds it to the compiled module."""
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 from types import MappingProxyType
 
 import numpy
 from numpy.typing import ArrayLike, NDArray
 
 from .._engine import Engine
+from ._evaluator import Evaluator
+
+if TYPE_CHECKING:
+    from .network import Network
 
 #: The feature layout's name, written in every network file.
 LAYOUT: str
@@ -33,3 +38,8 @@ def engine_inputs(engine: Engine) -> tuple[NDArray[numpy.int32], NDArray[numpy.f
                                            NDArray[numpy.float32], NDArray[numpy.int8]]: ...
 def block_size(ncells: int) -> int: ...
 def evaluate_many(engines: list[Engine], network: NetworkCore | None, repeat: int) -> int: ...
+
+
+class NetworkEvaluator(Evaluator):
+    def __init__(self, network: Network, name: str) -> None: ...
+    def covers(self, engine: Engine) -> bool: ...

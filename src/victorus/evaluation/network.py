@@ -1,8 +1,8 @@
-"""The learned evaluation's network ([`Network`][victorus.search.network.Network]): its
+"""The learned evaluation's network ([`Network`][victorus.evaluation.network.Network]): its
 file, its numpy twin (what training differentiates, and the slow path the tests hold the
 C evaluator to) and its C core, which alpha-beta and PUCT call without the GIL.
 
-What the network reads and computes is the C module's (``victorus.search._network``):
+What the network reads and computes is the C module's (``victorus.evaluation._network``):
 sparse rows of (seat, kind, cell) seen from the army to act, dense per-seat inputs, two
 clipped-ReLU layers, a value per seat plus the heuristic evaluation's terms weighted by
 ``skip``. A new network (`Network.fresh`) has ``w3 = b3 = 0`` and ``skip`` at the
@@ -40,8 +40,8 @@ from numpy.typing import ArrayLike, NDArray
 from ..checks import check_int, check_seed, shown
 from ..errors import ConfigError
 from ..files import check_writable, file_path, read_limited, write_atomic
-from ..geometry import Board, hex_distance
-from . import _network
+from ..geometry import BOARD_NAMES, Board, hex_distance
+from . import _network, _terms
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -51,17 +51,18 @@ FORMAT_VERSION = 1
 """The file format's version: bumped with any change of the layout of the file itself."""
 LAYOUT: str = _network.LAYOUT
 """The feature layout a network is trained on (the C module's); a file must name it."""
-BOARDS = ("compact", "standard")
-"""The boards in the order of their blocks of first-layer rows."""
+BOARDS: tuple[str, ...] = tuple(sorted(BOARD_NAMES, key=lambda name: len(Board(name).coords)))
+"""The boards (every board of victorus.geometry), smallest first: the order of their blocks of first-layer
+rows (the C network has SIZES["boards"] blocks)."""
 ARRAYS = ("w1", "wd", "b1", "w2", "b2", "w3", "b3", "skip")
 """The arrays of a network, in the file's order."""
-#: The heuristic weights the skip connection starts from (victorus.search.evaluation).
+#: The heuristic weights the skip connection starts from (victorus.evaluation.heuristic).
 SKIP_NAMES: tuple[str, ...] = _network.SKIP_NAMES
 #: The largest network file read (a default network is about 2 MB).
 MAX_FILE_BYTES = 256 << 20
 SIZES: dict[str, int] = _network.SIZES
 SEATS: int = SIZES["seats"]
-VALUE_BOUND = 0.99
+VALUE_BOUND: float = _terms.VALUE_BOUND_VALUE
 Inputs: TypeAlias = tuple[str, NDArray[np.int32], NDArray[np.float32], NDArray[np.float32],
                           NDArray[np.int8]]
 """A position's inputs (`inputs`): its board's name, the sparse rows within the board's block, the dense
@@ -197,10 +198,10 @@ class Network:
         """
         check_int("hidden", hidden, 1, SIZES["max_hidden"])
         check_int("hidden2", hidden2, 1, SIZES["max_hidden"])
-        from . import _evaluate
+        from . import _heuristic
         rng = np.random.default_rng(check_seed(seed))
         size = shapes(hidden, hidden2)
-        weights = _evaluate.default_weight_values()
+        weights = _heuristic.default_weight_values()
         arrays = {
             "w1": rng.normal(0, 0.05, size["w1"]),
             "wd": rng.normal(0, 0.3 / np.sqrt(SIZES["dense_inputs"]), size["wd"]),
@@ -423,8 +424,10 @@ def _check_trained(trained: object, where: str) -> _Trained:
 
 # -- the default network -------------------------------------------------------------------
 
-#: The shipped network's file, inside the package.
-DEFAULT_FILE = "default.vnet"
+DEFAULT_FILE = "default-35c93a166b61.vnet"
+"""The shipped network's file inside the package (``networks/``), named by its content as Stockfish
+names its nets: ``<name>-<the first 12 hex digits of its SHA-256>.vnet`` (a test holds every shipped
+file to its name); ``"default"`` resolves to it."""
 _default_lock = threading.Lock()
 _default: list[Network] = []
 
@@ -442,11 +445,11 @@ def default_network() -> Network:
     with _default_lock:
         if not _default:
             try:
-                source = resources.files("victorus.search.networks").joinpath(DEFAULT_FILE)
+                source = resources.files("victorus.evaluation.networks").joinpath(DEFAULT_FILE)
                 with resources.as_file(source) as path:
                     _default.append(Network.load(path))
             except ModuleNotFoundError:
-                raise NetworkFileError(f"victorus/search/networks/{DEFAULT_FILE}: the shipped "
+                raise NetworkFileError(f"victorus/evaluation/networks/{DEFAULT_FILE}: the shipped "
                                        f"network is missing from this installation") from None
         return _default[0]
 

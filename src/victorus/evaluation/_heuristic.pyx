@@ -1,6 +1,6 @@
 # cython: language_level=3, cdivision=True
 """A heuristic evaluation of a position in C, per seat in (-1, 1): the leaf value of the
-alpha-beta search (victorus.search._alphabeta) and a cheap judge for any C search.
+alpha-beta search and a cheap judge for any C search, as the evaluator ``heuristic``.
 
 Five terms, each per team (R33: the armies of a team share one value), each taken against
 the mean over the present teams, so that with two teams one team's value is the other's
@@ -27,18 +27,19 @@ position. ``danger`` and ``mobility`` generate every army's actions; with both w
 from libc.math cimport tanh
 from libc.string cimport memcpy, memset
 
-from libc.stdint cimport int32_t
+from libc.stdint cimport int32_t, uint64_t
 
-from victorus._core cimport (BB, NUM_SEATS, RESULT_NONE, ARMY_ACTIVE, ROYAL_KINDS, QUEEN,
-                             WORD_STOP, CAPTURE_FLAG, code_target, kind_points, turn_new_move,
+from victorus._core cimport (BB, NUM_SEATS, RESULT_NONE, ARMY_ACTIVE, ROYAL_KINDS,
+                             WORD_STOP, CAPTURE_FLAG, code_target, turn_new_move,
                              bb_clear, bb_add, bb_has)
 from victorus._engine cimport (StateC, RulesC, Engine, MAX_ACTIONS, gen_actions, team_returns,
-                               material_points, info_kind, info_royal, piece_laps)
+                               info_kind)
+from victorus.evaluation._evaluator cimport Evaluator, EvaluatorC
+from victorus.evaluation._terms cimport (VALUE_BOUND, board_rim, royal_progress, team_material,
+                                         best_capture)
 
 #: The terms, in the order of their weights (EvalWeights) and of ``terms()``'s rows.
 TERMS = ("material", "danger", "progress", "captures", "mobility")
-
-cdef double VALUE_BOUND = 0.99     # an unfinished position's bound: a win counts for more
 
 
 cdef void default_weights(EvalWeights* w) noexcept nogil:
@@ -49,34 +50,6 @@ cdef void default_weights(EvalWeights* w) noexcept nogil:
     w.progress = 1.0
     w.captures = 0.4
     w.mobility = 0.0
-
-
-cdef inline int centre_distance(const RulesC* r, int cell) noexcept nogil:
-    """R2: hex distance of a cell from the centre."""
-    cdef int q = r.q[cell], rr = r.r[cell], s = -q - rr
-    q = -q if q < 0 else q
-    rr = -rr if rr < 0 else rr
-    s = -s if s < 0 else s
-    return q if q >= rr and q >= s else rr if rr >= s else s
-
-
-cdef double royal_progress(const StateC* s, const RulesC* r, int cell, int rim) noexcept nogil:
-    """R28/R29: the winding of the King or Queen on ``cell`` as a fraction of a lap,
-    clipped to [0, 1], times (1 + closeness) / 2 (closeness: 1 next to the centre, 0 at
-    hex distance ``rim``)."""
-    cdef int army = s.cells[cell].army, kq = info_kind(s.cells[cell].info) == QUEEN
-    cdef double lap = (r.base[army][kq][cell] + 360.0 * piece_laps(s, &s.cells[cell])) / 360.0
-    cdef double closeness = (rim - centre_distance(r, cell)) / <double>(rim - 1)
-    lap = 0.0 if lap < 0 else 1.0 if lap > 1 else lap
-    return lap * (1.0 + closeness) / 2.0
-
-
-cdef int board_rim(const RulesC* r) noexcept nogil:
-    """The largest hex distance of a cell from the centre (6 compact, 9 standard)."""
-    cdef int i, rim = 2
-    for i in range(r.t.ncells):
-        rim = max(rim, centre_distance(r, i))
-    return rim
 
 
 cdef int army_threats(StateC* start, const RulesC* r, int army, int32_t* actions,
@@ -105,29 +78,19 @@ cdef void eval_terms(const StateC* s, const RulesC* r, bint with_moves,
     cdef int board[NUM_SEATS]
     cdef int held[NUM_SEATS]
     cdef int32_t actions[MAX_ACTIONS]
-    cdef int a, i, n, target, rim = board_rim(r), best = 0, points
+    cdef int a, i, rim = board_rim(r)
     cdef double progress
     cdef BB attacked
     cdef StateC start
     memset(terms, 0, EVAL_TERMS * NUM_SEATS * sizeof(float))
-    material_points(s, r, board, held)
-    for a in range(NUM_SEATS):
-        terms[r.team[a]] += (board[a] + held[a]) / 10.0
+    team_material(s, r, board, held, terms)
     for i in range(r.t.ncells):
         a = s.cells[i].army
         if a >= 0 and (ROYAL_KINDS >> info_kind(s.cells[i].info)) & 1:
             progress = royal_progress(s, r, i, rim)
             if progress > terms[2 * NUM_SEATS + r.team[a]]:
                 terms[2 * NUM_SEATS + r.team[a]] = progress
-    n = gen_actions(s, r, actions)
-    for i in range(n):
-        if actions[i] < WORD_STOP and actions[i] & CAPTURE_FLAG:
-            target = code_target(actions[i])
-            if s.cells[target].army >= 0:
-                points = kind_points(info_kind(s.cells[target].info),
-                                     info_royal(s.cells[target].info))
-                best = max(best, points)
-    terms[3 * NUM_SEATS + r.team[s.turn.to_move]] = best / 10.0
+    terms[3 * NUM_SEATS + r.team[s.turn.to_move]] = best_capture(s, r, actions) / 10.0
     if not with_moves:
         return
     memcpy(&start, s, sizeof(StateC))
@@ -224,3 +187,26 @@ def default_weight_values():
     cdef EvalWeights w
     default_weights(&w)
     return {name: round((&w.material)[t], 6) for t, name in enumerate(TERMS)}
+
+
+cdef void heuristic_value(const EvaluatorC* e, void* workspace, const StateC* s,
+                          const RulesC* r, uint64_t* rng, float* out) noexcept nogil:
+    """The evaluator's ValueFn: ``evaluate`` with its weights."""
+    evaluate(s, r, <const EvalWeights*>e.params, out)
+
+
+cdef class HeuristicEvaluator(Evaluator):
+    """``heuristic(weights)``: the hand-written evaluation with ``weights`` (None: the
+    defaults; a mapping of TERMS names to numbers, missing ones default); no priors of its
+    own."""
+
+    def __init__(self, weights=None):
+        read_weights(weights, &self.weights)
+        self.args = (None if weights is None else dict(weights),)
+        self.c.value = heuristic_value
+        self.c.params = &self.weights
+        self.spec = "heuristic" if weights is None else f"heuristic({dict(weights)!r})"
+
+    def weight_values(self):
+        """Its weights as a dict of TERMS names."""
+        return {name: round((&self.weights.material)[t], 6) for t, name in enumerate(TERMS)}

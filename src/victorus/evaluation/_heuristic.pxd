@@ -1,8 +1,9 @@
 # cython: language_level=3
-# The heuristic evaluation (victorus.search._evaluate) as other C modules see it: the weights
-# record and the nogil function giving a value per seat.
+# The heuristic evaluation (victorus.evaluation._heuristic) as other C modules see it: the
+# weights record and the nogil function giving a value per seat.
 
 from victorus._engine cimport StateC, RulesC
+from victorus.evaluation._evaluator cimport Evaluator
 
 ctypedef struct EvalWeights:
     float material       # per 10 R37 points (board and held) of the team against the mean
@@ -15,10 +16,8 @@ cdef enum:
     EVAL_TERMS = 5
 
 cdef void default_weights(EvalWeights* w) noexcept nogil
-cdef int board_rim(const RulesC* r) noexcept nogil
-cdef double royal_progress(const StateC* s, const RulesC* r, int cell, int rim) noexcept nogil
-cdef void eval_terms(const StateC* s, const RulesC* r, bint with_moves,
-                     float* terms) noexcept nogil
 cdef void evaluate(const StateC* s, const RulesC* r, const EvalWeights* w,
                    float* out) noexcept nogil
-cdef int read_weights(object weights, EvalWeights* w) except -1
+
+cdef class HeuristicEvaluator(Evaluator):
+    cdef EvalWeights weights

@@ -1,0 +1,45 @@
+"""The evaluation floor: what a position is worth to the searches above it.
+
+- The C evaluators, one module each, behind one interface (``_evaluator.pxd``: a value
+  per seat, optional priors over the legal actions, a workspace per thread, a parameter
+  block), named and composed in `victorus.evaluation.registry`: ``heuristic``,
+  ``material``, ``network(default)``, ``uniform``, ``rollouts(n, over)``,
+  ``lookahead(over)``. Every search takes one of them. (The package's ``network`` is the
+  module of the network's file; its evaluator is ``registry.network``.)
+- The terms the heuristic and the network both read, once (``_terms``).
+- The heuristic evaluation's Python face (`victorus.evaluation.heuristic`: ``evaluate``,
+  ``terms`` and their slow references), handed on here, so ``from victorus.evaluation
+  import evaluate`` works as before.
+- The learned evaluation's network: its file, numpy twin and training step
+  (`victorus.evaluation.network`) and the shipped networks (``networks/``).
+
+    >>> import victorus
+    >>> from victorus.evaluation import evaluate
+    >>> evaluate(victorus.Game("compact", players=2))      # the start: even
+    (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+"""
+
+from .heuristic import (
+    DEFAULT_WEIGHTS,
+    TERMS,
+    VALUE_BOUND,
+    evaluate,
+    reference_evaluate,
+    reference_terms,
+    terms,
+)
+from .registry import (
+    EVALUATOR_SPECS,
+    EVALUATORS,
+    Evaluator,
+    heuristic,
+    lookahead,
+    make_evaluator,
+    material,
+    rollouts,
+    uniform,
+)
+
+__all__ = ["DEFAULT_WEIGHTS", "EVALUATORS", "EVALUATOR_SPECS", "TERMS", "VALUE_BOUND", "Evaluator",
+           "evaluate", "heuristic", "lookahead", "make_evaluator", "material",
+           "reference_evaluate", "reference_terms", "rollouts", "terms", "uniform"]

@@ -1,0 +1,53 @@
+# cython: language_level=3, cdivision=True
+"""``material``: the UCT's own scoring of a position, as an evaluator: a finished game's
+returns; otherwise each team's R37 material (board and held) against the teams' mean,
+squashed into (-0.5, 0.5) so that a real win always counts for more. No priors of its own."""
+
+from libc.math cimport tanh
+from libc.stdint cimport uint64_t
+
+from victorus._core cimport NUM_SEATS, RESULT_NONE
+from victorus._engine cimport StateC, RulesC, team_returns, material_points
+from victorus.evaluation._evaluator cimport Evaluator, EvaluatorC
+
+
+cdef void material_value(const EvaluatorC* e, void* workspace, const StateC* s,
+                         const RulesC* r, uint64_t* rng, float* out) noexcept nogil:
+    """Per seat: the result (team_returns) of a finished game; otherwise the team's R37
+    material against the teams' mean, squashed into (-0.5, 0.5)."""
+    cdef double team_points[NUM_SEATS]
+    cdef bint team_present[NUM_SEATS]
+    cdef int board[NUM_SEATS]
+    cdef int held[NUM_SEATS]
+    cdef double total = 0, mean
+    cdef int a, teams = 0
+    if s.result != RESULT_NONE:
+        team_returns(s, r, out)
+        return
+    material_points(s, r, board, held)
+    for a in range(NUM_SEATS):
+        team_points[a] = 0
+        team_present[a] = False
+    for a in range(NUM_SEATS):
+        if (r.present >> a) & 1:
+            team_present[r.team[a]] = True
+        team_points[r.team[a]] += board[a] + held[a]
+    for a in range(NUM_SEATS):
+        if team_present[a]:
+            teams += 1
+            total += team_points[a]
+    if total <= 0:
+        total = 1
+    mean = total / teams
+    for a in range(NUM_SEATS):
+        out[a] = (0.5 * tanh(4 * (team_points[r.team[a]] - mean) / total)
+                  if (r.present >> a) & 1 else 0.0)
+
+
+cdef class MaterialEvaluator(Evaluator):
+    """``material``: the UCT's scoring (the module's docstring)."""
+
+    def __init__(self):
+        self.c.value = material_value
+        self.args = ()
+        self.spec = "material"
