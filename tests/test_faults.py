@@ -606,9 +606,9 @@ def test_the_page_cuts_the_input_it_shows(ask):
 def save_paths(tmp_path):
     """(the file, how each save path writes it) for every way victorus saves a user's file."""
     from victorus import record
+    from victorus.evaluation.network import Network
     from victorus.files import write_atomic
     from victorus.render import render_svg
-    from victorus.evaluation.network import Network
     game = victorus.Game("compact", players=2)
     return {
         "write_atomic": lambda path: write_atomic(path, "new"),

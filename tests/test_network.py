@@ -19,7 +19,6 @@ import victorus
 from victorus.constants import PIECE_LETTERS, PLANES
 from victorus.errors import ConfigError
 from victorus.evaluation import _network
-from victorus.search.alphabeta import AlphaBetaAgent
 from victorus.evaluation.heuristic import evaluate, terms
 from victorus.evaluation.network import (
     BOARDS,
@@ -31,6 +30,7 @@ from victorus.evaluation.network import (
     inputs,
     team_matrix,
 )
+from victorus.search.alphabeta import AlphaBetaAgent
 from victorus.search.puct import PUCTAgent
 
 CONFIGS = [("compact", 2, "standard"), ("compact", 3, "standard"), ("compact", 4, "quick"),

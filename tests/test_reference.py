@@ -101,7 +101,8 @@ PUBLIC_MODULES = (
     "victorus.search.budgets", "victorus.search.results", "victorus.search.choice",
     "victorus.search.rng",
     "victorus.search.puct", "victorus.search.alphabeta", "victorus.evaluation.heuristic",
-    "victorus.evaluation.network", "victorus.evaluation.registry", "victorus.tournament", "victorus.ratings", "victorus.tensors",
+    "victorus.evaluation.network", "victorus.evaluation.registry", "victorus.tournament",
+    "victorus.ratings", "victorus.tensors",
     "victorus.vector", "victorus.gym_env", "victorus.vector_env", "victorus.env",
     "victorus.openspiel", "victorus.training", "victorus.checkpoint", "victorus.render",
     "victorus.analysis", "victorus.view", "victorus.files")

@@ -43,9 +43,9 @@ if TYPE_CHECKING:
 
     from ._engine import Engine
     from .env import VictorusEnv
+    from .evaluation._network import NetworkCore
     from .gym_env import LearnerEnv
     from .notation import Action
-    from .evaluation._network import NetworkCore
     from .search._puct import LeafBatch
     from .search.alphabeta import AlphaBetaAgent
     from .search.mcts import MCTSAgent, PythonMCTSAgent
@@ -578,8 +578,8 @@ def _learned_rows(games: Sequence[Game], nodes: int, seconds: float) -> list[Row
     the same run: its cost per leaf (positions of fresh games, evaluated in C) and
     alpha-beta's nodes per second with each."""
     from .evaluation import _network
-    from .search.alphabeta import AlphaBetaAgent
     from .evaluation.network import default_network
+    from .search.alphabeta import AlphaBetaAgent
     network = default_network()
     corpus = [game._engine for game in position_corpus(games=10, seed=7, board="compact",
                                                          players=2)]

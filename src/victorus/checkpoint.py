@@ -28,8 +28,8 @@ from numpy.typing import NDArray
 
 from .checks import shown
 from .errors import ConfigError
-from .files import read_limited
 from .evaluation.network import BOARDS, SEATS, SIZES, Sample, block_starts, shapes
+from .files import read_limited
 
 PACKED = ("boards", "counts", "rows", "dense", "terms", "teams", "targets")
 """A window's arrays per round: the positions' boards, their sparse rows (``counts`` a position), dense

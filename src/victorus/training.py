@@ -46,9 +46,6 @@ from numpy.typing import NDArray
 from .checkpoint import read_curve, read_window, window_bytes
 from .checks import check_int, check_seed, shown
 from .errors import ConfigError, WorkerLost
-from .files import check_writable, remove_stale_temporaries, write_atomic
-from .game import Game
-from .progress import Progress
 from .evaluation.network import (
     Batch,
     Gradients,
@@ -60,6 +57,9 @@ from .evaluation.network import (
     loss_and_gradients,
     network_from,
 )
+from .files import check_writable, remove_stale_temporaries, write_atomic
+from .game import Game
+from .progress import Progress
 from .workers import process_map, ray_map
 
 log = logging.getLogger("victorus.training")

@@ -5,7 +5,6 @@ from typing import Any
 
 from .network import Network
 
-
 class Evaluator:
     @property
     def spec(self) -> str: ...

@@ -2,8 +2,8 @@
 tests/test_reference.py holds it to the compiled module."""
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 import numpy
 from numpy.typing import ArrayLike, NDArray

@@ -3,7 +3,6 @@ tests/test_reference.py holds it to the compiled module."""
 
 from ._evaluator import Evaluator
 
-
 class RolloutsEvaluator(Evaluator):
     def __init__(self, actions: int, over: Evaluator) -> None: ...
     @property

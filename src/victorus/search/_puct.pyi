@@ -8,8 +8,8 @@ import numpy
 from numpy.typing import ArrayLike, NDArray
 
 from .._engine import Engine, Rules, StopToken
-from ..game import Game
 from ..evaluation._evaluator import Evaluator
+from ..game import Game
 
 #: The most legal actions a position can have (a node's children).
 MAX_LEGAL_ACTIONS: int

@@ -1,4 +1,5 @@
-"""Search agents built on an evaluator of [`victorus.evaluation`][victorus.evaluation] (the heuristic by default):
+"""Search agents built on an evaluator of [`victorus.evaluation`][victorus.evaluation] (the heuristic
+by default):
 [`AlphaBetaAgent`][victorus.search.alphabeta.AlphaBetaAgent], ``make_agent("alphabeta:0.1s")``.
 """
 
@@ -12,14 +13,14 @@ from dataclasses import dataclass
 from .._engine import StopToken
 from ..checks import check_int, check_seed
 from ..errors import ConfigError
+from ..evaluation import Evaluator, heuristic, make_evaluator
+from ..evaluation.network import Network
+from ..evaluation.registry import network as network_evaluator
 from ..game import Game, check_stop
 from ..notation import Action
 from . import _alphabeta
 from .budgets import check_seconds
 from .choice import decisive, legal_now
-from ..evaluation import Evaluator, heuristic, make_evaluator
-from ..evaluation.registry import network as network_evaluator
-from ..evaluation.network import Network
 
 #: Bounds of an alpha-beta budget (seconds: search.MAX_SECONDS): nodes, depth in actions.
 MAX_NODES, MAX_DEPTH = 2**62, _alphabeta.MAX_DEPTH

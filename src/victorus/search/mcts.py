@@ -12,9 +12,9 @@ from .._engine import StopToken
 from ..checks import check_int, check_seed, shown
 from ..constants import NUM_SEATS
 from ..errors import ConfigError
+from ..evaluation import Evaluator, heuristic, make_evaluator, material, rollouts
 from ..game import Game, check_stop, play_random
 from ..notation import Action
-from ..evaluation import Evaluator, heuristic, make_evaluator, material, rollouts
 from . import _mcts
 from .budgets import budget_name, check_budget
 from .choice import decisive, legal_now

@@ -29,14 +29,14 @@ from numpy.typing import ArrayLike
 from .._engine import StopToken
 from ..checks import check_int, check_seed, shown
 from ..errors import ConfigError
+from ..evaluation import Evaluator, heuristic, lookahead, make_evaluator, material, rollouts
+from ..evaluation.network import Network
+from ..evaluation.registry import network as network_evaluator
 from ..game import Game, check_stop
 from ..notation import Action
 from . import _puct, _puct_opponent
 from .budgets import budget_name, check_budget
 from .choice import decisive, legal_now
-from ..evaluation import Evaluator, heuristic, lookahead, make_evaluator, material, rollouts
-from ..evaluation.registry import network as network_evaluator
-from ..evaluation.network import Network
 from .results import SearchResult
 
 OBSERVATIONS = ("uint8", "float32", "none")
@@ -173,10 +173,11 @@ class PUCTAgent:
         if network is not None and (evaluator is not None or not evaluated):
             raise ConfigError("network is the evaluation of the C heuristic's leaves: give it "
                               "with evaluator=None and evaluated=True")
+        python = callable(evaluator) and not isinstance(evaluator, Evaluator)
         self.evaluator: Callable[[_puct.LeafBatch], tuple[ArrayLike | None, ArrayLike]] | Evaluator = (
             knob_evaluator(rollout_actions, bool(evaluated), bool(evaluated_priors), network)
-            if evaluator is None else evaluator if callable(evaluator) and not isinstance(evaluator, Evaluator)
-            else make_evaluator(evaluator))
+            if evaluator is None else evaluator if python  # type: ignore[assignment]
+            else make_evaluator(evaluator))  # type: ignore[arg-type]
         self.rng = random.Random(check_seed(seed))
         self._lock = threading.Lock()
         self._trees: list[tuple[_puct.PuctTree, int]] = []   # per position searched: (tree, its ply)

@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 from ..checks import shown
 from ..errors import ConfigError
+from ..evaluation import make_evaluator, rollouts
+from ..evaluation.network import Network
+from ..evaluation.registry import network as network_evaluator
 from ._policy import Opponent
 from .alphabeta import AlphaBetaAgent
 from .budgets import budget_name, parse_budget
 from .mcts import MCTSAgent, PythonMCTSAgent
-from ..evaluation import make_evaluator, rollouts
-from ..evaluation.registry import network as network_evaluator
-from ..evaluation.network import Network
 from .protocols import NativeAgent
 from .puct import PUCTAgent
 from .simple import GreedyAgent, RandomAgent
