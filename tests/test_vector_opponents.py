@@ -20,7 +20,7 @@ from victorus.vector import VectorGames
 SEARCHES = ("mcts:24", "alphabeta:150", "puct:24", "best:16")
 
 
-def play_along(board, players, specs, seed, variant="quick6"):
+def play_along(board, players, specs, seed, variant="quick6", factory=make_agent):
     """One vector game whose teams ``specs`` ({team: spec}) are played inside the step,
     against the Python agents of those specs drawing from one SplitMix64 of the game's
     agent random state; the caller's seats play random ids. The episode starts at
@@ -32,7 +32,7 @@ def play_along(board, players, specs, seed, variant="quick6"):
     start = games.agent_rng(0)           # (after reset()'s openings, if any, were played)
     games.set_game(0, victorus.Game(board, players=players, variant=variant))
     rng = SplitMix64(start)
-    agents = {t: make_agent(spec) for t, spec in specs.items()}
+    agents = {t: factory(spec) for t, spec in specs.items()}
     for agent in agents.values():
         agent.rng = rng                                 # one random state per game
     game = victorus.Game(board, players=players, variant=variant)
@@ -68,6 +68,17 @@ def test_a_search_opponent_is_its_python_agent_move_by_move_two_players(spec, se
     last, games = play_along("compact", 2, {1: spec}, seed)
     assert last == "opponent"
     assert games.rewards[0][1] == 1
+
+
+@pytest.mark.parametrize("spec", SEARCHES)
+def test_the_page_the_tournament_and_the_vector_step_choose_alike(spec):
+    """Each agent's choice is made in one place (the decisive shortcut, the search's
+    driver and its pick in C): the page's agent of a spec (make_page_agent, its memory
+    bounds and time cap), the agent a tournament plays (make_agent, choose) and the
+    opponent inside the step make the same decisions from the same random state."""
+    from victorus.search.registry import make_page_agent
+    play_along("compact", 2, {1: spec}, seed=5, factory=make_page_agent)
+    play_along("compact", 2, {1: spec}, seed=5, factory=make_agent)
 
 
 @pytest.mark.parametrize("spec", SEARCHES)

@@ -242,21 +242,31 @@ cdef void mcts_setup(MctsTree* t, const StateC* root, const RulesC* r, const Mct
     t.error = 0
 
 
-cdef int most_visited(const MctsTree* t, int nactions, uint32_t* visits) noexcept nogil:
-    """The root action with the most visits (first of equals), in gen_actions order."""
-    cdef int i, best = 0
+cdef void add_root_visits(const MctsTree* t, uint32_t* visits) noexcept nogil:
+    """Each root action's visits in tree ``t`` added to ``visits`` (gen_actions order)."""
     cdef int32_t child
-    for i in range(nactions):
-        visits[i] = 0
     if t.nnodes:
         child = t.nodes[0].first_child
         while child >= 0:
             visits[t.nodes[child].index] += t.nodes[child].visits
             child = t.nodes[child].next_sibling
+
+
+cdef int first_most_visited(const uint32_t* visits, int nactions) noexcept nogil:
+    """The choice (MCTSAgent's and its opponent's in the vector step): the root action
+    with the most visits, the first of equals."""
+    cdef int i, best = 0
     for i in range(1, nactions):
         if visits[i] > visits[best]:
             best = i
     return best
+
+
+cdef int most_visited(const MctsTree* t, int nactions, uint32_t* visits) noexcept nogil:
+    """The root action with the most visits in one tree (first of equals)."""
+    memset(visits, 0, nactions * sizeof(uint32_t))
+    add_root_visits(t, visits)
+    return first_most_visited(visits, nactions)
 
 
 # -- the opponent inside the vector games' step (victorus.search._policy) ------------------------
@@ -362,7 +372,8 @@ def mcts(Engine engine, int64_t iterations, double seconds, int threads, uint64_
     """Search from ``engine``'s state (at least two legal actions): ``iterations`` in all
     (split over the threads; < 0: no limit) and/or ``seconds`` (0: no limit). Returns
     (visits per legal action in gen_actions order, summed value per legal action for the
-    army to act, iterations run, nodes made). The search reads a copy of the state, so
+    army to act, iterations run, nodes made, the choice: first_most_visited over the summed
+    visits). The search reads a copy of the state, so
     play() on ``engine`` from another thread cannot tear it; ``stop`` (a StopToken) ends
     it early, as the budget would. ``evaluator`` values each new leaf (victorus.evaluation;
     the UCT's: rollouts(n, material))."""
@@ -400,7 +411,8 @@ def mcts(Engine engine, int64_t iterations, double seconds, int threads, uint64_
         trees[i].main = i == 0
         trees[i].pool = threads
         trees[i].avoid_cpu = caller_cpu
-    visits = [0] * n
+    cdef uint32_t counts[MAX_ACTIONS]
+    memset(counts, 0, n * sizeof(uint32_t))
     values = [0.0] * n
     cdef int64_t done = 0, nodes = 0
     try:
@@ -418,10 +430,10 @@ def mcts(Engine engine, int64_t iterations, double seconds, int threads, uint64_
             error = max(error, trees[i].error)
             done += trees[i].done
             nodes += trees[i].nnodes
+            add_root_visits(&trees[i], counts)
             if trees[i].nnodes:
                 child = trees[i].nodes[0].first_child
                 while child >= 0:
-                    visits[trees[i].nodes[child].index] += trees[i].nodes[child].visits
                     values[trees[i].nodes[child].index] += trees[i].nodes[child].value[seat]
                     child = trees[i].nodes[child].next_sibling
     finally:
@@ -434,4 +446,4 @@ def mcts(Engine engine, int64_t iterations, double seconds, int threads, uint64_
         reraise()
     if error == 1:
         raise MemoryError("no memory left for the MCTS tree")
-    return visits, values, done, nodes
+    return [counts[i] for i in range(n)], values, done, nodes, first_most_visited(counts, n)

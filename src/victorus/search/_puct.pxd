@@ -59,6 +59,8 @@ cdef inline int32_t code_key(int32_t code) noexcept nogil:
 
 cdef int puct_gather(PuctC* t, int want, int64_t* done) noexcept nogil
 cdef void puct_c_batch(PuctC* t, int k) noexcept nogil
+cdef int puct_step(PuctC* t, int64_t iterations) noexcept nogil
+cdef int puct_pick(const PuctC* t) noexcept nogil
 cdef bint puct_set_evaluator(PuctC* t, const EvaluatorC* ev) noexcept nogil
 cdef void puct_begin(PuctC* t, double noise_alpha, double noise_fraction, uint64_t seed) noexcept nogil
 cdef int puct_leaves_wanted(PuctC* t, int64_t iterations) noexcept nogil

@@ -4,7 +4,7 @@ virtual loss, expansion, backup and the proof of decided positions run in C with
 GIL; the evaluator (a Python callable, or the C heuristic) sees a batch of leaves at a
 time. A client of the engine (victorus._engine), built as a module of its own."""
 
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcmp, memcpy, memset
 from libc.stdlib cimport malloc, realloc, free
 from libc.math cimport exp, log, sqrt, pow, cos, INFINITY
@@ -377,6 +377,43 @@ cdef void puct_c_batch(PuctC* t, int k) noexcept nogil:
         puct_expand_leaf(t, j, priors if have else NULL, value)
 
 
+cdef int puct_step(PuctC* t, int64_t iterations) noexcept nogil:
+    """One batch of a search by the tree's C evaluator (the one driver of run_trees and
+    of the opponent in the vector step): leaves gathered up to those wanted, evaluated
+    and backed up. 0 when the search is over (its budget spent or its root proven)."""
+    cdef int want = puct_leaves_wanted(t, iterations)
+    if want:
+        t.k = puct_gather(t, want, &t.done)
+    if not t.k:
+        return puct_leaves_wanted(t, iterations) != 0
+    puct_c_batch(t, t.k)
+    t.done += t.k
+    t.k = 0
+    return 1
+
+
+cdef int puct_pick(const PuctC* t) noexcept nogil:
+    """The choice at temperature 0 (PUCTAgent's and its opponent's in the vector step):
+    the proven child, else the most visited (then the best valued, then the first) root
+    child; its index among the root's children (legal_actions() order)."""
+    cdef const PNode* root = &t.nodes[0]
+    cdef const PNode* c
+    cdef int i, best = 0, seat = root.seat
+    cdef uint32_t best_visits = 0
+    cdef double value, best_value = -INFINITY
+    if root.proof > 0:
+        return root.proof - root.first_child
+    if root.first_child < 0:
+        return 0
+    for i in range(root.nchildren):
+        c = &t.nodes[root.first_child + i]
+        value = (exact_value(t.nodes, root.first_child + i, seat) if c.proof >= 0
+                 else c.value[seat] / c.visits if c.visits else 0.0)
+        if i == 0 or c.visits > best_visits or c.visits == best_visits and value > best_value:
+            best, best_visits, best_value = i, c.visits, value
+    return best
+
+
 cdef void puct_begin(PuctC* t, double noise_alpha, double noise_fraction, uint64_t seed) noexcept nogil:
     """A new search: its random state, and root noise drawn anew if asked for."""
     t.rng = mix64(seed)
@@ -628,6 +665,10 @@ cdef class PuctTree:
                         exact_value(self.t.nodes, child, seat) if c.proof >= 0 else None))
         return out
 
+    def pick(self):
+        """The choice at temperature 0 (puct_pick): the index of a root child."""
+        return puct_pick(&self.t)
+
     def root_values(self):
         """Per seat (6 floats), the root's mean backed-up value (0 before any visit)."""
         cdef PNode* root = &self.t.nodes[0]
@@ -755,13 +796,23 @@ def run_trees(list trees, evaluator, int64_t iterations, double seconds, double 
     cdef PuctTree tree
     cdef double deadline = now_seconds() + seconds if seconds > 0 else 0
     cdef const int* cancel = stop_flag(stop)
-    cdef int want
-    cdef bint in_c = evaluator is None
+    cdef int want, step
+    cdef bint in_c = evaluator is None, more
     if in_c and any((<PuctTree>tree).t.ev == NULL for tree in trees):
         raise ValueError("a tree without a C evaluator needs a callable")
     for tree, seed in zip(trees, seeds):
         puct_begin(&tree.t, noise_alpha, noise_fraction, seed)
     while not atomic_load(cancel, RELAXED) and not (deadline > 0 and now_seconds() >= deadline):
+        if in_c:
+            more = False
+            for tree in trees:
+                with nogil:
+                    step = puct_step(&tree.t, iterations)
+                more = more or step
+            if not more:
+                break
+            check_signals()
+            continue
         gathered = []
         for tree in trees:
             want = puct_leaves_wanted(&tree.t, iterations)
@@ -774,12 +825,7 @@ def run_trees(list trees, evaluator, int64_t iterations, double seconds, double 
             if not searching(trees, iterations):
                 break
             continue
-        if in_c:
-            for tree in gathered:
-                with nogil:
-                    puct_c_batch(&tree.t, tree.t.k)
-        else:
-            evaluate_group(gathered, evaluator)
+        evaluate_group(gathered, evaluator)
         for tree in gathered:
             tree.t.done += tree.t.k
             tree.t.k = 0

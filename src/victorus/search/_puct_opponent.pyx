@@ -4,10 +4,9 @@ PUCTAgent.native_opponent's parameter block, the worker thread's workspace, the 
 memory (its tree) and the choice, all without the GIL, on the tree work of
 victorus.search._puct."""
 
-from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.string cimport memcpy
 from libc.stdlib cimport calloc, malloc, free
-from libc.math cimport INFINITY
 
 from victorus._engine cimport StateC, RulesC, MAX_ACTIONS, splitmix64
 from victorus._portable cimport atomic_load, RELAXED, now_seconds
@@ -15,8 +14,8 @@ from victorus.evaluation._evaluator cimport (Evaluator, EvaluatorC, evaluator_c,
                                              evaluator_workspace_free)
 from victorus.search._policy cimport decisive_index
 from victorus.search._puct cimport (
-    PNode, PuctC, exact_value, code_key, puct_gather, puct_c_batch,
-    puct_begin, puct_leaves_wanted, puct_reset, puct_follow, puct_keep_subtree, same_state)
+    PuctC, code_key, puct_step, puct_pick, puct_begin, puct_reset, puct_follow,
+    puct_keep_subtree, same_state)
 
 
 # -- the opponent inside the vector games' step (victorus.search._policy) ------------------------
@@ -128,42 +127,12 @@ cdef void puct_forget(void* memory) noexcept nogil:
 
 cdef void puct_search_alone(PuctC* t, int64_t iterations, double seconds,
                             const int* cancel) noexcept nogil:
-    """run_trees for this one tree with a C evaluator: batches until the budget or
+    """run_trees for this one tree with its C evaluator: puct_step until the budget or
     ``cancel``."""
     cdef double deadline = now_seconds() + seconds if seconds > 0 else 0
-    cdef int want
     while not atomic_load(cancel, RELAXED) and not (deadline > 0 and now_seconds() >= deadline):
-        want = puct_leaves_wanted(t, iterations)
-        if want:
-            t.k = puct_gather(t, want, &t.done)
-        if not t.k:
-            if not puct_leaves_wanted(t, iterations):
-                break
-            continue
-        puct_c_batch(t, t.k)
-        t.done += t.k
-        t.k = 0
-
-
-cdef int puct_pick(const PuctC* t) noexcept nogil:
-    """PUCTAgent's choice at temperature 0: the proven child, else the most visited (then
-    the best valued, then the first) root child."""
-    cdef const PNode* root = &t.nodes[0]
-    cdef const PNode* c
-    cdef int i, best = 0, seat = root.seat
-    cdef uint32_t best_visits = 0
-    cdef double value, best_value = -INFINITY
-    if root.proof > 0:
-        return root.proof - root.first_child
-    if root.first_child < 0:
-        return 0
-    for i in range(root.nchildren):
-        c = &t.nodes[root.first_child + i]
-        value = (exact_value(t.nodes, root.first_child + i, seat) if c.proof >= 0
-                 else c.value[seat] / c.visits if c.visits else 0.0)
-        if i == 0 or c.visits > best_visits or c.visits == best_visits and value > best_value:
-            best, best_visits, best_value = i, c.visits, value
-    return best
+        if not puct_step(t, iterations):
+            break
 
 
 cdef int puct_choose(const StateC* s, const RulesC* r, const void* params, void* workspace,

@@ -100,11 +100,10 @@ class MCTSAgent:
             raise ConfigError("the game is over: there is nothing to search")
         if len(actions) == 1:
             return SearchResult(actions[0], tuple(actions), (0,), (0.0,), 0, 0)
-        visits, values, done, nodes = _mcts.mcts(
+        visits, values, done, nodes, best = _mcts.mcts(
             game._engine, -1 if self.iterations is None else self.iterations,
             self.seconds or 0.0, self.threads, self.rng.getrandbits(64), self.c, self.max_nodes,
             self.evaluator, stop)
-        best = max(range(len(actions)), key=lambda i: (visits[i], -i))
         return SearchResult(actions[best], tuple(actions), tuple(visits),
                             tuple(v / n if n else 0.0 for v, n in zip(values, visits)),
                             done, nodes)

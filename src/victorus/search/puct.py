@@ -278,29 +278,31 @@ class PUCTAgent:
                                -1 if self.iterations is None else self.iterations,
                                self.seconds or 0.0, self.dirichlet_alpha, self.noise_fraction,
                                [self.rng.getrandbits(64) for _ in trees], stop)
-        found = [(tree.root_children(), tree.proven_child, tree.nodes_used, tree.root_values())
-                 for tree in trees]
+        found = [(tree.root_children(), tree.proven_child, tree.pick(), tree.nodes_used,
+                  tree.root_values()) for tree in trees]
         if not self.reuse_tree:
             self._trees.clear()
         return [self._result(actions, n, *seen) for actions, n, seen in zip(legal, done, found)]
 
     def _result(self, actions: list[Action], done: int,
-                children: list[tuple[int, float, float, float | None]], proven: int, nodes: int,
-                seat_values: tuple[float, ...]) -> SearchResult:
+                children: list[tuple[int, float, float, float | None]], proven: int, pick: int,
+                nodes: int, seat_values: tuple[float, ...]) -> SearchResult:
         if not children:                         # stopped before the root was evaluated
             children = [(0, 0.0, 1.0 / len(actions), None)] * len(actions)
         visits = tuple(c[0] for c in children)
         values = tuple(c[3] if c[3] is not None else c[1] for c in children)
         result = SearchResult(actions[0], tuple(actions), visits, values, done, nodes,
                               tuple(c[2] for c in children), seat_values)   # action: below
-        return replace(result, action=actions[self._pick(result, proven)])
+        return replace(result, action=actions[self._pick(result, proven, pick)])
 
-    def _pick(self, result: SearchResult, proven: int) -> int:
+    def _pick(self, result: SearchResult, proven: int, pick: int) -> int:
+        """The proven child; at a temperature, a draw from the visits; else ``pick``, the
+        tree's own choice in C (as the opponent in the vector step makes it)."""
         if proven >= 0:
             return proven
         if self.temperature > 0 and sum(result.visits) != 0:
             return self.rng.choices(range(len(result.visits)), result.policy(self.temperature))[0]
-        return max(range(len(result.visits)), key=lambda i: (result.visits[i], result.values[i], -i))
+        return pick
 
     def verify(self) -> None:
         """Check the kept tree's invariants (ValueError if one fails): for tests and
