@@ -11,7 +11,8 @@ import victorus
 from helpers import load_tool, position
 from victorus.agents import make_agent
 from victorus.errors import ConfigError
-from victorus.evaluation import evaluate, heuristic
+from victorus.evaluation import evaluate
+from victorus.evaluation.registry import heuristic
 from victorus.search import _alphabeta
 from victorus.search_agents import AlphaBetaAgent
 

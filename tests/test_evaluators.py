@@ -15,7 +15,6 @@ from victorus.errors import ConfigError
 from victorus.evaluation import (
     EVALUATORS,
     VALUE_BOUND,
-    heuristic,
     lookahead,
     make_evaluator,
     material,
@@ -23,7 +22,7 @@ from victorus.evaluation import (
     uniform,
 )
 from victorus.evaluation import network as network_module
-from victorus.evaluation.registry import network
+from victorus.evaluation.registry import heuristic, network
 
 
 @pytest.mark.parametrize("spec", ["heuristic", "material", "uniform", "network(default)",
@@ -137,3 +136,127 @@ def test_values_stay_within_the_bound_and_a_finished_game_is_its_returns():
         search = PUCTAgent(30, seed=0, evaluator=spec).search(game)
         assert all(abs(v) < 1 for v in search.seat_values)
     assert uniform().spec == "uniform" and lookahead(material()).spec == "lookahead(material)"
+
+
+CYCLES = """
+import gc, victorus
+from victorus.search import _puct
+from victorus.evaluation import make_evaluator
+from victorus.vector import VectorGames
+gc.disable()
+game = victorus.Game("compact", players=2)
+for spec in ("rollouts(3, material)", "network(default)"):
+    tree = _puct.PuctTree(game._engine, 4, 1000, 1.5, 0.0, "none", False, lambda e: None,
+                          make_evaluator(spec))
+    holder = [tree]
+    holder.append(holder)
+    del tree, holder
+    gc.collect()
+for spec in ("mcts:100", "puct:20", "alphabeta-net:100"):
+    games = VectorGames(1, "compact", players=2, variant="quick6", seed=1,
+                        opponents={"team:1": spec})
+    games.step(games.sample().copy())
+    holder = [games._engine]
+    holder.append(holder)
+    del games, holder
+    gc.collect()
+print("survived")
+"""
+
+
+def test_a_search_in_a_reference_cycle_frees_its_evaluator_workspace_last():
+    """A tree or a vector pool collected in a cycle frees its evaluators' workspaces
+    before the evaluators go (the garbage collector must not clear them first: with
+    Python's debug allocator, a freed evaluator read there crashes)."""
+    import os
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-c", CYCLES], capture_output=True, text=True,
+                         timeout=300, env={**os.environ, "PYTHONMALLOC": "debug"})
+    assert out.returncode == 0 and out.stdout.strip() == "survived", out.stderr[-2000:]
+
+
+OUT_OF_MEMORY = """
+import resource, victorus
+from victorus.vector import VectorGames
+
+def vm_bytes():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmSize:"):
+            return int(line.split()[1]) * 1024
+warm = VectorGames(1, "compact", players=2, variant="quick6", seed=1, opponents={"team:1": "random"})
+warm.step(warm.sample().copy())
+soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+resource.setrlimit(resource.RLIMIT_AS, (vm_bytes() + (4 << 20), hard))
+try:
+    VectorGames(1, "compact", players=2, variant="quick6", seed=1,
+                opponents={"team:1": "mcts:1000000"})
+    print("made")
+except MemoryError:
+    print("MemoryError")
+finally:
+    resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+"""
+
+
+@pytest.mark.skipif(not __import__("sys").platform.startswith("linux"), reason="RLIMIT_AS: Linux")
+@pytest.mark.skipif("libasan" in __import__("os").environ.get("LD_PRELOAD", ""),
+                    reason="ASan reserves its own address space")
+def test_a_search_workspace_out_of_memory_is_a_memory_error():
+    """The UCT's workspace (a tree for a million iterations and its rollouts' buffers)
+    refused by the allocator: a MemoryError, with nothing half-made freed twice."""
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-c", OUT_OF_MEMORY], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0 and out.stdout.split()[-1] in ("MemoryError", "made"), out.stderr
+
+
+def test_an_evaluator_is_made_by_its_constructor_once():
+    from victorus.evaluation import Evaluator
+    from victorus.evaluation._rollouts import RolloutsEvaluator
+
+    class Mine(Evaluator):
+        pass
+    with pytest.raises(TypeError):
+        Evaluator()
+    with pytest.raises(TypeError):
+        Mine()
+    bare = RolloutsEvaluator.__new__(RolloutsEvaluator)
+    game = victorus.Game("compact", players=2)
+    with pytest.raises(ConfigError):
+        PUCTAgent(10, evaluator=bare)
+    with pytest.raises(ConfigError):
+        rollouts(3, bare)
+    assert PUCTAgent(10, evaluator=make_evaluator("material")).choose(game) in game.legal_actions()
+    made = make_evaluator("rollouts(3, material)")
+    with pytest.raises(TypeError, match="made once"):
+        made.__init__(3, make_evaluator("network(default)"))
+
+
+def test_best_takes_its_knobs_as_before():
+    """best's kinds keep the settings of PUCTAgent's knobs: an override builds from them."""
+    assert make_agent("best-heuristic:50", rollout_actions=3).evaluator.spec == "rollouts(3, heuristic)"
+    assert make_agent("best-net:50", rollout_actions=1).evaluator.spec == "rollouts(1, network(default))"
+    assert make_agent("best-heuristic:50", network="default").network is not None
+    assert make_agent("best-heuristic:50", evaluated_priors=True).evaluator.spec == \
+        "rollouts(10, lookahead(heuristic))"
+
+
+def test_networks_and_modules_of_the_old_names_still_load(tmp_path):
+    """A network file of the layout's old name (same sizes) is read; the modules keep
+    their old names (victorus.search.network, victorus.search.evaluation)."""
+    import victorus.search.evaluation as old_evaluation
+    import victorus.search.network as old_network
+    from victorus.evaluation import heuristic as heuristic_module
+    assert old_network is network_module and old_evaluation is heuristic_module
+    data = network_module.default_network().to_bytes()
+    old = network_module.Network.from_bytes(data)             # rewritten with the old name:
+    header = data.replace(network_module.LAYOUT.encode(), b"seat-kind-cell/1", 1)
+    assert header != data
+    import struct
+    fixed = len(network_module.MAGIC) + 8
+    size = struct.unpack("<I", header[len(network_module.MAGIC) + 4:fixed])[0]
+    body = header[:fixed - 4] + struct.pack("<I", size - (len(data) - len(header))) + header[fixed:-32]
+    again = network_module.Network.from_bytes(body + hashlib.sha256(body).digest())
+    assert again.to_bytes() == old.to_bytes()

@@ -310,10 +310,14 @@ def test_rollouts_cut_short_are_scored_by_the_evaluation():
 def test_best_is_the_tuned_puct_at_a_budget():
     from victorus.agents import BEST_EVALUATION, BEST_NET_SETTINGS, BEST_SETTINGS
     from victorus.page_state import PAGE_AGENTS
+    from victorus.search.puct import knob_evaluator
     best = make_agent("best:0.01s", seed=1)
     assert best.name == "best:0.01s" and best.seconds == 0.01
     settings = BEST_NET_SETTINGS if BEST_EVALUATION == "network" else BEST_SETTINGS
-    assert (best.c_puct, best.evaluator.spec) == (settings["c_puct"], settings["evaluator"])
+    assert best.c_puct == settings["c_puct"]
+    assert best.evaluator.spec == knob_evaluator(settings["rollout_actions"], settings["evaluated"],
+                                                 network="default" if settings is BEST_NET_SETTINGS
+                                                 else None).spec
     assert (best.network is not None) == (BEST_EVALUATION == "network")
     assert make_agent("best").seconds == 0.1 and make_agent("best:300").iterations == 300
     game = midgame()

@@ -114,6 +114,8 @@ NOT_ON_THE_SITE = {
     "victorus.search_agents": "search.alphabeta under the name it had before",
     "victorus.evaluation": "the evaluation floor's package: its modules are on the page",
     "victorus.search": "the search wing's package: its modules are on the page",
+    "victorus.search.network": "evaluation.network under the name it had before",
+    "victorus.search.evaluation": "evaluation.heuristic under the name it had before",
     "victorus.cli": "the command line (victorus --help)",
     "victorus.bench": "victorus bench (docs/performance.md)",
     "victorus.play": "victorus play, the terminal game",

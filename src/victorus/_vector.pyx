@@ -3,6 +3,7 @@
 output buffers): a client of the engine (victorus._engine), built as a module of its own
 so that an edit here never recompiles the rules."""
 
+cimport cython
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.string cimport memcpy, memset
 from libc.stdlib cimport calloc, malloc, free
@@ -385,6 +386,7 @@ cdef void async_stop(AsyncC* a) noexcept nogil:
     a.started = False
 
 
+@cython.no_gc_clear
 cdef class VectorEngine:
     """``n`` games of one configuration stepped together (victorus.vector validates the
     arguments and owns the output buffers)."""

@@ -4,8 +4,9 @@
   per seat, optional priors over the legal actions, a workspace per thread, a parameter
   block), named and composed in `victorus.evaluation.registry`: ``heuristic``,
   ``material``, ``network(default)``, ``uniform``, ``rollouts(n, over)``,
-  ``lookahead(over)``. Every search takes one of them. (The package's ``network`` is the
-  module of the network's file; its evaluator is ``registry.network``.)
+  ``lookahead(over)``. Every search takes one of them. (The package's ``heuristic`` and
+  ``network`` are the modules of the heuristic's face and of the network's file; their
+  evaluators are ``registry.heuristic`` and ``registry.network``.)
 - The terms the heuristic and the network both read, once (``_terms``).
 - The heuristic evaluation's Python face (`victorus.evaluation.heuristic`: ``evaluate``,
   ``terms`` and their slow references), handed on here, so ``from victorus.evaluation
@@ -19,6 +20,7 @@
     (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 """
 
+from ._evaluator import Evaluator
 from .heuristic import (
     DEFAULT_WEIGHTS,
     TERMS,
@@ -31,8 +33,6 @@ from .heuristic import (
 from .registry import (
     EVALUATOR_SPECS,
     EVALUATORS,
-    Evaluator,
-    heuristic,
     lookahead,
     make_evaluator,
     material,
@@ -41,5 +41,5 @@ from .registry import (
 )
 
 __all__ = ["DEFAULT_WEIGHTS", "EVALUATORS", "EVALUATOR_SPECS", "TERMS", "VALUE_BOUND", "Evaluator",
-           "evaluate", "heuristic", "lookahead", "make_evaluator", "material",
+           "evaluate", "lookahead", "make_evaluator", "material",
            "reference_evaluate", "reference_terms", "rollouts", "terms", "uniform"]

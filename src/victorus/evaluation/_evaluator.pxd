@@ -56,3 +56,4 @@ cdef bint evaluator_priors(const EvaluatorC* e, void* workspace, const StateC* s
 cdef void capture_priors(const StateC* s, const int32_t* actions, int n,
                          double* priors) noexcept nogil
 cdef const EvaluatorC* evaluator_c(object evaluator) except NULL
+cdef int made_once(Evaluator evaluator) except -1

@@ -4,17 +4,23 @@ object extends, and the calls a search makes through it (a workspace per thread,
 priors with their default). The evaluators themselves are in this folder, one module
 each; ``victorus.evaluation.registry`` names and composes them."""
 
+cimport cython
 from libc.stdint cimport int32_t, uint64_t
 
 from victorus._core cimport WORD_STOP, code_target, kind_points
 from victorus._engine cimport StateC, RulesC, info_kind, info_royal
 
 
+@cython.no_gc_clear
 cdef class Evaluator:
     """A C evaluator as the searches call it: a value per seat for a position, optional
     priors over its legal actions, a workspace per thread and a parameter block (the
     subclass fills ``c``). ``spec`` says how it was composed; ``network`` is the learned
     evaluation it reads (its own or an inner evaluator's), None if none."""
+
+    def __init__(self):
+        raise TypeError("Evaluator is the interface: make an evaluator with "
+                        "victorus.evaluation.make_evaluator or one of its functions")
 
     def __repr__(self):
         return f"<evaluator {self.spec}>"
@@ -76,7 +82,14 @@ cdef bint evaluator_priors(const EvaluatorC* e, void* workspace, const StateC* s
 
 cdef const EvaluatorC* evaluator_c(object evaluator) except NULL:
     """The C struct of an Evaluator (a TypeError naming what was given otherwise)."""
-    if not isinstance(evaluator, Evaluator):
-        raise TypeError(f"an evaluator must be a victorus.evaluation Evaluator, got "
-                        f"{type(evaluator).__name__}")
+    if not isinstance(evaluator, Evaluator) or (<Evaluator>evaluator).c.value == NULL:
+        raise TypeError(f"an evaluator must be a victorus.evaluation Evaluator made by its "
+                        f"constructor, got {type(evaluator).__name__}")
     return &(<Evaluator>evaluator).c
+
+
+cdef int made_once(Evaluator evaluator) except -1:
+    """Refuse a second __init__ of an evaluator: searches hold pointers into it."""
+    if evaluator.spec is not None:
+        raise TypeError(f"{evaluator.spec} is made once: evaluators are immutable")
+    return 0

@@ -24,6 +24,7 @@ position. ``danger`` and ``mobility`` generate every army's actions; with both w
 0 the evaluation generates only the army to act's.
 """
 
+cimport cython
 from libc.math cimport tanh
 from libc.string cimport memcpy, memset
 
@@ -34,7 +35,7 @@ from victorus._core cimport (BB, NUM_SEATS, RESULT_NONE, ARMY_ACTIVE, ROYAL_KIND
                              bb_clear, bb_add, bb_has)
 from victorus._engine cimport (StateC, RulesC, Engine, MAX_ACTIONS, gen_actions, team_returns,
                                info_kind)
-from victorus.evaluation._evaluator cimport Evaluator, EvaluatorC
+from victorus.evaluation._evaluator cimport made_once, Evaluator, EvaluatorC
 from victorus.evaluation._terms cimport (VALUE_BOUND, board_rim, royal_progress, team_material,
                                          best_capture)
 
@@ -195,12 +196,14 @@ cdef void heuristic_value(const EvaluatorC* e, void* workspace, const StateC* s,
     evaluate(s, r, <const EvalWeights*>e.params, out)
 
 
+@cython.no_gc_clear
 cdef class HeuristicEvaluator(Evaluator):
     """``heuristic(weights)``: the hand-written evaluation with ``weights`` (None: the
     defaults; a mapping of TERMS names to numbers, missing ones default); no priors of its
     own."""
 
     def __init__(self, weights=None):
+        made_once(self)
         read_weights(weights, &self.weights)
         self.args = (None if weights is None else dict(weights),)
         self.c.value = heuristic_value

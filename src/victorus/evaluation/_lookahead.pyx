@@ -3,6 +3,7 @@
 ``over``'s value for the army to act after the action (so that a clearly better action is
 searched first), and the value of ``value`` (None: ``over``)."""
 
+cimport cython
 from libc.math cimport exp
 from libc.stdint cimport int32_t, uint64_t
 from libc.stdlib cimport malloc, free
@@ -10,7 +11,7 @@ from libc.string cimport memcpy
 
 from victorus._core cimport NUM_SEATS
 from victorus._engine cimport StateC, RulesC, apply_action
-from victorus.evaluation._evaluator cimport (Evaluator, EvaluatorC, evaluator_c,
+from victorus.evaluation._evaluator cimport (made_once, Evaluator, EvaluatorC, evaluator_c,
                                              evaluator_workspace, evaluator_workspace_free)
 
 cdef enum:
@@ -71,11 +72,13 @@ cdef void lookahead_priors(const EvaluatorC* e, void* workspace, const StateC* s
         priors[i] = exp(PRIOR_SHARPNESS * v[seat])
 
 
+@cython.no_gc_clear
 cdef class LookaheadEvaluator(Evaluator):
     """``lookahead(over, value)``: the module's docstring."""
     cdef LookaheadParams params
 
     def __init__(self, Evaluator over, Evaluator value=None):
+        made_once(self)
         self.args = (over, value)
         value = over if value is None else value
         self.params.over, self.params.value = evaluator_c(over), evaluator_c(value)

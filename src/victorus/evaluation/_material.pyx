@@ -3,12 +3,13 @@
 returns; otherwise each team's R37 material (board and held) against the teams' mean,
 squashed into (-0.5, 0.5) so that a real win always counts for more. No priors of its own."""
 
+cimport cython
 from libc.math cimport tanh
 from libc.stdint cimport uint64_t
 
 from victorus._core cimport NUM_SEATS, RESULT_NONE
 from victorus._engine cimport StateC, RulesC, team_returns, material_points
-from victorus.evaluation._evaluator cimport Evaluator, EvaluatorC
+from victorus.evaluation._evaluator cimport made_once, Evaluator, EvaluatorC
 
 
 cdef void material_value(const EvaluatorC* e, void* workspace, const StateC* s,
@@ -44,10 +45,12 @@ cdef void material_value(const EvaluatorC* e, void* workspace, const StateC* s,
                   if (r.present >> a) & 1 else 0.0)
 
 
+@cython.no_gc_clear
 cdef class MaterialEvaluator(Evaluator):
     """``material``: the UCT's scoring (the module's docstring)."""
 
     def __init__(self):
+        made_once(self)
         self.c.value = material_value
         self.args = ()
         self.spec = "material"

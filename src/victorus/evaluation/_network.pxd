@@ -10,7 +10,7 @@ cdef enum:
     NETWORK_BOARDS = 2               # one block of first-layer rows per board (compact, standard)
 
 ctypedef struct NetworkC:
-    # Weights owned by a victorus.search._network.NetworkCore (numpy float32 arrays, C order),
+    # Weights owned by a victorus.evaluation._network.NetworkCore (numpy float32 arrays, C order),
     # never written after it is made: shared by every thread that evaluates with it.
     int hidden                       # first layer (the accumulator)
     int hidden2                      # second layer

@@ -31,6 +31,7 @@ the same).
   evaluation; a finished game is worth its returns exactly.
 """
 
+cimport cython
 from libc.math cimport tanh
 from libc.string cimport memset
 from libc.stdlib cimport malloc, free
@@ -39,7 +40,7 @@ from libc.stdint cimport int32_t, uint64_t
 from victorus._core cimport (NUM_SEATS, NUM_KINDS, MAX_CELLS, RESULT_NONE, ARMY_ACTIVE, KING,
                              QUEEN, bb_has, lowest_bit)
 from victorus._engine cimport StateC, RulesC, Engine, MAX_ACTIONS, team_returns, info_kind, info_royal
-from victorus.evaluation._evaluator cimport Evaluator, EvaluatorC
+from victorus.evaluation._evaluator cimport made_once, Evaluator, EvaluatorC
 from victorus.evaluation._heuristic cimport EvalWeights, default_weights, evaluate
 from victorus.evaluation._terms cimport (VALUE_BOUND, board_rim, royal_progress, team_material,
                                          best_capture)
@@ -210,7 +211,7 @@ cdef void network_evaluate(const StateC* s, const RulesC* r, const NetworkC* net
         team_returns(s, r, out)
         return
     cdef int b = network_block(r, net)
-    if b < 0:                        # no block for the board (a search checks it first)
+    if b < 0:                        # no block for the board (agents check it first: Network.check)
         memset(out, 0, NUM_SEATS * sizeof(float))
         return
     start = net.block_start[b]
@@ -417,12 +418,14 @@ cdef void network_value(const EvaluatorC* e, void* workspace, const StateC* s,
     network_evaluate(s, r, <const NetworkC*>e.params, w.acc, w.h2, out)
 
 
+@cython.no_gc_clear
 cdef class NetworkEvaluator(Evaluator):
     """``network(name)``: the learned evaluation of ``network`` (a
     victorus.evaluation.network.Network, whose ``core`` holds its C weights); no priors of
     its own. ``name``: how the spec names it ("default", a file's path)."""
 
     def __init__(self, network, str name):
+        made_once(self)
         core = network.core
         if not isinstance(core, NetworkCore):
             raise TypeError(f"network.core must be a NetworkCore, got {type(core).__name__}")

@@ -4,13 +4,14 @@ drawn uniformly from the legal actions, with the calling search's random state),
 end ``over`` values; the priors are ``over``'s. The UCT's simulation and the leaf value of
 ``best``."""
 
+cimport cython
 from libc.stdint cimport int32_t, uint64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 
 from victorus._core cimport RESULT_NONE
 from victorus._engine cimport StateC, RulesC, MAX_ACTIONS, gen_actions, apply_action, splitmix64
-from victorus.evaluation._evaluator cimport (Evaluator, EvaluatorC, evaluator_c,
+from victorus.evaluation._evaluator cimport (made_once, Evaluator, EvaluatorC, evaluator_c,
                                              evaluator_workspace, evaluator_workspace_free)
 
 ctypedef struct RolloutParams:
@@ -62,11 +63,13 @@ cdef void rollouts_priors(const EvaluatorC* e, void* workspace, const StateC* s,
     p.over.priors(p.over, (<RolloutWorkspace*>workspace).over, s, r, actions, n, rng, priors)
 
 
+@cython.no_gc_clear
 cdef class RolloutsEvaluator(Evaluator):
     """``rollouts(n, over)``: the module's docstring."""
     cdef RolloutParams params
 
     def __init__(self, int actions, Evaluator over):
+        made_once(self)
         if actions < 0:
             raise ValueError(f"a rollout's length must be >= 0, got {actions}")
         self.params.actions, self.params.over = actions, evaluator_c(over)

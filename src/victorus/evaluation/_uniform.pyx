@@ -2,12 +2,13 @@
 """``uniform``: every legal action alike and a value of 0 for every unfinished position (a
 finished game: its returns), so that a search is driven by finished games alone."""
 
+cimport cython
 from libc.stdint cimport uint64_t
 from libc.string cimport memset
 
 from victorus._core cimport NUM_SEATS, RESULT_NONE
 from victorus._engine cimport StateC, RulesC, team_returns
-from victorus.evaluation._evaluator cimport Evaluator, EvaluatorC
+from victorus.evaluation._evaluator cimport made_once, Evaluator, EvaluatorC
 
 
 cdef void uniform_value(const EvaluatorC* e, void* workspace, const StateC* s,
@@ -19,10 +20,12 @@ cdef void uniform_value(const EvaluatorC* e, void* workspace, const StateC* s,
         memset(out, 0, NUM_SEATS * sizeof(float))
 
 
+@cython.no_gc_clear
 cdef class UniformEvaluator(Evaluator):
     """``uniform``: uniform priors, values of 0."""
 
     def __init__(self):
+        made_once(self)
         self.c.value = uniform_value
         self.args = ()
         self.c.uniform_priors = True

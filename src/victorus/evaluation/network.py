@@ -51,6 +51,9 @@ FORMAT_VERSION = 1
 """The file format's version: bumped with any change of the layout of the file itself."""
 LAYOUT: str = _network.LAYOUT
 """The feature layout a network is trained on (the C module's); a file must name it."""
+LEGACY_LAYOUTS: dict[str, str] = {"seat-kind-cell/1": "seat-kind-cell/t10-s8-g9-k3"}
+"""Layout names written before the name was derived from the sizes, and the sizes they had: a file
+of such a name is read when its sizes are today's."""
 BOARDS: tuple[str, ...] = tuple(sorted(BOARD_NAMES, key=lambda name: len(Board(name).coords)))
 """The boards (every board of victorus.geometry), smallest first: the order of their blocks of first-layer
 rows (the C network has SIZES["boards"] blocks)."""
@@ -280,7 +283,7 @@ class Network:
         except (UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError,
                 RecursionError):
             raise NetworkFileError(f"{path}: its header is not a network header") from None
-        if layout != LAYOUT:
+        if layout != LAYOUT and not (isinstance(layout, str) and LEGACY_LAYOUTS.get(layout) == LAYOUT):
             raise NetworkFileError(f"{path}: feature layout {shown(layout, 60)}; this victorus reads "
                                    f"{LAYOUT!r}")
         if cells != dict(zip(BOARDS, board_cells())):

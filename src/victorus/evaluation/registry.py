@@ -134,7 +134,7 @@ _TOKEN = re.compile(r"(?P<open>\()|(?P<close>\))|(?P<comma>,)|(?P<word>[^(),\s]+
 
 
 def _evaluator(value: object) -> Evaluator:
-    if not isinstance(value, Evaluator):
+    if not isinstance(value, Evaluator) or value.spec is None:
         raise ConfigError(f"an evaluator must be a victorus.evaluation Evaluator or a spec "
                           f"({EVALUATOR_SPECS}), got {shown(value, 60)}")
     return value
@@ -155,7 +155,7 @@ def make_evaluator(spec: str | Evaluator) -> Evaluator:
         ConfigError: If the spec is not one of EVALUATOR_SPECS, naming what was wrong.
     """
     if isinstance(spec, Evaluator):
-        return spec
+        return _evaluator(spec)
     if not isinstance(spec, str):
         raise ConfigError(f"an evaluator spec must be a string ({EVALUATOR_SPECS}), got "
                           f"{shown(spec, 60)}")
@@ -170,35 +170,46 @@ def make_evaluator(spec: str | Evaluator) -> Evaluator:
     return _evaluator(value)
 
 
-def _parse(tokens: list[tuple[str, str]], at: int, spec: str) -> tuple[Any, int]:
+MAX_DEPTH = 16
+"""The deepest nesting of evaluators a spec may write."""
+
+
+def _parse(tokens: list[tuple[str, str]], at: int, spec: str, depth: int = 0) -> tuple[Any, int]:
     """One term of a spec from token ``at``: a number, a word, or a call; and where it ends."""
     def refuse(why: str) -> ConfigError:
         return ConfigError(f"unreadable evaluator {shown(spec, 80)}: {why}; accepted are "
                            f"{EVALUATOR_SPECS}")
+    if depth > MAX_DEPTH:
+        raise refuse(f"nested more than {MAX_DEPTH} deep")
     if at >= len(tokens) or tokens[at][0] != "word":
         raise refuse("a name or a number was expected")
     word = tokens[at][1]
-    if word.isdigit():
+    if re.fullmatch(r"[0-9]{1,9}", word):
         return int(word), at + 1
     called = at + 1 < len(tokens) and tokens[at + 1][0] == "open"
     if not called and word not in EVALUATORS:
         return word, at + 1                      # an argument: a network's name or file
     if word not in EVALUATORS:
-        raise refuse(f"unknown evaluator {word!r}")
+        raise refuse(f"unknown evaluator {shown(word, 40)}")
     args: list[Any] = []
     at += 2 if called else 1
     while called and at < len(tokens) and tokens[at][0] != "close":
-        arg, at = _parse(tokens, at, spec)
-        args.append(arg)
-        if at < len(tokens) and tokens[at][0] == "comma":
+        if args:
+            if tokens[at][0] != "comma":
+                raise refuse("a ',' between arguments is missing")
             at += 1
+        arg, at = _parse(tokens, at, spec, depth + 1)
+        args.append(arg)
     if called and at >= len(tokens):
         raise refuse("a ')' is missing")
     try:
-        return EVALUATORS[word](*args), at + (1 if called else 0)
-    except TypeError:
-        raise refuse(f"{word} takes other arguments than {len(args)}") from None
+        built = EVALUATORS[word](*args)
+    except ConfigError:
+        raise
+    except (TypeError, ValueError, OSError) as error:
+        raise refuse(f"{word} takes other arguments than {shown(args, 60)} ({error})") from None
+    return built, at + (1 if called else 0)
 
 
-__all__ = ["EVALUATORS", "EVALUATOR_SPECS", "Evaluator", "heuristic", "lookahead", "make_evaluator",
+__all__ = ["EVALUATORS", "EVALUATOR_SPECS", "MAX_DEPTH", "heuristic", "lookahead", "make_evaluator",
            "material", "network", "rollouts", "uniform"]

@@ -17,6 +17,7 @@ points of the piece taken, then the quiet actions in an order drawn from the see
 win found ``k`` actions deep is worth ``1 - k / 1000``, so the nearest win is taken.
 """
 
+cimport cython
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint64_t
 from libc.string cimport memcpy, memset
 from libc.stdlib cimport calloc, malloc, free, qsort
@@ -264,7 +265,7 @@ cdef int code_index(const int32_t* actions, int n, int32_t code) noexcept nogil:
 
 
 def alphabeta(Engine engine, int depth, int64_t max_nodes, double seconds, uint64_t seed,
-              int table_bits, Evaluator evaluator not None, StopToken stop=None):
+              int table_bits, Evaluator evaluator, StopToken stop=None):
     """Search from ``engine``'s state (at least one legal action) by iterative deepening
     to ``depth`` actions, ``max_nodes`` nodes (< 0: no limit) and/or ``seconds`` (0: no
     limit); ``evaluator`` values the leaves (victorus.evaluation). Returns (the best
@@ -303,12 +304,13 @@ def alphabeta(Engine engine, int depth, int64_t max_nodes, double seconds, uint6
 # its rng), with an empty table as each of its searches has. Each worker thread of the
 # vector has its own workspace: the table and the per-ply buffers, made once.
 
+@cython.no_gc_clear
 cdef class AlphaBetaOpponent:
     """An alpha-beta budget and its settings as a parameter block
     (AlphaBetaAgent.native_opponent); ``evaluator`` values the leaves."""
 
     def __init__(self, int depth, int64_t max_nodes, double seconds, int table_bits,
-                 Evaluator evaluator not None):
+                 Evaluator evaluator):
         if (not 1 <= depth <= MAX_PLY or not MIN_TABLE_BITS <= table_bits <= MAX_TABLE_BITS
                 or max_nodes < 0 and seconds <= 0):
             raise ValueError(f"an alpha-beta opponent needs 1 <= depth <= {MAX_PLY}, "

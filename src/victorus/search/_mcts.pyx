@@ -3,6 +3,7 @@
 engine (victorus._engine), built as a module of its own so that an edit here never
 recompiles the rules."""
 
+cimport cython
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 from libc.stdlib cimport calloc, malloc, realloc, free
@@ -275,11 +276,12 @@ cdef int most_visited(const MctsTree* t, int nactions, uint32_t* visits) noexcep
 # (the seed MCTSAgent draws from its rng). Each worker thread of the vector has its own
 # workspace: the tree's nodes are kept and reused, never more than max_nodes.
 
+@cython.no_gc_clear
 cdef class MctsOpponent:
     """An MCTS budget and its settings as a parameter block (MCTSAgent.native_opponent)."""
 
     def __init__(self, int64_t iterations, double seconds, double c, int max_nodes,
-                 Evaluator evaluator not None):
+                 Evaluator evaluator):
         if iterations < 0 and seconds <= 0 or max_nodes < 1:
             raise ValueError("an MCTS opponent needs iterations or seconds and max_nodes >= 1")
         self.params.iterations, self.params.seconds = iterations, seconds
@@ -307,6 +309,7 @@ cdef void* mcts_workspace_new(const void* params, const int* cancel) noexcept no
     if w == NULL:
         return NULL
     w.tree.max_nodes = p.max_nodes
+    w.tree.ev = p.ev                 # before any failure: mcts_workspace_free reads it
     w.cancel = cancel
     if not evaluator_workspace(p.ev, &w.tree.ev_workspace):
         free(w)
@@ -317,7 +320,6 @@ cdef void* mcts_workspace_new(const void* params, const int* cancel) noexcept no
         if w.tree.nodes == NULL:
             mcts_workspace_free(w)
             return NULL
-    w.tree.ev = p.ev
     return w
 
 
@@ -368,7 +370,7 @@ cdef int reraise() except -1:
 
 
 def mcts(Engine engine, int64_t iterations, double seconds, int threads, uint64_t seed,
-         double c, int max_nodes, Evaluator evaluator not None, StopToken stop=None):
+         double c, int max_nodes, Evaluator evaluator, StopToken stop=None):
     """Search from ``engine``'s state (at least two legal actions): ``iterations`` in all
     (split over the threads; < 0: no limit) and/or ``seconds`` (0: no limit). Returns
     (visits per legal action in gen_actions order, summed value per legal action for the
@@ -377,6 +379,7 @@ def mcts(Engine engine, int64_t iterations, double seconds, int threads, uint64_
     play() on ``engine`` from another thread cannot tear it; ``stop`` (a StopToken) ends
     it early, as the budget would. ``evaluator`` values each new leaf (victorus.evaluation;
     the UCT's: rollouts(n, material))."""
+    cdef const EvaluatorC* ev = evaluator_c(evaluator)          # before anything is made
     cdef int32_t actions[MAX_ACTIONS]
     cdef int n = gen_actions(&engine.s, &engine.rules.c, actions)
     if n == 0 or not 1 <= threads <= MAX_THREADS or max_nodes < 1:
@@ -396,7 +399,7 @@ def mcts(Engine engine, int64_t iterations, double seconds, int threads, uint64_
     cdef MctsParams params
     params.iterations, params.seconds = iterations, seconds
     params.c, params.max_nodes = c, max_nodes
-    params.ev = evaluator_c(evaluator)
+    params.ev = ev
     cdef StateC* root = <StateC*>malloc(sizeof(StateC))
     if trees == NULL or stop_block == NULL or root == NULL:
         free(trees)

@@ -14,9 +14,9 @@ from ..game import Game
 #: The most legal actions a position can have (a node's children).
 MAX_LEGAL_ACTIONS: int
 
-#: None: the C heuristic; 'uniform': uniform priors and values of 0, in C; else a callable
-#: given a batch, returning (priors [size, width] or None, values [size, 6] or [size]).
-_Evaluator = Callable[["LeafBatch"], tuple[ArrayLike | None, ArrayLike]] | str | None
+#: None: each tree's C evaluator (victorus.evaluation); else a callable given a batch,
+#: returning (priors [size, width] or None, values [size, 6] or [size]).
+_Evaluator = Callable[["LeafBatch"], tuple[ArrayLike | None, ArrayLike]] | None
 
 
 class LeafBatch:
@@ -54,6 +54,7 @@ class PuctTree:
     @property
     def rules(self) -> Rules: ...
     def reset(self, engine: Engine) -> None: ...
+    def pick(self) -> int: ...
     @property
     def nodes_used(self) -> int: ...
     @property

@@ -1,9 +1,10 @@
 # cython: language_level=3, cdivision=True, boundscheck=False, wraparound=False
 """PUCT in C with a batched evaluator (:class:`victorus.puct.PUCTAgent`): selection with
 virtual loss, expansion, backup and the proof of decided positions run in C without the
-GIL; the evaluator (a Python callable, or the C heuristic) sees a batch of leaves at a
-time. A client of the engine (victorus._engine), built as a module of its own."""
+GIL; the evaluator (a C evaluator of victorus.evaluation, called there too, or a Python
+callable, which sees a batch of leaves at a time). A client of the engine (victorus._engine), built as a module of its own."""
 
+cimport cython
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcmp, memcpy, memset
 from libc.stdlib cimport malloc, realloc, free
@@ -528,6 +529,7 @@ cdef bint puct_keep_subtree(PuctC* t, int32_t at, const StateC* s) noexcept nogi
     return True
 
 
+@cython.no_gc_clear
 cdef class PuctTree:
     """A PUCT tree over one position, kept between searches (tree reuse). Not thread
     safe on its own: victorus.puct.PUCTAgent serialises calls with a lock."""
@@ -555,6 +557,8 @@ cdef class PuctTree:
         """A tree rooted at ``engine``'s position. ``observation``: 'uint8', 'float32' or
         'none' (what a Python evaluator's batch carries). ``evaluator``: the C evaluator of
         the leaves (victorus.evaluation), None when a Python callable evaluates them."""
+        if self.rules is not None:
+            raise RuntimeError("a PuctTree is made once")
         if batch_size < 1 or max_nodes < 2:
             raise ValueError("batch_size must be >= 1 and max_nodes >= 2")
         self.rules = engine.rules

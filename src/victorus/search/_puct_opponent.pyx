@@ -4,6 +4,7 @@ PUCTAgent.native_opponent's parameter block, the worker thread's workspace, the 
 memory (its tree) and the choice, all without the GIL, on the tree work of
 victorus.search._puct."""
 
+cimport cython
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.string cimport memcpy
 from libc.stdlib cimport calloc, malloc, free
@@ -25,13 +26,14 @@ from victorus.search._puct cimport (
 # tells it (tree reuse, as PUCTAgent advances its tree by the game's history), forgotten
 # at a new episode. The batch's leaf buffers are the worker thread's workspace.
 
+@cython.no_gc_clear
 cdef class PuctOpponent:
     """A PUCT budget and its settings as a parameter block (PUCTAgent.native_opponent);
     ``evaluator``: the C evaluator of its leaves (victorus.evaluation)."""
 
     def __init__(self, int64_t iterations, double seconds, int batch_size, int max_nodes,
                  double c_puct, double fpu_reduction, double noise_alpha, double noise_fraction,
-                 bint reuse_tree, Evaluator evaluator not None):
+                 bint reuse_tree, Evaluator evaluator):
         if iterations < 0 and seconds <= 0 or batch_size < 1 or max_nodes <= MAX_ACTIONS:
             raise ValueError(f"a PUCT opponent needs iterations or seconds, batch_size >= 1 "
                              f"and max_nodes > {MAX_ACTIONS}")

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from .._engine import StopToken
 from ..checks import check_int, check_seed
 from ..errors import ConfigError
-from ..evaluation import Evaluator, heuristic, make_evaluator
+from ..evaluation._evaluator import Evaluator
 from ..evaluation.network import Network
+from ..evaluation.registry import heuristic, make_evaluator
 from ..evaluation.registry import network as network_evaluator
 from ..game import Game, check_stop
 from ..notation import Action

@@ -12,7 +12,8 @@ from .._engine import StopToken
 from ..checks import check_int, check_seed, shown
 from ..constants import NUM_SEATS
 from ..errors import ConfigError
-from ..evaluation import Evaluator, heuristic, make_evaluator, material, rollouts
+from ..evaluation._evaluator import Evaluator
+from ..evaluation.registry import heuristic, make_evaluator, material, rollouts
 from ..game import Game, check_stop, play_random
 from ..notation import Action
 from . import _mcts
@@ -74,6 +75,7 @@ class MCTSAgent:
         self.evaluated = bool(evaluated)
         self.evaluator = (rollouts(rollout_actions, heuristic() if evaluated else material())
                           if evaluator is None else make_evaluator(evaluator))
+        self.network = self.evaluator.network          # the network its evaluator reads, or None
         self.rng = random.Random(check_seed(seed))
 
     def search(self, game: Game, stop: StopToken | None = None) -> SearchResult:
@@ -90,10 +92,12 @@ class MCTSAgent:
             Every root action's visits and values, and the most visited.
 
         Raises:
-            ConfigError: If the game is over.
+            ConfigError: If the game is over, or the network was not trained for it.
             Cancelled: If ``stop`` is already stopped.
         """
         check_stop(stop, self.name)
+        if self.network is not None:
+            self.network.check(game)
         game = game.copy(history=False)      # one position for the actions and the search
         actions = game.legal_actions()
         if not actions:

@@ -29,8 +29,9 @@ from numpy.typing import ArrayLike
 from .._engine import StopToken
 from ..checks import check_int, check_seed, shown
 from ..errors import ConfigError
-from ..evaluation import Evaluator, heuristic, lookahead, make_evaluator, material, rollouts
+from ..evaluation._evaluator import Evaluator
 from ..evaluation.network import Network
+from ..evaluation.registry import heuristic, lookahead, make_evaluator, material, rollouts
 from ..evaluation.registry import network as network_evaluator
 from ..game import Game, check_stop
 from ..notation import Action
@@ -106,7 +107,7 @@ class PUCTAgent:
     (``reuse_tree``) and grows to at most ``max_nodes`` nodes (88 bytes each, per
     position searched; once full, leaves are evaluated without growing it).
     ``network`` (a [`Network`][victorus.evaluation.network.Network], a ``.vnet`` file's path
-    or ``"default"``, with the C heuristic and ``evaluated``): the learned evaluation
+    or ``"default"``, with ``evaluator`` None and ``evaluated``): the learned evaluation
     scores the rollouts' ends (and ``evaluated_priors``) instead of the heuristic one.
     Calls on one agent are serialised by a lock of its own.
 
@@ -171,22 +172,21 @@ class PUCTAgent:
         self.batch_size, self.max_nodes, self.reuse_tree = batch_size, max_nodes, reuse_tree
         self.observation, self.id_frame = observation, id_frame
         if network is not None and (evaluator is not None or not evaluated):
-            raise ConfigError("network is the evaluation of the C heuristic's leaves: give it "
+            raise ConfigError("network is the evaluation of the rollouts' ends: give it "
                               "with evaluator=None and evaluated=True")
+        self.rollout_actions, self.evaluated = rollout_actions, bool(evaluated)
+        self.evaluated_priors = bool(evaluated_priors)
         python = callable(evaluator) and not isinstance(evaluator, Evaluator)
         self.evaluator: Callable[[_puct.LeafBatch], tuple[ArrayLike | None, ArrayLike]] | Evaluator = (
             knob_evaluator(rollout_actions, bool(evaluated), bool(evaluated_priors), network)
             if evaluator is None else evaluator if python  # type: ignore[assignment]
             else make_evaluator(evaluator))  # type: ignore[arg-type]
+        self.network: Network | None = (self.evaluator.network if isinstance(self.evaluator, Evaluator)
+                                        else None)      # the network its C evaluator reads
         self.rng = random.Random(check_seed(seed))
         self._lock = threading.Lock()
         self._trees: list[tuple[_puct.PuctTree, int]] = []   # per position searched: (tree, its ply)
         self._searching: int | None = None       # the thread searching, while it does
-
-    @property
-    def network(self) -> Network | None:
-        """The network its C evaluator reads, or None."""
-        return self.evaluator.network if isinstance(self.evaluator, Evaluator) else None
 
     def _tree_for(self, game: Game, slot: int) -> _puct.PuctTree:
         """Slot ``slot``'s kept tree advanced to ``game``'s position, or a new one."""

@@ -15,9 +15,8 @@ from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 from ..checks import shown
 from ..errors import ConfigError
-from ..evaluation import make_evaluator, rollouts
+from ..evaluation import make_evaluator
 from ..evaluation.network import Network
-from ..evaluation.registry import network as network_evaluator
 from ._policy import Opponent
 from .alphabeta import AlphaBetaAgent
 from .budgets import budget_name, parse_budget
@@ -34,12 +33,15 @@ BuiltinAgent: TypeAlias = RandomAgent | GreedyAgent | MCTSAgent | PythonMCTSAgen
 VectorAgent: TypeAlias = RandomAgent | GreedyAgent | MCTSAgent | PUCTAgent | AlphaBetaAgent
 """An agent that plays inside the step of VectorGames (``native_opponent()``)."""
 
-BEST_SETTINGS: dict[str, Any] = {"c_puct": 0.35, "evaluator": "rollouts(10, heuristic)"}
-"""best-heuristic's settings: PUCT over rollouts of 10 actions scored by the heuristic, measured by
-matches at 0.05 s a move (docs/agents.md, the ladder)."""
-BEST_NET_SETTINGS: dict[str, Any] = {"c_puct": 0.35, "evaluator": "rollouts(3, network(default))"}
+BEST_SETTINGS: dict[str, Any] = {"c_puct": 0.35, "rollout_actions": 10, "evaluated": True}
+"""best's settings on the heuristic: measured by matches at 0.05 s a move (docs/agents.md, the ladder)."""
+BEST_NET_SETTINGS: dict[str, Any] = {"c_puct": 0.35, "rollout_actions": 3, "evaluated": True}
 """best-net's: shorter rollouts, as the network's value needs less of their averaging (docs/agents.md, the
 learned evaluation)."""
+BEST_HEURISTIC_EVALUATOR = f"rollouts({BEST_SETTINGS['rollout_actions']}, heuristic)"
+"""The evaluator BEST_SETTINGS name (PUCTAgent's knobs), as a spec: best-heuristic's leaves."""
+BEST_NET_EVALUATOR = f"rollouts({BEST_NET_SETTINGS['rollout_actions']}, network(default))"
+"""The evaluator BEST_NET_SETTINGS and the shipped network name, as a spec: best-net's leaves."""
 
 
 BEST_EVALUATION = "network"
@@ -47,13 +49,17 @@ BEST_EVALUATION = "network"
 won the matches of docs/agents.md."""
 
 
-def _best(name: str, defaults: Mapping[str, Any], seed: int | None, iterations: int | None,
-          seconds: float | None, settings: Mapping[str, Any]) -> PUCTAgent:
-    """PUCT with ``defaults`` (BEST_SETTINGS or BEST_NET_SETTINGS) under ``settings``; no
-    budget: 0.1 s a decision."""
+def _best(name: str, knobs: Mapping[str, Any], network: Network | str | os.PathLike[str] | None,
+          seed: int | None, iterations: int | None, seconds: float | None,
+          settings: Mapping[str, Any]) -> PUCTAgent:
+    """PUCT with ``knobs`` (BEST_SETTINGS or BEST_NET_SETTINGS, with ``network``) under
+    ``settings``; with an ``evaluator`` in ``settings``, that evaluator and the knobs'
+    c_puct. No budget: 0.1 s a decision."""
     if iterations is None and seconds is None:
         seconds = 0.1
-    agent = PUCTAgent(iterations, seconds=seconds, seed=seed, **{**defaults, **settings})
+    base = ({"c_puct": knobs["c_puct"]} if "evaluator" in settings
+            else {**knobs, **({} if network is None else {"network": network})})
+    agent = PUCTAgent(iterations, seconds=seconds, seed=seed, **{**base, **settings})
     agent.name = budget_name(name, iterations, seconds, 1)
     return agent
 
@@ -102,7 +108,7 @@ def best_heuristic_agent(seed: int | None = None, iterations: int | None = None,
     Raises:
         ConfigError: If a budget or setting is out of its range.
     """
-    return _best(name, BEST_SETTINGS, seed, iterations, seconds, settings)
+    return _best(name, BEST_SETTINGS, None, seed, iterations, seconds, settings)
 
 
 def best_net_agent(seed: int | None = None, iterations: int | None = None,
@@ -127,10 +133,7 @@ def best_net_agent(seed: int | None = None, iterations: int | None = None,
     Raises:
         ConfigError: If a budget or setting is out of its range, or the network cannot be read.
     """
-    if isinstance(network, str) and network == "default":
-        return _best(name, BEST_NET_SETTINGS, seed, iterations, seconds, settings)
-    return _best(name, {**BEST_NET_SETTINGS, "evaluator": rollouts(3, network_evaluator(network))},
-                 seed, iterations, seconds, settings)
+    return _best(name, BEST_NET_SETTINGS, network, seed, iterations, seconds, settings)
 
 
 def alphabeta_agent(seed: int | None = None, iterations: int | None = None,
@@ -257,7 +260,7 @@ KINDS: tuple[AgentKind, ...] = (
                               memory=4 * PAGE_TREE_NODES * 56, menu=("0.2s", "1s"))),
     AgentKind("mcts-py", PythonMCTSAgent, "the same UCT in Python", unit="iterations",
               page=PageLimits(count=2_000, seconds=5.0)),
-    AgentKind("puct", PUCTAgent, "PUCT in C on the heuristic", unit="iterations",
+    AgentKind("puct", PUCTAgent, "PUCT in C over rollouts scored by material", unit="iterations",
               in_vector=True, evaluator="rollouts(10, material)",
               page=PageLimits(count=20_000, seconds=5.0, settings={"max_nodes": PAGE_TREE_NODES},
                               memory=PAGE_TREE_NODES * 88)),
@@ -270,15 +273,15 @@ KINDS: tuple[AgentKind, ...] = (
               page=PageLimits(count=2_000_000, seconds=5.0, settings={"table_bits": 16},
                               memory=(1 << 16) * 24)),
     AgentKind("best", best_agent, "the strongest", unit="iterations", in_vector=True,
-              evaluator=(BEST_NET_SETTINGS if BEST_EVALUATION == "network" else BEST_SETTINGS)["evaluator"],
+              evaluator=BEST_NET_EVALUATOR if BEST_EVALUATION == "network" else BEST_HEURISTIC_EVALUATOR,
               page=PageLimits(count=20_000, seconds=5.0, settings={"max_nodes": PAGE_TREE_NODES},
                               memory=PAGE_TREE_NODES * 88, menu=("0.2s", "1s"))),
     AgentKind("best-net", best_net_agent, "best's search on the learned evaluation",
-              unit="iterations", in_vector=True, evaluator=BEST_NET_SETTINGS["evaluator"],
+              unit="iterations", in_vector=True, evaluator=BEST_NET_EVALUATOR,
               page=PageLimits(count=20_000, seconds=5.0, settings={"max_nodes": PAGE_TREE_NODES},
                               memory=PAGE_TREE_NODES * 88, menu=("1s",))),
     AgentKind("best-heuristic", best_heuristic_agent, "best's search on the heuristic",
-              unit="iterations", in_vector=True, evaluator=BEST_SETTINGS["evaluator"],
+              unit="iterations", in_vector=True, evaluator=BEST_HEURISTIC_EVALUATOR,
               page=PageLimits(count=20_000, seconds=5.0, settings={"max_nodes": PAGE_TREE_NODES},
                               memory=PAGE_TREE_NODES * 88)),
 )
@@ -437,7 +440,8 @@ def make_page_agent(spec: str, seed: int | None = None) -> BuiltinAgent:
     return kind.build(seed=seed, **budget, **_with_evaluator(kind, limits.settings))
 
 
-__all__ = ["AGENT_SPECS", "BEST_EVALUATION", "BEST_NET_SETTINGS", "BEST_SETTINGS", "BUDGET_HELP",
+__all__ = ["AGENT_SPECS", "BEST_EVALUATION", "BEST_HEURISTIC_EVALUATOR", "BEST_NET_EVALUATOR",
+           "BEST_NET_SETTINGS", "BEST_SETTINGS", "BUDGET_HELP", "LEAF_SETTINGS",
            "KINDS", "LADDER_SPECS",
            "OPPONENT_SPECS", "PAGE_MENU", "REGISTRY", "VECTOR_KINDS", "AgentKind", "BuiltinAgent",
            "VectorAgent",
