@@ -1,13 +1,17 @@
 """Position keys, == and hash: positions, not histories."""
 
 import random
+from itertools import permutations
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import victorus
-from helpers import SOME_CONFIGS
+from helpers import SOME_CONFIGS, position
+from victorus._engine import Engine
+from victorus._reference_game import ReferenceGame
+from victorus.constants import EXCALIBUR, HOSPITALLER, KING, QUEEN, TEMPLAR
 
 
 def play_turns(game, moves):
@@ -140,3 +144,96 @@ def test_every_turn_field_is_seen_by_key_and_equality(variant):
         part_of_position = field != "round" or variant == "quick40"
         assert (changed.key() != same.key()) is part_of_position, field
         assert (not changed.same_position(same)) is part_of_position, field
+
+
+# -- held pieces: each army's list in capture order (R39), which R31 reads -------------
+
+def test_the_order_of_an_armys_held_pieces_decides_which_royal_comes_back_r31_r39():
+    """Blue holds red's King and Queen (red, without them, is never eliminated: R39's
+    puzzle positions) and red captures blue's King: R31 returns the royal blue took first
+    (docs/rules.md, interpretation 1). Two positions that differ only in the order of
+    blue's held list go different ways, so == and the key must tell them apart."""
+    vpns = {held: position({"i6": "0Tw", "i10": "1K"}, armies={1: f"a,0,{held}"},
+                           variant="players2") for held in ("0K.0Q", "0Q.0K")}
+    first, second = (victorus.Game.from_vpn(v) for v in vpns.values())
+    assert first != second and first.key() != second.key() and hash(first) != hash(second)
+    for impl in (victorus.Game, ReferenceGame):
+        returned = {}
+        for held, vpn in vpns.items():
+            game = impl.from_vpn(vpn)
+            game.play("i6xi10")
+            returned[held] = (game.piece_at("h1"), game.piece_at("l1"), game.held(1))
+        assert returned == {"0K.0Q": ("0K", None, ("0Q",)), "0Q.0K": (None, "0Q", ("0K",))}
+
+
+HELD_BASE = "standard i6:0Tw,i20:1Tb 0 " + "/".join(
+    ["a,0,{},-,-", "a,0,{},-,-"] + ["a,0,,-,-"] * 4) + " 1 standard"
+#: Pieces of armies 2-5 that red (0) and blue (1) may hold: (army, kind, edge, royal).
+HELD_POOL = ((2, HOSPITALLER, 0, False), (3, TEMPLAR, 1, False), (4, EXCALIBUR, 0, True),
+             (5, KING, None, False), (5, QUEEN, None, False))
+
+
+def test_every_order_of_held_pieces_is_its_own_position_r39():
+    """Exhaustively, red's held list in each of its 6 orders beside blue's in each of its
+    2: 12 positions, pairwise unequal (==) with 12 distinct keys; each equal to itself
+    rebuilt from its VPN, with the same key."""
+    games = [victorus.Game.from_vpn(HELD_BASE.format(".".join(red), ".".join(blue)))
+             for red in permutations(("2Hw", "3Tb", "4Xw+"))
+             for blue in permutations(("5K", "5Q"))]
+    assert len({g.key() for g in games}) == len(games) == 12
+    for i, a in enumerate(games):
+        for j, b in enumerate(games):
+            assert (a == b) == (i == j) == (a.key() == b.key())
+        again = victorus.Game.from_vpn(a.vpn())
+        assert again == a and again.key() == a.key() and hash(again) == hash(a)
+
+
+def _loaded(held):
+    """The engine at HELD_BASE with ``held``: its one capture log, (holder, army, kind,
+    edge, royal) in the order given."""
+    game = victorus.Game.from_vpn(HELD_BASE.format("", ""))
+    cells, armies, _, turn, _ = game._engine.export()
+    engine = Engine(game._engine.rules)
+    engine.load(cells, armies, held, turn)
+    return engine
+
+
+@st.composite
+def _held_logs(draw):
+    """A capture log: each pool piece held by red, by blue or by nobody, logged in a
+    random order (which interleaves the two armies' captures)."""
+    log = draw(st.permutations(HELD_POOL))
+    holders = draw(st.lists(st.sampled_from((0, 1, None)), min_size=len(log), max_size=len(log)))
+    return [(h, *piece) for h, piece in zip(holders, log) if h is not None]
+
+
+def _per_army(log):
+    return [[entry for entry in log if entry[0] == holder] for holder in (0, 1)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(first=_held_logs(), how=st.sampled_from(("interleave", "swap", "any")), data=st.data())
+def test_keys_and_equality_agree_on_held_pieces_r31_r39(first, how, data):
+    """Two capture logs are one position exactly when each army's held list, in capture
+    order, is the same (R39; R31 reads that order): how the two armies' captures
+    interleave in the engine's one log is no part of it. The key and == agree on that,
+    whichever way the second log is drawn: the first with its armies' captures
+    interleaved otherwise, with two pieces of one army swapped, or any log."""
+    if how == "interleave":                 # the same lists, merged in another order
+        red, blue = _per_army(first)
+        picks = data.draw(st.permutations([0] * len(red) + [1] * len(blue)))
+        lists = [iter(red), iter(blue)]
+        second = [next(lists[k]) for k in picks]
+    elif how == "swap":
+        second = list(first)
+        if len(first) >= 2:
+            i, j = data.draw(st.lists(st.integers(0, len(first) - 1), min_size=2, max_size=2,
+                                      unique=True))
+            second[i], second[j] = second[j], second[i]
+    else:
+        second = data.draw(_held_logs())
+    a, b = _loaded(first), _loaded(second)
+    same = _per_army(first) == _per_army(second)
+    assert a.same_position(b) == b.same_position(a) == same
+    assert (a.key() == b.key()) == same
+    assert (a.key(7) == b.key(7)) == same                  # the salted keys too

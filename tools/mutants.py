@@ -74,6 +74,12 @@ GEOM = "tests/test_geometry.py"
 NOTATION = "tests/test_notation.py"
 RECORD = "tests/test_record.py"
 GAME_ENDS = "tests/test_game_ends.py"
+NETWORK_INPUTS = "tests/test_network_inputs.py"
+ALL_PASS = "tests/test_all_pass_draw.py"
+HELD_ORDER = tuple(f"tests/test_keys.py::{name}" for name in (
+    "test_the_order_of_an_armys_held_pieces_decides_which_royal_comes_back_r31_r39",
+    "test_every_order_of_held_pieces_is_its_own_position_r39",
+    "test_keys_and_equality_agree_on_held_pieces_r31_r39"))
 ENGINE = (RULES, PERFT)
 CORE = (LEGS, RULES, PERFT)
 REFERENCE = (RULES, "tests/test_perft.py::test_midgame_perft_reference", DIFF)
@@ -459,6 +465,11 @@ MUTANTS: list[Mutant] = [
     _m("ref-promote", 25, "reference", "if (piece is not None and piece.army == army and piece.tally >= 2",
        "if (piece is not None and piece.army == army and piece.tally >= 3",
        "R25: promotion at 3 tally points", REFERENCE),
+    _m("ref-draw-absent", 26, "reference",
+       'return [s for s in range(NUM_SEATS) if self._armies[s].state == "a"]',
+       'return [s for s in range(NUM_SEATS) if self._armies[s].state != "e"]',
+       "R26: absent seats count as live armies, so a 4- or 5-player game draws late",
+       ALL_PASS),
     _m("ref-draw", 26, "reference", "if passes >= len(self._live_armies()):",
        "if passes > len(self._live_armies()):", "R26: a draw one pass too late", REFERENCE),
     _m("ref-entry", 28, "reference", "if entry and cur == portal and (dq, dr) == up:",
@@ -504,6 +515,14 @@ MUTANTS: list[Mutant] = [
     _m("eng-draw-armies-out", 26, "engine", "        n += s.army_state[a] == ARMY_ACTIVE\n",
        "        n += s.army_state[a] <= ARMY_ELIMINATED\n",
        "R26: an army already out counts toward the all-pass draw", (GAME_ENDS, RULES)),
+    _m("eng-draw-absent", 26, "engine", "        n += s.army_state[a] == ARMY_ACTIVE\n",
+       "        n += s.army_state[a] != ARMY_ELIMINATED\n",
+       "R26: absent seats count toward the all-pass draw, so a 4- or 5-player game draws late",
+       ALL_PASS),
+    _m("eng-key-held-order", (31, 39), "engine", "        rank[h.holder] += 1\n",
+       "        rank[h.holder] = 1\n",
+       "R39/R31: position keys ignore the order of an army's held pieces, which == and R31 see",
+       HELD_ORDER),
     _m("eng-key-laps", 29, "engine",
        "| (<uint64_t>p.tally << 32) | <uint32_t>piece_laps(s, p)))",
        "| (<uint64_t>p.tally << 32)))",
@@ -534,4 +553,16 @@ MUTANTS: list[Mutant] = [
        "                value = royal_progress(s, r, c, rim) if s.laps[a][kind == QUEEN] == 0 else 0",
        "R29: a King or Queen with laps counts no progress in the learned evaluation",
        "tests/test_network.py::test_laps_count_in_the_race_inputs"),
+    _m("net-dense-mates", 33, "network", "row[2] = r.team[a] == r.team[p]", "row[2] = a == p",
+       "R33: the dense input 'a team mate of the army to act' marks only that army itself",
+       NETWORK_INPUTS),
+    _m("net-dense-rounds-left", 37, "network",
+       "row[6] = (r.quick - s.turn.round + 1) / <float>r.quick",
+       "row[6] = (r.quick - s.turn.round) / <float>r.quick",
+       "R37(a): the quick game's share of rounds left does not count the round being played",
+       NETWORK_INPUTS),
+    _m("net-dense-active", 30, "network", "row[1] = s.army_state[a] == ARMY_ACTIVE",
+       "row[1] = s.army_state[p] == ARMY_ACTIVE",
+       "R30: the dense input 'active' reads the army to act's state, so an eliminated army "
+       "shows active", NETWORK_INPUTS),
 ]

@@ -480,9 +480,11 @@ class Game(GameCore):
 
     def key(self) -> int:
         """A 64-bit key of the position, valid in every phase of a turn (transposition
-        tables, repetition): the pieces, held pieces, armies, the army to act, the phase
-        and bonus state, frozen pieces, the pass count and (quick game) the round; not the
-        history. Equal positions have equal keys; docs/search.md.
+        tables, repetition): the pieces, each army's held pieces in capture order (R39;
+        R31 reads it), armies, the army to act, the phase and bonus state, frozen pieces,
+        the pass count and (quick game) the round; not the history, so not how two armies'
+        captures interleave. It reads what ``==`` compares: equal positions have equal
+        keys; docs/search.md.
 
         Returns:
             The key, from 0 to 2**64 - 1.
@@ -490,7 +492,8 @@ class Game(GameCore):
         return self._engine.key()
 
     def __eq__(self, other: object) -> bool:
-        """The same position of the same configuration (not the same history)."""
+        """The same position of the same configuration (not the same history): what
+        ``key()`` reads, each army's held pieces in capture order included."""
         if not isinstance(other, Game):
             return NotImplemented
         return (self.board is other.board and self.config == other.config

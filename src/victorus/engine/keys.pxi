@@ -4,10 +4,12 @@
 
 # -- position keys (search: transposition tables, repetition) --------------------------
 # A 64-bit key of everything that decides what happens next: the pieces (kind, edge,
-# royal, tally, laps), the held pieces in order, the armies, the army to act, the phase
-# and every bonus-state field, the frozen pieces, the pass count and, in the quick game,
-# the round. Each part is mixed with its own salt (a Zobrist key whose random table is a
-# hash function); ``salt`` gives independent keys (collision measurements).
+# royal, tally, laps), each army's held pieces in capture order (R39, R31; not how the
+# armies' captures interleave in the one log, which same_position ignores too), the
+# armies, the army to act, the phase and every bonus-state field, the frozen pieces, the
+# pass count and, in the quick game, the round. Each part is mixed with its own salt (a
+# Zobrist key whose random table is a hash function); ``salt`` gives independent keys
+# (collision measurements).
 
 
 cdef inline uint64_t part_salt(uint64_t salt, int part) noexcept nogil:
