@@ -18,8 +18,8 @@ from helpers import position
 from victorus._reference_game import ReferenceGame
 from victorus.constants import KING, NUM_SEATS, QUEEN
 from victorus.geometry import hex_distance, winding_base
-from victorus.search import _network
-from victorus.search.network import inputs
+from victorus.evaluation import _network
+from victorus.evaluation.network import inputs
 
 SEAT_INPUTS = _network.SIZES["seat_inputs"]
 GLOBAL_INPUTS = _network.SIZES["global_inputs"]

@@ -27,7 +27,8 @@ IMPLEMENTATIONS = {
     "notation": ("src/victorus/notation.py",),
     "record": ("src/victorus/record.py",),
     # the learned evaluation: its C evaluator and its numpy twin
-    "network": ("src/victorus/evaluation/_network.pyx", "src/victorus/evaluation/network.py"),
+    "network": ("src/victorus/evaluation/_network.pyx", "src/victorus/evaluation/_terms.pyx",
+                "src/victorus/evaluation/network.py"),
 }
 #: Implementations compiled into extensions: a mutant there needs a rebuild; the file
 #: touched so that the build sees the change (an engine .pxi is included by _engine.pyx).
