@@ -89,8 +89,8 @@ def test_new_game_and_rematch_keep_the_opponent_chosen_at_start(opened):
 
 # -- the newest action and its actor ----------------------------------------------------------
 NEWEST_IN_VIEW = """() => {
-  window.checks = []; const draw0 = draw;
-  window.draw = function () {
+  window.checks = []; const draw0 = victorus.st.redraw;
+  victorus.st.redraw = function () {
     draw0();
     const list = document.querySelector('#summary'), newest = list.lastElementChild;
     if (!newest) return;
