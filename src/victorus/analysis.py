@@ -30,8 +30,8 @@ from .agents import MCTSAgent
 from .checks import shown
 from .errors import Cancelled
 from .game import Game, StopToken, replay_action
-from .notation import Action
 from .geometry import SEAT_NAMES
+from .notation import Action
 from .page_state import State, placement
 from .search.budgets import SearchResult
 
@@ -591,8 +591,9 @@ def counts(points: list[Point]) -> list[dict[str, int]]:
     """
     out = [dict.fromkeys(MARKS, 0) for _ in range(6)]
     for point in points:
-        if point.get("mark"):
-            out[point["seat"]][point["mark"]] += 1
+        mark = point.get("mark")
+        if mark:
+            out[point["seat"]][mark] += 1
     return out
 
 

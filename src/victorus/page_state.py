@@ -11,17 +11,15 @@ import hashlib
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
-from . import narration, record
+from . import narration, record, render
 from .checks import shown
-from .constants import CENTRE, KING, PIECE_LETTERS, PIECE_NAMES, QUEEN
+from .constants import CENTRE, EDGE_LETTERS, HOSPITALLER, KING, PIECE_LETTERS, PIECE_NAMES, QUEEN, ROYALS
 from .errors import VictorusError
 from .game import Game
 from .geometry import SEAT_NAMES, Board, hex_distance, plane
 from .notation import Action
 from .pieces import Piece
 from .record import TurnLine
-from . import render
-from .constants import EDGE_LETTERS, HOSPITALLER, ROYALS
 from .render import ARMY_MARK_NAMES, ARMY_MARKS, CELL_FILL, SEAT_COLORS, render_layers, render_svg
 from .search.registry import PAGE_MENU
 from .variants import ALLIED_GROUPS, PRESENT_SEATS, TEAM_GROUPS
@@ -170,6 +168,7 @@ def piece_shapes(size: float = BOARD_SIZE) -> State:
     shapes = {}
     for army in range(6):
         for kind, letter in enumerate(PIECE_LETTERS):
+            variants: list[tuple[str, int | None, bool]]
             if kind in ROYALS:
                 variants = [(letter, None, False)]
             else:
@@ -231,7 +230,7 @@ def delta(old: State, new: State) -> State:
         before, after = old.get(key, None), new[key]
         if key in old and before == after:
             continue
-        if key == "cells" and key in old:
+        if key == "cells" and isinstance(before, dict):
             changed = {c: after.get(c) for c in before.keys() | after.keys()
                        if before.get(c) != after.get(c)}
             out.setdefault("cells", {}).update(changed)
