@@ -3,7 +3,7 @@
 // st.redraw draws the whole page from the state.
 import { $, createState } from "./state.js";
 import { follow, api } from "./connection.js";
-import { showFrame, showPosition, drawBoard, drawCoordinates, fitBoard, fitCells, glide } from "./board.js";
+import { showFrame, showPosition, drawBoard, drawCoordinates, fitCells, glide } from "./board.js";
 import { drawStatus, drawSummary, drawArmies, drawOutcome, drawNotice, syncForm, announce, fillMenus } from "./panel.js";
 import { updateLog, drawLog } from "./movelist.js";
 import { stopPlayback } from "./watch.js";
@@ -13,7 +13,7 @@ import { drawReview, followReview, setUpReview } from "./review.js";
 import { analyse, drawAnalysis } from "./analysis.js";
 import { setUpBoardInput } from "./input.js";
 import { setUpControls } from "./controls.js";
-import { tryPremove } from "./premove.js";
+import { followPremove } from "./premove.js";
 import { send } from "./connection.js";
 
 const st = createState();
@@ -46,10 +46,10 @@ st.hooks = {
   frame: (svg) => showFrame(st, $("board"), svg),
   position: (html) => { showPosition($("board"), html); drawCoordinates($("board"), $("coordinates").checked); },
   log: (state) => updateLog(st, state),
-  shown: () => { listen(st); tryPremove(st); },
+  shown: () => { listen(st); followPremove(st); },
   clock: (clock) => showClock(st, clock),
   offline: () => { drawStatus(st); drawNotice(st); },
-  meta: () => { fillMenus(st); fitBoard(); },       // (the header may have grown)
+  meta: () => fillMenus(st),
 };
 
 setUpSounds();
@@ -57,8 +57,7 @@ setUpBoardInput(st);
 setUpReview(st);
 setUpControls(st, { a: () => analyse(st) });
 $("analyse").addEventListener("click", () => analyse(st));
-window.addEventListener("resize", () => { fitBoard(); fitCells($("board")); });
-fitBoard();
+window.addEventListener("resize", () => fitCells($("board")));
 setInterval(() => tickClock(st), 100);
 
 // For the browser tests and the console: the state by name (read only; nothing on the

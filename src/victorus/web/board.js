@@ -4,6 +4,7 @@
 // glide, arrows (the analysis's line) and the board's size. Every function takes the
 // board's element, so that the analysis board draws with the same code.
 import { $, SVG_NS, legs, personSeats, allySeats, gameKey, actionCount } from "./state.js";
+import { premoveCells } from "./premove.js";
 
 // A new frame (cells, walls, coordinates): its text is decoration for screen readers
 // (the cells say it all), hidden from them.
@@ -28,15 +29,11 @@ function hideDecoration(box) {
   svg.removeAttribute("aria-label");
   svg.setAttribute("role", "group");
   svg.setAttribute("aria-label", "the board");
-  const cells = svg.querySelector(".cell");
   for (const child of svg.children) {
-    if (cells && child.contains(cells)) continue;
-    child.setAttribute("aria-hidden", "true");
-  }
-  if (!cells) return;
-  // The layer holding the cells may hold decoration beside them: hidden too.
-  for (const el of cells.parentElement.children) {
-    if (!el.classList.contains("cell")) el.setAttribute("aria-hidden", "true");
+    if (child.classList.contains("cell")) continue;
+    if (!child.querySelector(".cell")) { child.setAttribute("aria-hidden", "true"); continue; }
+    // (a layer holding cells and decoration: the decoration hidden)
+    for (const el of child.children) if (!el.classList.contains("cell")) el.setAttribute("aria-hidden", "true");
   }
 }
 
@@ -73,11 +70,10 @@ export function drawBoard(st) {
   const origins = new Set(legs(st).map((l) => l[0]));
   if (!st.selected && S.phase !== "start" && origins.size === 1) st.selected = [...origins][0];
   const summary = S.summary || [];
-  const pre = st.premove;
   drawCells(st, $("board"), {
     legs: legs(st), selected: st.selected, cursor: st.cursor,
     recent: summary.length ? summary[summary.length - 1].cells : [],
-    premove: pre ? pre.cells : (st.preselected ? [st.preselected] : []),
+    premove: premoveCells(st),
   });
   markOwnPieces(st, $("board"));
 }
@@ -159,12 +155,6 @@ export function drawArrows(box, moves, layerClass = "analysis-layer") {
   });
   layer.innerHTML = html;
   svg.appendChild(layer);
-}
-
-// The header's height (it wraps on narrow windows) bounds the board's and the panel's.
-export function fitBoard() {
-  const top = document.querySelector("main").getBoundingClientRect().top + window.scrollY;
-  document.documentElement.style.setProperty("--board-top", `${top}px`);
 }
 
 // On a phone the board is at least wide enough for cells of TOUCH_PX (a finger's size): a

@@ -19,7 +19,6 @@ export async function send(st, path, body) {
   try {
     const answer = await api(st, path, body);
     $("error").textContent = "";
-    st.note = "";
     if (path === "/api/new" || path === "/api/watch") st.restartedNotice = false;
     const wasBrowsing = st.browsing !== null;
     st.browsing = null;                  // an action, an undo, a new game: the live game

@@ -24,7 +24,6 @@ function newGame(st, event) {
   if (limit !== "") body.time_limit = Number(limit);
   const delay = $("new-agent-delay").value.trim();
   if (delay !== "") body.agent_delay = Number(delay);
-  cancelPremove(st, "");
   send(st, "/api/new", body).then((ok) => {   // (on a phone the form is below the board)
     if (ok && $("board").getBoundingClientRect().top < 0) $("board").scrollIntoView();
   });
@@ -39,19 +38,27 @@ function shortcut(st, event, extra) {
     s: () => click("stop"), e: () => click("end"), p: () => click("pass"),
     u: () => click("undo"), m: () => $("typed-move").focus(), b: () => focusCursor(st),
     "?": () => { $("keys").open = true; $("keys").scrollIntoView({ block: "nearest" }); },
-    Escape: () => cancelPremove(st, "premove cancelled"),
+    Escape: () => cancelPremove(st),
     ...extra,
   };
   if (!(event.key in keys) || event.target.closest("#board .cell") && event.key === " ") return false;
-  if (event.key === "Escape" && !st.premove && st.preselected === null) return false;
+  if (event.key === "Escape" && !st.premove && !st.S.premove && st.preselected === null) return false;
   event.preventDefault();
   keys[event.key]();
   return true;
 }
 
+// A key meant for a box being typed in or a menu (not a checkbox or a button): no shortcut.
+function typing(target) {
+  const box = target.closest("input, select, textarea");
+  if (!box) return false;
+  if (box.tagName !== "INPUT") return true;
+  return !["checkbox", "radio", "button", "submit", "reset"].includes(box.type);
+}
+
 function pageKey(st, event, extra) {
   const S = st.S;
-  if (!S || event.target.closest("input, select, textarea, #analysis-board")) return;
+  if (!S || typing(event.target) || event.target.closest("#analysis-board")) return;
   if (shortcut(st, event, extra)) return;
   if (S.browse) {
     const to = { ArrowLeft: S.browse.index - 1, ArrowRight: S.browse.index + 1, Home: 0, End: null };
@@ -80,7 +87,7 @@ export function setUpControls(st, extraKeys) {
   for (const word of ["stop", "end", "pass"]) {
     $(word).addEventListener("click", () => send(st, "/api/play", { action: word }));
   }
-  $("undo").addEventListener("click", () => { cancelPremove(st, ""); send(st, "/api/undo", {}); });
+  $("undo").addEventListener("click", () => send(st, "/api/undo", {}));
   $("view").addEventListener("change", () => refresh(st, true));
   $("coordinates").addEventListener("change", () => refresh(st, true));
   $("new-game").addEventListener("submit", (event) => newGame(st, event));

@@ -85,7 +85,7 @@ export const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1]
 function boardKey(st, event) {
   const S = st.S;
   if (!S || !event.target.closest(".cell")) return;
-  if (event.key === "Escape" && cancelPremove(st, "premove cancelled")) { event.preventDefault(); return; }
+  if (event.key === "Escape" && cancelPremove(st)) { event.preventDefault(); return; }
   // (A past position or a watched game: the arrows step through the game instead.)
   if (S.mode !== "play" || S.browse) return;
   if (event.key in ARROWS) {

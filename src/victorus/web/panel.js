@@ -2,6 +2,7 @@
 // in words, the armies table (marks, holds), the result banner, the notices, the header's
 // form, the live region, and the rules help's pictures.
 import { $, legs, personSeats, activePeople, gameKey, actionCount } from "./state.js";
+import { premoveWords } from "./premove.js";
 
 // -- marks and holds ------------------------------------------------------------------
 export function markSvg(st, seat, extra = "") {
@@ -101,7 +102,7 @@ export function drawStatus(st) {
     if (S.mode === "play" && !S.person_to_act) text += ` (${S.seats[S.to_move]})`;
   }
   $("status").textContent = text;
-  $("message").textContent = st.note || S.message || "";
+  $("message").textContent = premoveWords(st) || S.message || "";
   $("message").title = $("message").textContent;
   const words = S.legal ? S.legal.words : [];
   for (const word of ["stop", "end", "pass"]) $(word).disabled = !words.includes(word) || st.offline;

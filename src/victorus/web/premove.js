@@ -1,10 +1,10 @@
-// Premoves: during the agents' turns the player may queue one leg (a turn's first, or any
-// leg the turn will want) by picking one of their pieces and a cell, as on their own turn.
-// When the player's turn comes it is played at once if it is legal then, else dropped
-// with a note; a click on the board or Escape cancels it. The turn's clock starts after
-// the premove is tried (the server holds it when it offers premoves: see docs/serve.md).
-import { $, legs, activePeople } from "./state.js";
-import { send } from "./connection.js";
+// Premoves: during the agents' turns the player may queue their next turn's first action
+// by picking one of their pieces and a cell, as on their own turn. The server holds it
+// (POST /api/premove) and, when the player's turn comes, plays it at once if it is legal
+// then, else drops it and says so; the turn's clock starts after it was tried. A click on
+// the board or Escape cancels it.
+import { $, activePeople } from "./state.js";
+import { api } from "./connection.js";
 
 // Whether the page may queue a premove now: a game played here, not the player's turn,
 // one of the player's armies still in it.
@@ -14,66 +14,67 @@ export function premoveOpen(st) {
                  !S.person_to_act && activePeople(st).length && !st.offline);
 }
 
+// The cells of the premove queued (the server's, or the one on its way).
+export function premoveCells(st) {
+  const text = st.premove ? st.premove.action : st.S && st.S.premove;
+  if (!text) return st.preselected ? [st.preselected] : [];
+  return text.split(/[-x]/);
+}
+
 // A click on the board during the agents' turns: pick one of the player's pieces, then a
 // cell (the premove); a click with a premove queued cancels it. True if the click was one.
 export function premoveClick(st, label) {
-  if (st.premove) { cancelPremove(st, "premove cancelled"); return true; }
+  if (st.premove || (st.S && st.S.premove)) { cancelPremove(st); return true; }
   if (!premoveOpen(st)) return false;
-  const board = $("board");
-  const army = board.querySelector(`.piece[data-cell="${label}"]`)?.dataset.army;
+  const army = $("board").querySelector(`.piece[data-cell="${label}"]`)?.dataset.army;
   const own = army !== undefined && activePeople(st).includes(Number(army));
   if (st.preselected === null || st.preselected === label) {
     if (st.preselected === label) { st.preselected = null; st.redraw(); return true; }
     if (!own) return false;
     st.preselected = label;
     $("error").textContent = "";
-    setNote(st, `premove: ${label} picked; click where it goes (a click again, or Escape, cancels)`);
     st.redraw();
     return true;
   }
   if (own) { st.preselected = label; st.redraw(); return true; }
-  const from = st.preselected;
-  const capture = army !== undefined;
-  st.premove = { action: `${from}${capture ? "x" : "-"}${label}`, cells: [from, label] };
-  st.preselected = null;
-  setNote(st, `premove queued: ${st.premove.action} (played at once on your turn if legal; Escape cancels)`);
-  st.redraw();
+  queuePremove(st, `${st.preselected}${army !== undefined ? "x" : "-"}${label}`);
   return true;
 }
 
-export function cancelPremove(st, why) {
-  if (!st.premove && st.preselected === null) return false;
-  st.premove = null;
+async function queuePremove(st, action) {
   st.preselected = null;
-  setNote(st, why);
+  st.premove = { action };
   st.redraw();
-  return true;
-}
-
-function setNote(st, text) {
-  st.note = text;
-  $("message").textContent = text;
-  $("message").title = text;
-}
-
-// A new state shown: on the player's turn, the premove is tried. The leg legal now with
-// the same cells is played (a capture or not, as the position says); else it is dropped
-// with a note.
-export function tryPremove(st) {
-  const S = st.S;
-  if (!st.premove && st.preselected !== null && !premoveOpen(st)) st.preselected = null;
-  if (!st.premove || !S || S.mode !== "play" || S.browse) return;
-  if (S.over || S.spectator) { cancelPremove(st, ""); return; }
-  if (!S.person_to_act) return;
-  const [from, to] = st.premove.cells, wanted = st.premove.action;
-  st.premove = null;
-  const leg = legs(st).find((l) => l[0] === from && l[1] === to);
-  if (!leg) {
-    setNote(st, `premove ${wanted} dropped: not legal now`);
-    st.redraw();
-    return;
+  try {
+    await api(st, "/api/premove", { action });
+  } catch (e) {
+    $("error").textContent = e.message;
   }
-  setNote(st, `premove played: ${leg[2]}`);
-  st.sending = true;
-  send(st, "/api/play", { action: leg[2] }).finally(() => { st.sending = false; });
+  st.premove = null;            // (the server's state says it from now on)
+  st.redraw();
+}
+
+// Escape or a click: the premove (or the piece picked for one) let go. True if there was one.
+export function cancelPremove(st) {
+  const queued = st.premove || (st.S && st.S.premove);
+  if (!queued && st.preselected === null) return false;
+  st.preselected = null;
+  st.premove = null;
+  if (queued) api(st, "/api/premove", { action: null }).catch((e) => { $("error").textContent = e.message; });
+  st.redraw();
+  return true;
+}
+
+// A new state: the piece picked for a premove is let go once premoves are closed.
+export function followPremove(st) {
+  if (st.preselected !== null && !premoveOpen(st)) st.preselected = null;
+}
+
+// Words for the status line: the premove queued.
+export function premoveWords(st) {
+  const S = st.S;
+  if (!S || S.mode !== "play") return "";
+  if (S.premove) return `premove queued: ${S.premove} (Escape cancels)`;
+  if (st.preselected) return `premove: ${st.preselected} picked; click where it goes`;
+  return "";
 }

@@ -42,9 +42,8 @@ export function createState() {
     clock: { left: null, at: 0, lowWarned: null, drawnFor: null },
     // Input (input.js): the keyboard's cell, a drag under way, a drop's click to ignore.
     cursor: null, drag: null, dropped: false, boardHadFocus: false,
-    premove: null,         // {action, cells}: queued during the agents' turns (input.js)
+    premove: null,         // {action}: a premove on its way to the server (premove.js)
     preselected: null,     // the piece picked for a premove, before its destination
-    note: "",              // a note of the page's own in the message line (a premove dropped)
     // What the page last told (sounds, the live region, the glide, the banner, the form).
     heard: null, announced: null, glided: null, bannerClosed: null, formFor: null,
     rulesAsked: false, soundLog: [], audio: null,
