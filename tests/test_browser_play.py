@@ -10,7 +10,7 @@ import victorus
 from helpers import position, serving
 from test_browser import TIMEOUT_MS
 from test_browser_page import RED_ONLY, show, shown
-from victorus.analysis import Analysis
+from victorus.analysis import Analysis, Review
 from victorus.server import Table
 
 pytestmark = pytest.mark.browser
@@ -105,3 +105,138 @@ def test_a_premove_is_cancelled_by_escape_or_a_click(opened, still):
     page.wait_for_function("() => S.premove === null")
     assert table.premove is None
     assert page.eval_on_selector_all(".cell.premove", "cs => cs.length") == 0
+
+
+# -- the mistakes in the move list --------------------------------------------------------------
+def reviewed(opened, board="compact", players=2, variant="quick2"):
+    """A finished game of greedy agents, reviewed (300 iterations a position: the same
+    marks on every machine), shown by a page once the review is done."""
+    table = Table(board, players, variant, seats=["greedy"] * 6, agent_delay=0)
+    table.review = Review(seconds=None, iterations=300)
+    srv = serving(table)
+    server = srv.__enter__()
+    page = opened(server, 1280, 800)
+    page.wait_for_function("() => S.over && review.status === 'done'")
+    return srv, server, page
+
+
+def test_the_review_s_marks_are_in_the_move_list_counted_and_each_a_key_away(opened):
+    srv, server, page = reviewed(opened)
+    try:
+        marks = page.evaluate("() => review.marks")
+        assert marks and {m["mark"] for m in marks} <= {"?!", "?", "??"}
+        # in the move list: each mark right after its action
+        shown_marks = page.eval_on_selector_all(
+            "#log .mark", "ms => ms.map(m => [Number(m.previousElementSibling.dataset.index), m.textContent])")
+        assert shown_marks == [[m["index"], m["mark"]] for m in marks]
+        # counted per army
+        counts = page.evaluate("() => review.counts")
+        for seat in server.table.game.config.present:
+            c = counts[seat]
+            assert page.inner_text(f'#review-counts .count[data-seat="{seat}"]').endswith(
+                f"?! {c['?!']}, ? {c['?']}, ?? {c['??']}")
+        assert sum(sum(c.values()) for c in counts) == len(marks)
+        # n walks every mark in order (the position before it, its analysis), Shift+N back
+        page.click("#status")
+        for m in marks:
+            page.keyboard.press("n")
+            page.wait_for_function(f"() => S.browse && S.browse.index === {m['index'] - 1}")
+            page.wait_for_function("() => document.querySelector('#analysis').textContent"
+                                   ".startsWith('review: ')")
+        if len(marks) > 1:
+            page.keyboard.press("Shift+N")
+            page.wait_for_function(f"() => S.browse && S.browse.index === {marks[-2]['index'] - 1}")
+        # the graph: one circle per mark; zoomed in, it scrolls and the mark shown is in view
+        assert len(page.query_selector_all("#review-graph .review-mark")) == len(marks)
+        width = page.evaluate("() => document.querySelector('#review-scroll').clientWidth")
+        for _ in range(5):
+            page.click("#zoom-in")
+        page.wait_for_function(f"() => document.querySelector('#review-graph').getBoundingClientRect()"
+                               f".width >= {30 * (width - 2)}")
+        page.keyboard.press("n")
+        m = marks[-1]
+        page.wait_for_function(f"() => S.browse && S.browse.index === {m['index'] - 1}")
+        inside = page.evaluate(f"""() => {{ const c = document.querySelector(
+            '#review-graph .review-mark[data-index="{m['index']}"]').getBoundingClientRect();
+            const box = document.querySelector('#review-scroll').getBoundingClientRect();
+            return [c.left >= box.left - 1 && c.right <= box.right + 1, c.left, c.right, box.left, box.right,
+            document.querySelector('#review-scroll').scrollLeft, document.querySelector('#review-scroll').scrollWidth]; }}""")
+        assert inside[0], inside
+        page.click("#zoom-out")
+        assert page.is_enabled("#zoom-out")
+    finally:
+        srv.__exit__(None, None, None)
+
+
+# -- the analysis board -----------------------------------------------------------------------
+def ab_moves(page):
+    return page.eval_on_selector_all("#ab-moves .ab-node", "bs => bs.map(b => b.textContent)")
+
+
+def test_a_variation_on_the_analysis_board_leaves_the_game_as_it_is(opened):
+    table = Table("compact", 2, seats=RED_ONLY, agent_delay=0)
+    table.analysis = Analysis(seconds=0.3, seed=1)
+    with serving(table, worker=False) as srv:
+        page = opened(srv)
+        page.wait_for_selector(".cell.origin")
+        version, placement = page.evaluate("() => [S.version, S.placement]")
+        page.keyboard.press("v")                               # the position shown
+        page.wait_for_selector("#analysis-board:not([hidden])")
+        page.wait_for_function("() => /depth [1-9]/.test(document.querySelector('#ab-engine')"
+                               ".textContent)")
+        # the engine's line and every army's chance for the position on the board
+        assert "red " in page.inner_text("#ab-engine")
+        assert page.eval_on_selector_all("#ab-chances .chance", "cs => cs.length") == 6
+        page.click('#ab-board .cell[data-cell="g6"]')
+        page.click('#ab-board .cell[data-cell="g10"]')
+        page.wait_for_selector('#ab-board .piece[data-cell="g10"]')
+        assert ab_moves(page) == ["start", "g6-g10"]
+        page.wait_for_function("() => document.querySelector('#ab-status').textContent"
+                               ".startsWith('blue to act')")
+        # a second variation from the start, kept beside the first; an illegal one refused
+        page.click('#ab-moves .ab-node[data-node="0"]')
+        page.wait_for_selector('#ab-board .piece[data-cell="g6"]')
+        page.click('#ab-board .cell[data-cell="g6"]')
+        page.click('#ab-board .cell[data-cell="g14"]')
+        page.wait_for_function("() => document.querySelector('#ab-status').textContent"
+                               ".includes('not legal')")
+        page.click('#ab-board .cell[data-cell="g6"]')
+        origin = page.evaluate("() => S.legal.legs.find(l => l[0] !== 'g6')[0]")
+        target = page.evaluate("() => S.legal.legs.find(l => l[0] !== 'g6')[1]")
+        page.click(f'#ab-board .cell[data-cell="{origin}"]')
+        page.click(f'#ab-board .cell[data-cell="{target}"]')
+        page.wait_for_function("() => document.querySelectorAll('#ab-moves .ab-node').length === 3")
+        assert page.eval_on_selector_all("#ab-moves .ab-variation", "vs => vs.length") == 1
+        page.keyboard.press("ArrowLeft")                       # back along the tree
+        page.wait_for_selector('#ab-moves .ab-node[data-node="0"].current')
+        page.click("#ab-stop")
+        page.wait_for_function("() => document.querySelector('#ab-engine').textContent"
+                               ".startsWith('stopped') || document.querySelector('#ab-engine')"
+                               ".textContent.startsWith('done')")
+        # the game never moved
+        assert table.game.history() == [] and table.game.to_move == 0
+        assert page.evaluate("() => [S.version, S.placement]") == [version, placement]
+        assert page.get_attribute('#board .cell[data-cell="g6"]', "data-army") == "0"
+        page.click("#ab-close")
+        page.wait_for_selector("#analysis-board", state="hidden")
+        page.click('#board .cell[data-cell="g6"]')               # and it goes on as it was
+        page.click('#board .cell[data-cell="g10"]')
+        page.wait_for_function("() => S.version > %d" % version)
+        assert [a.text for a in table.game.history()][0] == "g6-g10"
+
+
+def test_the_analysis_board_copies_a_vpn_and_opens_one(opened, still):
+    page, table = opened(still), still.table
+    table.analysis = Analysis(seconds=0.2, seed=1)
+    show(page, table, APART)
+    page.click("#open-board")
+    page.wait_for_function("() => document.querySelector('#ab-vpn').value !== ''")
+    assert page.input_value("#ab-vpn") == victorus.Game.from_vpn(APART).vpn()
+    page.click("#ab-copy")
+    page.wait_for_function("() => document.querySelector('#ab-copied').textContent !== ''")
+    other = position({"i6": "0Tw", "i10": "1Q", "c6": "1Tb", "i20": "2Tb"}, to_move=0)
+    page.fill("#ab-vpn-in", other)
+    page.click("#ab-open button")
+    page.wait_for_selector('#ab-board .piece[data-cell="c6"]')
+    assert page.input_value("#ab-vpn") == victorus.Game.from_vpn(other).vpn()
+    assert page.evaluate("() => S.placement") == "i6:0Tw,i20:1Tb"    # the game's own

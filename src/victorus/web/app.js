@@ -5,13 +5,14 @@ import { $, createState } from "./state.js";
 import { follow, api } from "./connection.js";
 import { showFrame, showPosition, drawBoard, drawCoordinates, fitCells, glide } from "./board.js";
 import { drawStatus, drawSummary, drawArmies, drawOutcome, drawNotice, syncForm, announce, fillMenus } from "./panel.js";
-import { updateLog, drawLog } from "./movelist.js";
+import { updateLog, drawLog, drawMoveMarks } from "./movelist.js";
 import { stopPlayback } from "./watch.js";
 import { showClock, tickClock } from "./clock.js";
 import { listen, setUpSounds } from "./sound.js";
-import { drawReview, followReview, setUpReview } from "./review.js";
+import { drawReview, followReview, setUpReview, reviewMarks, jumpToMistake, MARK_NAMES } from "./review.js";
 import { analyse, drawAnalysis } from "./analysis.js";
 import { setUpBoardInput } from "./input.js";
+import { setUpBoard, openBoard } from "./analysisboard.js";
 import { setUpControls } from "./controls.js";
 import { followPremove } from "./premove.js";
 import { send } from "./connection.js";
@@ -33,6 +34,7 @@ function render() {
   drawArmies(st, (seats) => send(st, "/api/seats", { seats }));
   drawLog(st);
   drawReview(st);
+  drawMoveMarks(st, reviewMarks(st), MARK_NAMES);
   followReview(st);
   announce(st);
   glide(st);
@@ -50,12 +52,14 @@ st.hooks = {
   clock: (clock) => showClock(st, clock),
   offline: () => { drawStatus(st); drawNotice(st); },
   meta: () => fillMenus(st),
+  marks: () => drawMoveMarks(st, reviewMarks(st), MARK_NAMES),
 };
 
 setUpSounds();
 setUpBoardInput(st);
 setUpReview(st);
-setUpControls(st, { a: () => analyse(st) });
+setUpBoard(st);
+setUpControls(st, { a: () => analyse(st), v: () => openBoard(st), n: () => jumpToMistake(st, 1), N: () => jumpToMistake(st, -1) });
 $("analyse").addEventListener("click", () => analyse(st));
 window.addEventListener("resize", () => fitCells($("board")));
 setInterval(() => tickClock(st), 100);

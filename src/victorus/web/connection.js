@@ -93,7 +93,12 @@ function show(st, state, choices) {
   if (state.frame !== null) {
     st.frames.delete(state.frame_key);
     st.frames.set(state.frame_key, state.frame);
-    if (st.frames.size > st.meta.framesHeld) st.frames.delete(st.frames.keys().next().value);
+    if (state.centres) st.centres.set(state.frame_key, state.centres);
+    if (st.frames.size > st.meta.framesHeld) {
+      const oldest = st.frames.keys().next().value;
+      st.frames.delete(oldest);
+      st.centres.delete(oldest);
+    }
   } else if (!st.frames.has(state.frame_key)) {         // (dropped since it was asked for)
     return refresh(st, true);
   }

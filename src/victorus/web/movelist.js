@@ -62,3 +62,23 @@ export function scrollLogTo(mark) {
   // (a turn taller than the box shows its first line: who acted)
   else if (bottom > log.scrollTop + log.clientHeight) log.scrollTop = Math.min(top, bottom - log.clientHeight);
 }
+
+// The review's marks after their actions in the list (?!, ?, ??), drawn again when the
+// review or the log changed.
+export function drawMoveMarks(st, marks, names) {
+  const log = $("log");
+  const key = `${st.logKey}:${st.logTurns.length}:${marks.map((m) => m.index + m.mark).join(",")}`;
+  if (key === st.movesMarked) return;
+  st.movesMarked = key;
+  for (const old of log.querySelectorAll(".mark")) old.remove();
+  for (const m of marks) {
+    const act = log.querySelector(`.act[data-index="${m.index}"]`);
+    if (!act) continue;
+    const span = document.createElement("span");
+    span.className = `mark mark-${names[m.mark]}`;
+    span.textContent = m.mark;
+    span.title = `${names[m.mark]}: ${Math.round(100 * m.before)}% \u2192 ${Math.round(100 * m.after)}%` +
+      (m.best ? `, best was ${m.best}` : "");
+    act.after(span);
+  }
+}

@@ -35,7 +35,8 @@ export function createState() {
     waiting: [],           // promises of a version shown: {version, resolve}
     // The board's frames by key (the oldest first) and the log the page holds: the
     // server sends only what differs.
-    frames: new Map(), frameKey: "", logKey: null, logTurns: [], shown: null,
+    frames: new Map(), centres: new Map(), frameKey: "", logKey: null, logTurns: [], shown: null,
+    shapes: null,          // the pieces' shapes (GET /api/pieces), fetched once when needed
     // After a server restart: the game's last record (record.js).
     restartedNotice: false, keptRecord: null, lostRecord: null, lostUrl: null,
     // The clocks (panel.js).
@@ -52,7 +53,8 @@ export function createState() {
     // The review of a finished or watched game (review.js).
     review: { key: null, game: null, points: [], marks: [], status: "none", length: 0 },
     reviewing: null, reviewPoint: null, reviewDeclined: null, mistakeAt: null,
-    zoom: 1,               // the review graph's zoom (1: the whole game in its box)
+    zoom: 1, zoomFollow: null,   // the review graph's zoom (1: the whole game in its box)
+    movesMarked: null,     // what the move list's marks were drawn for
     // The connection (connection.js).
     socket: null, polling: false, catching: false, behind: false, retrySocket: null,
     // Set by main.js: draw the whole page from the state; the hooks the modules call.
