@@ -147,3 +147,35 @@ def test_an_empty_clock_table_is_not_read(opened, live):
     page.wait_for_selector('#clocks td[data-seat="0"]')
     assert page.get_attribute("#clocks", "aria-hidden") == "false"
     assert "every army's clock" in page.locator("aside").aria_snapshot()
+
+
+# -- the socket's deltas ---------------------------------------------------------------------
+PIECES_SHOWN = """() => [...document.querySelectorAll('#board .piece')]
+    .map(p => p.dataset.cell + ':' + p.dataset.army).sort()"""
+
+
+def test_the_page_follows_the_socket_s_deltas_and_asks_for_the_state_when_one_is_missed(
+        opened, standard):
+    # Six agents, stepped by the test: each change comes as a delta on the socket, which
+    # the page applies (its pieces drawn from the cells); a delta whose base the page does
+    # not hold (here: the page's watched state put out of step) brings the whole state.
+    page, table = opened(standard), standard.table
+    table.set_seats(["greedy"] * 6)
+    page.wait_for_function(f"() => S.version === {table.version}")
+    page.wait_for_function("() => victorus.st.W !== null")
+    before = page.evaluate("() => victorus.st.deltas")
+    for step in range(30):
+        if step == 20:
+            page.evaluate("() => { victorus.st.W = {...victorus.st.W, version: -1}; }")
+        assert standard.work()
+        page.wait_for_function(f"() => S.version === {table.version}")
+        state = table.state()
+        placement = sorted(f"{cell}:{code[0]}" for cell, code in
+                           (e.split(":") for e in state["placement"].split(",")))
+        assert page.evaluate(PIECES_SHOWN) == placement
+        assert page.evaluate("() => S.placement") == state["placement"]
+    assert page.evaluate("() => victorus.st.deltas") - before >= 25     # most by deltas
+    logged = page.eval_on_selector_all("#log .act", "els => els.map(e => e.textContent)")
+    assert logged == [a.text for a in table.game.history()]
+    assert page.evaluate("() => S.vpn") == (table.game.vpn() if table.game.phase == "start"
+                                            else None)

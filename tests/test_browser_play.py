@@ -10,6 +10,7 @@ import victorus
 from helpers import position, serving
 from test_browser import TIMEOUT_MS
 from test_browser_page import RED_ONLY, show, shown
+from test_browser_review import picture
 from victorus.analysis import Analysis, Review
 from victorus.server import Table
 
@@ -120,7 +121,7 @@ def reviewed(opened, board="compact", players=2, variant="quick2"):
     return srv, server, page
 
 
-def test_the_review_s_marks_are_in_the_move_list_counted_and_each_a_key_away(opened):
+def test_the_review_s_marks_are_in_the_move_list_counted_and_each_a_key_away(opened, tmp_path):
     srv, server, page = reviewed(opened)
     try:
         marks = page.evaluate("() => review.marks")
@@ -164,6 +165,18 @@ def test_the_review_s_marks_are_in_the_move_list_counted_and_each_a_key_away(ope
         assert inside[0], inside
         page.click("#zoom-out")
         assert page.is_enabled("#zoom-out")
+        for _ in range(4):
+            page.click("#zoom-out")
+        page.wait_for_function("() => !document.querySelector('#zoom-in').disabled && "
+                               "document.querySelector('#zoom-out').disabled")
+        page.keyboard.press("n")                                # (the first mark, for the picture)
+        page.wait_for_function(f"() => S.browse && S.browse.index === {marks[0]['index'] - 1}")
+        review, log = (page.eval_on_selector(sel, "e => { const r = e.getBoundingClientRect();"
+                                             " return [r.left, r.top, r.right, r.bottom]; }")
+                       for sel in ("#review", "#log"))
+        page.screenshot(path=picture(tmp_path, "serve-reviewed-game.png"),
+                        clip={"x": review[0], "y": review[1], "width": review[2] - review[0],
+                              "height": log[3] - review[1]})
     finally:
         srv.__exit__(None, None, None)
 
@@ -173,7 +186,7 @@ def ab_moves(page):
     return page.eval_on_selector_all("#ab-moves .ab-node", "bs => bs.map(b => b.textContent)")
 
 
-def test_a_variation_on_the_analysis_board_leaves_the_game_as_it_is(opened):
+def test_a_variation_on_the_analysis_board_leaves_the_game_as_it_is(opened, tmp_path):
     table = Table("compact", 2, seats=RED_ONLY, agent_delay=0)
     table.analysis = Analysis(seconds=0.3, seed=1)
     with serving(table, worker=False) as srv:
@@ -207,6 +220,9 @@ def test_a_variation_on_the_analysis_board_leaves_the_game_as_it_is(opened):
         page.click(f'#ab-board .cell[data-cell="{target}"]')
         page.wait_for_function("() => document.querySelectorAll('#ab-moves .ab-node').length === 3")
         assert page.eval_on_selector_all("#ab-moves .ab-variation", "vs => vs.length") == 1
+        page.wait_for_function("() => /depth [1-9]/.test(document.querySelector('#ab-engine')"
+                               ".textContent)")
+        page.locator("#board-box").screenshot(path=picture(tmp_path, "serve-analysis-board.png"))
         page.keyboard.press("ArrowLeft")                       # back along the tree
         page.wait_for_selector('#ab-moves .ab-node[data-node="0"].current')
         page.click("#ab-stop")
@@ -240,3 +256,36 @@ def test_the_analysis_board_copies_a_vpn_and_opens_one(opened, still):
     page.wait_for_selector('#ab-board .piece[data-cell="c6"]')
     assert page.input_value("#ab-vpn") == victorus.Game.from_vpn(other).vpn()
     assert page.evaluate("() => S.placement") == "i6:0Tw,i20:1Tb"    # the game's own
+
+
+# -- the live evaluation ----------------------------------------------------------------------
+def test_the_live_evaluation_is_off_in_your_own_game_until_asked(opened, still):
+    page, table = opened(still), still.table
+    table.analysis = Analysis(seconds=0.2, seed=1)
+    show(page, table, APART)
+    assert not page.is_checked("#live-eval") and page.is_hidden("#eval")
+    page.check("#live-eval")
+    page.wait_for_function("() => document.querySelectorAll('#eval .eval-army').length === 6 && "
+                           "/evaluation: red \\d+%/.test(document.querySelector('#eval')"
+                           ".getAttribute('aria-label'))")
+    page.uncheck("#live-eval")
+    page.wait_for_selector("#eval", state="hidden")
+
+
+def test_the_live_evaluation_follows_a_watched_game_step_by_step(opened):
+    table = Table("compact", 2, seats=RED_ONLY, agent_delay=0)
+    table.analysis = Analysis(seconds=0.2, seed=1)
+    with serving(table, worker=False) as srv:
+        page = opened(srv)
+        test_browser.watch_centre_game(page)
+        assert page.is_checked("#live-eval")                    # on when watching
+        two = ("() => document.querySelector('#eval .eval-two') && /^evaluation: red, black, "
+               "purple \\d+%, blue, green, orange \\d+%$/.test(document.querySelector('#eval')"
+               ".getAttribute('aria-label'))")
+        page.wait_for_function(two)
+        for index in (1, 2):
+            page.click("#next")
+            page.wait_for_function(f"() => S.watch.index === {index}")
+            page.wait_for_function("() => victorus.st.live.found && victorus.st.live.found"
+                                   ".placement === S.placement")
+            page.wait_for_function(two)

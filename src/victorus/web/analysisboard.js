@@ -37,6 +37,7 @@ export async function openBoard(st, vpn = null) {
   else source = { at: st.logTurns.reduce((n, t) => n + t.actions.length, 0) };
   st.board = newTree(source);
   $("analysis-board").hidden = false;
+  st.redraw();                                // (the live evaluation pauses meanwhile)
   $("ab-vpn-in").value = "";
   if (!st.shapes) {
     try { st.shapes = await api(st, "/api/pieces"); } catch (e) { st.board.error = e.message; }
@@ -53,6 +54,7 @@ export function closeBoard(st) {
   st.board = null;
   $("analysis-board").hidden = true;
   api(st, "/api/analyse", { stop: true }).catch(() => {});
+  st.redraw();
   $("analyse").focus();
 }
 
@@ -147,7 +149,7 @@ function drawPieces(st, box, cells, last) {
     const code = cells[label];
     if (!code) continue;
     html += `<g class="piece" data-cell="${label}" data-army="${code[0]}" transform="translate(${x},${y})">` +
-      `${shapes[code] || ""}<title>${pieceWords(st, code)}</title></g>`;
+      `${shapes[code] || `<title>${pieceWords(st, code)}</title>`}</g>`;
   }
   layer.innerHTML = html;
   layer.setAttribute("aria-hidden", "true");

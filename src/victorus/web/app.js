@@ -13,6 +13,7 @@ import { drawReview, followReview, setUpReview, reviewMarks, jumpToMistake, MARK
 import { analyse, drawAnalysis } from "./analysis.js";
 import { setUpBoardInput } from "./input.js";
 import { setUpBoard, openBoard } from "./analysisboard.js";
+import { setUpEval, followEval } from "./liveeval.js";
 import { setUpControls } from "./controls.js";
 import { followPremove } from "./premove.js";
 import { send } from "./connection.js";
@@ -41,6 +42,7 @@ function render() {
   $("vpn").textContent = S.vpn || "(only at the start of a running turn)";
   $("placement").textContent = S.placement;
   showClock(st, S.clock);
+  followEval(st);
 }
 
 st.redraw = render;
@@ -59,6 +61,7 @@ setUpSounds();
 setUpBoardInput(st);
 setUpReview(st);
 setUpBoard(st);
+setUpEval(st);
 setUpControls(st, { a: () => analyse(st), v: () => openBoard(st), n: () => jumpToMistake(st, 1), N: () => jumpToMistake(st, -1) });
 $("analyse").addEventListener("click", () => analyse(st));
 window.addEventListener("resize", () => fitCells($("board")));

@@ -3,6 +3,7 @@
 // the drawing (st.hooks). The server checks everything; the page only helps. After a
 // server restart, the game's last record as the page knew it is offered.
 import { $, pause } from "./state.js";
+import { watchedOf, applyDelta, placementOf, vpnOf, positionLayer } from "./delta.js";
 
 export async function api(st, path, body) {
   const options = body === undefined ? {} :
@@ -102,6 +103,15 @@ function show(st, state, choices) {
   } else if (!st.frames.has(state.frame_key)) {         // (dropped since it was asked for)
     return refresh(st, true);
   }
+  st.viewFrames.set(`${state.view}:${choices.includes("labels=1") ? 1 : 0}`, state.frame_key);
+  display(st, state, restarted, choices);
+  st.W = state.browse ? null : watchedOf(state, st.logTurns);
+  return true;
+}
+
+// A state drawn (whole, or made from a delta).
+function display(st, state, restarted, choices) {
+  const S = st.S;
   if (!S || restarted || S.version !== state.version || S.view !== state.view) st.selected = null;
   // (a tab watches a game whose person seats another tab plays: none, nothing to watch)
   if (state.spectator && !(state.mode === "play" && state.present.some((s) => state.seats[s] === "person"))) state.spectator = false;
@@ -119,6 +129,33 @@ function show(st, state, choices) {
   st.redraw();
   st.hooks.shown();
   resolveReached(st, restarted);
+}
+
+// A socket's delta applied on the watched state, drawn as a whole state would be; false
+// when it does not fit (the page then asks for the whole state).
+function fromDelta(st, notice) {
+  const W = st.W, S = st.S, view = $("view").value, labels = $("coordinates").checked ? 1 : 0;
+  if (!W || !S || !st.shapes || st.browsing !== null || S.browse || st.catching ||
+      W.version !== notice.base || W.instance !== notice.instance) return false;
+  const centres = st.centres.get(st.frameKey);
+  if (!centres) return false;
+  const order = new Map(centres.map(([label], k) => [label, k]));
+  const next = applyDelta(W, notice.delta, order);
+  const seat = view === "turn" ? next.to_move : Number(view);
+  const key = st.viewFrames.get(`${seat}:${labels}`);
+  if (!key || !st.frames.has(key) || !st.centres.has(key)) return false;
+  // the log's new turns (it grows at its end), or the whole log
+  const slid = notice.delta.lists && notice.delta.lists.log;
+  let from = next.log.length, turns = [];
+  if (next.log_key !== W.log_key || (slid && slid[0] !== 0)) { from = 0; turns = next.log; }
+  else if (slid) { from = slid[1]; turns = slid[2]; }
+  const placement = placementOf(next);
+  const state = { ...S, ...next, log: turns, log_from: from, placement, vpn: vpnOf(next, placement),
+                  position: positionLayer(next, st.centres.get(key), st.shapes), frame_key: key,
+                  frame: null, view: seat, clock: notice.clock, browse: null };
+  display(st, state, false, shownChoices(st));
+  st.W = next;
+  st.deltas += 1;
   return true;
 }
 
@@ -141,6 +178,7 @@ async function loadMeta(st) {
     controllers: ["person", ...meta.agents], agents: meta.agents, teamGroups: meta.team_groups,
     alliedGroups: meta.allied_groups, framesHeld: meta.frames_held,
   });
+  if (!st.shapes) st.shapes = await api(st, "/api/pieces");     // (the same for every game)
   st.hooks.meta();
 }
 
@@ -172,8 +210,11 @@ function openSocket(st) {
     ws.onopen = () => { st.socket = ws; };
     ws.onmessage = (event) => {
       const notice = JSON.parse(event.data);
-      if (!st.S || notice.instance !== st.S.instance || notice.version !== st.S.version) catchUp(st);
-      else st.hooks.clock(notice.clock);
+      if (!st.S || notice.instance !== st.S.instance || notice.version !== st.S.version) {
+        if (!(notice.delta && fromDelta(st, notice))) catchUp(st);
+      } else {
+        st.hooks.clock(notice.clock);
+      }
     };
     ws.onclose = () => {
       const opened = st.socket === ws;

@@ -36,7 +36,10 @@ export function createState() {
     // The board's frames by key (the oldest first) and the log the page holds: the
     // server sends only what differs.
     frames: new Map(), centres: new Map(), frameKey: "", logKey: null, logTurns: [], shown: null,
-    shapes: null,          // the pieces' shapes (GET /api/pieces), fetched once when needed
+    shapes: null,          // the pieces' shapes (GET /api/pieces), fetched once
+    W: null,               // the watched state the socket's deltas apply to (delta.js)
+    viewFrames: new Map(), // the frame key of each view ("seat:labels") last sent
+    deltas: 0,             // the deltas applied (a count, for a look from outside)
     // After a server restart: the game's last record (record.js).
     restartedNotice: false, keptRecord: null, lostRecord: null, lostUrl: null,
     // The clocks (panel.js).
