@@ -128,7 +128,8 @@ def test_the_review_s_marks_are_in_the_move_list_counted_and_each_a_key_away(ope
         assert marks and {m["mark"] for m in marks} <= {"?!", "?", "??"}
         # in the move list: each mark right after its action
         shown_marks = page.eval_on_selector_all(
-            "#log .mark", "ms => ms.map(m => [Number(m.previousElementSibling.dataset.index), m.textContent])")
+            "#log .mark",
+            "ms => ms.map(m => [Number(m.previousElementSibling.dataset.index), m.textContent])")
         assert shown_marks == [[m["index"], m["mark"]] for m in marks]
         # counted per army
         counts = page.evaluate("() => review.counts")
@@ -160,8 +161,8 @@ def test_the_review_s_marks_are_in_the_move_list_counted_and_each_a_key_away(ope
         inside = page.evaluate(f"""() => {{ const c = document.querySelector(
             '#review-graph .review-mark[data-index="{m['index']}"]').getBoundingClientRect();
             const box = document.querySelector('#review-scroll').getBoundingClientRect();
-            return [c.left >= box.left - 1 && c.right <= box.right + 1, c.left, c.right, box.left, box.right,
-            document.querySelector('#review-scroll').scrollLeft, document.querySelector('#review-scroll').scrollWidth]; }}""")
+            return [c.left >= box.left - 1 && c.right <= box.right + 1, c.left, c.right,
+                    box.left, box.right]; }}""")
         assert inside[0], inside
         page.click("#zoom-out")
         assert page.is_enabled("#zoom-out")
