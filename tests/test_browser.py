@@ -284,7 +284,9 @@ def test_a_double_click_on_a_destination_plays_the_leg_once(page, server):
 
 def test_a_server_error_goes_away_when_the_server_answers_again(page, server):
     page.route("**/api/state*", lambda route: route.abort())
-    server.table.set_seats(server.table.controllers)    # ends the request already waiting
+    # a new game comes without a delta on the socket: the page asks for the state (and
+    # ends any request already waiting)
+    server.table.new_game("compact", 2, seats=[PERSON] + ["greedy"] * 5, agent_delay=0)
     page.wait_for_function("() => document.body.classList.contains('offline')")
     assert page.inner_text("#notice").startswith("The server is not answering")
     page.unroute("**/api/state*")
@@ -418,8 +420,9 @@ def test_coordinates_on_demand_and_a_legend(page, server):
 def test_a_draw_reads_as_a_draw(page, server):
     # (No quick way to reach a drawn position by clicks: the status is drawn from a state
     # the server would send for one, R26/R37(a).)
-    text = page.evaluate("() => { S = {...S, over: true, winners: [], reason: 'round-limit'};"
-                         " drawStatus(); return document.querySelector('#status').textContent; }")
+    text = page.evaluate("() => { victorus.st.S = {...S, over: true, winners: [],"
+                         " reason: 'round-limit'}; victorus.drawStatus();"
+                         " return document.querySelector('#status').textContent; }")
     assert text == "Game over (round-limit): a draw"
 
 
@@ -453,16 +456,23 @@ def test_past_positions_can_be_browsed_while_the_game_goes_on(page, server):
     assert page.is_hidden("#live")
 
 
+# Each state the page is sent (a frame key in the answer) noted in window.answers: the
+# page's own fetch, wrapped (KEEP: what to note of each; FIRST: the list to start with).
+STATES_SEEN = """() => { window.answers = FIRST; const ask = window.fetch;
+    window.fetch = async (...args) => { const response = await ask(...args);
+        if (String(args[0]).startsWith('/api/state')) { const data = await response.clone().json();
+            if (data.frame_key !== undefined) answers.push(KEEP); }
+        return response; }; }"""
+
+
 def test_the_board_frame_and_the_log_are_sent_once_as_the_game_goes_on(page, server):
     # The page holds the board's frame (cells, walls) and the log's turns,
     # and the server sends only the pieces and the new turns; the log's entries are never
     # rebuilt, and the page's log is the game's. (The test plays each action and waits
     # until the page shows it, so that every change is seen, whatever the machine's load.)
     import random
-    page.evaluate("""() => { window.answers = [[frameKey, true]]; const ask = api;
-        window.api = async (...args) => { const data = await ask(...args);
-            if (data.frame_key !== undefined) answers.push([data.frame_key, data.frame !== null]);
-            return data; }; }""")
+    page.evaluate(STATES_SEEN.replace("KEEP", "[data.frame_key, data.frame !== null]")
+                  .replace("FIRST", "[[victorus.st.frameKey, true]]"))
     table, rng = server.table, random.Random(2)
     table.new_game("compact", 2, seats=[PERSON] * 6, agent_delay=0)
     for played in range(60):
@@ -475,7 +485,9 @@ def test_the_board_frame_and_the_log_are_sent_once_as_the_game_goes_on(page, ser
     assert logged == [str(a) for a in table.game.history()] and len(logged) == 60
     assert page.evaluate("() => document.querySelector('#log li') === window.firstTurn")
     frames = page.evaluate("() => answers")                 # [key, sent?] of each answer
-    assert len(frames) > 60
+    # every change came as a state answer or as a delta on the socket (drawn from a frame
+    # held, so it sends none)
+    assert len(frames) + page.evaluate("() => victorus.st.deltas") > 60
     for (held, _), (key, sent) in zip(frames, frames[1:]):
         assert sent == (key != held)                         # a frame only when it changed
 
@@ -520,10 +532,7 @@ def test_a_restarted_server_is_followed(page, server):
 
 def test_each_view_s_frame_is_sent_once(page, server):
     # The page holds a frame per view: turning to blue and back to red sends blue's only.
-    page.evaluate("""() => { window.answers = []; const ask = api;
-        window.api = async (...args) => { const data = await ask(...args);
-            if (data.frame_key !== undefined) answers.push(data.frame !== null);
-            return data; }; }""")
+    page.evaluate(STATES_SEEN.replace("KEEP", "data.frame !== null").replace("FIRST", "[]"))
     for seat in ("3", "0", "3", "turn"):
         page.select_option("#view", seat)
         page.wait_for_function(f"() => S.view === {0 if seat == 'turn' else seat} && "

@@ -89,8 +89,8 @@ def test_new_game_and_rematch_keep_the_opponent_chosen_at_start(opened):
 
 # -- the newest action and its actor ----------------------------------------------------------
 NEWEST_IN_VIEW = """() => {
-  window.checks = []; const draw0 = draw;
-  window.draw = function () {
+  window.checks = []; const draw0 = victorus.st.redraw;
+  victorus.st.redraw = function () {
     draw0();
     const list = document.querySelector('#summary'), newest = list.lastElementChild;
     if (!newest) return;
@@ -135,7 +135,7 @@ def test_the_newest_action_and_its_actor_are_always_in_view_six_armies(opened):
 # -- review ---------------------------------------------------------------------------------------
 def test_a_finished_game_is_reviewed_and_a_marked_move_shows_its_position(opened, tmp_path):
     table = agents_only()
-    table.review = Review(seconds=None, iterations=300, drop=0.0)   # the same on every machine
+    table.review = Review(seconds=None, iterations=300)   # the same on every machine
     with serving(table) as srv:
         page = opened(srv, 1280, 800)
         page.wait_for_function("() => S.over && review.status === 'done'")

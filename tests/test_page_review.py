@@ -9,7 +9,7 @@ import pytest
 
 import victorus
 from helpers import call, serving
-from victorus.analysis import REVIEW_MAX_POSITIONS, Analysis, Review, _spread, chance, marks
+from victorus.analysis import REVIEW_MAX_POSITIONS, Analysis, Review, _spread, chance
 from victorus.server import PERSON, Table
 
 TAB_A, TAB_B = "0123456789abcdef", "fedcba9876543210"
@@ -60,7 +60,7 @@ def test_a_finished_game_is_reviewed_position_by_position(server):
     table = server.table
     status, data = call(server, "/api/review", {})
     assert status == 400 and "once the game is over" in data["error"]
-    table.review = Review(seconds=None, iterations=50, drop=0.0)
+    table.review = Review(seconds=None, iterations=50)
     table.set_seats(["greedy"] * 6)
     while table.work():
         pass
@@ -73,10 +73,13 @@ def test_a_finished_game_is_reviewed_position_by_position(server):
     assert all(0 <= c <= 1 for p in points for c in p["chances"] if c is not None)
     last = points[-1]
     assert last["best"] is None and sorted(set(last["chances"])) == [0.0, 1.0]
-    assert state["marks"] and len(state["marks"]) <= 5
-    for mark in state["marks"]:
+    marked = [p for p in points if p["mark"]]
+    assert [m["index"] for m in state["marks"]] == [p["index"] + 1 for p in marked]
+    for mark, point in zip(state["marks"], marked):
         assert mark["before"] - mark["after"] == pytest.approx(mark["drop"], abs=1e-3)
-        assert mark["drop"] > 0
+        assert mark["drop"] >= state["thresholds"]["?!"] and mark["played"] == point["played"]
+    assert sum(sum(c.values()) for c in state["counts"]) == len(marked)
+    assert [p["played"] for p in points[:-1]] == [a.text for a in table.game.history()]
     assert call(server, "/api/review?from=5")[1]["points"] == points[5:]
     status, data = call(server, "/api/review", {"cancel": "yes"})
     assert status == 400 and "'cancel' must be true or false" in data["error"]
@@ -105,18 +108,6 @@ def test_a_long_game_is_reviewed_at_a_bounded_number_of_positions():
     spread = _spread(5001, REVIEW_MAX_POSITIONS)
     assert len(spread) == REVIEW_MAX_POSITIONS and spread[0] == 0 and spread[-1] == 5000
     assert _spread(10, 1000) == list(range(10))
-
-
-def test_marks_are_the_biggest_falls_of_the_actor_s_team():
-    game = victorus.Game("compact", players=2)
-    point = lambda i, seat, red: {"index": i, "seat": seat, "best": "x", "cells": [],  # noqa: E731
-                                  "chances": [red, 1 - red] * 3}
-    points = [point(0, 0, 0.5), point(1, 1, 0.2), point(2, 0, 0.3), point(3, 1, 0.9)]
-    found = marks(points, game, drop=0.1)
-    # red's action 1 lost 0.3; blue's action 2 gained nothing for blue (0.8 -> 0.7: 0.1)
-    # and red's action 3 lost... nothing (0.3 -> 0.9)
-    assert [(m["index"], m["name"]) for m in found] == [(1, "red"), (2, "blue")]
-    assert found[0]["drop"] == pytest.approx(0.3)
 
 
 def test_a_second_tab_watches_until_it_takes_the_seats(server):

@@ -876,9 +876,13 @@ def test_the_socket_tells_every_change(server):
     with open_socket(server) as ws:
         first = notice(ws)
         assert first == {"version": server.table.version, "instance": server.table.instance,
-                         "clock": None}
+                         "clock": None, "analysis": 0}
+        held = page_state.watched(state(server, "?frame="))
         assert call(server, "/api/play", {"action": "g6-g10"})[0] == 200
-        assert notice(ws)["version"] == first["version"] + 1
+        played = notice(ws)                          # with its delta from the version told
+        assert played["version"] == first["version"] + 1 and played["base"] == first["version"]
+        assert page_state.apply_delta(held, played["delta"]) == \
+            page_state.watched(state(server, "?frame="))
         server.table.set_seats([PERSON] * 6)         # a change made by the table itself
         assert notice(ws)["version"] == first["version"] + 2
 

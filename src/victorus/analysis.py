@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TypedDict
 
 from . import record
@@ -31,11 +31,15 @@ from .checks import shown
 from .errors import Cancelled
 from .game import Game, StopToken, replay_action
 from .geometry import SEAT_NAMES
+from .notation import Action
 from .page_state import State, placement
 from .search.results import SearchResult
 
-ANALYSIS_SECONDS = 1.0
-"""The search's budget: a second of one thread (the page's agents share the machine)."""
+ANALYSIS_SECONDS = 4.0
+"""The analysis's budget, every round of its deepening together: four seconds of one thread
+(the page's agents share the machine)."""
+LINE_LENGTH = 6
+"""The most actions of an analysis's principal line."""
 REVIEW_SECONDS = 0.05
 """The review's search budget per position, in seconds."""
 REVIEW_MAX_POSITIONS = 1000
@@ -43,9 +47,8 @@ REVIEW_MAX_POSITIONS = 1000
 its time and memory stay bounded)."""
 ANALYSIS_MAX_NODES = 100_000
 """The search tree's bound (nodes of 56 bytes): about 5.6 MB while a search runs."""
-REVIEW_MARKS, REVIEW_DROP = 5, 0.1
-"""The review's marks: the actions where the actor's team lost the most chance, at most this many,
-and only drops of at least REVIEW_DROP."""
+MARKS = ("?!", "?", "??")
+"""The review's marks, from the least loss to the worst: inaccuracy, mistake, blunder."""
 REVIEW_NICE = 10
 """The review thread's niceness (Linux: per thread), so that a live game's agents and the event loop
 come first."""
@@ -60,15 +63,20 @@ class Point(TypedDict):
     chances: list[float | None]
     best: str | None
     cells: list[str]
+    played: str | None
+    loss: float | None
+    mark: str | None
 
 
 class Mark(TypedDict):
-    """An action where the actor's team's chance fell (`marks`)."""
+    """An action whose mover lost against the best action (`marks`)."""
 
     index: int
     seat: int
     name: str
     team: int
+    played: str | None
+    mark: str
     before: float
     after: float
     drop: float
@@ -117,64 +125,114 @@ def _search(game: Game, seconds: float | None, seed: int, iterations: int | None
 
 
 class Analysis:
-    """The last analysis asked for: ``running``, then its result (or its error).
+    """The last analysis asked for, deepening in a thread of its own: rounds of growing
+    budgets, each replacing the result (``running``, then ``done``, ``stopped`` or
+    ``error``). Each round searches the position, then the positions along its line
+    (`LINE_LENGTH` actions: the best action, the best of a search after it, ...).
 
     Args:
-        seconds: The search's budget in seconds (one thread).
-        seed: The search's seed.
+        seconds: The analysis's budget in seconds, all rounds together (one thread);
+            None: ``iterations`` and ``rounds`` alone.
+        seed: The searches' seed.
+        iterations: The first round's iterations (each next round twice as many), or
+            None: time budgets only (the first round a tenth of a second, each next twice).
+        rounds: The most rounds (None: until ``seconds`` are spent or it is stopped).
+        line: The most actions of the principal line.
     """
 
-    def __init__(self, seconds: float = ANALYSIS_SECONDS, seed: int = 0) -> None:
-        self.seconds, self.seed = seconds, seed
+    def __init__(self, seconds: float | None = ANALYSIS_SECONDS, seed: int = 0,
+                 iterations: int | None = None, rounds: int | None = None,
+                 line: int = LINE_LENGTH) -> None:
+        self.seconds, self.seed, self.iterations = seconds, seed, iterations
+        self.rounds, self.line = rounds, line
         self._lock = threading.Lock()
-        self._state: State = {"status": "none"}
-        self._stop: StopToken | None = None      # the running search's token
+        self._state: State = {"status": "none", "serial": 0, "id": 0}
+        self._key: object = None                 # what the last analysis was asked for
+        self._stop: StopToken | None = None      # the running analysis's token
+        self.thread: threading.Thread | None = None
+        self.notify: Callable[[], None] | None = None   # told at every update (the sockets)
+
+    def _set(self, state: State) -> None:
+        """(under the lock) A new state, its serial one more."""
+        self._state = {**state, "serial": self._state["serial"] + 1,
+                       "id": state.get("id", self._state["id"])}
+        notify = self.notify
+        if notify is not None:
+            notify()
 
     def cancel(self) -> None:
-        """Stop the running search, if any (its game is no longer shown: a new game, a
-        watched game); its result is dropped and the next request starts afresh."""
+        """Stop the running analysis, if any, and forget it (its game is no longer shown:
+        a new game, a watched game); the next request starts afresh."""
         with self._lock:
             if self._stop is not None:
                 self._stop.stop()
                 self._stop = None
-                self._state = {"status": "none"}
+            if self._state["status"] != "none":
+                self._set({"status": "none"})
+            self._key = None
+
+    def stop(self) -> State:
+        """Stop the running analysis (``stopped``, its last round's result kept).
+
+        Returns:
+            The analysis's state (`state`).
+        """
+        with self._lock:
+            if self._stop is not None:
+                self._stop.stop()
+                self._stop = None
+                self._set(dict(self._state, status="stopped"))
+            return dict(self._state)
 
     def start(self, game: Game, version: int, at: int | None = None,
-              winners: Iterable[int] | None = None) -> State:
-        """Search ``game`` (copied now) for the page's state ``version`` (``at``: the
-        number of actions of a past position browsed), in a thread; the state so far if
-        a search is running or this position was already searched. A finished game's last
-        position (or a resigned one's: ``winners``) is told by its result.
+              winners: Iterable[int] | None = None, source: State | None = None) -> State:
+        """Analyse ``game`` (copied now) for the page's state ``version`` (``at``: the
+        number of actions of a past position; ``source``: what was asked, as told back),
+        in a thread. The same position asked again keeps its analysis (running or done);
+        another one stops it and starts anew. A finished game's last position (or a
+        resigned one's: ``winners``) is told by its result.
 
         Args:
-            game: The position to search (copied now).
+            game: The position to analyse (copied now).
             version: The page's state version the position belongs to.
-            at: The number of actions of a past position browsed, or None (the position shown).
+            at: The number of actions of a past position, or None (the position shown).
             winners: The winners of a resigned game (its last position is then told by its
                 result), or None.
+            source: What the page asked for (``{"at", "moves"}`` or ``{"vpn"}``), told
+                back in the state; None: ``{"at": at, "moves": []}``.
 
         Returns:
             The analysis's state so far (`state`).
         """
+        source = {"at": at, "moves": []} if source is None else source
+        key = (version, repr(sorted(source.items())), winners is not None)
         with self._lock:
-            key = (version, at)
-            if self._state["status"] == "running" or (
-                    (self._state.get("version"), self._state.get("at")) == key
-                    and self._state["status"] == "done"):
+            if key == self._key and self._state["status"] in ("running", "done"):
                 return dict(self._state)
+            if self._stop is not None:
+                self._stop.stop()
+                self._stop = None
+            self._key = key
+            ident = self._state["id"] + 1
+            base = {"id": ident, "version": version, "at": at, "source": source}
             if game.is_over or winners is not None:
-                self._state = {**over(game, winners), "version": version, "at": at}
+                self._set({**over(game, winners), **base, "depth": 0, "line": [],
+                           "elapsed": 0.0, "vpn": None})
                 return dict(self._state)
             trial = game.copy(history=False)
-            self._state = {"status": "running", "version": version, "at": at}
             self._stop = token = StopToken()
-        threading.Thread(target=self._search, args=(trial, version, at, token), daemon=True,
-                         name="victorus-analysis").start()
+            self._set({"status": "running", **base, "depth": 0, "vpn": _vpn(trial),
+                       **_position(trial)})
+        self.thread = threading.Thread(target=self._run, args=(trial, token, base), daemon=True,
+                                       name="victorus-analysis")
+        self.thread.start()
         return self.state()
 
     def state(self) -> State:
-        """The analysis's state: ``status`` (``none``, ``running``, ``done``, ``error``) and,
-        once done, `describe`'s fields with the ``version`` and ``at`` searched.
+        """The analysis's state: ``status`` (``none``, ``running``, ``done``, ``stopped``,
+        ``error``), ``serial`` (one more at every update), ``id`` (one more at every new
+        analysis), ``source``, ``version``, ``at``, ``depth`` (rounds done) and, once a
+        round is done, `describe`'s fields with the ``line`` and ``elapsed`` seconds.
 
         Returns:
             A copy of the state.
@@ -182,17 +240,84 @@ class Analysis:
         with self._lock:
             return dict(self._state)
 
-    def _search(self, game: Game, version: int, at: int | None, token: StopToken) -> None:
+    def _budget(self, round_: int, began: float) -> tuple[float | None, int | None]:
+        """(seconds, iterations) of round ``round_``'s first search."""
+        iterations = None if self.iterations is None else self.iterations * 2 ** round_
+        if self.seconds is None:
+            return None, iterations
+        left = self.seconds - (time.perf_counter() - began)
+        return max(0.01, min(0.1 * 2 ** round_, left / 2)), iterations
+
+    def _run(self, game: Game, token: StopToken, base: State) -> None:
+        began = time.perf_counter()
+        round_ = 0
         try:
-            found = describe(game, _search(game, self.seconds, self.seed, stop=token))
-        except Cancelled:                           # cancelled before it began
+            while not token.stopped:
+                seconds, iterations = self._budget(round_, began)
+                found = self._round(game, seconds, iterations, token)
+                if found is None:                   # stopped within the round
+                    return
+                round_ += 1
+                last = (self.rounds is not None and round_ >= self.rounds) or (
+                    self.seconds is not None and time.perf_counter() - began >= self.seconds)
+                with self._lock:
+                    if self._stop is not token:         # stopped or replaced meanwhile
+                        return
+                    self._set({**found, **base, "depth": round_,
+                               "status": "done" if last else "running",
+                               "elapsed": round(time.perf_counter() - began, 2)})
+                    if last:
+                        self._stop = None
+                        return
+        except Cancelled:                               # stopped before a search began
             return
-        except Exception as exc:                    # told to the page; the server goes on
-            found = {"status": "error", "error": f"the analysis failed: {shown(exc, 200)}"}
-        with self._lock:
-            if self._stop is token:                 # not cancelled meanwhile
-                self._state = {**found, "version": version, "at": at}
-                self._stop = None
+        except Exception as exc:                        # told to the page; the server goes on
+            with self._lock:
+                if self._stop is token:
+                    self._stop = None
+                    self._set({**base, "status": "error",
+                               "error": f"the analysis failed: {shown(exc, 200)}"})
+
+    def _round(self, game: Game, seconds: float | None, iterations: int | None,
+               token: StopToken) -> State | None:
+        """One round: the position's search and its line's; None if stopped meanwhile."""
+        result = _search(game, seconds, self.seed, iterations, token)
+        if token.stopped:
+            return None
+        found = describe(game, result)
+        found["vpn"] = _vpn(game)
+        teams = _teams(game)
+        valued = {tuple(t) for t in teams if game.to_move in t}
+        line = [_step(game, result.action)]
+        trial = game.copy(history=False)
+        trial.play(result.action)
+        while len(line) < self.line and not trial.is_over:
+            after = _search(trial, None if seconds is None else seconds / 4, self.seed,
+                            None if iterations is None else max(1, iterations // 4), token)
+            if token.stopped:
+                return None
+            team = next(t for t in teams if trial.to_move in t)
+            if tuple(team) not in valued and len(teams) > 2:
+                valued.add(tuple(team))
+                share = chance(after.values[after.actions.index(after.action)], len(teams))
+                for seat in team:
+                    found["chances"][seat] = share
+            line.append(_step(trial, after.action))
+            trial.play(after.action)
+        found["line"] = line
+        return found
+
+
+def _step(game: Game, action: Action) -> State:
+    """One action of a line: its text, the army that plays it, its cells when a leg."""
+    cells = ([game.board.labels[action.origin], game.board.labels[action.target]]
+             if action.is_leg else [])
+    return {"action": action.text, "seat": game.to_move, "cells": cells}
+
+
+def _vpn(game: Game) -> str | None:
+    """The VPN of ``game``, or None (mid-turn, over)."""
+    return game.vpn() if game.phase == "start" and not game.is_over else None
 
 
 def over(game: Game, winners: Iterable[int] | None = None) -> State:
@@ -269,14 +394,12 @@ class Review:
             spaced positions).
         iterations: A budget in iterations instead of (or besides) ``seconds`` (a review
             that is the same on every machine).
-        drop: The least fall of a team's chance marked.
     """
 
     def __init__(self, seconds: float | None = REVIEW_SECONDS, seed: int = 0,
-                 max_positions: int = REVIEW_MAX_POSITIONS, iterations: int | None = None,
-                 drop: float = REVIEW_DROP) -> None:
+                 max_positions: int = REVIEW_MAX_POSITIONS, iterations: int | None = None) -> None:
         self.seconds, self.seed, self.max_positions = seconds, seed, max_positions
-        self.iterations, self.drop = iterations, drop
+        self.iterations = iterations
         self._lock = threading.Lock()
         self._state: State = {"status": "none", "key": None, "points": [], "marks": []}
         self._cancel = threading.Event()
@@ -308,6 +431,8 @@ class Review:
             indices = _spread(len(actions) + 1, self.max_positions)
             self._state = {"status": "running", "key": key, "total": len(indices),
                            "length": len(actions), "points": [], "marks": [],
+                           "counts": counts([]),
+                           "thresholds": mark_thresholds(len(_teams(final))),
                            "seconds": self.seconds, "elapsed": None}
             outcome = over(final, winners)
         self.thread = threading.Thread(target=self._run, name="victorus-review", daemon=True,
@@ -349,6 +474,7 @@ class Review:
     def _run(self, game: Game, actions: list[str], indices: list[int], clock: bool, outcome: State,
              cancel: threading.Event, key: str) -> None:
         began = time.perf_counter()
+        thresholds = mark_thresholds(len(_teams(game)))
         try:
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), REVIEW_NICE)
         except (AttributeError, OSError):             # (not Linux: the same priority)
@@ -361,20 +487,26 @@ class Review:
                     done += 1
                 if cancel.is_set():
                     return
+                played: str | None = None
+                loss: float | None = None
                 if game.is_over or index == len(actions):
                     found = dict(outcome, **_position(game))
                 else:
-                    found = describe(game, _search(game, self.seconds, self.seed + index,
-                                                   self.iterations))
+                    result = _search(game, self.seconds, self.seed + index, self.iterations)
+                    found = describe(game, result)
+                    played = actions[index]
+                    loss = _loss(game, result, played)
                 point: Point = {"index": index, "seat": found["seat"], "chances": found["chances"],
-                         "best": found["best"], "cells": found["cells"]}
+                                "best": found["best"], "cells": found["cells"], "played": played,
+                                "loss": loss, "mark": mark_of(loss, thresholds)}
                 with self._lock:
                     if cancel.is_set() or self._state["key"] != key:
                         return
                     self._state["points"].append(point)
             with self._lock:
                 if self._state["key"] == key and not cancel.is_set():
-                    self._state["marks"] = marks(self._state["points"], game, self.drop)
+                    self._state["marks"] = marks(self._state["points"], game)
+                    self._state["counts"] = counts(self._state["points"])
                     self._state["status"] = "done"
                     self._state["elapsed"] = round(time.perf_counter() - began, 2)
         except Exception as exc:                      # told to the page; the server goes on
@@ -409,41 +541,90 @@ def carried(points: list[Point]) -> list[list[float | None]]:
     return out
 
 
-def marks(points: list[Point], game: Game, drop: float = REVIEW_DROP) -> list[Mark]:
-    """The actions where the actor's team's chance fell most (at least REVIEW_DROP, at
-    most REVIEW_MARKS; ``drop``: the least fall marked): each with the position before it (``index``
-    - 1), the actor, its chance before and after, and the best move found there.
+def mark_thresholds(teams: int) -> dict[str, float]:
+    """The least loss of each mark for ``teams`` teams: lichess's 0.1, 0.2 and 0.3 (a
+    drop in winning chances, 0 to 1, for two sides) scaled by the fair share: 20%, 40%
+    and 60% of ``1/teams`` (docs/serve.md, The review's marks).
+
+    Args:
+        teams: How many teams play (at least 1).
+
+    Returns:
+        ``{"?!": inaccuracy, "?": mistake, "??": blunder}``, rounded to 4 places.
+    """
+    fair = 1.0 / max(1, teams)
+    return {mark: round(part * fair, 4) for mark, part in zip(MARKS, (0.2, 0.4, 0.6))}
+
+
+def mark_of(loss: float | None, thresholds: dict[str, float]) -> str | None:
+    """The mark of an action that lost ``loss`` (None: not valued), or None."""
+    if loss is None:
+        return None
+    found = None
+    for mark in MARKS:
+        if loss >= thresholds[mark]:
+            found = mark
+    return found
+
+
+def _loss(game: Game, result: SearchResult, played: str) -> float:
+    """What the mover's team lost by ``played`` against the best action, both valued by
+    the same search ``result`` (chances: `chance`); 0 for a forced action (one legal
+    action) and for the best one itself."""
+    if len(result.actions) <= 1:
+        return 0.0
+    teams = len(_teams(game))
+    texts = [a.text for a in result.actions]
+    best = chance(result.values[result.actions.index(result.action)], teams)
+    after = chance(result.values[texts.index(played)], teams)
+    return round(max(0.0, best - after), 3)
+
+
+def counts(points: list[Point]) -> list[dict[str, int]]:
+    """Per seat (6), how many of its actions got each mark.
+
+    Args:
+        points: The review's points.
+
+    Returns:
+        Per seat ``{"?!": n, "?": n, "??": n}``.
+    """
+    out = [dict.fromkeys(MARKS, 0) for _ in range(6)]
+    for point in points:
+        mark = point.get("mark")
+        if mark:
+            out[point["seat"]][mark] += 1
+    return out
+
+
+def marks(points: list[Point], game: Game) -> list[Mark]:
+    """Every marked action (its mover lost at least the inaccuracy threshold against the
+    best action, `mark_thresholds`), in the game's order: the action's number ``index``
+    (the position before it is ``index - 1``), the mover, the action played and its mark,
+    the chance after the best action (``before``) and after the one played (``after``),
+    the loss (``drop``), and the best action found.
 
     Args:
         points: The review's points, in order.
         game: The game reviewed (its teams).
-        drop: The least fall marked.
 
     Returns:
         The marks, in the game's order.
     """
     teams = game.config.teams
-    values = carried(points)
     found: list[Mark] = []
-    for k in range(1, len(points)):
-        before, after = points[k - 1], points[k]
-        if after["index"] != before["index"] + 1:
-            continue                                   # (a spread review: not one action)
-        seat = before["seat"]
-        was = values[k - 1][seat]
-        # the actor's chance after: measured, or its team's next measured value
-        now = values[k][seat] if after["chances"][seat] is not None else next(
-            (p["chances"][seat] for p in points[k + 1:] if p["chances"][seat] is not None),
-            values[k][seat])
-        if was is None or now is None or was - now < drop or was <= now:
+    for point in points:
+        mark, loss, seat = point.get("mark"), point.get("loss"), point["seat"]
+        if not mark or loss is None:
             continue
-        found.append({"index": after["index"], "seat": seat, "name": SEAT_NAMES[seat],
-                      "team": teams[seat], "before": was, "after": now,
-                      "drop": round(was - now, 3), "best": before["best"],
-                      "cells": before["cells"]})
-    found.sort(key=lambda m: -m["drop"])
-    return sorted(found[:REVIEW_MARKS], key=lambda m: m["index"])
+        before = point["chances"][seat]
+        assert before is not None
+        found.append({"index": point["index"] + 1, "seat": seat, "name": SEAT_NAMES[seat],
+                      "team": teams[seat], "played": point["played"], "mark": mark,
+                      "before": before, "after": round(max(0.0, before - loss), 3),
+                      "drop": loss, "best": point["best"], "cells": point["cells"]})
+    return found
 
 
-__all__ = ["ANALYSIS_SECONDS", "REVIEW_SECONDS", "Analysis", "Review", "chance", "describe",
-           "marks", "over"]
+__all__ = ["ANALYSIS_SECONDS", "MARKS", "REVIEW_SECONDS", "Analysis", "Review", "chance",
+           "counts", "describe", "mark_of", "mark_thresholds", "marks", "over"]

@@ -11,9 +11,9 @@ import hashlib
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
-from . import narration, record
+from . import narration, record, render
 from .checks import shown
-from .constants import CENTRE, KING, PIECE_LETTERS, PIECE_NAMES, QUEEN
+from .constants import CENTRE, EDGE_LETTERS, HOSPITALLER, KING, PIECE_LETTERS, PIECE_NAMES, QUEEN, ROYALS
 from .errors import VictorusError
 from .game import Game
 from .geometry import SEAT_NAMES, Board, hex_distance, plane
@@ -103,12 +103,191 @@ def frame_key(frame: str) -> str:
 
 def board_fields(game: Game, bottom: int, labels: bool, held: set[str] | None) -> State:
     """The board: ``svg`` whole, or (``held``: the frame keys the page holds) ``frame``
-    (None when held), ``frame_key`` and ``position`` (render_layers)."""
+    (None when held) with its ``centres``, ``frame_key`` and ``position`` (render_layers),
+    and the position as data (`position_fields`)."""
     if held is None:
         return {"svg": render_svg(game, seat=bottom, labels=labels, interactive=True)}
     shown, position = render_layers(game, seat=bottom, labels=labels, interactive=True)
     key = frame_key(shown)
-    return {"position": position, "frame_key": key, "frame": None if key in held else shown}
+    sent = key not in held
+    return {"position": position, "frame_key": key, "frame": shown if sent else None,
+            "centres": centres(game.board, bottom) if sent else None,
+            **position_fields(game)}
+
+
+# -- the position as data (the socket's deltas: docs/serve.md, The page's HTTP API) -------
+#: The hex radius of the page's board, in SVG units (render_layers' default).
+BOARD_SIZE = 22.0
+
+
+def centres(board: Board, seat: int, size: float = BOARD_SIZE) -> list[list[Any]]:
+    """Each cell's centre in the frame seen from ``seat``: ``[label, x, y]`` in board
+    order (whole numbers: the drawing rounds what it computes from them)."""
+    return [[label, x, y]
+            for label, (x, y) in zip(board.labels, render._centres(board, size, seat))]
+
+
+def position_fields(game: Game) -> State:
+    """The position as drawn, as data: ``cells`` (label: R39 piece code, in board order),
+    ``frozen`` (labels), ``last`` (the last leg's cells, or None) and ``passes`` (the
+    pass count, R39)."""
+    board, pieces, _, frozen, last_leg = render._game_parts(game)
+    labels = board.labels
+    cells = {labels[i]: f"{p.army}{p.code}" for i, p in enumerate(pieces) if p is not None}
+    return {"cells": cells, "frozen": [labels[i] for i in sorted(frozen)],
+            "last": None if last_leg is None else [labels[last_leg.origin],
+                                                   labels[last_leg.target]],
+            "passes": game._view()[2].passes}
+
+
+def placement_of(watched: State) -> str:
+    """``placement`` from a watched state's ``cells`` (the centre left out: a King or Queen
+    is drawn there only at the end it brought, R28, and R39 has no piece there)."""
+    centre = Board(watched["board"]).labels[Board(watched["board"]).centre]
+    return ",".join(f"{label}:{code}" for label, code in watched["cells"].items()
+                    if label != centre) or "-"
+
+
+def vpn_of(watched: State) -> str | None:
+    """The VPN of a watched state (None mid-turn or once over), as ``Game.vpn`` writes it."""
+    if watched["phase"] != "start" or watched["over"]:
+        return None
+    round_text = str(watched["round"]) + (f"/{watched['passes']}" if watched["passes"] else "")
+    letters = {"active": "a", "eliminated": "e", "absent": "x"}
+    armies = "/".join(
+        f"{letters[a['state']]},{a['knight_captures']},{'.'.join(a['held'])},"
+        f"{'-' if a['king_laps'] is None else a['king_laps']},"
+        f"{'-' if a['queen_laps'] is None else a['queen_laps']}" for a in watched["armies"])
+    return " ".join([watched["board"], placement_of(watched), str(watched["to_move"]),
+                     armies, round_text, watched["variant"]])
+
+
+def piece_shapes(size: float = BOARD_SIZE) -> State:
+    """``GET /api/pieces``: the shape of every piece a game can show, by its R39 code
+    (``*`` after it: frozen), as render_layers draws it inside its ``<g class="piece">``."""
+    shapes = {}
+    for army in range(6):
+        for kind, letter in enumerate(PIECE_LETTERS):
+            variants: list[tuple[str, int | None, bool]]
+            if kind in ROYALS:
+                variants = [(letter, None, False)]
+            else:
+                suffixes = ("", "1") if kind == HOSPITALLER else ("", "1", "+")
+                variants = [(letter + e + x, edge, x == "+") for edge, e in enumerate(EDGE_LETTERS)
+                            for x in suffixes]
+            for code, edge, royal in variants:
+                rim = "#ffffff" if edge == 0 else "#000000"
+                for frozen in (False, True):
+                    shapes[f"{army}{code}{'*' if frozen else ''}"] = render._shield_shape(
+                        army, kind, rim, royal, frozen, size)
+    return {"size": size, "last_move": render.LAST_MOVE, "shapes": shapes}
+
+
+def position_layer(watched: State, centred: Sequence[Sequence[Any]],
+                   size: float = BOARD_SIZE) -> str:
+    """The position layer drawn from a watched state's data (``centred``: `centres` of
+    the view), as the page draws it: the reference of docs/serve.md's recipe."""
+    shapes = piece_shapes(size)["shapes"]
+    where = {label: (x, y) for label, x, y in centred}
+    out = []
+    if watched["last"] is not None:
+        (x1, y1), (x2, y2) = where[watched["last"][0]], where[watched["last"][1]]
+        for cx, cy in ((x1, y1), (x2, y2)):
+            out.append(f'<polygon points="{render._points(render._corners(cx, cy, size * 0.9))}" '
+                       f'fill="none" stroke="{render.LAST_MOVE}" stroke-width="{size / 8:.1f}"/>')
+        out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+                   f'stroke="{render.LAST_MOVE}" stroke-width="{size / 10:.1f}" opacity="0.8"/>')
+    frozen = set(watched["frozen"])
+    for label, _, _ in centred:
+        code = watched["cells"].get(label)
+        if code is not None:
+            x, y = where[label]
+            key = code + ("*" if label in frozen else "")
+            out.append(f'<g class="piece" data-cell="{label}" data-army="{code[0]}" '
+                       f'transform="translate({x:.1f},{y:.1f})">{shapes[key]}</g>')
+    return "\n".join(out)
+
+
+#: The fields of the page's state that are not the watched state (per view, per page).
+NOT_WATCHED = ("svg", "frame", "frame_key", "position", "centres", "view", "vpn", "placement",
+               "log_from", "clock", "browse", "spectator")
+#: Lists changed by their ends (``lists``) and lists changed in place (``items``).
+SLID, INDEXED = ("log", "summary"), ("armies", "army_clocks")
+
+
+def watched(state: State) -> State:
+    """The watched state of a whole state (asked with ``frame=``, its log whole)."""
+    return {k: v for k, v in state.items() if k not in NOT_WATCHED}
+
+
+def delta(old: State, new: State) -> State:
+    """What changed from the watched state ``old`` to ``new``: `apply_delta` of it on
+    ``old`` gives ``new``."""
+    out: State = {}
+    for key in new.keys() | old.keys():
+        if key not in new:
+            raise ValueError(f"a delta cannot drop the field {key!r}")
+        before, after = old.get(key, None), new[key]
+        if key in old and before == after:
+            continue
+        if key == "cells" and isinstance(before, dict):
+            changed = {c: after.get(c) for c in before.keys() | after.keys()
+                       if before.get(c) != after.get(c)}
+            out.setdefault("cells", {}).update(changed)
+        elif key in SLID and isinstance(before, list) and isinstance(after, list):
+            out.setdefault("lists", {})[key] = _slide(before, after)
+        elif key in INDEXED and isinstance(before, list) and isinstance(after, list) \
+                and len(before) == len(after) and all(
+                    isinstance(a, dict) and isinstance(b, dict) and a.keys() == b.keys()
+                    for a, b in zip(before, after)):
+            out.setdefault("items", {})[key] = {
+                str(i): {k: v for k, v in b.items() if a.get(k, _NONE) != v}
+                for i, (a, b) in enumerate(zip(before, after)) if a != b}
+        else:
+            out.setdefault("set", {})[key] = after
+    return out
+
+
+_NONE = object()
+
+
+def _slide(before: list[Any], after: list[Any]) -> list[Any]:
+    """``[drop, keep, add]``: ``after == before[drop:drop + keep] + add``, with the least
+    sent (the drops tried are the first few: a log grows at its end, a summary slides)."""
+    best: list[Any] | None = None
+    for drop in range(min(len(before), 8) + 1):
+        keep = 0
+        while (keep < len(after) and drop + keep < len(before)
+               and before[drop + keep] == after[keep]):
+            keep += 1
+        if best is None or len(after) - keep < len(best[2]):
+            best = [drop, keep, after[keep:]]
+    assert best is not None
+    return best
+
+
+def apply_delta(old: State, change: State) -> State:
+    """The watched state ``old`` with the delta ``change`` applied (a new object; ``old``
+    is left as it was): the reference of the page's own."""
+    new = dict(old)
+    new.update(change.get("set", {}))
+    if "cells" in change:
+        board = Board(new["board"])
+        cells = dict(new["cells"])
+        for label, code in change["cells"].items():
+            if code is None:
+                cells.pop(label, None)
+            else:
+                cells[label] = code
+        order = board.index_of_label
+        new["cells"] = dict(sorted(cells.items(), key=lambda item: order[item[0]]))
+    for key, (drop, keep, add) in change.get("lists", {}).items():
+        new[key] = new[key][drop:drop + keep] + add
+    for key, items in change.get("items", {}).items():
+        new[key] = list(new[key])
+        for index, value in items.items():
+            new[key][int(index)] = {**new[key][int(index)], **value}
+    return new
 
 
 def _teams(game: Game) -> dict[int, int]:

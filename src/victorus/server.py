@@ -65,7 +65,7 @@ from . import page_state
 from .checks import parse_int, shown
 from .errors import VictorusError
 from .page_state import MAX_FRAMES_HELD, RequestError
-from .table import PERSON, Table
+from .table import PERSON, SEATS_MOVED_WORDS, Table
 
 try:
     import h11
@@ -103,18 +103,29 @@ REQUEST_TIMEOUT, REQUEST_DEADLINE = 10.0, 30.0
 #: long-polls keeps them under load, while a tab closed with its socket down frees them
 #: within a minute (and `play from this tab` takes them at once).
 SEAT_LEASE = 3.0 * MAX_POLL_WAIT
-#: The message of a take, said to each tab in words of its own (`_told`).
-SEATS_MOVED = "the person seats moved to another tab"
+#: The message of a take, said to each tab in words of its own (`_told`; never a delta).
+SEATS_MOVED = SEATS_MOVED_WORDS
 #: After an error answer that ends a connection, seconds (and bytes) the server still reads
 #: and drops what the client sends before it closes: closing with unread bytes resets the
 #: connection, and the client could lose the answer it has not read yet.
 LINGER_SECONDS, LINGER_BYTES = 2.0, 1024 * 1024
 #: The longest request line and query the server reads.
 MAX_URI = 8192
-STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
-          "/app.js": ("app.js", "text/javascript; charset=utf-8"),
-          "/board.js": ("board.js", "text/javascript; charset=utf-8"),
-          "/style.css": ("style.css", "text/css; charset=utf-8")}
+#: The page's files: index.html at ``/``, and every ``.js`` module and ``.css`` file of
+#: victorus/web at ``/<name>`` (a new module needs no change here).
+KINDS = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
+
+
+def _static_files() -> dict[str, tuple[str, str]]:
+    files = {"/": ("index.html", "text/html; charset=utf-8")}
+    for entry in sorted(resources.files("victorus.web").iterdir(), key=lambda e: e.name):
+        kind = next((k for suffix, k in KINDS.items() if entry.name.endswith(suffix)), None)
+        if kind is not None and entry.is_file():
+            files["/" + entry.name] = (entry.name, kind)
+    return files
+
+
+STATIC = _static_files()
 METHODS = ("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD", "TRACE", "CONNECT")
 
 
@@ -331,7 +342,7 @@ class Guard:
         if method not in ("GET", "POST"):
             raise RequestError(f"method {method} is not served; accepted: GET (the page, "
                                f"/api/state, /api/record, /api/meta, /api/rules, "
-                               f"/api/analysis, /api/review) and POST (the API calls)",
+                               f"/api/analysis, /api/review, /api/pieces) and POST (the API calls)",
                                HTTPStatus.METHOD_NOT_ALLOWED)
         if len(scope["raw_path"]) + len(scope["query_string"]) > MAX_URI:
             raise RequestError(f"URI too long: at most {MAX_URI} bytes",
@@ -375,7 +386,7 @@ def _tab(text: str | None) -> str | None:
 
 
 #: The calls that play the person seats: refused to a tab that watches.
-HELD_CALLS = ("/api/play", "/api/undo", "/api/resign", "/api/seats")
+HELD_CALLS = ("/api/play", "/api/undo", "/api/resign", "/api/seats", "/api/premove")
 
 
 #: A route's handler of a request.
@@ -419,7 +430,10 @@ def _posts(server: Server) -> dict[str, Endpoint]:
         "/api/play": _post(("action",), (), lambda t, b: t.play(b["action"])),
         "/api/undo": _post((), (), lambda t, b: t.undo()),
         "/api/resign": _post(("seat",), (), lambda t, b: t.resign(b["seat"])),
-        "/api/analyse": _post((), ("at",), lambda t, b: t.analyse(b.get("at"))),
+        "/api/analyse": _post((), ("at", "vpn", "moves", "stop"),
+                              lambda t, b: t.analyse(b.get("at"), b.get("vpn"), b.get("moves"),
+                                                     b.get("stop", False))),
+        "/api/premove": _post(("action",), (), lambda t, b: t.set_premove(b["action"])),
         "/api/review": _post((), ("cancel",), lambda t, b: t.review_game(b.get("cancel", False))),
         "/api/seats": _post(("seats",), (), lambda t, b: t.set_seats(b["seats"])),
         "/api/watch": _post((), ("record", "simulate"),
@@ -459,8 +473,10 @@ def _app(server: Server) -> Starlette:
     """The routes of `Server`: each checks its request, then asks the table in a
     worker thread (the loop never waits on the table's lock or an agent)."""
 
+    static = _static_files()
+
     def _static(path: str) -> Endpoint:
-        name, kind = STATIC[path]
+        name, kind = static[path]
         body = resources.files("victorus.web").joinpath(name).read_bytes()
 
         async def page(request: Request) -> Response:
@@ -496,6 +512,11 @@ def _app(server: Server) -> Starlette:
     async def analysis(request: Request) -> Response:
         return _json(server.table.analysis.state())
 
+    shapes = json.dumps(page_state.piece_shapes()).encode()
+
+    async def pieces(request: Request) -> Response:
+        return _answer(200, shapes, "application/json")
+
     review = _review_route(server)
 
     posts = _posts(server)
@@ -518,12 +539,13 @@ def _app(server: Server) -> Starlette:
         return _error(500, f"internal error: {shown(exc, 200)}")
 
     routes: list[Route | WebSocketRoute] = [Route(path, _static(path), methods=["GET"])
-                                            for path in STATIC]
+                                            for path in static]
     routes += [Route("/api/state", state, methods=["GET"]),
                Route("/api/record", record_text, methods=["GET"]),
                Route("/api/meta", meta, methods=["GET"]),
                Route("/api/rules", rules, methods=["GET"]),
                Route("/api/analysis", analysis, methods=["GET"]),
+               Route("/api/pieces", pieces, methods=["GET"]),
                Route("/api/review", review, methods=["GET"]),
                WebSocketRoute("/api/socket", socket_route)]
     routes += [Route(path, endpoint, methods=["POST"]) for path, endpoint in posts.items()]
@@ -551,23 +573,24 @@ async def _until_changed(server: Server, since: int, wait: float) -> None:
 
 
 async def _follow(server: Server, ws: WebSocket) -> None:
-    """A page's socket: ``{"version", "instance", "clock"}`` at once and after every
-    change (several changes while a message is on its way make one). What the client
-    sends is read (and dropped) so that its closing is seen."""
+    """A page's socket: `Table.notice` (``version``, ``instance``, ``clock``,
+    ``analysis``, and a ``delta`` from the version told before when one carries the
+    change) at once and after every change (several changes while a message is on its
+    way make one). What the client sends is read (and dropped) so that its closing is
+    seen."""
     await ws.accept()
-    told = None
+    told: tuple[str, int, int] | None = None
     reading = asyncio.ensure_future(ws.receive())
     try:
         while True:
             event = server.changes.event()
             table = server.table
-            now = (table.instance, table.version)
+            now = (table.instance, table.version, table.analysis.state()["serial"])
             if now != told:
-                notice = await run_in_threadpool(table.unchanged)
-                await ws.send_text(json.dumps({"version": notice["version"],
-                                               "instance": table.instance,
-                                               "clock": notice["clock"]}))
-                told = now
+                base = None if told is None else (told[0], told[1])
+                notice = await run_in_threadpool(table.notice, base)
+                await ws.send_text(json.dumps(notice, separators=(",", ":")))
+                told = (notice["instance"], notice["version"], notice["analysis"])
                 continue
             changed = asyncio.ensure_future(event.wait())
             done, _ = await asyncio.wait({reading, changed}, return_when=asyncio.FIRST_COMPLETED)

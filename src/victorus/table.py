@@ -26,7 +26,7 @@ from .errors import Cancelled, VictorusError
 from .game import DEFAULT_MAX_ACTIONS, Game, StopToken, play_random, replay_action
 from .geometry import SEAT_NAMES
 from .narration import Narration
-from .notation import Action
+from .notation import Action, parse_action
 from .page_state import RequestError, State
 from .record import TurnLine
 from .search.protocols import takes_stop
@@ -38,9 +38,29 @@ if TYPE_CHECKING:
     from .search.protocols import Agent
 
 MAX_AGENT_DELAY = 10.0
+#: The most actions of a variation analysed (``analyse``'s ``moves``).
+MAX_VARIATION = 200
 #: A watched game (record or simulation) is replayed in full before it is shown; this
 #: bounds its memory (two games' histories and the log, about 70 MB) and time (~1 s).
 MAX_WATCH_ACTIONS = 100_000
+
+
+#: The versions whose watched state is kept for the socket's deltas.
+WATCHED_KEPT = 64
+
+
+def _deltable(old: State, new: State) -> bool:
+    """Whether a delta carries the change from watched state ``old`` to ``new``: the same
+    game and log, no army eliminated (the board's frame changes), no seats moved."""
+    same = all(old.get(k) == new.get(k) for k in ("instance", "mode", "log_key", "game",
+                                                  "board", "present"))
+    out = [[a["state"] == "eliminated" for a in w["armies"]] for w in (old, new)]
+    return same and out[0] == out[1] and new["message"] != SEATS_MOVED_WORDS
+
+
+#: The table's message when the person seats moved to another tab (each tab reads it in
+#: words of its own: the server's ``_told``), never sent as a delta.
+SEATS_MOVED_WORDS = "the person seats moved to another tab"
 
 
 @dataclass
@@ -102,12 +122,31 @@ class Table:
         self.number = 0                          # games started on this table (new_game)
         self.thinking: StopToken | None = None   # the token of the agent thinking now
         self.resigned: int | None = None         # the seat that resigned the game played
+        self.premove: str | None = None          # the person's next turn's first action
+        self.moves = 0                           # changes of the game (not of its words)
+        self._watched: dict[int, State] = {}     # the watched state of recent versions
+        self._deltas: dict[tuple[int, int], State | None] = {}
         self.analysis = Analysis()
         self._looked = False                     # a page has asked for the state
         self.review = Review(seed=seed)          # of a finished game (review_game)
         self.seed = seed
         self.now = now                       # the time source of the clock and agent delays
         self.new_game(board, players, variant, seats, time_limit, agent_delay)
+
+    @property
+    def analysis(self) -> Analysis:
+        return self._analysis
+
+    @analysis.setter
+    def analysis(self, analysis: Analysis) -> None:
+        """The analysis of the page (tests set their own budgets): its updates wake the
+        sockets (their message's ``analysis``), the version unchanged."""
+        self._analysis = analysis
+        analysis.notify = self._tell_listeners
+
+    def _tell_listeners(self) -> None:
+        for listener in list(self._listeners):
+            listener(self.version)
 
     # The session's parts, as the page and the tests read them.
     @property
@@ -131,14 +170,20 @@ class Table:
         return self.session.time_limit
 
     # -- the one path of every change ----------------------------------------------------
-    def _changed(self, message: str | None = None) -> None:
+    def _changed(self, message: str | None = None, game: bool = True) -> None:
         """A new version: the log's key when the log did not just grow, the agents' delay
-        and the turn's clock start again, and every waiter and listener is told."""
+        and the turn's clock start again, and every waiter and listener is told. A
+        person's premove is tried first when this change brings their turn (the turn's
+        clock then starts after it). ``game`` False: only words changed (a premove
+        queued): an agent thinking goes on."""
         if message is not None:
             self.message = message
-        if self.thinking is not None:             # an agent's answer is no longer wanted:
-            self.thinking.stop()                  # its search ends now, not at its budget
-            self.thinking = None
+        if game:
+            self.moves += 1
+            self._try_premove()
+            if self.thinking is not None:         # an agent's answer is no longer wanted:
+                self.thinking.stop()              # its search ends now, not at its budget
+                self.thinking = None
         # The log (the game's turns, or the watched game's) only grows from one version
         # to the next, unless the game was replaced or actions were taken back: then the
         # pages holding it get it again in full (state's ``log``).
@@ -148,7 +193,8 @@ class Table:
         self._log_source, self._log_ply = source, self.game.ply
         self.version += 1
         self._shown.clear()
-        self.changed_at = self.now()
+        if game:
+            self.changed_at = self.now()
         self.clock.deadline(self.game)            # a new turn's time starts now
         self.changed.notify_all()                 # answer the requests waiting for a change
         for listener in list(self._listeners):
@@ -168,6 +214,49 @@ class Table:
         """A new version saying ``message``, the game unchanged: the pages look again."""
         with self.lock:
             self._changed(message)
+
+    def set_premove(self, text: object) -> None:
+        """Queue ``text`` (R38) as the first action of the person's next turn (None: drop
+        the one queued); refused when a person is to act now (play it), while watching,
+        or once the game is over. Its legality is judged when the turn comes."""
+        with self.lock:
+            self._require_going_on()
+            if text is None:
+                self.premove = None
+                self._changed("premove dropped", game=False)
+                return
+            if not isinstance(text, str):
+                raise RequestError(f"'action' must be a string in R38 notation or null, got "
+                                   f"{shown(text, 60)}")
+            if self.session.person_to_act():
+                raise RequestError(f"it is {SEAT_NAMES[self.game.to_move]}'s turn, played from "
+                                   f"the page: play the action (/api/play), a premove waits "
+                                   f"for a turn to come")
+            if PERSON not in self.controllers:
+                raise RequestError("a premove is for a person's next turn; every seat is an "
+                                   "agent")
+            try:
+                action = parse_action(self.game.board, text)
+            except VictorusError as exc:
+                raise RequestError(f"'action': {exc}") from None
+            self.premove = action.text
+            self._changed(f"premove {action.text} queued", game=False)
+
+    def _try_premove(self) -> None:
+        """(in `_changed`, under the lock) Play the premove if this change brought a
+        person's turn: at once if it is legal then, else it is dropped, said in words."""
+        text = self.premove
+        if (text is None or self.watch is not None or self.resigned is not None
+                or self.game.phase != "start" or not self.session.person_to_act()):
+            return
+        self.premove = None
+        seat = self.game.to_move
+        try:
+            self.game.play(text)
+        except VictorusError as exc:
+            self.message = f"{SEAT_NAMES[seat]}'s premove {text} was not legal then: {exc}"
+            return
+        self.message = f"{SEAT_NAMES[seat]} plays {text} (premove)"
 
     def new_game(self, board: str = "standard", players: int | None = None,
                  variant: str = "standard", seats: list[Any] | None = None,
@@ -189,13 +278,14 @@ class Table:
             self.review.cancel()                  # (the game reviewed is left)
             self.analysis.cancel()                # its position is no longer shown
             self.session, self.agent_delay = session, delay
-            self.watch, self.resigned = None, None
+            self.watch, self.resigned, self.premove = None, None, None
             self.number += 1
             self._changed("new game")
 
     def set_seats(self, seats: list[Any]) -> None:
         with self.lock:
             before = self.session.controllers
+            self.premove = None
             try:
                 self.session.set_controllers(self._check_seats(seats))
             except VictorusError as exc:
@@ -228,7 +318,7 @@ class Table:
                           if self.controllers[s] == PERSON] or ["nobody"]
                 raise RequestError(f"only a person's army resigns; a person plays "
                                    f"{', '.join(people)}, got seat {shown(seat, 60)}")
-            self.resigned = seat
+            self.resigned, self.premove = seat, None
             self._changed(f"{SEAT_NAMES[seat]} resigned")
 
     def undo(self) -> None:
@@ -241,6 +331,7 @@ class Table:
                 self.session.undo()
             except VictorusError as exc:
                 raise RequestError(str(exc)) from None
+            self.premove = None
             self._changed("undone")
 
     def start_watch(self, text: str | None = None, simulate: dict[str, Any] | None = None) -> None:
@@ -262,7 +353,7 @@ class Table:
         with self.lock:
             self.review.cancel()
             self.analysis.cancel()
-            self.watch = watch
+            self.watch, self.premove = watch, None
             self._changed(f"watching the {title}: {len(watch.actions)} actions")
 
     def step(self, index: int) -> None:
@@ -296,7 +387,7 @@ class Table:
             agent = self.session.agent_to_act()
             if agent is None or self.now() < self.changed_at + self.agent_delay:
                 return False
-            version, trial = self.version, self.game.copy(history=False)
+            moves, trial = self.moves, self.game.copy(history=False)
             self.thinking = StopToken()           # stopped by the next change (_changed)
             token = self.thinking
         choose: Callable[..., Action] = agent.choose   # (a built-in agent's takes a stop token)
@@ -307,7 +398,7 @@ class Table:
         with self.lock:
             if self.thinking is token:
                 self.thinking = None
-            if self.version != version:           # the game changed meanwhile
+            if self.moves != moves:               # the game changed meanwhile
                 return False
             self.game.play(action)
             self._changed(f"{SEAT_NAMES[seat]} ({agent.name}) plays {action}")
@@ -362,6 +453,43 @@ class Table:
         with self.lock:
             return {"version": self.version, "unchanged": True, "clock": self._clock()}
 
+    def watched(self) -> State:
+        """The watched state of this version (docs/serve.md, The page's HTTP API), made
+        once per version and kept for the deltas of the next (`WATCHED_KEPT` versions)."""
+        with self.lock:
+            if self.version not in self._watched:
+                full = self._shown_state(0, False, True)
+                self._watched[self.version] = page_state.watched(full)
+                for old in [v for v in self._watched if v <= self.version - WATCHED_KEPT]:
+                    del self._watched[old]
+            return self._watched[self.version]
+
+    def notice(self, base: tuple[str, int] | None) -> State:
+        """A socket's message: ``version``, ``instance``, ``clock``, ``analysis`` (its
+        serial) and, when the change from ``base`` (the ``(instance, version)`` the socket
+        told before) is one a delta carries, ``base`` and ``delta``."""
+        with self.lock:
+            self.watched()                        # (the next message's base)
+            out: State = {"version": self.version, "instance": self.instance,
+                          "clock": self._clock(), "analysis": self.analysis.state()["serial"]}
+            if base is None or base[0] != self.instance or base[1] == self.version:
+                return out
+            change = self._delta(base[1])
+            if change is not None:
+                out.update(base=base[1], delta=change)
+            return out
+
+    def _delta(self, base: int) -> State | None:
+        """The delta from version ``base`` to this one (made once for every socket), or
+        None where a delta does not carry the change (the page asks for the state)."""
+        key = (base, self.version)
+        if key not in self._deltas:
+            old, new = self._watched.get(base), self.watched()
+            self._deltas = {k: v for k, v in self._deltas.items() if k[1] == self.version}
+            self._deltas[key] = None if old is None or not _deltable(old, new) else \
+                page_state.delta(old, new)
+        return self._deltas[key]
+
     def record_text(self) -> str:
         with self.lock:
             if self.watch is not None:
@@ -412,7 +540,7 @@ class Table:
                  "message": self.message, "person_to_act": people_turn,
                  "legal": page_state.legal(game) if people_turn else None,
                  "clock": self._clock(), "time_limit": self.time_limit,
-                 "agent_delay": self.agent_delay,
+                 "agent_delay": self.agent_delay, "premove": None if watch else self.premove,
                  "seats": list(watch.agents if watch else self.controllers),
                  **page_state.board_fields(game, bottom, labels, set() if layered else None)}
         if watch:
@@ -503,19 +631,82 @@ class Table:
             raise RequestError(f"the game is over ({self.game.result_reason}); start a "
                                f"new game")
 
-    def analyse(self, at: int | None = None) -> State:
-        """Start the analysis of the position shown (`victorus.analysis`), or of the
-        game played's position after ``at`` actions (browsed), in a thread of its own;
-        its state so far. A finished game's last position is told by its result."""
+    def analyse(self, at: int | None = None, vpn: object = None, moves: object = None,
+                stop: object = False) -> State:
+        """Start the analysis (`victorus.analysis.Analysis`, deepening in a thread of its
+        own) of the position shown, of the game shown's position after ``at`` actions
+        (played or watched), or of ``vpn``, with the variation ``moves`` (R38 actions)
+        played from it on a copy; or ``stop`` the running one. Its state so far. A
+        finished game's last position is told by its result."""
+        if not isinstance(stop, bool):
+            raise RequestError(f"'stop' must be true or false, got {shown(stop, 60)}")
+        if stop:
+            if at is not None or vpn is not None or moves is not None:
+                raise RequestError("'stop' stops the running analysis; give it alone")
+            return self.analysis.stop()
+        if vpn is not None and at is not None:
+            raise RequestError("give at most one of 'vpn' (a position) and 'at' (a number of "
+                               "actions of the game shown)")
+        if moves is None:
+            moves = []
+        if not isinstance(moves, list) or len(moves) > MAX_VARIATION or \
+                not all(isinstance(m, str) for m in moves):
+            raise RequestError(f"'moves' must be a list of at most {MAX_VARIATION} actions "
+                               f"in R38 notation, got {shown(moves, 60)}")
+        if vpn is not None:
+            position = self._from_vpn(vpn)
+            source: State = {"vpn": vpn, "moves": list(moves)}
         with self.lock:
-            if at is not None:
-                check_int("'at'", at, 0, 10**9, RequestError)
-                shown = self._browsed(at)[0]
-            else:
-                shown = self.watch.game if self.watch is not None else self.game
-            if self.resigned is not None and at is None and self.watch is None:
-                return self.analysis.start(shown, self.version, at, self._resigned_winners())
-            return self.analysis.start(shown, self.version, at)
+            winners = None
+            if vpn is None:
+                if at is not None:
+                    check_int("'at'", at, 0, 10**9, RequestError)
+                    position = self._position_at(at)
+                else:
+                    position = self.watch.game if self.watch is not None else self.game
+                    if self.resigned is not None and self.watch is None and not moves:
+                        winners = self._resigned_winners()
+                position = position.copy()
+                source = {"at": at, "moves": list(moves)}
+            version = self.version
+        for number, text in enumerate(moves, 1):
+            if position.is_over:
+                raise RequestError(f"'moves' action {number} ({shown(text, 40)}): the game "
+                                   f"is over there ({position.result_reason})")
+            try:
+                position.play(text)
+            except VictorusError as exc:
+                raise RequestError(f"'moves' action {number} ({shown(text, 40)}) is not legal "
+                                   f"there: {exc}") from None
+        return self.analysis.start(position, version, at, winners, source)
+
+    def _position_at(self, at: int) -> Game:
+        """(under the lock) The game shown (played or watched) after ``at`` actions."""
+        if self.watch is None:
+            return self._browsed(at)[0]
+        w = self.watch
+        if not 0 <= at <= len(w.actions):
+            raise RequestError(f"'at' must be a number of actions from 0 to "
+                               f"{len(w.actions)}, got {at}")
+        game = w.game.copy()
+        index = w.index
+        while index > at:
+            game.undo()
+            index -= 1
+        while index < at:
+            replay_action(game, w.actions[index].text, w.clock)
+            index += 1
+        return game
+
+    @staticmethod
+    def _from_vpn(vpn: object) -> Game:
+        if not isinstance(vpn, str) or len(vpn) > 4096:
+            raise RequestError(f"'vpn' must be a position in R39 notation (a string), got "
+                               f"{shown(vpn, 60)}")
+        try:
+            return Game.from_vpn(vpn)
+        except VictorusError as exc:
+            raise RequestError(f"'vpn' is not a position: {exc}") from None
 
     def _resigned_winners(self) -> tuple[int, ...]:
         """The winners of the resigned game (called for a resigned game only)."""
