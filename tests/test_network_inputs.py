@@ -17,9 +17,9 @@ import victorus
 from helpers import position
 from victorus._reference_game import ReferenceGame
 from victorus.constants import KING, NUM_SEATS, QUEEN
-from victorus.geometry import hex_distance, winding_base
 from victorus.evaluation import _network
 from victorus.evaluation.network import inputs
+from victorus.geometry import hex_distance, winding_base
 
 SEAT_INPUTS = _network.SIZES["seat_inputs"]
 GLOBAL_INPUTS = _network.SIZES["global_inputs"]

@@ -469,19 +469,9 @@ def _socket_route(server: Server) -> Callable[[WebSocket], Awaitable[None]]:
     return socket_route
 
 
-def _app(server: Server) -> Starlette:
-    """The routes of `Server`: each checks its request, then asks the table in a
-    worker thread (the loop never waits on the table's lock or an agent)."""
-
-    static = _static_files()
-
-    def _static(path: str) -> Endpoint:
-        name, kind = static[path]
-        body = resources.files("victorus.web").joinpath(name).read_bytes()
-
-        async def page(request: Request) -> Response:
-            return _answer(200, body, kind)
-        return page
+def _state_route(server: Server) -> Endpoint:
+    """GET /api/state: the table's state for a view (long polling with ``since`` and
+    ``wait``), told whether the asking tab holds the seats."""
 
     async def state(request: Request) -> Response:
         query = request.query_params
@@ -498,6 +488,44 @@ def _app(server: Server) -> Starlette:
             return _json(answer)
         return _json(dict(answer, spectator=spectator,
                           message=_told(answer["message"], tab, spectator)))
+    return state
+
+
+def _refusal(posts: dict[str, Endpoint]) -> Callable[[Request, Exception], Awaitable[Response]]:
+    """The exception handler of every route (``posts``: the POST calls, named in a 404)."""
+
+    async def refused(request: Request, exc: Exception) -> Response:
+        """Every refusal as JSON: the table's and the checks' (400, 403, 408, 413), an
+        unknown path (404), a bug (500: the server goes on)."""
+        if isinstance(exc, RequestError):
+            return _error(exc.status, str(exc), close=isinstance(exc, _Unread))
+        if isinstance(exc, VictorusError):
+            return _error(400, str(exc))
+        if isinstance(exc, HTTPException) and request.method == "POST":
+            return _error(404, f"no API call {shown(request.url.path, 200)}; accepted: "
+                               f"{', '.join(sorted(posts))}", close=True)
+        if isinstance(exc, HTTPException):
+            return _error(404, f"no page {shown(request.url.path, 200)}; the page is '/', the API is "
+                               f"under /api/")
+        return _error(500, f"internal error: {shown(exc, 200)}")
+    return refused
+
+
+def _app(server: Server) -> Starlette:
+    """The routes of `Server`: each checks its request, then asks the table in a
+    worker thread (the loop never waits on the table's lock or an agent)."""
+
+    static = _static_files()
+
+    def _static(path: str) -> Endpoint:
+        name, kind = static[path]
+        body = resources.files("victorus.web").joinpath(name).read_bytes()
+
+        async def page(request: Request) -> Response:
+            return _answer(200, body, kind)
+        return page
+
+    state = _state_route(server)
 
     async def record_text(request: Request) -> Response:
         text = await run_in_threadpool(server.table.record_text)
@@ -523,20 +551,7 @@ def _app(server: Server) -> Starlette:
 
     socket_route = _socket_route(server)
 
-    async def refused(request: Request, exc: Exception) -> Response:
-        """Every refusal as JSON: the table's and the checks' (400, 403, 408, 413), an
-        unknown path (404), a bug (500: the server goes on)."""
-        if isinstance(exc, RequestError):
-            return _error(exc.status, str(exc), close=isinstance(exc, _Unread))
-        if isinstance(exc, VictorusError):
-            return _error(400, str(exc))
-        if isinstance(exc, HTTPException) and request.method == "POST":
-            return _error(404, f"no API call {shown(request.url.path, 200)}; accepted: "
-                               f"{', '.join(sorted(posts))}", close=True)
-        if isinstance(exc, HTTPException):
-            return _error(404, f"no page {shown(request.url.path, 200)}; the page is '/', the API is "
-                               f"under /api/")
-        return _error(500, f"internal error: {shown(exc, 200)}")
+    refused = _refusal(posts)
 
     routes: list[Route | WebSocketRoute] = [Route(path, _static(path), methods=["GET"])
                                             for path in static]
