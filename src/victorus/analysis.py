@@ -557,7 +557,16 @@ def mark_thresholds(teams: int) -> dict[str, float]:
 
 
 def mark_of(loss: float | None, thresholds: dict[str, float]) -> str | None:
-    """The mark of an action that lost ``loss`` (None: not valued), or None."""
+    """The mark of an action that lost ``loss``: the worst of MARKS whose threshold it
+    reaches, or None.
+
+    Args:
+        loss: The mover's team's drop in win chance (None: not valued).
+        thresholds: Each mark's threshold (`mark_thresholds`).
+
+    Returns:
+        The mark, or None.
+    """
     if loss is None:
         return None
     found = None

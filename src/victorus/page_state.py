@@ -226,7 +226,7 @@ def delta(old: State, new: State) -> State:
     out: State = {}
     for key in new.keys() | old.keys():
         if key not in new:
-            raise ValueError(f"a delta cannot drop the field {key!r}")
+            raise ValueError(f"a delta cannot drop the field {shown(key, 60)}")
         before, after = old.get(key, None), new[key]
         if key in old and before == after:
             continue
