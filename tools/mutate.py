@@ -77,7 +77,7 @@ def sync_tree() -> None:
 
 def build() -> tuple[bool, str]:
     """Configure once, build incrementally, copy the extensions into TREE/src/victorus (and
-    its search/ subpackage)."""
+    its subpackages: every folder the build puts one in)."""
     cmake = shutil.which("cmake")
     if cmake is None:
         return False, "cmake not found"
@@ -92,7 +92,7 @@ def build() -> tuple[bool, str]:
     res = subprocess.run([cmake, "--build", str(CMAKE_DIR)], capture_output=True, text=True)
     if res.returncode:
         return False, res.stdout[-3000:] + res.stderr[-3000:]
-    for so in [*CMAKE_DIR.glob("_*.so"), *CMAKE_DIR.glob("search/_*.so")]:
+    for so in [*CMAKE_DIR.glob("_*.so"), *CMAKE_DIR.glob("*/_*.so")]:
         target = TREE / "src" / "victorus" / so.relative_to(CMAKE_DIR)
         if not target.exists() or target.read_bytes() != so.read_bytes():
             shutil.copy2(so, target)
