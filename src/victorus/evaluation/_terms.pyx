@@ -7,7 +7,7 @@ capture open to the army to act."""
 from libc.stdint cimport int32_t
 
 from victorus._core cimport NUM_SEATS, QUEEN, WORD_STOP, CAPTURE_FLAG, code_target, kind_points
-from victorus._engine cimport (StateC, RulesC, MAX_ACTIONS, gen_actions, material_points,
+from victorus._engine cimport (StateC, RulesC, gen_actions, material_points,
                                info_kind, info_royal, piece_laps)
 
 #: An unfinished position's value stays within (-VALUE_BOUND, VALUE_BOUND).

@@ -54,9 +54,10 @@ LAYOUT: str = _network.LAYOUT
 LEGACY_LAYOUTS: dict[str, str] = {"seat-kind-cell/1": "seat-kind-cell/t10-s8-g9-k3"}
 """Layout names written before the name was derived from the sizes, and the sizes they had: a file
 of such a name is read when its sizes are today's."""
-BOARDS: tuple[str, ...] = tuple(sorted(BOARD_NAMES, key=lambda name: len(Board(name).coords)))
-"""The boards (every board of victorus.geometry), smallest first: the order of their blocks of first-layer
-rows (the C network has SIZES["boards"] blocks)."""
+BOARDS: tuple[str, ...] = tuple(sorted(BOARD_NAMES))
+"""The boards (every board of victorus.geometry), in name order: the order of their blocks of first-layer
+rows (the C network has SIZES["boards"] blocks). Named, not measured, so importing this module builds no
+board."""
 ARRAYS = ("w1", "wd", "b1", "w2", "b2", "w3", "b3", "skip")
 """The arrays of a network, in the file's order."""
 #: The heuristic weights the skip connection starts from (victorus.evaluation.heuristic).

@@ -9,7 +9,7 @@ from libc.string cimport memcpy, memset
 from libc.stdlib cimport calloc, malloc, realloc, free
 from libc.math cimport log, sqrt
 
-from victorus._core cimport NUM_SEATS, RESULT_NONE
+from victorus._core cimport NUM_SEATS
 from victorus._engine cimport (
     StateC, RulesC, Engine, StopToken, MAX_ACTIONS, MAX_ACTION_WORDS, gen_actions, apply_action,
     stop_flag, splitmix64, mix64, atomic_load, atomic_store, SEQ_CST, RELAXED)

@@ -1,20 +1,20 @@
 # cython: language_level=3, cdivision=True, boundscheck=False, wraparound=False
 """PUCT in C with a batched evaluator (:class:`victorus.puct.PUCTAgent`): selection with
 virtual loss, expansion, backup and the proof of decided positions run in C without the
-GIL; the evaluator (a C evaluator of victorus.evaluation, called there too, or a Python
-callable, which sees a batch of leaves at a time). A client of the engine (victorus._engine), built as a module of its own."""
+GIL, and so does a C evaluator of victorus.evaluation; a Python callable sees a batch of
+leaves at a time. A client of the engine (victorus._engine), built as a module of its own."""
 
 cimport cython
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcmp, memcpy, memset
 from libc.stdlib cimport malloc, realloc, free
-from libc.math cimport exp, log, sqrt, pow, cos, INFINITY
+from libc.math cimport log, sqrt, pow, cos, INFINITY
 
 from victorus._core cimport (
-    NUM_SEATS, RESULT_NONE, NUM_PLANES, WORD_STOP, action_id, id_in_frame)
+    NUM_SEATS, RESULT_NONE, NUM_PLANES, action_id, id_in_frame)
 from victorus._engine cimport (
     StateC, RulesC, Engine, Rules, StopToken, MAX_ACTIONS, gen_actions, apply_action, team_returns,
-    stop_flag, splitmix64, mix64, observation_uint8, observation_float32, info_kind, info_royal)
+    stop_flag, splitmix64, mix64, observation_uint8, observation_float32)
 from victorus._portable cimport atomic_load, RELAXED, now_seconds
 from victorus.evaluation._evaluator cimport (EvaluatorC, Evaluator, evaluator_c, evaluator_priors,
                                              evaluator_workspace, evaluator_workspace_free)
