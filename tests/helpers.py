@@ -70,6 +70,17 @@ def call(srv, path, body=None, tab=None):
         return exc.code, json.loads(exc.read())
 
 
+def settled(srv, path):
+    """The answer of GET ``path`` once it is no longer ``running`` (a review, an analysis):
+    polled, with a bound of two minutes that fails the test rather than waits for ever."""
+    import time
+    deadline = time.monotonic() + 120
+    while (state := call(srv, path)[1])["status"] == "running":
+        assert time.monotonic() < deadline, state
+        time.sleep(0.05)
+    return state
+
+
 def load_tool(name: str):
     """The module of ``tools/<name>.py`` (the repository's scripts, not a package)."""
     path = Path(__file__).resolve().parents[1] / "tools" / f"{name}.py"

@@ -6,14 +6,14 @@ time."""
 import pytest
 
 import test_browser
-from helpers import serving
-from test_browser import TIMEOUT_MS, new_game
-from victorus.server import PERSON, Table
+import test_browser_page
+from test_browser import new_game
 
 pytestmark = pytest.mark.browser
 browser = test_browser.browser          # the same Chromium fixture (skipped without one)
-
-RED_ONLY = [PERSON] + ["greedy"] * 5
+opened = test_browser_page.opened        # the page fixture: a page per call, no script error
+standard = test_browser_page.still       # a standard table whose agents act when told
+live = test_browser_page.live            # a compact table whose agents play at once
 
 # Every layout shift from the page's first paint on, noted before any script of the page
 # runs (buffered: the shifts before the observer too).
@@ -32,40 +32,6 @@ LOADED = """() => new Promise((resolve) => {
     if (!whole) { resolve(false); return; }
     requestAnimationFrame(() => requestAnimationFrame(() => resolve(true)));
 })"""
-
-
-@pytest.fixture
-def opened(browser):
-    """open(server, width, height): a page of the server, with no script error at the end."""
-    pages = []
-
-    def open_page(srv, width=1400, height=900, before=None):
-        page = browser.new_page(viewport={"width": width, "height": height})
-        page.set_default_timeout(TIMEOUT_MS)
-        if before:
-            page.add_init_script(before)
-        errors = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(srv.url)
-        page.wait_for_selector("#board svg")
-        pages.append((page, errors))
-        return page
-    yield open_page
-    for page, errors in pages:
-        page.close()
-        assert errors == []
-
-
-@pytest.fixture
-def standard():
-    with serving(Table("standard", 6, seats=RED_ONLY, agent_delay=0), worker=False) as srv:
-        yield srv
-
-
-@pytest.fixture
-def live():
-    with serving(Table("compact", 2, seats=RED_ONLY, agent_delay=0)) as srv:
-        yield srv
 
 
 # -- the page holds still while it loads ---------------------------------------------------

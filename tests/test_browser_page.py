@@ -43,12 +43,15 @@ def live():
 
 @pytest.fixture
 def opened(browser):
-    """open(server, width, height): a page of the server, with no script error at the end."""
+    """open(server, width, height, before): a page of the server (``before``: a script run
+    before the page's own), with no script error at the end."""
     pages = []
 
-    def open_page(srv, width=1400, height=900):
+    def open_page(srv, width=1400, height=900, before=None):
         page = browser.new_page(viewport={"width": width, "height": height})
         page.set_default_timeout(TIMEOUT_MS)
+        if before:
+            page.add_init_script(before)
         errors = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(srv.url)

@@ -6,9 +6,9 @@ tests wait for what the page shows, never for a time."""
 import pytest
 
 import test_browser
+import test_browser_page
 import victorus
 from helpers import position, serving
-from test_browser import TIMEOUT_MS
 from test_browser_page import RED_ONLY, show, shown
 from test_browser_review import picture
 from victorus.analysis import Analysis, Review
@@ -16,36 +16,12 @@ from victorus.server import Table
 
 pytestmark = pytest.mark.browser
 browser = test_browser.browser          # the same Chromium fixture (skipped without one)
+opened = test_browser_page.opened        # the page fixture: a page per call, no script error
+still = test_browser_page.still          # a standard table whose agents act when told
 
 # Red's Templar on i6 and blue's on i20, blue (an agent) to act; the other armies have no
 # piece and pass. Red's legs from i6 are i2, e6, m6, h7, j7 and i10, whatever blue plays.
 APART = position({"i6": "0Tw", "i20": "1Tb"}, to_move=1)
-
-
-@pytest.fixture
-def still():
-    """A standard table whose agents act only when a test says (no worker)."""
-    with serving(Table("standard", 6, seats=RED_ONLY, agent_delay=0), worker=False) as srv:
-        yield srv
-
-
-@pytest.fixture
-def opened(browser):
-    pages = []
-
-    def open_page(srv, width=1400, height=900):
-        page = browser.new_page(viewport={"width": width, "height": height})
-        page.set_default_timeout(TIMEOUT_MS)
-        errors = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(srv.url)
-        page.wait_for_selector("#board svg")
-        pages.append((page, errors))
-        return page
-    yield open_page
-    for page, errors in pages:
-        page.close()
-        assert errors == []
 
 
 def agents_until_red(srv):

@@ -3,12 +3,11 @@ fair share when the search sees nothing, a browsed position analysed, a finished
 end told by its result, the review of a whole game (bounded, cancellable, its marks),
 and the tabs that watch a game played in another tab."""
 
-import time
 
 import pytest
 
 import victorus
-from helpers import call, serving
+from helpers import call, serving, settled
 from victorus.analysis import REVIEW_MAX_POSITIONS, Analysis, Review, _spread, chance
 from victorus.server import PERSON, Table
 
@@ -20,14 +19,6 @@ def server():
     with serving(Table("compact", 2, seats=[PERSON] * 6, agent_delay=0), worker=False) as srv:
         yield srv
 
-
-
-def settled(srv, path):
-    deadline = time.monotonic() + 120
-    while (state := call(srv, path)[1])["status"] == "running":
-        assert time.monotonic() < deadline, state
-        time.sleep(0.05)
-    return state
 
 
 def test_a_chance_is_the_fair_share_when_the_search_sees_nothing():

@@ -7,20 +7,12 @@ import time
 import pytest
 
 import victorus
-from helpers import call, serving
+from helpers import call, serving, settled
 from victorus import page_state
 from victorus.analysis import Analysis, Review, _search, _teams, chance, mark_thresholds
 from victorus.clock import ManualTime
 from victorus.game import play_random
 from victorus.server import PERSON, Table
-
-
-def settled(srv, path):
-    deadline = time.monotonic() + 120
-    while (state := call(srv, path)[1])["status"] == "running":
-        assert time.monotonic() < deadline, state
-        time.sleep(0.05)
-    return state
 
 
 # -- deltas ------------------------------------------------------------------------------
