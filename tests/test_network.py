@@ -437,3 +437,90 @@ def test_any_header_or_cut_is_a_network_or_a_network_file_error(key, value, cut)
 
 
 SMALL = Network.fresh(hidden=2, hidden2=2, seed=0)
+
+
+# -- the policy head -------------------------------------------------------------------------
+
+def capture_priors(game):
+    """The hand-written priors, normalised: 1 + the R37 points of the piece a leg lands on."""
+    cells = game._view()[0]
+    raw = [1 + (cells[a.target].points if a.word is None and cells[a.target] is not None else 0)
+           for a in game.legal_actions()]
+    return [p / sum(raw) for p in raw]
+
+
+@pytest.mark.parametrize("board,players,variant", CONFIGS)
+def test_a_fresh_policy_head_gives_the_capture_priors(board, players, variant):
+    """A new head (zero, policy_capture 1) is the hand-written capture priors, so training
+    starts from the search's priors of today."""
+    network = Network.fresh(8, 4, seed=1, policy=True)
+    for game in positions(board, players, variant, seed=5, count=40)[::3]:
+        if not game.is_over:
+            assert network.priors(game) == pytest.approx(capture_priors(game), abs=1e-9)
+
+
+@pytest.mark.parametrize("board,players,variant", CONFIGS)
+def test_the_c_priors_are_the_numpy_twins(board, players, variant):
+    """network_priors in C against policy_forward in numpy, on a head drawn at random, on
+    positions mid-turn and not (R22), at every configuration."""
+    network = noisy(Network.fresh(16, 8, seed=2, policy=True), 0.4, seed=7)
+    for game in positions(board, players, variant, seed=9, count=50)[::2]:
+        fast, slow = network.priors(game), network.reference_priors(game)
+        assert len(fast) == len(game.legal_actions()) if not game.is_over else fast == ()
+        assert fast == pytest.approx(slow, abs=1e-6)
+        if len(fast) > 1:
+            assert sum(fast) == pytest.approx(1) and max(fast) < 0.999
+
+
+def test_a_policy_head_travels_in_its_file_and_keeps_the_value(tmp_path, trained):
+    with_head = noisy(trained.with_policy(), 0.2, seed=3)
+    assert with_head.policy and not trained.policy and trained.with_policy().with_policy().policy
+    game = positions("standard", 4, "standard", seed=1, count=20)[-1]
+    assert trained.with_policy().evaluate(game) == trained.evaluate(game)
+    with_head.save(tmp_path / "net.vnet")
+    loaded = Network.load(tmp_path / "net.vnet")
+    assert loaded.policy and loaded.priors(game) == with_head.priors(game)
+    assert repr(loaded).endswith(", policy)")
+    with pytest.raises(ConfigError, match="has no policy head"):
+        trained.priors(game)
+    data = (tmp_path / "net.vnet").read_bytes()
+    header = data[len(MAGIC) + 8:len(MAGIC) + 8 + struct.unpack_from("<I", data, len(MAGIC) + 4)[0]]
+    assert b'"policy": "' + _network.POLICY_LAYOUT.encode() + b'"' in header
+    missing = dict(with_head.arrays)
+    del missing["policy_word"]
+    with pytest.raises(NetworkFileError, match="policy_word.* is missing"):
+        Network(missing, with_head.trained)
+
+
+def test_another_policy_layout_is_refused(tmp_path, trained):
+    data = trained.with_policy().to_bytes()
+    size = struct.unpack_from("<I", data, len(MAGIC) + 4)[0]
+    header = data[len(MAGIC) + 8:len(MAGIC) + 8 + size]
+    changed = header.replace(_network.POLICY_LAYOUT.encode(), b"from-to/9".ljust(
+        len(_network.POLICY_LAYOUT), b" ")[:len(_network.POLICY_LAYOUT)])
+    body = data[:len(MAGIC) + 8] + changed + data[len(MAGIC) + 8 + size:-32]
+    import hashlib
+    with pytest.raises(NetworkFileError, match="policy layout"):
+        Network.from_bytes(body + hashlib.sha256(body).digest(), "x.vnet")
+
+
+def test_puct_searches_with_the_policy_head_as_its_priors(trained):
+    """network(...) with a head gives PUCT its priors (through rollouts too); its value is
+    the network's, the same with or without the head's priors asked first."""
+    from victorus.evaluation.registry import network as network_evaluator, rollouts
+    head = noisy(trained.with_policy(), 0.5, seed=4)
+    game = positions("compact", 3, "standard", seed=2, count=12)[-1]
+    for evaluator in (network_evaluator(head), rollouts(3, network_evaluator(head))):
+        result = PUCTAgent(64, seed=1, evaluator=evaluator).search(game)
+        assert result.priors == pytest.approx(head.priors(game), abs=1e-9)
+    values = [PUCTAgent(200, seed=3, evaluator=network_evaluator(net), c_puct=1.0).search(game)
+              for net in (trained, trained.with_policy())]
+    assert values[0].seat_values == pytest.approx(values[1].seat_values, abs=1e-6)
+
+
+def test_a_shipped_network_is_named_by_its_content():
+    from victorus.evaluation.network import network_from, shipped_network
+    old = shipped_network("default-35c93a166b61")
+    assert network_from("default-35c93a166b61") is old
+    with pytest.raises(NetworkFileError, match="no such network is shipped"):
+        network_from("default-000000000000")

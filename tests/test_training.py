@@ -10,14 +10,16 @@ import numpy as np
 import pytest
 
 import victorus
+from victorus import tensors
 from victorus.cli import main
 from victorus.errors import ConfigError
-from victorus.evaluation.network import Batch, Network, inputs, loss_and_gradients
-from victorus.training import Settings, game_tasks, play_game, train
+from victorus.evaluation.network import Batch, Network, inputs, loss_and_gradients, moves
+from victorus.training import Settings, game_tasks, play_game, read_run, train
 
-TINY = dict(rounds=2, games=4, iterations=12, max_actions=40, epochs=2, batch=64,
-            hidden=8, hidden2=4, window=2, mix=(("compact", 2, "standard", 1),
-                                               ("standard", 3, "quick", 1)))
+TINY = dict(rounds=2, games=4, iterations=12, label_iterations=16, label_share=1.0,
+            max_actions=40, epochs=2, batch=64, hidden=8, hidden2=4, window=2,
+            holdout_games=2, gate_games=2, gate_threshold=0.0, match_iterations=8,
+            curve_games=2, mix=(("compact", 2, "standard", 1), ("standard", 3, "quick", 1)))
 
 
 def run(tmp_path, name, **changes):
@@ -31,23 +33,31 @@ def run(tmp_path, name, **changes):
 def test_a_tiny_run_writes_its_checkpoints_and_curve(tmp_path):
     out, network, points = run(tmp_path, "run")
     assert sorted(os.listdir(out)) == ["curve.json", "network.vnet", "round-0.vnet",
-                                       "round-1.vnet", "window-1.npz"]
+                                       "round-1.vnet", "round-2.vnet", "window-2.npz"]
     curve = json.loads((out / "curve.json").read_text())
-    assert [p["round"] for p in curve["points"]] == [0, 1] == [p.round for p in points]
-    for point in curve["points"]:
+    assert [p["round"] for p in curve["points"]] == [0, 1, 2] == [p.round for p in points]
+    assert curve["points"][0]["games"] == 0 and curve["points"][0]["searched_by"] == -1
+    for point in curve["points"][1:]:
         assert point["games"] == 4 and point["positions"] > 0
         assert all(np.isfinite(point["train_loss"])) and len(point["train_loss"]) == 2
+        assert point["accepted"] and point["gate"]["games"] == 2
+        assert point["vs_start"]["games"] == point["vs_heuristic"]["games"] == 2
+        assert point["labelled_per_second"] > 0 and np.isfinite(point["policy_loss"])
     loaded = Network.load(out / "network.vnet")
-    assert loaded.info["rounds"] == 2 and loaded.info["settings"]["seed"] == 0
+    assert loaded.info["round"] == 2 and loaded.info["settings"]["seed"] == 0
     assert loaded.trained == {"boards": ["compact", "standard"], "players": [2, 3]}
     assert np.array_equal(loaded.arrays["w3"], network.arrays["w3"])
     assert np.abs(loaded.arrays["w3"]).sum() > 0          # it learned something
+    assert np.abs(loaded.arrays["policy_to"]).sum() > 0   # its policy too
+    start = Network.load(out / "round-0.vnet")             # a fresh start: the heuristic
+    assert not np.abs(start.arrays["w3"]).sum() and not np.abs(start.arrays["w1"]).sum()
 
 
 def test_the_same_seed_gives_the_same_network_whatever_the_workers(tmp_path):
-    _, one, _ = run(tmp_path, "one", workers=1)
-    _, two, _ = run(tmp_path, "two", workers=2)
-    _, other, _ = run(tmp_path, "other", seed=1)
+    one, _, _ = run(tmp_path, "one", workers=1)
+    two, _, _ = run(tmp_path, "two", workers=2)
+    other, _, _ = run(tmp_path, "other", seed=1)
+    one, two, other = (Network.load(out / "round-2.vnet") for out in (one, two, other))
     for name in one.arrays:                   # the header differs: workers, minutes
         assert one.arrays[name].tobytes() == two.arrays[name].tobytes()
     assert one.arrays["w3"].tobytes() != other.arrays["w3"].tobytes()
@@ -66,12 +76,65 @@ def test_resuming_goes_on_as_one_run_would(tmp_path):
     out, _, _ = run(tmp_path, "resumed", rounds=1)
     resumed = train(str(out), Settings(**TINY), resume=True, progress=False)
     assert resumed.arrays["w1"].tobytes() == straight.arrays["w1"].tobytes()
+    assert resumed.arrays["policy_from"].tobytes() == straight.arrays["policy_from"].tobytes()
     with pytest.raises(ConfigError, match="trained with seed 0, not 5"):
         train(str(out), Settings(**{**TINY, "seed": 5}), resume=True, progress=False)
     with pytest.raises(ConfigError, match="trained with hidden 8, not 16"):
         train(str(out), Settings(**{**TINY, "hidden": 16}), resume=True, progress=False)
     with pytest.raises(ConfigError, match="cannot resume"):
         train(str(tmp_path / "empty"), Settings(**TINY), resume=True, progress=False)
+    # distil says how the rounds to come are searched: it may change on resume
+    train(str(out), Settings(**{**TINY, "rounds": 3, "distil": False}), resume=True,
+          progress=False)
+    points = read_run(str(out))[1]
+    assert [p.searched_by for p in points] == [-1, 0, 1, 0]
+
+
+def test_the_loop_data_reads_back_through_read_run(tmp_path):
+    out, _, points = run(tmp_path, "run", window=1)
+    settings, saved, windows = read_run(str(out))
+    assert settings["games"] == 4 and saved == points
+    assert len(windows) == 1 and len(windows[0]) == points[-1].positions
+    board, rows, dense, terms, teams, target, origin, to, capture, policy = windows[0][0]
+    assert board in ("compact", "standard") and len(origin) == len(to) == len(capture) \
+        == len(policy) and policy.sum() == pytest.approx(1)
+
+
+def test_each_position_is_read_once(tmp_path, monkeypatch):
+    """window 1, epochs 1 (the defaults): a round trains on its own positions, each once."""
+    from victorus import training
+    seen = []
+    real = training.loss_and_gradients
+
+    def spy(arrays, batch, *args):
+        seen.append(len(batch))
+        return real(arrays, batch, *args)
+    monkeypatch.setattr(training, "loss_and_gradients", spy)
+    _, _, points = run(tmp_path, "once", window=1, epochs=1, batch=16, rounds=2)
+    assert Settings().window == 1 and Settings().epochs == 1
+    assert sum(seen) == points[1].positions + points[2].positions
+    assert max(seen) <= 16
+
+
+def test_the_gate_refuses_a_weaker_candidate(tmp_path, monkeypatch):
+    """A candidate that values material backwards loses the gate: it is kept as its
+    round's file, but the best network (network.vnet, and self-play's searcher) stays."""
+    from victorus import training
+
+    def backwards(network, *args, **kwargs):
+        arrays = dict(network.arrays)
+        arrays["skip"] = -3 * arrays["skip"]
+        return Network(arrays, network.trained, network.info), [0.0]
+    monkeypatch.setattr(training, "fit", backwards)
+    out, best, points = run(tmp_path, "gated", gate_games=8, gate_threshold=0.55,
+                            match_iterations=40, curve_games=0, rounds=1,
+                            mix=(("compact", 2, "standard", 1),))
+    assert points[1].gate["score"] < 0.55 and not points[1].accepted and points[1].best == 0
+    assert points[1].vs_start is None
+    start = Network.load(out / "round-0.vnet")
+    assert Network.load(out / "network.vnet").arrays["skip"].tobytes() == \
+        start.arrays["skip"].tobytes() == best.arrays["skip"].tobytes()
+    assert Network.load(out / "round-1.vnet").arrays["skip"][0] < 0
 
 
 def test_labels_blend_the_search_and_the_result():
@@ -84,6 +147,43 @@ def test_labels_blend_the_search_and_the_result():
     results = {tuple(np.round(s[5], 6)) for s in mixed}
     assert results <= {(1, -1) * 3, (-1, 1) * 3, (0,) * 6}     # the game's returns
     assert any(np.abs(s[5]).max() < 0.999 for s in pure)        # search values
+
+
+def test_policy_labels_are_the_deep_search_visit_counts(monkeypatch):
+    """A kept position's policy target is the deep search's visits, normalised, over the
+    legal actions in legal_actions() order (hand-computed here from made-up visits); its
+    moves are the legal actions' origin and target columns."""
+    from victorus import selfplay
+    from victorus.search.results import SearchResult
+
+    class Made:
+        def __init__(self, deep):
+            self.deep = deep
+
+        def search(self, game):
+            legal = game.legal_actions()
+            visits = (2, 1, 1, 0, 0, 0, 0, 0)[:len(legal)] + (0,) * (len(legal) - 8)
+            visits = visits if self.deep else (0,) * len(legal)
+            return SearchResult(legal[0], tuple(legal), visits, (0.0,) * len(legal), 4, 4, (),
+                                (0.25, -0.25, 0, 0, 0, 0))
+    monkeypatch.setattr(selfplay, "_agents", lambda seed, network, play: (Made(False), Made(True)))
+    samples = play_game(("compact", 2, "standard", 3), None, 12, 0, 6, 1.0, label_share=0.5)
+    assert 0 < len(samples) < 6
+    for sample in samples:
+        expected = {2: [2 / 3, 1 / 3], 3: [0.5, 0.25, 0.25]}.get(len(sample[9]),
+                                                                [0.5, 0.25, 0.25, 0.0])
+        assert list(sample[9][:4]) == pytest.approx(expected)
+    game = victorus.Game("standard", players=3)
+    for k in range(9):
+        game.play(game.legal_actions()[k % len(game.legal_actions())])
+    columns = tensors.observation_columns(game.board, game.to_move)
+    origin, target, capture = moves(game)
+    assert len(origin) == len(game.legal_actions()) > 1
+    for action, o, t, c in zip(game.legal_actions(), origin, target, capture):
+        if action.word is None:
+            assert (o, t) == (columns[action.origin], columns[action.target])
+        else:
+            assert (o, t, c) == (-1, ("stop", "end", "pass").index(action.word), 0)
 
 
 def test_tasks_follow_the_mix_and_the_seed():
@@ -124,20 +224,59 @@ def test_the_gradients_are_those_of_the_loss():
             assert grads[name].reshape(-1)[i] == pytest.approx((up - down) / 2e-6, abs=1e-5)
 
 
+def test_the_policy_gradients_are_those_of_the_loss():
+    """The policy head's cross-entropy against finite differences: its arrays, and the
+    first layer it shares with the value (a position without a target adds nothing)."""
+    net = Network.fresh(5, 3, seed=4, policy=True)
+    rng = np.random.default_rng(6)
+    arrays = {k: np.array(v, dtype=np.float64) + rng.normal(0, 0.3, v.shape)
+              for k, v in net.arrays.items()}
+    positions, legal = [], []
+    for board, players in (("compact", 2), ("standard", 4), ("compact", 3)):
+        game = victorus.Game(board, players=players)
+        for k in range(5):
+            game.play(game.legal_actions()[(k * 7) % len(game.legal_actions())])
+        positions.append(inputs(game))
+        legal.append(moves(game))
+    batch = Batch.of(positions, legal)
+    policy = np.concatenate([rng.dirichlet(np.ones(len(m[0]))) for m in legal])
+    policy[:len(legal[0][0])] = 0                       # the first position: no target
+    targets = rng.uniform(-1, 1, (3, 6)) * batch.present
+    loss, grads = loss_and_gradients(arrays, batch, targets, policy, 0.7)
+    for name in ("policy_from", "policy_to", "policy_word", "policy_capture", "wd", "b1"):
+        flat, grad = arrays[name].reshape(-1), grads[name].reshape(-1)
+        for i in np.argsort(-np.abs(grad))[:3]:
+            keep = flat[i]
+            flat[i] = keep + 1e-6
+            up = loss_and_gradients(arrays, batch, targets, policy, 0.7)[0]
+            flat[i] = keep - 1e-6
+            down = loss_and_gradients(arrays, batch, targets, policy, 0.7)[0]
+            flat[i] = keep
+            assert grad[i] == pytest.approx((up - down) / 2e-6, abs=1e-5)
+    assert np.abs(grads["policy_to"]).sum() > 0
+
+
 def test_settings_are_checked():
     for bad in ({"backend": "spark"}, {"games": 0}, {"blend": 1.5}, {"weight_decay": -1},
-                {"mix": (("hexagon", 2, "standard", 1),)}):
+                {"mix": (("hexagon", 2, "standard", 1),)}, {"gate_games": 3},
+                {"label_share": 1.5}, {"policy_weight": -1}, {"gate_threshold": 2},
+                {"start": 5}, {"label_iterations": 0}):
         with pytest.raises(ConfigError):
             Settings(**{**TINY, **bad}).check()
 
 
 def test_the_command_line_trains_and_refuses_bad_folders(tmp_path, capsys):
     out = tmp_path / "cli"
-    assert main(["train", str(out), "--rounds", "1", "--games", "2", "--iterations", "8",
-                 "--epochs", "1", "--hidden", "4", "--hidden2", "2", "--no-progress"]) == 0
+    small = ["--games", "2", "--iterations", "8", "--label-iterations", "8", "--epochs", "1",
+             "--hidden", "4", "--hidden2", "2", "--holdout-games", "2", "--gate-games", "2",
+             "--curve-games", "0", "--match-iterations", "8", "--no-progress"]
+    assert main(["train", str(out), "--rounds", "1", *small]) == 0
     printed = capsys.readouterr().out
-    assert "round 0:" in printed and str(out / "network.vnet") in printed
+    assert "round 0:" in printed and "round 1:" in printed and "gate" in printed
+    assert str(out / "network.vnet") in printed
     Network.load(out / "network.vnet")
+    assert main(["train", str(out), "--rounds", "1", "--resume", *small]) == 0
+    assert "has rounds 0-1 already (--rounds 1): nothing to train" in capsys.readouterr().out
     blocker = tmp_path / "file"
     blocker.write_text("x")
     assert main(["train", str(blocker / "sub"), "--rounds", "1", "--no-progress"]) == 2
@@ -145,19 +284,21 @@ def test_the_command_line_trains_and_refuses_bad_folders(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("distil", [True, False])
-def test_distil_searches_later_rounds_with_the_new_network(tmp_path, monkeypatch, distil):
-    """Search and distil: round 0 on the heuristic, later rounds with the network so far;
-    --no-distil keeps every round on the heuristic."""
+def test_distil_searches_later_rounds_with_the_best_network(tmp_path, monkeypatch, distil):
+    """Search and distil: the held-out games and round 1 searched with round 0's network,
+    later rounds with the best so far; --no-distil keeps every round on round 0's."""
     from victorus import training
     searched = []
     real = training.self_play
 
-    def spy(settings, number, network, progress=None):
-        searched.append(network)
-        return real(settings, number, network, progress)
+    def spy(tasks, play, network, *args):
+        searched.append(network.arrays["w3"].tobytes())
+        return real(tasks, play, network, *args)
     monkeypatch.setattr(training, "self_play", spy)
-    run(tmp_path, f"distil-{distil}", distil=distil)
-    assert searched[0] is None
-    assert (searched[1] is not None) == distil
+    out, _, _ = run(tmp_path, f"distil-{distil}", distil=distil)
+    start = Network.load(out / "round-0.vnet").arrays["w3"].tobytes()
+    first = Network.load(out / "round-1.vnet").arrays["w3"].tobytes()
+    assert searched[:2] == [start, start] and start != first
+    assert searched[2] == (first if distil else start)
     with pytest.raises(ConfigError, match="distil must be True or False"):
         Settings(**{**TINY, "distil": "yes"}).check()

@@ -28,23 +28,33 @@ from numpy.typing import NDArray
 
 from .checks import shown
 from .errors import ConfigError
-from .evaluation.network import BOARDS, SEATS, SIZES, Sample, block_starts, shapes
+from .evaluation.network import BOARDS, SEATS, SIZES, Sample, block_starts, board_cells, shapes
 from .files import read_limited
 
-PACKED = ("boards", "counts", "rows", "dense", "terms", "teams", "targets")
+PACKED = ("boards", "counts", "rows", "dense", "terms", "teams", "targets", "moves", "origin", "target",
+          "capture", "policy")
 """A window's arrays per round: the positions' boards, their sparse rows (``counts`` a position), dense
-inputs, heuristic terms per seat, teams per seat and targets per seat."""
+inputs, heuristic terms per seat, teams per seat and targets per seat; their legal actions (``moves`` a
+position): each one's origin column (-1: a word), target column (or word), log capture prior and policy
+target."""
+#: The arrays with an entry per legal action (the others: per position, and ``rows``).
+PER_ACTION = ("origin", "target", "capture", "policy")
 #: Each array's dtype and its shape after the first axis.
 _LAYOUT: dict[str, tuple[type[np.generic], tuple[int, ...]]] = {
     "boards": (np.int8, ()), "counts": (np.int32, ()), "rows": (np.int32, ()),
     "dense": (np.float32, (SIZES["dense_inputs"],)),
     "terms": (np.float32, (SIZES["skip_terms"], SEATS)),
-    "teams": (np.int8, (SEATS,)), "targets": (np.float32, (SEATS,))}
+    "teams": (np.int8, (SEATS,)), "targets": (np.float32, (SEATS,)), "moves": (np.int32, ()),
+    "origin": (np.int32, ()), "target": (np.int32, ()), "capture": (np.float32, ()),
+    "policy": (np.float32, ())}
 CURVE_LIMIT = 64 << 20
 """The largest curve.json read (a run of 10,000 rounds is far below it)."""
 POINT_FIELDS = ("round", "minutes", "games", "positions", "train_loss", "validation_loss",
-                "heuristic_loss")
-"""A curve point's fields and what each holds."""
+                "heuristic_loss", "policy_loss", "searched_by", "gate", "accepted", "best", "vs_start",
+                "vs_heuristic", "labelled_per_second")
+"""A curve point's fields (victorus.training.Point says what each holds)."""
+#: A match's fields in a curve point (victorus.gating.MatchScore).
+SCORE_FIELDS = ("score", "low", "high", "games", "wins", "losses")
 #: The most minutes a run can have spent (training.Settings' cap on ``minutes``).
 MOST_MINUTES = 1e6
 
@@ -68,11 +78,15 @@ def pack(samples: list[Sample]) -> dict[str, NDArray[Any]]:
             "counts": np.array([len(s[1]) for s in samples], np.int32),
             "rows": np.concatenate([s[1] for s in samples]).astype(np.int32),
             "dense": np.stack([s[2] for s in samples]), "terms": np.stack([s[3] for s in samples]),
-            "teams": np.stack([s[4] for s in samples]), "targets": np.stack([s[5] for s in samples])}
+            "teams": np.stack([s[4] for s in samples]), "targets": np.stack([s[5] for s in samples]),
+            "moves": np.array([len(s[6]) for s in samples], np.int32),
+            **{name: np.concatenate([s[6 + i] for s in samples]).astype(_LAYOUT[name][0])
+               for i, name in enumerate(PER_ACTION)}}
 
 
 def unpack(arrays: Mapping[str, NDArray[Any]]) -> list[Sample]:
-    """A window's arrays back as samples (board name, rows, dense, terms, teams, target).
+    """A window's arrays back as samples (board name, rows, dense, terms, teams, target,
+    origins, targets, captures, policy).
 
     Args:
         arrays: One round's arrays of `PACKED` by name.
@@ -82,9 +96,11 @@ def unpack(arrays: Mapping[str, NDArray[Any]]) -> list[Sample]:
     """
     ends = np.cumsum(arrays["counts"])
     rows = np.split(arrays["rows"], ends[:-1]) if len(ends) else []
-    return [(BOARDS[int(b)], r, d, t, m, y) for b, r, d, t, m, y in zip(
+    cuts = np.cumsum(arrays["moves"])[:-1]
+    actions = [np.split(arrays[name], cuts) if len(ends) else [] for name in PER_ACTION]
+    return [(BOARDS[int(b)], r, d, t, m, y, *legal) for b, r, d, t, m, y, *legal in zip(
         arrays["boards"], rows, arrays["dense"], arrays["terms"], arrays["teams"],
-        arrays["targets"])]
+        arrays["targets"], *actions)]
 
 
 def window_bytes(windows: list[list[Sample]]) -> bytes:
@@ -206,7 +222,7 @@ def _check_window(group: dict[str, NDArray[Any]], refuse: Callable[[str], Checkp
     counts, boards known, each row inside its board's block, teams seats, floats finite."""
     positions = len(group["boards"])
     for name in PACKED:
-        if name != "rows" and len(group[name]) != positions:
+        if name != "rows" and name not in PER_ACTION and len(group[name]) != positions:
             raise refuse(f"{where}: {name} has {len(group[name])} entries for {positions} "
                          f"positions")
     counts = group["counts"].astype(np.int64)
@@ -223,9 +239,30 @@ def _check_window(group: dict[str, NDArray[Any]], refuse: Callable[[str], Checkp
     teams = group["teams"]
     if ((teams < -1) | (teams >= SEATS)).any():
         raise refuse(f"{where}: a team outside -1 (absent) to {SEATS - 1}")
-    for name in ("dense", "terms", "targets"):
+    for name in ("dense", "terms", "targets", "capture", "policy"):
         if not np.isfinite(group[name]).all():
             raise refuse(f"{where}: {name} holds values that are not finite")
+    _check_actions(group, refuse, where)
+
+
+def _check_actions(group: dict[str, NDArray[Any]], refuse: Callable[[str], CheckpointError],
+                   where: str) -> None:
+    """One round's legal actions: as many as the positions' counts, each origin a cell of
+    its board or -1 (a word), each target a cell of its board (a word: a word's number),
+    policy targets from 0 to 1."""
+    moves = group["moves"].astype(np.int64)
+    if (moves < 0).any() or any(len(group[name]) != moves.sum() for name in PER_ACTION):
+        raise refuse(f"{where}: its action counts do not add up to its actions")
+    cells = np.array(board_cells(), np.int64)[group["boards"].astype(np.int64)]
+    limit = np.repeat(cells, moves)
+    origin, target = group["origin"].astype(np.int64), group["target"].astype(np.int64)
+    word = origin < 0
+    if ((origin < -1) | (origin >= limit)).any() or (target < 0).any() \
+            or (target >= np.where(word, SIZES["words"], limit)).any():
+        raise refuse(f"{where}: an action outside its board's cells (or the words)")
+    policy = group["policy"]
+    if ((policy < 0) | (policy > 1)).any():
+        raise refuse(f"{where}: a policy target outside 0 to 1")
 
 
 def read_curve(path: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -280,6 +317,7 @@ def _check_point(point: object, number: int, earlier: float,
     where = f"point {number}"
     if not isinstance(point, dict) or set(point) != set(POINT_FIELDS):
         raise refuse(f"{where} must be an object with the fields {', '.join(POINT_FIELDS)}")
+    _check_rounds(point, where, number, refuse)
     for name in ("round", "games", "positions"):
         value = point[name]
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10**12:
@@ -293,11 +331,41 @@ def _check_point(point: object, number: int, earlier: float,
     if not isinstance(losses, list) or len(losses) > 1000 \
             or not all(_number(x, 0, 1e30) for x in losses):
         raise refuse(f"{where}: train_loss must be a list of finite losses")
-    for name in ("validation_loss", "heuristic_loss"):
+    for name in ("validation_loss", "heuristic_loss", "policy_loss"):
         if not _number(point[name], 0, 1e30, nan=True):
             raise refuse(f"{where}: {name} must be a finite loss (or NaN), got "
                          f"{shown(point[name])}")
+    if not _number(point["labelled_per_second"], 0, 1e12):
+        raise refuse(f"{where}: labelled_per_second must be a number from 0, got "
+                     f"{shown(point['labelled_per_second'])}")
+    for name in ("gate", "vs_start", "vs_heuristic"):
+        score = point[name]
+        if score is not None and not _is_score(score):
+            raise refuse(f"{where}: {name} must be null or a match's score (fields "
+                         f"{', '.join(SCORE_FIELDS)}), got {shown(score)}")
 
 
-__all__ = ["CURVE_LIMIT", "CheckpointError", "PACKED", "POINT_FIELDS", "pack", "read_curve",
+def _is_score(score: object) -> bool:
+    """Whether ``score`` is a match's score as the curve holds it (victorus.gating)."""
+    return (isinstance(score, dict) and set(score) == set(SCORE_FIELDS)
+            and all(_number(score[k], 0, 1) for k in ("score", "low", "high"))
+            and all(_number(score[k], 0, 10**9) for k in ("games", "wins", "losses")))
+
+
+def _check_rounds(point: dict[str, Any], where: str, number: int,
+                  refuse: Callable[[str], CheckpointError]) -> None:
+    """A point's rounds: ``searched_by`` an earlier round (or -1), ``best`` this round or
+    an earlier one, ``accepted`` a boolean saying which."""
+    best, searched = point["best"], point["searched_by"]
+    if not isinstance(point["accepted"], bool):
+        raise refuse(f"{where}: accepted must be true or false, got {shown(point['accepted'])}")
+    if isinstance(best, bool) or not isinstance(best, int) or not 0 <= best <= number \
+            or (best == number) != point["accepted"]:
+        raise refuse(f"{where}: best must be the round of the best network ({number} if "
+                     f"accepted, else an earlier round), got {shown(best)}")
+    if isinstance(searched, bool) or not isinstance(searched, int) or not -1 <= searched < max(number, 0):
+        raise refuse(f"{where}: searched_by must be an earlier round or -1, got {shown(searched)}")
+
+
+__all__ = ["CURVE_LIMIT", "CheckpointError", "PACKED", "POINT_FIELDS", "SCORE_FIELDS", "pack", "read_curve",
            "read_window", "unpack", "window_bytes"]

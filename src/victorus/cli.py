@@ -334,43 +334,72 @@ def _train_parser(commands: _Commands) -> None:
     d = Settings()
     p = commands.add_parser(
         "train", help="train the learned evaluation from self-play of best",
-        description="Train a network for the learned evaluation: rounds of self-play by best "
-                    "(with the network so far) and training on the searched positions, a "
-                    "checkpoint after each round in OUT (network.vnet, round-N.vnet, "
-                    "curve.json). docs/training.md tells the recipe.")
+        description="Train a network for the learned evaluation, its value and its policy: "
+                    "rounds of self-play by best with the best network so far, training on the "
+                    "positions searched deep, and a gate the new network must pass to replace "
+                    "the best; a checkpoint after each round in OUT (network.vnet: the best, "
+                    "round-N.vnet, curve.json). docs/training.md tells the recipe.")
     p.add_argument("out", metavar="OUT", help="the folder of the checkpoints and the curve")
-    p.add_argument("--rounds", type=_int_in("--rounds", 1, 10_000), default=d.rounds,
-                   help="rounds of self-play and training at most")
+    p.add_argument("--rounds", type=_int_in("--rounds", 0, 10_000), default=d.rounds,
+                   help="rounds of self-play, training and gating after round 0, at most")
     p.add_argument("--minutes", type=float, default=d.minutes,
                    help="no new round starts after this many minutes")
+    p.add_argument("--start", default=d.start, metavar="NETWORK",
+                   help="round 0's network: 'default', a shipped network's name or a .vnet "
+                        "file (default: a fresh one, the heuristic evaluation)")
     p.add_argument("--games", type=_int_in("--games", 1, 1_000_000), default=d.games,
                    help="self-play games per round")
     p.add_argument("--iterations", type=_int_in("--iterations", 1, 1_000_000),
-                   default=d.iterations, help="best's iterations per self-play decision")
+                   default=d.iterations, help="the fast search's iterations per self-play decision")
+    p.add_argument("--label-iterations", type=_int_in("--label-iterations", 1, 1_000_000),
+                   default=d.label_iterations,
+                   help="the deep search's iterations (the decisions kept for training)")
+    p.add_argument("--label-share", type=float, default=d.label_share,
+                   help="the share of self-play decisions searched deep and kept")
+    p.add_argument("--noise", type=float, default=d.noise,
+                   help="the root Dirichlet noise's share of self-play's priors")
+    p.add_argument("--blend", type=float, default=d.blend,
+                   help="the deep search's value's share of a value label (the rest: the "
+                        "game's result)")
     p.add_argument("--epochs", type=_int_in("--epochs", 0, 1000), default=d.epochs,
                    help="passes over the window's positions a round")
     p.add_argument("--window", type=_int_in("--window", 1, 1000), default=d.window,
                    help="rounds of positions trained on")
-    p.add_argument("--blend", type=float, default=d.blend,
-                   help="the search's value's share of a label (the rest: the game's result)")
+    p.add_argument("--batch", type=_int_in("--batch", 1, 1 << 20), default=d.batch,
+                   help="positions per step of Adam")
+    p.add_argument("--policy-weight", type=float, default=d.policy_weight,
+                   help="the policy's cross-entropy's weight in the loss")
     p.add_argument("--hidden", type=_int_in("--hidden", 1, 1024), default=d.hidden,
-                   help="units of the first layer (the accumulator)")
+                   help="units of the first layer (the accumulator) of a fresh start")
     p.add_argument("--hidden2", type=_int_in("--hidden2", 1, 1024), default=d.hidden2,
-                   help="units of the second layer")
+                   help="units of the second layer of a fresh start")
     p.add_argument("--learning-rate", type=float, default=d.learning_rate,
                    help="Adam's step size")
     p.add_argument("--weight-decay", type=float, default=d.weight_decay,
                    help="AdamW's decay of the weights, per unit of learning rate")
+    p.add_argument("--holdout-games", type=_int_in("--holdout-games", 0, 100_000),
+                   default=d.holdout_games, help="games of the fixed held-out set")
+    p.add_argument("--gate-games", type=_int_in("--gate-games", 0, 100_000),
+                   default=d.gate_games,
+                   help="games of the gate against the best so far (0: accept every round)")
+    p.add_argument("--gate-threshold", type=float, default=d.gate_threshold,
+                   help="the score a new network needs in the gate")
+    p.add_argument("--match-iterations", type=_int_in("--match-iterations", 1, 1_000_000),
+                   default=d.match_iterations,
+                   help="iterations a decision in the gate's and the curve's matches")
+    p.add_argument("--curve-games", type=_int_in("--curve-games", 0, 100_000),
+                   default=d.curve_games,
+                   help="games of an accepted round against round 0 and best-heuristic")
     p.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), default=d.seed,
                    help="every game and every draw of training come from it")
     p.add_argument("--workers", type=_int_in("--workers", 1, 1024), default=d.workers,
-                   help="self-play processes (or Ray tasks at once)")
+                   help="self-play and match processes (or Ray tasks at once)")
     p.add_argument("--backend", choices=BACKENDS, default=d.backend,
                    help="ray: self-play as Ray tasks (pip install ray)")
     p.add_argument("--address", default=None, help="a Ray cluster's address (--backend ray)")
     p.add_argument("--distil", action=argparse.BooleanOptionalAction, default=d.distil,
-                   help="search the games of the rounds after the first with the network so far "
-                        "(--no-distil: every round's games on the heuristic evaluation)")
+                   help="search self-play with the best network so far (--no-distil: always "
+                        "with round 0's)")
     p.add_argument("--resume", action="store_true", help="go on from OUT's last checkpoint")
     p.add_argument("--overwrite", action="store_true",
                    help="replace the run OUT holds (its checkpoints and curve); without it, or "
@@ -379,31 +408,40 @@ def _train_parser(commands: _Commands) -> None:
     _add_log_options(p)
 
 
+#: The options of ``victorus train`` that are training.Settings' fields of the same name.
+TRAIN_SETTINGS = ("rounds", "minutes", "start", "games", "iterations", "label_iterations",
+                  "label_share", "noise", "blend", "epochs", "window", "batch", "policy_weight",
+                  "hidden", "hidden2", "learning_rate", "weight_decay", "holdout_games",
+                  "gate_games", "gate_threshold", "match_iterations", "curve_games", "seed",
+                  "workers", "backend", "address", "distil")
+
+
 def cmd_train(args: argparse.Namespace) -> int:
     from .training import Settings, format_point, train
-    settings = Settings(rounds=args.rounds, minutes=args.minutes, games=args.games,
-                        iterations=args.iterations, epochs=args.epochs, window=args.window,
-                        blend=args.blend, distil=args.distil, hidden=args.hidden,
-                        hidden2=args.hidden2,
-                        learning_rate=args.learning_rate, weight_decay=args.weight_decay,
-                        seed=args.seed, workers=args.workers,
-                        backend=args.backend, address=args.address)
+    settings = Settings(**{name: getattr(args, name) for name in TRAIN_SETTINGS})
     reported: list[Point] = []
 
     def report(point: Point) -> None:
         reported.append(point)
         print(format_point(point), flush=True)
     try:
-        network = train(args.out, settings, resume=args.resume, progress=args.progress,
-                        report=report, overwrite=args.overwrite)
+        train(args.out, settings, resume=args.resume, progress=args.progress,
+              report=report, overwrite=args.overwrite)
     except WorkerLost as lost:         # the rounds finished before it are saved
         print(f"victorus: error: {lost}", file=sys.stderr)
         return 1
     if not reported:
-        print(f"victorus: {shown(args.out, 200)} has {network.info.get('rounds')} rounds already "
-              f"(--rounds {args.rounds}): nothing to train; give more --rounds", flush=True)
-    print(f"victorus: the network is {os.path.join(args.out, 'network.vnet')}", flush=True)
+        print(f"victorus: {shown(args.out, 200)} has rounds 0-{network_round(args.out)} "
+              f"already (--rounds {args.rounds}): nothing to train; give more --rounds",
+              flush=True)
+    print(f"victorus: the best network is {os.path.join(args.out, 'network.vnet')}", flush=True)
     return 0
+
+
+def network_round(out: str) -> int:
+    """The last round of the run in ``out``."""
+    from .training import read_run
+    return read_run(out)[1][-1].round
 
 
 def cmd_perft(args: argparse.Namespace) -> int:

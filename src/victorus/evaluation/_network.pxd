@@ -3,6 +3,8 @@
 # network's weights as read-only C arrays, the nogil function giving a value per seat, and
 # its evaluator.
 
+from libc.stdint cimport int32_t
+
 from victorus._engine cimport StateC, RulesC, Engine
 from victorus.evaluation._evaluator cimport Evaluator
 
@@ -25,6 +27,14 @@ ctypedef struct NetworkC:
     const float* w3                  # [hidden2, NUM_SEATS]
     const float* b3                  # [NUM_SEATS]
     const float* skip                # [SKIP_TERMS]: the heuristic's terms, weighted
+    # The policy head (NULL: the network has none; its evaluator then gives capture_priors):
+    # an action's logit is [h1, 1] . from row + [h1, 1] . to row (a word: its row) + capture
+    # x log(capture_priors).
+    int cell_start[NETWORK_BOARDS]   # the first row of each board's cells in policy_from/_to
+    const float* policy_from         # [cells of every board, hidden + 1]: by origin column
+    const float* policy_to           # [cells of every board, hidden + 1]: by target column
+    const float* policy_word         # [NUM_ID_WORDS, hidden + 1]: stop, end, pass
+    const float* policy_capture      # [1]: the weight of log(capture_priors)
 
 cdef class NetworkCore:
     cdef NetworkC c
@@ -33,6 +43,9 @@ cdef class NetworkCore:
 
 cdef void network_evaluate(const StateC* s, const RulesC* r, const NetworkC* net,
                            float* acc, float* h2, float* out) noexcept nogil
+cdef void network_priors(const StateC* s, const RulesC* r, const NetworkC* net,
+                         const float* h1, const int32_t* actions, int n,
+                         double* priors) noexcept nogil
 
 cdef class NetworkEvaluator(Evaluator):
     pass

@@ -29,18 +29,25 @@ the same).
 - **Value:** a team's score is the mean ``raw`` of its present seats; each seat gets
   ``0.99 tanh(its team's score - the mean over present teams)``, as the heuristic
   evaluation; a finished game is worth its returns exactly.
+- **Policy** (a network with a policy head): the logit of a move's leg is
+  ``[h1, 1] . policy_from[origin column] + [h1, 1] . policy_to[target column]``, of a word
+  (stop, end, pass) ``[h1, 1] . policy_word[word]``, each plus ``policy_capture x
+  log(capture_priors)``; the priors are ``exp(logit - the largest)``. With the head at zero
+  and ``policy_capture`` 1 they are the hand-written capture priors, where training starts.
 """
 
 cimport cython
-from libc.math cimport tanh
-from libc.string cimport memset
+from libc.math cimport tanh, exp, log
+from libc.string cimport memset, memcpy, memcmp
 from libc.stdlib cimport malloc, free
 from libc.stdint cimport int32_t, uint64_t
 
 from victorus._core cimport (NUM_SEATS, NUM_KINDS, MAX_CELLS, RESULT_NONE, ARMY_ACTIVE, KING,
-                             QUEEN, bb_has, lowest_bit)
-from victorus._engine cimport StateC, RulesC, Engine, MAX_ACTIONS, team_returns, info_kind, info_royal
-from victorus.evaluation._evaluator cimport made_once, Evaluator, EvaluatorC
+                             QUEEN, WORD_STOP, WORD_END, NUM_ID_WORDS, bb_has, lowest_bit,
+                             code_origin, code_target)
+from victorus._engine cimport (StateC, RulesC, Engine, MAX_ACTIONS, team_returns, info_kind, info_royal,
+                              gen_actions)
+from victorus.evaluation._evaluator cimport made_once, Evaluator, EvaluatorC, capture_priors
 from victorus.evaluation._heuristic cimport EvalWeights, default_weights, evaluate
 from victorus.evaluation._terms cimport (VALUE_BOUND, board_rim, royal_progress, team_material,
                                          best_capture)
@@ -68,7 +75,11 @@ LAYOUT = f"seat-kind-cell/t{TYPES}-s{SEAT_INPUTS}-g{GLOBAL_INPUTS}-k{SKIP_TERMS}
 #: The sizes the Python side (files, training) reads.
 SIZES = {"boards": NETWORK_BOARDS, "types": TYPES, "seat_inputs": SEAT_INPUTS, "global_inputs": GLOBAL_INPUTS,
          "dense_inputs": DENSE_INPUTS, "skip_terms": SKIP_TERMS, "seats": NUM_SEATS,
-         "max_sparse": MAX_SPARSE, "max_hidden": MAX_HIDDEN}
+         "max_sparse": MAX_SPARSE, "max_hidden": MAX_HIDDEN, "words": NUM_ID_WORDS}
+#: The policy head's feature layout, written in the files of networks that have one.
+POLICY_LAYOUT = f"from-to-word/w{NUM_ID_WORDS}-c1"
+#: The policy head's arrays, in the file's order after the value's.
+POLICY_NAMES = ("policy_from", "policy_to", "policy_word", "policy_capture")
 #: The names of the skip weights, and of the type rows after the pieces.
 SKIP_NAMES = ("material", "progress", "captures")
 TYPE_NAMES = ("royal", "moving", "frozen")
@@ -258,6 +269,41 @@ cdef void network_evaluate(const StateC* s, const RulesC* r, const NetworkC* net
             if teams[i] >= 0 else 0.0
 
 
+cdef inline double row_dot(const float* row, const float* h1, int H) noexcept nogil:
+    """``[h1, 1] . row`` (a policy row: ``H`` weights, then its bias)."""
+    cdef double v = row[H]
+    cdef int j
+    for j in range(H):
+        v += row[j] * h1[j]
+    return v
+
+
+cdef void network_priors(const StateC* s, const RulesC* r, const NetworkC* net,
+                         const float* h1, const int32_t* actions, int n,
+                         double* priors) noexcept nogil:
+    """The policy head's priors (the module's docstring) over ``s``'s ``n`` legal
+    ``actions`` (gen_actions order) into ``priors``, from ``h1``, the first layer of ``s``
+    (network_evaluate's ``acc``). The network must have a policy head and a block for the
+    board."""
+    cdef int H = net.hidden, i, word, start = net.cell_start[network_block(r, net)]
+    cdef const unsigned char* col = r.view[s.turn.to_move]
+    cdef double top = -1e300, logit
+    cdef double capture = net.policy_capture[0]
+    capture_priors(s, actions, n, priors)
+    for i in range(n):
+        if actions[i] < WORD_STOP:
+            logit = row_dot(net.policy_from + (start + col[code_origin(actions[i])]) * (H + 1), h1, H) \
+                + row_dot(net.policy_to + (start + col[code_target(actions[i])]) * (H + 1), h1, H)
+        else:
+            word = (actions[i] - WORD_STOP) // (WORD_END - WORD_STOP)
+            logit = row_dot(net.policy_word + (word if word < NUM_ID_WORDS else 0) * (H + 1), h1, H)
+        priors[i] = logit + capture * log(priors[i])
+        if priors[i] > top:
+            top = priors[i]
+    for i in range(n):
+        priors[i] = exp(priors[i] - top)
+
+
 cdef const float* float_pointer(array):
     """The first float of a C-ordered float32 array (kept alive by its holder)."""
     cdef const float[::1] flat = array.reshape(-1)
@@ -272,6 +318,8 @@ cdef class NetworkCore:
 
     def __init__(self, arrays, block_cells, block_rims):
         names = ("w1", "wd", "b1", "w2", "b2", "w3", "b3", "skip")
+        if any(name in arrays for name in POLICY_NAMES):
+            names += POLICY_NAMES
         # Copies over immutable bytes: read-only for good (no setflags(write=True) while
         # threads read them), alive as long as this object.
         held = {}
@@ -283,8 +331,11 @@ cdef class NetworkCore:
         for cells in block_cells:
             starts.append(total)
             total += block_rows(cells)
+        cells = sum(block_cells)
         expect = {"w1": (total, H), "wd": (DENSE_INPUTS, H), "b1": (H,), "w2": (H, H2),
-                  "b2": (H2,), "w3": (H2, NUM_SEATS), "b3": (NUM_SEATS,), "skip": (SKIP_TERMS,)}
+                  "b2": (H2,), "w3": (H2, NUM_SEATS), "b3": (NUM_SEATS,), "skip": (SKIP_TERMS,),
+                  "policy_from": (cells, H + 1), "policy_to": (cells, H + 1),
+                  "policy_word": (NUM_ID_WORDS, H + 1), "policy_capture": (1,)}
         if len(block_cells) != NETWORK_BOARDS or len(set(block_cells)) != NETWORK_BOARDS \
                 or not all(0 < c <= MAX_CELLS for c in block_cells) \
                 or not 1 <= H <= MAX_HIDDEN or not 1 <= H2 <= MAX_HIDDEN:
@@ -298,9 +349,12 @@ cdef class NetworkCore:
                 raise ValueError(f"network array {name!r} holds a value that is not finite")
         self.arrays, self.block_cells = MappingProxyType(held), tuple(int(c) for c in block_cells)
         self.c.hidden, self.c.hidden2 = H, H2
+        cells = 0
         for b in range(NETWORK_BOARDS):
             self.c.block_cells[b], self.c.block_start[b] = block_cells[b], starts[b]
             self.c.block_rim[b] = block_rims[b]
+            self.c.cell_start[b] = cells
+            cells += block_cells[b]
         self.c.w1 = float_pointer(held["w1"])
         self.c.wd = float_pointer(held["wd"])
         self.c.b1 = float_pointer(held["b1"])
@@ -309,6 +363,17 @@ cdef class NetworkCore:
         self.c.w3 = float_pointer(held["w3"])
         self.c.b3 = float_pointer(held["b3"])
         self.c.skip = float_pointer(held["skip"])
+        self.c.policy_from = self.c.policy_to = self.c.policy_word = self.c.policy_capture = NULL
+        if "policy_from" in held:
+            self.c.policy_from = float_pointer(held["policy_from"])
+            self.c.policy_to = float_pointer(held["policy_to"])
+            self.c.policy_word = float_pointer(held["policy_word"])
+            self.c.policy_capture = float_pointer(held["policy_capture"])
+
+    @property
+    def policy(self):
+        """Whether the network has a policy head."""
+        return self.c.policy_from != NULL
 
     def covers(self, Engine engine):
         """Whether the network has rows for ``engine``'s board."""
@@ -323,6 +388,27 @@ cdef class NetworkCore:
             raise ValueError("the network has no rows for this board")
         network_evaluate(&engine.s, &engine.rules.c, &self.c, acc, h2, out)
         return tuple(out[a] for a in range(NUM_SEATS))
+
+    def priors(self, Engine engine):
+        """The policy head's priors over ``engine``'s legal actions (gen_actions order,
+        normalised; empty when the game is over)."""
+        cdef float out[NUM_SEATS]
+        cdef float acc[MAX_HIDDEN]
+        cdef float h2[MAX_HIDDEN]
+        cdef int32_t actions[MAX_ACTIONS]
+        cdef double priors[MAX_ACTIONS]
+        cdef int n, i
+        if self.c.policy_from == NULL:
+            raise ValueError("the network has no policy head")
+        if network_block(&engine.rules.c, &self.c) < 0:
+            raise ValueError("the network has no rows for this board")
+        if engine.s.result != RESULT_NONE:
+            return ()
+        n = gen_actions(&engine.s, &engine.rules.c, actions)
+        network_evaluate(&engine.s, &engine.rules.c, &self.c, acc, h2, out)
+        network_priors(&engine.s, &engine.rules.c, &self.c, acc, actions, n, priors)
+        total = sum(priors[i] for i in range(n))
+        return tuple(priors[i] / total for i in range(n))
 
 
 def engine_inputs(Engine engine):
@@ -341,6 +427,29 @@ def engine_inputs(Engine engine):
             np.array([skip_terms[i] for i in range(SKIP_TERMS * NUM_SEATS)],
                      dtype=np.float32).reshape(SKIP_TERMS, NUM_SEATS),
             np.array([teams[i] for i in range(NUM_SEATS)], dtype=np.int8))
+
+
+def engine_policy_inputs(Engine engine):
+    """The policy head's inputs of ``engine``'s legal actions (gen_actions order; for
+    training and tests): each action's origin column (-1: a word), its target column (a
+    word: its number, stop 0, end 1, pass 2) and log(capture_priors), in the frame of the
+    army to act."""
+    cdef int32_t actions[MAX_ACTIONS]
+    cdef double base[MAX_ACTIONS]
+    cdef const unsigned char* col = engine.rules.c.view[engine.s.turn.to_move]
+    cdef int n = 0, i
+    if engine.s.result == RESULT_NONE:
+        n = gen_actions(&engine.s, &engine.rules.c, actions)
+    capture_priors(&engine.s, actions, n, base)
+    origin = np.full(n, -1, dtype=np.int32)
+    target = np.zeros(n, dtype=np.int32)
+    for i in range(n):
+        if actions[i] < WORD_STOP:
+            origin[i] = col[code_origin(actions[i])]
+            target[i] = col[code_target(actions[i])]
+        else:
+            target[i] = (actions[i] - WORD_STOP) // (WORD_END - WORD_STOP)
+    return origin, target, np.array([log(base[i]) for i in range(n)], dtype=np.float32)
 
 
 def block_size(int ncells):
@@ -388,6 +497,13 @@ def evaluate_many(list engines, NetworkCore network, int repeat):
 ctypedef struct NetworkWorkspace:
     float* acc                       # the first layer, hidden floats
     float* h2                        # the second, hidden2
+    # The value computed with the last priors, for the value asked next of the same
+    # position (a search asks for a leaf's priors, then its value): valid while ``state``
+    # is byte for byte the position asked.
+    bint cached
+    const RulesC* rules
+    float value[NUM_SEATS]
+    StateC state
 
 
 cdef void* network_workspace_new(const EvaluatorC* e) noexcept nogil:
@@ -396,6 +512,7 @@ cdef void* network_workspace_new(const EvaluatorC* e) noexcept nogil:
     cdef NetworkWorkspace* w = <NetworkWorkspace*>malloc(sizeof(NetworkWorkspace))
     if w == NULL:
         return NULL
+    w.cached = False
     w.acc = <float*>malloc(net.hidden * sizeof(float))
     w.h2 = <float*>malloc(net.hidden2 * sizeof(float))
     if w.acc == NULL or w.h2 == NULL:
@@ -413,16 +530,40 @@ cdef void network_workspace_free(const EvaluatorC* e, void* workspace) noexcept 
 
 cdef void network_value(const EvaluatorC* e, void* workspace, const StateC* s,
                         const RulesC* r, uint64_t* rng, float* out) noexcept nogil:
-    """The evaluator's ValueFn: network_evaluate in this thread's workspace."""
+    """The evaluator's ValueFn: network_evaluate in this thread's workspace (the value the
+    priors of the same position computed, if they were the last asked)."""
     cdef NetworkWorkspace* w = <NetworkWorkspace*>workspace
-    network_evaluate(s, r, <const NetworkC*>e.params, w.acc, w.h2, out)
+    if w.cached and w.rules == r and memcmp(&w.state, s, sizeof(StateC)) == 0:
+        memcpy(out, w.value, NUM_SEATS * sizeof(float))
+    else:
+        network_evaluate(s, r, <const NetworkC*>e.params, w.acc, w.h2, out)
+    w.cached = False
+
+
+cdef void network_priors_fn(const EvaluatorC* e, void* workspace, const StateC* s,
+                            const RulesC* r, const int32_t* actions, int n, uint64_t* rng,
+                            double* priors) noexcept nogil:
+    """The evaluator's PriorsFn (a network with a policy head): network_priors from the
+    first layer of a whole evaluation, whose value is kept for the next ValueFn call."""
+    cdef NetworkWorkspace* w = <NetworkWorkspace*>workspace
+    cdef const NetworkC* net = <const NetworkC*>e.params
+    w.cached = False
+    if n == 0 or s.result != RESULT_NONE or network_block(r, net) < 0:
+        capture_priors(s, actions, n, priors)
+        return
+    network_evaluate(s, r, net, w.acc, w.h2, w.value)
+    network_priors(s, r, net, w.acc, actions, n, priors)
+    memcpy(&w.state, s, sizeof(StateC))
+    w.rules = r
+    w.cached = True
 
 
 @cython.no_gc_clear
 cdef class NetworkEvaluator(Evaluator):
     """``network(name)``: the learned evaluation of ``network`` (a
-    victorus.evaluation.network.Network, whose ``core`` holds its C weights); no priors of
-    its own. ``name``: how the spec names it ("default", a file's path)."""
+    victorus.evaluation.network.Network, whose ``core`` holds its C weights); its priors
+    are its policy head's (a network without one: none of its own). ``name``: how the spec
+    names it ("default", a file's path)."""
 
     def __init__(self, network, str name):
         made_once(self)
@@ -432,6 +573,8 @@ cdef class NetworkEvaluator(Evaluator):
         self.network, self.inner = network, core
         self.args = (network, name)
         self.c.value = network_value
+        if (<NetworkCore>core).c.policy_from != NULL:
+            self.c.priors = network_priors_fn
         self.c.params = &(<NetworkCore>core).c
         self.c.workspace_new, self.c.workspace_free = network_workspace_new, network_workspace_free
         self.spec = f"network({name})"
