@@ -36,11 +36,11 @@ def test_a_two_team_match_plays_each_side_of_each_opening_and_scores_a():
     assert result.wins == sum(g.winner == 0 for g in games)
     assert result.losses == sum(g.winner == 1 for g in games)
     points = result.wins + (result.draws + result.unfinished) / 2
-    assert result.score == points / 4 and result.interval == wilson(points, 4)
+    assert result.score == points / 4 and result.interval() == wilson(points, 4)
     assert result.fair_share == 0.5
     assert result.mean_actions == sum(g.actions for g in games) / 4
     data = result.as_dict()
-    assert data["score"] == result.score and data["wilson_95"] == list(result.interval)
+    assert data["score"] == result.score and data["wilson_95"] == list(result.interval())
     assert len(data["outcomes"]) == 4 and "stopped" not in data
 
 
@@ -62,7 +62,7 @@ def test_a_draw_counts_one_over_the_teams_and_an_unfinished_game_as_a_draw():
     result = MatchResult(TournamentResult(("a", "b"), "one-vs-rest", 3, 0, games))
     assert (result.wins, result.draws, result.unfinished, result.losses) == (1, 1, 1, 1)
     assert result.score == pytest.approx((1 + 2 / 3) / 4)
-    assert result.interval == wilson(1 + 2 / 3, 4)
+    assert result.interval() == wilson(1 + 2 / 3, 4)
     assert result.mean_actions == 25.0
     assert MatchResult(TournamentResult(("a", "b"), "one-vs-rest", 2, 0, ())).score == 0.5
 

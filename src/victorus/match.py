@@ -109,9 +109,13 @@ class MatchResult:
         """A's points per game (the fair share if no game was played)."""
         return self.points / self.games if self.games else self.fair_share
 
-    @property
     def interval(self) -> tuple[float, float]:
-        """The 95% Wilson interval of A's score."""
+        """The 95% Wilson interval of A's score (a draw as a fraction of a success), as
+        PairScore.interval gives a pair's.
+
+        Returns:
+            The interval's low and high ends.
+        """
         return wilson(self.points, self.games)
 
     @property
@@ -135,7 +139,7 @@ class MatchResult:
         stopped = {} if self.stopped is None else {"stopped": self.stopped}
         return {**stopped, "a": self.a, "b": self.b, "teams": self.teams, "games": self.games,
                 "wins": self.wins, "draws": self.draws, "unfinished": self.unfinished,
-                "losses": self.losses, "score": self.score, "wilson_95": list(self.interval),
+                "losses": self.losses, "score": self.score, "wilson_95": list(self.interval()),
                 "fair_share": self.fair_share, "mean_actions": self.mean_actions,
                 "openings": self.tournament.openings,
                 "outcomes": [game.as_dict() for game in self.tournament.outcomes]}
@@ -146,7 +150,7 @@ class MatchResult:
         Returns:
             The lines of the report: the agents, the counts, A's score and the mean length.
         """
-        low, high = self.interval
+        low, high = self.interval()
         sides = "both sides" if self.teams == 2 else f"each of the {self.teams} teams, B the others"
         openings = (f"openings of {self.tournament.openings} random plies, each played with A on "
                     f"{sides}" if self.tournament.openings else f"from the start, A on {sides}")
