@@ -1,4 +1,5 @@
-"""Command line: ``victorus perft | simulate | bench | tournament | render | play | serve | train``."""
+"""Command line: ``victorus perft | simulate | bench | tournament | match | network compare | render |
+play | serve | train``."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import __version__
 from .agents import AGENT_SPECS
@@ -20,6 +21,7 @@ from .errors import AgentError, ConfigError, VictorusError, WorkerLost
 from .files import check_writable, write_atomic
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, MAX_PERFT_HASH_MB, MAX_PERFT_THREADS, Game, _perft
 from .geometry import SEAT_NAMES
+from .match import COMPARE_GAMES, COMPARE_ITERATIONS, MATCH_GAMES, MATCH_OPENING
 from .progress import Progress
 from .simulate import MAX_GAMES
 from .tournament import LINEUPS, MAX_OPENING_PLIES
@@ -27,6 +29,8 @@ from .tournament import LINEUPS, MAX_OPENING_PLIES
 if TYPE_CHECKING:
     from .simulate import SimulatedGame
     from .training import Point
+
+_Result = TypeVar("_Result")
 
 
 #: The seeds the command line takes (64-bit, as the simulations and records keep them).
@@ -166,6 +170,8 @@ def build_parser() -> argparse.ArgumentParser:
     _perft_parser(commands)
     _simulate_parser(commands)
     _tournament_parser(commands)
+    _match_parser(commands)
+    _network_parser(commands)
     _play_parser(commands)
     _serve_parser(commands)
     _render_parser(commands)
@@ -233,8 +239,41 @@ def _tournament_parser(commands: _Commands) -> None:
     p.add_argument("games", type=_int_in("GAMES", 1, MAX_GAMES), metavar="GAMES",
                    help="games in all, or per pair in a round robin")
     p.add_argument("agents", nargs="+", metavar="AGENT", help="agent specs, as above")
-    # A tournament's own defaults: the compact 2-player game (short games), not the
-    # standard 6-player game of the other commands.
+    _add_bulk_options(p, opening=0)
+    p.add_argument("--lineup", choices=LINEUPS, default="auto",
+                   help="'teams': one agent per team; 'round-robin': every pair (two teams); "
+                        "'one-vs-rest': the first agent on one team, the second on the others; "
+                        "'auto' (default): teams, or a round robin for 3+ agents")
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="'ray' plays the games on a Ray cluster (pip install victorus[ray])")
+    p.add_argument("--address", default=None,
+                   help="Ray cluster address (with --backend ray); default: a local Ray")
+    p.add_argument("--equal-cpu", action="store_true",
+                   help="turn each time budget (like best:0.05s) into the iterations or nodes "
+                        "its agent searches in that time on this machine, measured first on "
+                        "positions of the tournament's game: equal CPU whatever the load "
+                        "while the games run, reproducible from --seed")
+    _add_run_outputs(p, "the result (win rates, pairs, ratings, every game)")
+
+
+def _add_run_outputs(p: argparse.ArgumentParser, what: str) -> None:
+    """What a bulk run (tournament, match, network compare) shows and writes: ``what`` to
+    --json, the progress, the log."""
+    _add_json_option(p, what)
+    _add_progress_option(p)
+    _add_log_options(p)
+
+
+def _add_pair(p: argparse.ArgumentParser, what: str) -> None:
+    """The two positional arguments A and B of match and network compare."""
+    p.add_argument("a", metavar="A", help=f"{what} A")
+    p.add_argument("b", metavar="B", help=f"{what} B")
+
+
+def _add_bulk_options(p: argparse.ArgumentParser, opening: int) -> None:
+    """The game and the runs of tournament, match and network compare. Their own defaults:
+    the compact 2-player game (short games), not the standard 6-player game of the other
+    commands; ``opening``: the random plies of the openings by default."""
     p.add_argument("--board", choices=("standard", "compact"), default="compact",
                    help="default compact (the other commands: standard)")
     p.add_argument("--players", type=_int_in("--players", 2, 6), default=2,
@@ -246,28 +285,55 @@ def _tournament_parser(commands: _Commands) -> None:
                    help="default 0; the same seed plays the same games")
     p.add_argument("--max-actions", type=_int_in("--max-actions", 1, MAX_ACTION_CAP), default=3000,
                    help="stop a game after this many actions (R36), default 3000")
-    p.add_argument("--openings", type=_int_in("--openings", 0, MAX_OPENING_PLIES), default=0,
-                   metavar="PLIES", help="start each game from this many random plies, each "
-                                         "opening played with the sides rotated (default 0: "
-                                         "from the start)")
-    p.add_argument("--lineup", choices=LINEUPS, default="auto",
-                   help="'teams': one agent per team; 'round-robin': every pair (two teams); "
-                        "'one-vs-rest': the first agent on one team, the second on the others; "
-                        "'auto' (default): teams, or a round robin for 3+ agents")
+    start = ": from the start" if opening == 0 else ""
+    p.add_argument("--openings", "--opening", dest="opening", default=opening, metavar="PLIES",
+                   type=_int_in("--openings", 0, MAX_OPENING_PLIES),
+                   help=f"start each game from this many random plies (actions), each opening "
+                        f"played with the sides rotated (default {opening}{start})")
     p.add_argument("--workers", type=_int_in("--workers", 1, 256), default=1,
                    help="processes playing the games (default 1); same results for any count")
-    p.add_argument("--backend", choices=("local", "ray"), default="local",
-                   help="'ray' plays the games on a Ray cluster (pip install victorus[ray])")
-    p.add_argument("--address", default=None,
-                   help="Ray cluster address (with --backend ray); default: a local Ray")
-    p.add_argument("--equal-cpu", action="store_true",
-                   help="turn each time budget (like best:0.05s) into the iterations or nodes "
-                        "its agent searches in that time on this machine, measured first on "
-                        "positions of the tournament's game: equal CPU whatever the load "
-                        "while the games run, reproducible from --seed")
-    _add_json_option(p, "the result (win rates, pairs, ratings, every game)")
-    _add_progress_option(p)
-    _add_log_options(p)
+
+
+def _match_parser(commands: _Commands) -> None:
+    p = commands.add_parser(
+        "match", help="agent A against agent B: A's score with a 95%% interval",
+        description="Play GAMES seeded games of agent A against agent B (specs as for "
+                    "tournament; a network of your own: 'best-net(FILE):400'): A plays one "
+                    "team and B every other, A's team rotated over every team, each random "
+                    "opening played once per rotation. Prints A's score (a win 1, a draw or "
+                    "unfinished game 1/teams: wins plus half the draws in a two-team game, "
+                    "A's share of the points with more teams) with its 95% Wilson interval, "
+                    "the fair share (1/teams), the wins, draws and losses and the mean game "
+                    "length. An agent that fails, or a worker that dies, stops the match as it "
+                    "stops a tournament (exit status 1).")
+    _add_pair(p, "the spec of agent")
+    p.add_argument("--games", type=_int_in("--games", 1, MAX_GAMES), default=MATCH_GAMES,
+                   help=f"games in all, a multiple of the teams (default {MATCH_GAMES}, a "
+                        f"multiple of any)")
+    _add_bulk_options(p, opening=MATCH_OPENING)
+    _add_run_outputs(p, "the result (A's score, its interval, every game)")
+
+
+def _network_parser(commands: _Commands) -> None:
+    p = commands.add_parser("network", help="network files (.vnet): compare two",
+                            description="Tools for the learned evaluation's network files.")
+    actions = p.add_subparsers(dest="network_command", required=True, metavar="ACTION")
+    c = actions.add_parser(
+        "compare", help="two networks: their weights, and a match between them",
+        description="Compare two network files (.vnet, or 'default' for the shipped one): "
+                    "whether their weights are identical (the header's free info, which "
+                    "holds wall-clock times, left out), the largest absolute difference of "
+                    "each array and of all (an array in one file alone, or of other shapes, "
+                    "is said so); then, unless --games 0, a match of best-net on A's "
+                    "network against best-net on B's at equal iterations (as victorus match "
+                    "plays it).")
+    _add_pair(c, "the .vnet file of network")
+    c.add_argument("--games", type=_int_in("--games", 0, MAX_GAMES), default=COMPARE_GAMES,
+                   help="the match's games, a multiple of the teams (0: the weights alone)")
+    c.add_argument("--iterations", type=_int_in("--iterations", 1, 2**31 - 1),
+                   default=COMPARE_ITERATIONS, help="each agent's iterations a decision")
+    _add_bulk_options(c, opening=MATCH_OPENING)
+    _add_run_outputs(c, "the comparison (the weights, the match and its every game)")
 
 
 def _play_parser(commands: _Commands) -> None:
@@ -565,26 +631,62 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         agents = [calibration.budgets[spec] for spec in agents]
         print(f"equal CPU on this machine ({calibration.positions} positions): "
               f"{calibration.line()}", file=sys.stderr if args.json == "-" else sys.stdout)
+    result = _finished(lambda: tournament.tournament(
+        agents, args.games, seed=args.seed, board=args.board, players=args.players,
+        variant=args.variant, max_actions=args.max_actions, progress=args.progress,
+        openings=args.opening, lineup=args.lineup, workers=args.workers,
+        backend=args.backend, address=args.address))
+    extra = {} if calibration is None else {"equal_cpu": calibration.budgets}
+    return _report(args, result.table(), {**extra, **result.as_dict()}, result.stopped)
+
+
+def _finished(run: Callable[[], _Result]) -> _Result:
+    """What ``run`` returns, or, if an agent failed or a worker died, the result of the
+    games finished before it (the error's ``result``), to print and write."""
     try:
-        result = tournament.tournament(
-            agents, args.games, seed=args.seed, board=args.board, players=args.players,
-            variant=args.variant, max_actions=args.max_actions, progress=args.progress,
-            openings=args.openings, lineup=args.lineup, workers=args.workers,
-            backend=args.backend, address=args.address)
-    except (AgentError, WorkerLost) as error:  # the games finished before it: kept, written
+        return run()
+    except (AgentError, WorkerLost) as error:
         if error.result is None:
             raise
-        result = error.result
+        finished: _Result = error.result
+        return finished
+
+
+def _report(args: argparse.Namespace, table: str, data: dict[str, object], stopped: str | None,
+            game: bool = True) -> int:
+    """A bulk run's report: the game (unless ``game`` is False) and ``table`` on standard
+    output (standard error with ``--json -``), ``data`` to --json, and, if it stopped early,
+    the error and exit status 1."""
     played = {"board": args.board, "players": args.players, "variant": args.variant}
-    print(f"{played['board']} board, {played['players']} players, {played['variant']}\n"
-          f"{result.table()}", file=sys.stderr if args.json == "-" else sys.stdout)
+    header = f"{args.board} board, {args.players} players, {args.variant}\n" if game else ""
+    print(f"{header}{table}", file=sys.stderr if args.json == "-" else sys.stdout)
     if args.json is not None:
-        extra = {} if calibration is None else {"equal_cpu": calibration.budgets}
-        _write_json(args.json, {"game": played, **extra, **result.as_dict()})
-    if result.stopped is not None:
-        print(f"victorus: error: {result.stopped}", file=sys.stderr)
+        _write_json(args.json, {"game": played, **data} if game else data)
+    if stopped is not None:
+        print(f"victorus: error: {stopped}", file=sys.stderr)
         return 1
     return 0
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    from .match import match
+    _check_outputs(args.json)
+    result = _finished(lambda: match(
+        args.a, args.b, args.games, seed=args.seed, board=args.board, players=args.players,
+        variant=args.variant, opening=args.opening, max_actions=args.max_actions,
+        workers=args.workers, progress=args.progress))
+    return _report(args, result.table(), {"seed": args.seed, **result.as_dict()}, result.stopped)
+
+
+def cmd_network(args: argparse.Namespace) -> int:
+    from .match import compare_networks
+    _check_outputs(args.json)             # (compare is the only action so far)
+    comparison = _finished(lambda: compare_networks(
+        args.a, args.b, args.games, args.iterations, seed=args.seed, board=args.board,
+        players=args.players, variant=args.variant, opening=args.opening,
+        max_actions=args.max_actions, workers=args.workers, progress=args.progress))
+    return _report(args, comparison.table(), {"seed": args.seed, **comparison.as_dict()},
+                   comparison.stopped, game=comparison.match is not None)
 
 
 def cmd_render(args: argparse.Namespace) -> int:
@@ -664,7 +766,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "perft": cmd_perft, "simulate": cmd_simulate, "bench": cmd_bench,
-    "tournament": cmd_tournament, "render": cmd_render, "play": cmd_play,
+    "tournament": cmd_tournament, "match": cmd_match, "network": cmd_network,
+    "render": cmd_render, "play": cmd_play,
     "serve": cmd_serve, "train": cmd_train}
 
 

@@ -1,7 +1,11 @@
 """A small progress bar with an ETA for long runs: on stderr on terminals (or with
 VICTORUS_PROGRESS=1), and in Jupyter as a line of the cell's output that updates in place
 (an IPython display handle: a notebook shows neither stderr's carriage returns nor its
-terminal codes as a terminal does). No dependency: tqdm is not needed."""
+terminal codes as a terminal does). Elsewhere (a log file, a pipe, a batch job) a run
+that is left to its default prints a plain line on stderr now and then instead: the
+label, done/total, the percent, the time so far, the rate and the ETA, at most one line
+every LINE_SECONDS, and one at the end once it has printed any (a run shorter than that
+prints nothing). No dependency: tqdm is not needed."""
 
 from __future__ import annotations
 
@@ -22,36 +26,75 @@ class _DisplayHandle(Protocol):
 #: IPython's ``display``.
 _Display = Callable[..., "_DisplayHandle | None"]
 
+LINE_SECONDS = 30.0
+"""Off a terminal, the seconds between two progress lines (read when a Progress is made)."""
+
 
 class Progress:
     """``with Progress(total, "games") as bar: bar.advance()`` draws
-    ``games: [####    ] 40/100 (2.5/s, ETA 24 s)``."""
+    ``games: [####    ] 40/100 (2.5/s, ETA 24 s)`` on a terminal; off one, with ``enabled``
+    None, it prints ``games: 40/100 (40%), 16 s, 2.5/s, ETA 24 s`` lines now and then.
+
+    Args:
+        total: The units of the whole run.
+        label: What the bar or line names first.
+        enabled: True: the bar, always; False: nothing; None: the bar on a terminal, in a
+            notebook or with VICTORUS_PROGRESS=1, else a line now and then.
+        stream: Where to write (None: stderr, or a notebook's display).
+        interval: Off a terminal, the seconds between two lines (None: LINE_SECONDS).
+        clock: The seconds clock (tests give their own).
+    """
 
     def __init__(self, total: int, label: str, enabled: bool | None = None,
-                 stream: TextIO | None = None) -> None:
+                 stream: TextIO | None = None, *, interval: float | None = None,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
         self.stream: TextIO = stream or sys.stderr
         # In a notebook (and no stream given), the bar is a display handle's text.
         self._display = _notebook_display() if stream is None else None
+        #: Whether it prints a plain line now and then (off a terminal, left to its default).
+        self.lines = False
         if enabled is None:      # terminals, notebooks, or VICTORUS_PROGRESS=1 (logs, tests)
             enabled = (self.stream.isatty() or self._display is not None
                        or os.environ.get("VICTORUS_PROGRESS") == "1")
+            self.lines = not enabled
         self.enabled = enabled
         self._handle: _DisplayHandle | None = None
         self.total = max(total, 1)
         self.label = label
         self.done = 0
-        self.start = time.perf_counter()
+        self.interval = LINE_SECONDS if interval is None else interval
+        self._clock = clock
+        self.start = clock()
         self._last = 0.0
+        self._line_at = self.start       # when the last line was printed (or the start)
+        self._line_done: int | None = None  # done at the last line (None: no line yet)
         self._lock = threading.Lock()
 
     def advance(self, n: int = 1) -> None:
         """Count ``n`` more units done (thread-safe)."""
         with self._lock:
             self.done += n
-            self._draw()
+            if self.lines:
+                if self._clock() - self._line_at >= self.interval:
+                    self._line()
+            else:
+                self._draw()
+
+    def _line(self) -> None:
+        """A plain line: no carriage return, no terminal code."""
+        now = self._clock()
+        self._line_at, self._line_done = now, self.done
+        elapsed = max(now - self.start, 0.0)
+        rate = self.done / max(elapsed, 1e-9)
+        eta = (f", ETA {_duration((self.total - self.done) / rate)}"
+               if self.done and self.done < self.total else "")
+        self.stream.write(f"{self.label}: {self.done}/{self.total} "
+                          f"({100 * self.done // self.total}%), {_duration(elapsed)}, "
+                          f"{rate:,.3g}/s{eta}\n")
+        self.stream.flush()
 
     def _draw(self) -> None:
-        now = time.perf_counter()
+        now = self._clock()
         if self.enabled and (now - self._last > 0.1 or self.done >= self.total):
             self._last = now
             width = 30
@@ -78,7 +121,11 @@ class Progress:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self.enabled and self._display is None:
+        if self.lines:
+            with self._lock:              # the last line, if lines were printed and it is news
+                if self._line_done is not None and self._line_done != self.done:
+                    self._line()
+        elif self.enabled and self._display is None:
             self.stream.write("\r\033[K")
             self.stream.flush()
 

@@ -320,10 +320,16 @@ def _checked_agent(agent: object, source: str) -> Agent:
     return agent
 
 
-def _entrant(item: object) -> _Entrant:
-    """An entrant from a spec string, an agent object or a factory ``seed -> agent``."""
+def _entrant(item: object, start: Game) -> _Entrant:
+    """An entrant from a spec string, an agent object or a factory ``seed -> agent``; a
+    spec's network (``best-net(FILE):400``) must have been trained for ``start``'s game."""
     if isinstance(item, str):
-        make_agent(item)                                    # a bad spec fails here
+        network = getattr(make_agent(item), "network", None)    # a bad spec fails here
+        if network is not None:
+            try:
+                network.check(start)
+            except ConfigError as error:
+                raise ConfigError(f"agent {shown(item, 80)}: {error}") from None
         return _Entrant(item, spec=item)
     if _is_agent(item):
         try:
@@ -605,12 +611,12 @@ def tournament(agents: Iterable[str | Agent | Callable[[int], Agent]], games: in
         raise ConfigError("address is only for backend='ray'")
     if isinstance(agents, str) or not hasattr(agents, "__iter__"):
         raise ConfigError(f"agents must be a list of agents, got {shown(agents, 60)}")
-    entrants = [_entrant(item) for item in agents]
+    start = Game(board, players=players, variant=variant)      # validates the configuration
+    entrants = [_entrant(item, start) for item in agents]
     if len(entrants) < 2:
         raise ConfigError(f"a tournament needs at least two agents, got {len(entrants)}")
     names = _distinct([entrant.name for entrant in entrants])
     entrants = [_Entrant(name, e.spec, e.factory, e.agent) for name, e in zip(names, entrants)]
-    start = Game(board, players=players, variant=variant)      # validates the configuration
     teams = len(set(start.config.teams[s] for s in start.config.present))
     lineup, matches = _matches(len(entrants), lineup, teams)
     rotations = len(matches[0])
@@ -774,7 +780,7 @@ def calibrate(specs: Iterable[str], board: str = "compact", players: int = 2, po
                                 else result.nodes))
                 bar.advance()
             counts[spec] = done
-            budgets[spec] = f"{spec.partition(':')[0]}:{max(1, int(statistics.median(done)))}"
+            budgets[spec] = f"{spec.rpartition(':')[0]}:{max(1, int(statistics.median(done)))}"
     for spec in specs:
         budgets.setdefault(spec, spec)
     return Calibration(budgets, counts, positions, board, players)

@@ -8,6 +8,7 @@ plus its module.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias, cast
 from ..checks import shown
 from ..errors import ConfigError
 from ..evaluation import make_evaluator
-from ..evaluation.network import Network
+from ..evaluation.network import Network, NetworkFileError, network_from
 from ._policy import Opponent
 from .alphabeta import AlphaBetaAgent
 from .budgets import budget_name, parse_budget
@@ -226,6 +227,8 @@ class AgentKind:
         page: The page's limits (None: not on the page).
         evaluator: The spec of the C evaluator of its search's leaves (victorus.evaluation),
             None for a kind without one.
+        network: Whether its spec may name a network file, ``kind(FILE):BUDGET``: a kind
+            built with ``network=`` (the learned evaluation's).
     """
 
     name: str
@@ -237,11 +240,13 @@ class AgentKind:
     ladder: bool = True
     page: PageLimits | None = None
     evaluator: str | None = None
+    network: bool = False
 
     @property
     def spec(self) -> str:
         """Its spec's form, as help texts show it."""
-        return self.name + ("[:BUDGET]" if self.unit else "") + ("[@THREADS]" if self.threads else "")
+        return (self.name + ("[(FILE)]" if self.network else "") + ("[:BUDGET]" if self.unit else "")
+                + ("[@THREADS]" if self.threads else ""))
 
 
 PAGE_TREE_NODES = 100_000
@@ -269,7 +274,7 @@ KINDS: tuple[AgentKind, ...] = (
               page=PageLimits(count=2_000_000, seconds=5.0, settings={"table_bits": 16},
                               memory=(1 << 16) * 24)),
     AgentKind("alphabeta-net", alphabeta_net_agent, "alpha-beta in C on the learned evaluation",
-              unit="nodes", in_vector=True, evaluator="network(default)",
+              unit="nodes", in_vector=True, evaluator="network(default)", network=True,
               page=PageLimits(count=2_000_000, seconds=5.0, settings={"table_bits": 16},
                               memory=(1 << 16) * 24)),
     AgentKind("best", best_agent, "the strongest", unit="iterations", in_vector=True,
@@ -277,7 +282,7 @@ KINDS: tuple[AgentKind, ...] = (
               page=PageLimits(count=20_000, seconds=5.0, settings={"max_nodes": PAGE_TREE_NODES},
                               memory=PAGE_TREE_NODES * 88, menu=("0.2s", "1s"))),
     AgentKind("best-net", best_net_agent, "best's search on the learned evaluation",
-              unit="iterations", in_vector=True, evaluator=BEST_NET_EVALUATOR,
+              unit="iterations", in_vector=True, evaluator=BEST_NET_EVALUATOR, network=True,
               page=PageLimits(count=20_000, seconds=5.0, settings={"max_nodes": PAGE_TREE_NODES},
                               memory=PAGE_TREE_NODES * 88, menu=("1s",))),
     AgentKind("best-heuristic", best_heuristic_agent, "best's search on the heuristic",
@@ -301,7 +306,11 @@ def _budget_help() -> str:
 
 BUDGET_HELP = _budget_help()
 """What a search spec's budget is, for help texts and error messages."""
-AGENT_SPECS = ", ".join(f"'{kind.spec}'" for kind in KINDS) + f" ({BUDGET_HELP})"
+NETWORK_KINDS = tuple(kind.name for kind in KINDS if kind.network)
+"""The kinds whose spec may name a network file: ``best-net(FILE):400``."""
+NETWORK_HELP = "FILE: a .vnet network file's path, without parentheses, or 'default' for the shipped network"
+"""What a spec's network is, for help texts and error messages."""
+AGENT_SPECS = ", ".join(f"'{kind.spec}'" for kind in KINDS) + f" ({BUDGET_HELP}; {NETWORK_HELP})"
 """The agent specs make_agent accepts, for help texts and error messages."""
 LADDER_SPECS = tuple(kind.name + (":{budget}" if kind.unit else "") for kind in KINDS if kind.ladder)
 """Every agent of the ladder (``tools/ladder.py``, victorus.tournament.ladder_agents): ``{budget}`` is
@@ -320,8 +329,46 @@ PAGE_MENU = (PAGE_DEFAULT, *(spec for kind in KINDS if kind.page for budget in k
 is accepted)."""
 
 
+_SPEC = re.compile(r"(?P<kind>[A-Za-z0-9_-]+)(?:\((?P<network>[^()]*)\))?(?::(?P<budget>.*))?",
+                   re.DOTALL)
+"""An agent spec: ``kind``, then ``(FILE)`` for a network, then ``:BUDGET``."""
+
+
+def split_spec(spec: str) -> tuple[AgentKind, str | None, str | None]:
+    """An agent spec's parts: its kind, the network file it names (``best-net(FILE):400``;
+    None: none named) and its budget (the text after ':'; None: no ':').
+
+    Args:
+        spec: An agent spec (AGENT_SPECS).
+
+    Returns:
+        Its kind, its network and its budget, as written.
+
+    Raises:
+        ConfigError: If ``spec`` is not a string naming a kind, names a network for a kind
+            that takes none, or an empty one.
+    """
+    if not isinstance(spec, str):
+        raise ConfigError(f"agent spec must be a string, got {shown(spec, 60)}")
+    match = _SPEC.fullmatch(spec)
+    kind = REGISTRY.get(match["kind"]) if match else None
+    named = re.match(r"[A-Za-z0-9_-]+\(", spec)
+    if match is None and named and named[0][:-1] in NETWORK_KINDS:
+        raise ConfigError(f"unreadable agent {shown(spec, 80)}: its network is written "
+                          f"'{named[0][:-1]}(FILE)[:BUDGET]' ({NETWORK_HELP})")
+    if match is None or kind is None or (kind.unit is None and match["budget"] is not None):
+        raise ConfigError(f"unknown agent {shown(spec, 80)}: accepted are {AGENT_SPECS}")
+    network = match["network"]
+    if network is not None and not kind.network:
+        raise ConfigError(f"{shown(spec, 80)}: {kind.name} takes no network; the kinds that do are "
+                          f"{', '.join(NETWORK_KINDS)}, as 'KIND(FILE):BUDGET' ({NETWORK_HELP})")
+    if network is not None and not network.strip():
+        raise ConfigError(f"{shown(spec, 80)}: the network between the parentheses is empty ({NETWORK_HELP})")
+    return kind, network, match["budget"]
+
+
 def kind_of(spec: str) -> AgentKind:
-    """The registered kind of an agent spec (its name before ':'), or ConfigError.
+    """The registered kind of an agent spec (its name before ':' or '('), or ConfigError.
 
     Args:
         spec: An agent spec.
@@ -330,14 +377,17 @@ def kind_of(spec: str) -> AgentKind:
         Its kind.
 
     Raises:
-        ConfigError: If ``spec`` is not a string naming a kind.
+        ConfigError: If ``spec`` is not a string naming a kind (`split_spec`).
     """
-    if not isinstance(spec, str):
-        raise ConfigError(f"agent spec must be a string, got {shown(spec, 60)}")
-    kind = REGISTRY.get(spec.partition(":")[0])
-    if kind is None or (kind.unit is None and spec != kind.name):
-        raise ConfigError(f"unknown agent {shown(spec, 80)}: accepted are {AGENT_SPECS}")
-    return kind
+    return split_spec(spec)[0]
+
+
+def _spec_network(spec: str, network: str) -> Network:
+    """The network a spec names, or NetworkFileError naming the spec, the file and what is accepted."""
+    try:
+        return network_from(network.strip())
+    except NetworkFileError as error:
+        raise NetworkFileError(f"agent {shown(spec, 80)}: {error} ({NETWORK_HELP})") from None
 
 
 LEAF_SETTINGS = ("evaluator", "network", "weights", "rollout_actions", "evaluated", "evaluated_priors")
@@ -353,7 +403,9 @@ def _with_evaluator(kind: AgentKind, settings: Mapping[str, Any]) -> dict[str, A
 
 
 def make_agent(spec: str, seed: int | None = None, **settings: Any) -> BuiltinAgent:
-    """An agent from a spec (AGENT_SPECS): ``mcts:2000``, ``mcts:0.5s@2``, ``mcts-py:200``.
+    """An agent from a spec (AGENT_SPECS): ``mcts:2000``, ``mcts:0.5s@2``, ``mcts-py:200``;
+    a kind of NETWORK_KINDS names its network file in parentheses: ``best-net(my.vnet):400``
+    (named ``best-net(my.vnet):400``), as ``make_agent("best-net:400", network="my.vnet")``.
     ``settings``: more keyword arguments of the kind's class (``max_nodes``...).
 
     Args:
@@ -365,13 +417,22 @@ def make_agent(spec: str, seed: int | None = None, **settings: Any) -> BuiltinAg
         The agent.
 
     Raises:
-        ConfigError: If the spec, its budget or a setting is not accepted.
+        ConfigError: If the spec, its budget or a setting is not accepted, or the spec
+            names a network and ``settings`` one too.
+        NetworkFileError: If the network the spec names cannot be read.
     """
-    kind = kind_of(spec)
+    kind, network, budget_text = split_spec(spec)
+    if network is not None:
+        if "network" in settings:
+            raise ConfigError(f"{shown(spec, 80)} names its network: give no network= beside it")
+        settings = {**settings, "network": _spec_network(spec, network)}
     if kind.unit is None:
         return kind.build(seed=seed, **settings)
-    budget = parse_budget(kind.name, spec.partition(":")[2], spec, threads=kind.threads)
-    return kind.build(seed=seed, **budget, **_with_evaluator(kind, settings))
+    budget = parse_budget(kind.name, budget_text or "", spec, threads=kind.threads)
+    agent = kind.build(seed=seed, **budget, **_with_evaluator(kind, settings))
+    if network is not None:
+        agent.name = f"{kind.name}({network.strip()}):{agent.name.partition(':')[2]}"
+    return agent
 
 
 def make_vector_opponent(spec: str | VectorAgent, game: Game | None = None) -> Opponent:
@@ -393,7 +454,7 @@ def make_vector_opponent(spec: str | VectorAgent, game: Game | None = None) -> O
     agent: VectorAgent
     if isinstance(spec, NativeAgent):
         agent = spec
-    elif isinstance(spec, str) and spec.partition(":")[0] in VECTOR_KINDS:
+    elif isinstance(spec, str) and (match := _SPEC.fullmatch(spec)) and match["kind"] in VECTOR_KINDS:
         agent = cast(VectorAgent, make_agent(spec, seed=0))     # a kind that plays in the step
     else:
         raise ConfigError(f"unknown agent {shown(spec, 60)}; the agents that play inside the step are "
@@ -421,13 +482,16 @@ def make_page_agent(spec: str, seed: int | None = None) -> BuiltinAgent:
         ConfigError: If the spec is not accepted, its kind is not on the page, or its
             budget is past the page's limits.
     """
-    kind = kind_of(spec)
+    kind, network, budget_text = split_spec(spec)
     limits = kind.page
     if limits is None:
         raise ConfigError(f"{shown(spec, 60)}: {kind.name} does not play on the page")
+    if network is not None:              # no file of the server's is read for a page
+        raise ConfigError(f"{shown(spec, 60)}: on the page {kind.name} plays the shipped network; "
+                          f"give {kind.name}:BUDGET without a network file")
     if kind.unit is None:
         return kind.build(seed=seed, **limits.settings)
-    budget = parse_budget(kind.name, spec.partition(":")[2], spec, threads=kind.threads)
+    budget = parse_budget(kind.name, budget_text or "", spec, threads=kind.threads)
     count, seconds = budget.get("iterations"), budget.get("seconds")
     if ((count or 0) > (limits.count or 0) or (seconds or 0) > (limits.seconds or 0)
             or budget.get("threads", 1) > limits.threads):
@@ -442,9 +506,9 @@ def make_page_agent(spec: str, seed: int | None = None) -> BuiltinAgent:
 
 __all__ = ["AGENT_SPECS", "BEST_EVALUATION", "BEST_HEURISTIC_EVALUATOR", "BEST_NET_EVALUATOR",
            "BEST_NET_SETTINGS", "BEST_SETTINGS", "BUDGET_HELP", "LEAF_SETTINGS",
-           "KINDS", "LADDER_SPECS",
+           "KINDS", "LADDER_SPECS", "NETWORK_HELP", "NETWORK_KINDS",
            "OPPONENT_SPECS", "PAGE_MENU", "REGISTRY", "VECTOR_KINDS", "AgentKind", "BuiltinAgent",
            "VectorAgent",
            "PageLimits", "alphabeta_agent", "alphabeta_net_agent", "best_agent",
            "best_heuristic_agent", "best_net_agent", "kind_of", "make_agent",
-           "make_page_agent", "make_vector_opponent"]
+           "make_page_agent", "make_vector_opponent", "split_spec"]
