@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from dataclasses import dataclass, field
 
 from .._engine import StopToken
@@ -17,7 +16,7 @@ from ..evaluation.registry import heuristic, make_evaluator, material, rollouts
 from ..game import Game, check_stop, play_random
 from ..notation import Action
 from . import _mcts
-from .budgets import budget_name, check_budget
+from .budgets import budget_name, check_budget, deadline, now
 from .choice import decisive, legal_now
 from .results import SearchResult
 
@@ -77,12 +76,14 @@ class MCTSAgent:
                           if evaluator is None else make_evaluator(evaluator))
         self.network = self.evaluator.network          # the network its evaluator reads, or None
         self.rng = random.Random(check_seed(seed))
+        self._clock = now                        # a decision's start (budgets.now; tests fake it)
 
     def search(self, game: Game, stop: StopToken | None = None) -> SearchResult:
         """Search the position (it must not be over) and report every root action.
 
         The search reads a copy of the position; ``stop`` (a [`victorus.StopToken`][victorus.game.StopToken])
-        set from another thread ends it early, as its budget would.
+        set from another thread ends it early, as its budget would. A time budget counts
+        from this call (victorus.search.budgets).
 
         Args:
             game: The position (not over).
@@ -95,6 +96,10 @@ class MCTSAgent:
             ConfigError: If the game is over, or the network was not trained for it.
             Cancelled: If ``stop`` is already stopped.
         """
+        return self._search(game, stop, self._clock())
+
+    def _search(self, game: Game, stop: StopToken | None, start: float) -> SearchResult:
+        """search, its time budget counted from ``start`` (the caller's entry)."""
         check_stop(stop, self.name)
         if self.network is not None:
             self.network.check(game)
@@ -106,7 +111,7 @@ class MCTSAgent:
             return SearchResult(actions[0], tuple(actions), (0,), (0.0,), 0, 0)
         visits, values, done, nodes, best = _mcts.mcts(
             game._engine, -1 if self.iterations is None else self.iterations,
-            self.seconds or 0.0, self.threads, self.rng.getrandbits(64), self.c, self.max_nodes,
+            deadline(self.seconds, start), self.threads, self.rng.getrandbits(64), self.c, self.max_nodes,
             self.evaluator, stop)
         return SearchResult(actions[best], tuple(actions), tuple(visits),
                             tuple(v / n if n else 0.0 for v, n in zip(values, visits)),
@@ -114,7 +119,7 @@ class MCTSAgent:
 
     def choose(self, game: Game, stop: StopToken | None = None) -> Action:
         """The most visited action (an action that wins at once without search); ``stop``
-        as in `search`.
+        as in `search`. A time budget counts from this call.
 
         Args:
             game: The position (not over).
@@ -127,8 +132,10 @@ class MCTSAgent:
             ConfigError: If the game is over.
             Cancelled: If ``stop`` is already stopped.
         """
+        start = self._clock()
         check_stop(stop, self.name)
-        return decisive(game, legal_now(game, self.name)) or self.search(game, stop).action
+        return (decisive(game, legal_now(game, self.name))
+                or self._search(game, stop, start).action)
 
     def native_opponent(self) -> _mcts.MctsOpponent:
         """These settings as an opponent played in C inside the step of
@@ -184,6 +191,7 @@ class PythonMCTSAgent:
         self.rollout_actions = rollout_actions
         self.c = c
         self.rng = random.Random(check_seed(seed))
+        self._clock = now                        # a decision's start (budgets.now; tests fake it)
 
     def _returns(self, game: Game) -> list[float]:
         teams = game.config.teams
@@ -214,16 +222,16 @@ class PythonMCTSAgent:
             ConfigError: If the game is over.
             Cancelled: If ``stop`` is already stopped.
         """
+        until = deadline(self.seconds, self._clock())       # from this call's start
         check_stop(stop, self.name)
         actions = legal_now(game, self.name)
         winning = decisive(game, actions)
         if winning is not None:
             return winning
         root = _Node(game.to_move, actions)
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while ((self.iterations is None or done < self.iterations)
-               and (deadline is None or time.perf_counter() < deadline)
+               and not (until and done and self._clock() >= until)    # one iteration at least
                and not (stop is not None and stop.stopped)):
             done += 1
             sim = game.copy(history=False)
