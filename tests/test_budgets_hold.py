@@ -7,6 +7,7 @@ alpha-beta its depth 1) and still return a legal action."""
 
 from __future__ import annotations
 
+import gc
 import time
 
 import pytest
@@ -85,6 +86,24 @@ def test_python_mcts_past_its_deadline_runs_one_iteration(monkeypatch):
     spent(agent)
     game = Game("compact", players=2)
     assert agent.choose(game) in game.legal_actions() and len(rollouts) == 1
+
+
+def test_python_mcts_grows_its_tree_without_objects_for_the_garbage_collector(monkeypatch):
+    """The Python example's tree is flat lists of numbers: its nodes are no objects the
+    collector tracks, so a search does not pile up the objects that set off its full
+    collections (milliseconds in a process holding many objects, long enough to run past
+    a deadline when one starts near it). Counted between the first and the last rollout."""
+    tracked, rollouts, real = [], [], mcts.play_random
+
+    def rollout(*args, **kwargs):
+        rollouts.append(None)
+        if len(rollouts) in (1, 2000):
+            tracked.append(len(gc.get_objects()))
+        return real(*args, **kwargs)
+    monkeypatch.setattr(mcts, "play_random", rollout)
+    game = Game("compact", players=2)
+    assert PythonMCTSAgent(2000, seed=1).choose(game) in game.legal_actions()
+    assert len(tracked) == 2 and tracked[1] - tracked[0] < 50       # 2,000 nodes were made
 
 
 def test_the_deadline_handed_to_the_search_is_the_calls_start_plus_the_budget(monkeypatch):
