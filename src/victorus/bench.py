@@ -12,6 +12,10 @@ The engine against its limits: perft is also set against a naive C first-leg gen
 and strategic steps only) over positions a few random actions from the standard start,
 where perft's last ply counts; and 2 threads against 1 while another process keeps a
 core busy.
+
+Time budgets: for every agent kind that takes one, a decision's wall time over its
+budget (the median and the slowest), agents of the kind playing fresh games as users
+call them (`decision_times`).
 """
 
 from __future__ import annotations
