@@ -12,6 +12,10 @@ The engine against its limits: perft is also set against a naive C first-leg gen
 and strategic steps only) over positions a few random actions from the standard start,
 where perft's last ply counts; and 2 threads against 1 while another process keeps a
 core busy.
+
+Time budgets: for every agent kind that takes one, a decision's wall time over its
+budget (the median and the slowest), agents of the kind playing fresh games as users
+call them (`decision_times`).
 """
 
 from __future__ import annotations
@@ -254,6 +258,7 @@ def run(quick: bool = False, progress: bool | None = None) -> list[Row]:
         rows += _state_rows(quick, t, corpus, bar)
     rows += learning_rows(quick, progress)
     rows += search_rows(quick, progress)
+    rows += budget_rows(quick, progress)
     rows += limit_rows(quick, progress)
     return rows
 
@@ -657,6 +662,73 @@ def search_rows(quick: bool = False, progress: bool | None = None) -> list[Row]:
             hashed = time.perf_counter() - start
             rows.append(Row(f"perft {depth} hashed (64 MiB), {name}", "s", hashed, plain,
                             higher_is_better=False, against="no table"))
+            bar.advance()
+    return rows
+
+
+# -- time budgets -----------------------------------------------------------------------
+
+#: The time budget of the budget rows, the searched decisions per kind and the longest
+#: game (in actions) before a fresh one: the default run takes about 25 s, the quick one
+#: under 1 s.
+BUDGET, DECISIONS, QUICK_BUDGET, QUICK_DECISIONS, BUDGET_PLIES = 0.05, 60, 0.02, 3, 20
+
+
+def time_budget_kinds() -> list[str]:
+    """Every agent kind that accepts a time budget (``<kind>:<seconds>s``), registry order."""
+    from .search.registry import KINDS
+    return [kind.name for kind in KINDS if kind.unit is not None]
+
+
+def decision_times(spec: str, decisions: int, plies: int = BUDGET_PLIES, seed: int = 1) -> list[float]:
+    """Wall seconds of ``decisions`` decisions of two agents ``spec`` (seeds ``seed`` and
+    ``seed + 1``) playing each other in fresh compact 2-player games from the start, ``plies``
+    actions at most each, as users call them (``agent.choose(game)``, the garbage collector
+    on). Decisive positions (one legal action, or a win at once: no search) are played but
+    not timed.
+
+    Args:
+        spec: The agents' spec, such as ``best:0.05s``.
+        decisions: The searched decisions to time.
+        plies: The most actions of a game before a fresh one.
+        seed: The first agent's seed.
+
+    Returns:
+        The decisions' wall seconds, in the order played.
+    """
+    from .search import decisive
+    from .search.registry import make_agent
+    agents = (make_agent(spec, seed=seed), make_agent(spec, seed=seed + 1))
+    times: list[float] = []
+    game = Game("compact", players=2)
+    while len(times) < decisions:
+        if game.is_over or game.ply >= plies:
+            game = Game("compact", players=2)
+        agent = agents[game.ply % 2]
+        searched = decisive(game, game.legal_actions()) is None
+        start = time.perf_counter()
+        action = agent.choose(game)
+        elapsed = time.perf_counter() - start
+        if searched:
+            times.append(elapsed)
+        game.play(action)
+    return times
+
+
+def budget_rows(quick: bool = False, progress: bool | None = None) -> list[Row]:
+    """Whether time budgets hold: for every kind that takes one, a decision's wall time over
+    its budget, the median and the slowest of DECISIONS decisions (decision_times)."""
+    budget, decisions = (QUICK_BUDGET, QUICK_DECISIONS) if quick else (BUDGET, DECISIONS)
+    kinds = time_budget_kinds()
+    rows: list[Row] = []
+    with Progress(len(kinds), "bench: time budgets", progress) as bar:
+        for kind in kinds:
+            spec = f"{kind}:{budget:g}s"
+            times = decision_times(spec, decisions)
+            rows += [Row(f"{spec}, a decision / its budget, median of {decisions} (compact 2p)", "x",
+                         _median(times) / budget, None, against="the budget"),
+                     Row("  the slowest of those / the budget", "x", max(times) / budget, None,
+                         against="the budget")]
             bar.advance()
     return rows
 

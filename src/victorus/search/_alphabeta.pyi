@@ -12,7 +12,7 @@ MAX_DEPTH: int
 MIN_TABLE_BITS: int
 MAX_TABLE_BITS: int
 
-def alphabeta(engine: Engine, depth: int, max_nodes: int, seconds: float, seed: int,
+def alphabeta(engine: Engine, depth: int, max_nodes: int, deadline: float, seed: int,
               table_bits: int, evaluator: Evaluator,
               stop: StopToken | None = None) -> tuple[int, float, int, int]: ...
 

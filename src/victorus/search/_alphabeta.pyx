@@ -42,6 +42,9 @@ MIN_TABLE_BITS, MAX_TABLE_BITS = 8, 26
 cdef enum:
     MAX_PLY = 64
 
+cdef enum:
+    CLOCK_NODES = 32                 # the clock is read every 32 nodes (a power of 2)
+
 cdef float WIN_DECAY = 0.001          # a win k actions deep is worth 1 - k * WIN_DECAY
 cdef float INFINITE = 1e30
 
@@ -117,7 +120,7 @@ cdef bint out_of_budget(Search* t) noexcept nogil:
         return True
     if t.max_nodes >= 0 and t.nodes > t.max_nodes:
         return True
-    return t.deadline > 0 and t.nodes & 255 == 0 and now_seconds() >= t.deadline
+    return t.deadline > 0 and t.nodes & (CLOCK_NODES - 1) == 0 and now_seconds() >= t.deadline
 
 
 cdef float leaf_value(Search* t, const StateC* s, int ply) noexcept nogil:
@@ -220,11 +223,12 @@ cdef void search_free(Search* t) noexcept nogil:
     free(t.order)
 
 
-cdef int32_t deepen(Search* t, int depth, int64_t max_nodes, double seconds, uint64_t seed,
+cdef int32_t deepen(Search* t, int depth, int64_t max_nodes, double deadline, uint64_t seed,
                     float* value, int* reached) noexcept nogil:
     """Iterative deepening from ``t.states[0]`` (the buffers made by search_buffers, the
-    table empty): the best action's code found by the last complete iteration (-1: none),
-    its ``value`` for the root team and that iteration's depth (``reached``)."""
+    table empty) until ``deadline`` (0: none; depth 1 always completes): the best action's
+    code found by the last complete iteration (-1: none), its ``value`` for the root team
+    and that iteration's depth (``reached``)."""
     cdef int d
     cdef int32_t best_code = -1
     cdef float found
@@ -235,7 +239,7 @@ cdef int32_t deepen(Search* t, int depth, int64_t max_nodes, double seconds, uin
     t.ev_rng = mix64(t.seed)
     t.nodes = 0
     t.max_nodes = max_nodes
-    t.deadline = now_seconds() + seconds if seconds > 0 else 0
+    t.deadline = deadline
     t.aborted = False
     t.error = 0
     value[0], reached[0] = 0, 0
@@ -264,13 +268,14 @@ cdef int code_index(const int32_t* actions, int n, int32_t code) noexcept nogil:
     return 0
 
 
-def alphabeta(Engine engine, int depth, int64_t max_nodes, double seconds, uint64_t seed,
+def alphabeta(Engine engine, int depth, int64_t max_nodes, double deadline, uint64_t seed,
               int table_bits, Evaluator evaluator, StopToken stop=None):
     """Search from ``engine``'s state (at least one legal action) by iterative deepening
-    to ``depth`` actions, ``max_nodes`` nodes (< 0: no limit) and/or ``seconds`` (0: no
-    limit); ``evaluator`` values the leaves (victorus.evaluation). Returns (the best
-    action's index in gen_actions order, its value for the root team, the depth of the
-    last complete iteration, nodes searched). Reads a copy of the state; ``stop`` (a
+    to ``depth`` actions, ``max_nodes`` nodes (< 0: no limit) and/or until ``deadline``
+    (on victorus.search._mcts.monotonic's clock; 0: none; depth 1 always completes);
+    ``evaluator`` values the leaves (victorus.evaluation). Returns (the best action's
+    index in gen_actions order, its value for the root team, the depth of the last
+    complete iteration, nodes searched). Reads a copy of the state; ``stop`` (a
     StopToken) ends it early, as the budget would."""
     cdef int32_t root_actions[MAX_ACTIONS]
     cdef int n = gen_actions(&engine.s, &engine.rules.c, root_actions)
@@ -290,7 +295,7 @@ def alphabeta(Engine engine, int depth, int64_t max_nodes, double seconds, uint6
             raise MemoryError("no memory left for the alpha-beta search")
         memcpy(&t.states[0], &engine.s, sizeof(StateC))   # the position, read with the GIL held
         with nogil:
-            best_code = deepen(&t, depth, max_nodes, seconds, seed, &value, &reached)
+            best_code = deepen(&t, depth, max_nodes, deadline, seed, &value, &reached)
         if t.error == 2:
             reraise()
     finally:
@@ -352,6 +357,7 @@ cdef int alphabeta_choose(const StateC* s, const RulesC* r, const void* params, 
     """AlphaBetaAgent's choice: the decisive action, else the best action of a search
     seeded by one draw from ``rng``."""
     cdef const AlphaBetaParams* p = <const AlphaBetaParams*>params
+    cdef double deadline = now_seconds() + p.seconds if p.seconds > 0 else 0   # from the start
     cdef AlphaBetaWorkspace* w = <AlphaBetaWorkspace*>workspace
     cdef int index = decisive_index(s, r, actions, nactions, &w.trial), reached
     cdef float value
@@ -360,6 +366,6 @@ cdef int alphabeta_choose(const StateC* s, const RulesC* r, const void* params, 
     memset(w.search.table, 0, (w.search.table_mask + 1) * sizeof(TableEntry))
     memcpy(&w.search.states[0], s, sizeof(StateC))
     w.search.r = r
-    cdef int32_t best = deepen(&w.search, p.depth, p.max_nodes, p.seconds, splitmix64(rng),
+    cdef int32_t best = deepen(&w.search, p.depth, p.max_nodes, deadline, splitmix64(rng),
                                &value, &reached)
     return code_index(actions, nactions, best)

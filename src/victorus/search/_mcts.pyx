@@ -175,8 +175,9 @@ cdef void mcts_iteration(MctsTree* t, StateC* s, int32_t* actions) noexcept nogi
 
 
 cdef void mcts_grow(MctsTree* t, StateC* s, int32_t* actions) noexcept nogil:
-    """Grow one tree from a root node until its budget, the deadline or a stop; ``s``
-    and ``actions``: the iterations' scratch state and legal actions. A tree whose nodes
+    """Grow one tree from a root node until its budget, the deadline (read before each
+    iteration but the first, which always runs) or a stop; ``s`` and ``actions``: the
+    iterations' scratch state and legal actions. A tree whose nodes
     are kept from a previous search is started afresh over them."""
     t.nnodes, t.done = 0, 0
     if not mcts_reserve(t):
@@ -187,7 +188,7 @@ cdef void mcts_grow(MctsTree* t, StateC* s, int32_t* actions) noexcept nogil:
     while t.iterations < 0 or t.done < t.iterations:
         if atomic_load(t.stop, RELAXED) or atomic_load(t.cancel, RELAXED):
             break
-        if t.deadline > 0 and now_seconds() >= t.deadline:
+        if t.deadline > 0 and t.done and now_seconds() >= t.deadline:   # one iteration at least
             break
         if t.main and t.done & 63 == 63:
             with gil:
@@ -337,13 +338,12 @@ cdef int mcts_choose(const StateC* s, const RulesC* r, const void* params, void*
     action of a search seeded by one draw from ``rng``. Out of memory, the search stops
     where it is (the first action if nothing was visited)."""
     cdef const MctsParams* p = <const MctsParams*>params
+    cdef double deadline = now_seconds() + p.seconds if p.seconds > 0 else 0   # from the start
     cdef MctsWorkspace* w = <MctsWorkspace*>workspace
     cdef int index = decisive_index(s, r, actions, nactions, &w.trial)
     if index >= 0:
         return index
-    mcts_setup(&w.tree, s, r, p, p.iterations,
-               now_seconds() + p.seconds if p.seconds > 0 else 0, splitmix64(rng), 0,
-               &w.stop, w.cancel)
+    mcts_setup(&w.tree, s, r, p, p.iterations, deadline, splitmix64(rng), 0, &w.stop, w.cancel)
     w.stop = 0                       # set by the last decision if it ran out of memory
     mcts_grow(&w.tree, &w.state, w.actions)
     return most_visited(&w.tree, nactions, w.visits)
@@ -358,6 +358,13 @@ def decisive(Engine engine):
     return decisive_index(&engine.s, &engine.rules.c, actions, n, &trial) if n else -1
 
 
+def monotonic():
+    """The clock of the searches' deadlines (monotonic seconds, read in C without the GIL
+    as the searches read it): a deadline is ``monotonic()`` at a decision's start plus its
+    budget."""
+    return now_seconds()
+
+
 def splitmix_draw(uint64_t state):
     """One draw from a 64-bit splitmix64 random state, as the C agents draw: (the draw,
     the state after it)."""
@@ -369,10 +376,11 @@ cdef int reraise() except -1:
     return -1                        # the exception check_signals left pending goes on
 
 
-def mcts(Engine engine, int64_t iterations, double seconds, int threads, uint64_t seed,
+def mcts(Engine engine, int64_t iterations, double deadline, int threads, uint64_t seed,
          double c, int max_nodes, Evaluator evaluator, StopToken stop=None):
     """Search from ``engine``'s state (at least two legal actions): ``iterations`` in all
-    (split over the threads; < 0: no limit) and/or ``seconds`` (0: no limit). Returns
+    (split over the threads; < 0: no limit) and/or until ``deadline`` (on ``monotonic()``'s
+    clock; 0: none; each tree runs one iteration at least). Returns
     (visits per legal action in gen_actions order, summed value per legal action for the
     army to act, iterations run, nodes made, the choice: first_most_visited over the summed
     visits). The search reads a copy of the state, so
@@ -388,7 +396,6 @@ def mcts(Engine engine, int64_t iterations, double seconds, int threads, uint64_
     cdef pthread_t handles[MAX_THREADS]
     cdef int i, started = 0, error = 0, seat = engine.s.turn.to_move
     cdef int32_t child
-    cdef double deadline = now_seconds() + seconds if seconds > 0 else 0
     # The stop flag in the middle of its own 256 bytes: no cache line shared with data
     # a thread writes (each tree polls it every iteration).
     cdef uint8_t* stop_block = <uint8_t*>calloc(256, 1)
@@ -397,7 +404,7 @@ def mcts(Engine engine, int64_t iterations, double seconds, int threads, uint64_
     # tree 0 grows in this thread; the others keep off its CPU (docs/performance.md)
     cdef int caller_cpu = current_cpu() if threads > 1 else -1
     cdef MctsParams params
-    params.iterations, params.seconds = iterations, seconds
+    params.iterations, params.seconds = iterations, 0      # (the deadline is given)
     params.c, params.max_nodes = c, max_nodes
     params.ev = ev
     cdef StateC* root = <StateC*>malloc(sizeof(StateC))

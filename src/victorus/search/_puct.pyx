@@ -490,41 +490,38 @@ cdef int32_t puct_follow(PuctC* t, int32_t at, int32_t key, StateC* s) noexcept 
 
 
 cdef bint puct_keep_subtree(PuctC* t, int32_t at, const StateC* s) noexcept nogil:
-    """Make node ``at`` (position ``s``) the root, keeping its subtree: copied breadth
-    first into a new array (children stay contiguous). False if out of memory."""
-    cdef PNode* kept
-    cdef int32_t head = 0, tail = 1, i, first, n
+    """Make node ``at`` (position ``s``) the root, keeping its subtree, compacted in place
+    (no second array, no copy of what is dropped): a node's children are made after it,
+    so one pass in index order finds the subtree (a node is in it if its parent is) and
+    each kept node's new index (the kept nodes before it); a second moves the kept nodes
+    down, their links renumbered. Their order is kept, so children stay contiguous.
+    False if out of memory."""
+    cdef int32_t i, kept = 0, parent, n = t.nnodes - at
+    cdef int32_t* renumber               # by index - at: the new index, -1: dropped
+    cdef PNode node
     if at == 0:
         return True
-    kept = <PNode*>malloc(t.capacity * sizeof(PNode))
-    if kept == NULL:
+    renumber = <int32_t*>malloc(n * sizeof(int32_t))
+    if renumber == NULL:
         return False
-    cdef int32_t* origin = <int32_t*>malloc(t.capacity * sizeof(int32_t))
-    if origin == NULL:
-        free(kept)
-        return False
-    kept[0] = t.nodes[at]
-    kept[0].parent = -1
-    origin[0] = at
-    while head < tail:
-        first, n = t.nodes[origin[head]].first_child, t.nodes[origin[head]].nchildren
-        if first >= 0:
-            kept[head].first_child = tail
-            for i in range(n):
-                kept[tail + i] = t.nodes[first + i]
-                kept[tail + i].parent = head
-                origin[tail + i] = first + i
-            tail += n
-        head += 1
-    for i in range(tail):                 # proofs name nodes: follow the renumbering
-        if kept[i].proof >= 0:
-            kept[i].proof = (i if kept[i].proof == origin[i]
-                             else kept[i].first_child + kept[i].proof
-                             - t.nodes[origin[i]].first_child)
-    free(origin)
-    free(t.nodes)
-    t.nodes = kept
-    t.nnodes = tail
+    for i in range(n):
+        parent = t.nodes[at + i].parent
+        renumber[i] = -1
+        if i == 0 or (parent >= at and renumber[parent - at] >= 0):
+            renumber[i] = kept
+            kept += 1
+    for i in range(n):
+        if renumber[i] < 0:
+            continue
+        node = t.nodes[at + i]
+        node.parent = -1 if i == 0 else renumber[node.parent - at]
+        if node.first_child >= 0:
+            node.first_child = renumber[node.first_child - at]
+        if node.proof >= 0:              # itself or a child: renumbered alike
+            node.proof = renumber[node.proof - at]
+        t.nodes[renumber[i]] = node
+    free(renumber)
+    t.nnodes = kept
     memcpy(&t.root, s, sizeof(StateC))
     return True
 
@@ -646,10 +643,10 @@ cdef class PuctTree:
                     observation_float32(&self.t.leaf_states[j], &self.rules.c, seat, &obs32[j, 0, 0])
         return 0
 
-    def run(self, evaluator, int64_t iterations, double seconds, double noise_alpha,
+    def run(self, evaluator, int64_t iterations, double deadline, double noise_alpha,
             double noise_fraction, uint64_t seed, StopToken stop=None):
         """This tree searched alone: run_trees([self], ...); the iterations run."""
-        return run_trees([self], evaluator, iterations, seconds, noise_alpha, noise_fraction,
+        return run_trees([self], evaluator, iterations, deadline, noise_alpha, noise_fraction,
                          [seed], stop)[0]
 
     def root_children(self):
@@ -791,47 +788,59 @@ cdef object join(list arrays):
     return arrays[0] if len(arrays) == 1 else np.concatenate(arrays)
 
 
-def run_trees(list trees, evaluator, int64_t iterations, double seconds, double noise_alpha,
+def run_trees(list trees, evaluator, int64_t iterations, double deadline, double noise_alpha,
               double noise_fraction, seeds, StopToken stop=None):
     """Search several trees together (their leaves share each evaluator call): each
-    ``iterations`` more backups (< 0: no limit) and/or ``seconds`` (0: no limit) in all,
-    until its root is proven, or until ``stop`` is set. ``evaluator`` None: each tree's
-    C evaluator; else a callable. Returns the iterations each tree ran."""
+    ``iterations`` more backups (< 0: no limit) in all, until ``deadline`` (on the clock
+    of victorus.search._mcts.monotonic; 0: none), its root proven or ``stop`` set. The
+    first batch runs even past the deadline (the least a search does: the root
+    evaluated); the clock is read after each batch. ``evaluator`` None: each tree's C
+    evaluator; else a callable. Returns the iterations each tree ran."""
     cdef PuctTree tree
-    cdef double deadline = now_seconds() + seconds if seconds > 0 else 0
     cdef const int* cancel = stop_flag(stop)
-    cdef int want, step
-    cdef bint in_c = evaluator is None, more
+    cdef bint in_c = evaluator is None
     if in_c and any((<PuctTree>tree).t.ev == NULL for tree in trees):
         raise ValueError("a tree without a C evaluator needs a callable")
     for tree, seed in zip(trees, seeds):
         puct_begin(&tree.t, noise_alpha, noise_fraction, seed)
-    while not atomic_load(cancel, RELAXED) and not (deadline > 0 and now_seconds() >= deadline):
-        if in_c:
-            more = False
-            for tree in trees:
-                with nogil:
-                    step = puct_step(&tree.t, iterations)
-                more = more or step
-            if not more:
-                break
-            check_signals()
-            continue
-        gathered = []
-        for tree in trees:
-            want = puct_leaves_wanted(&tree.t, iterations)
-            if want:
-                with nogil:
-                    tree.t.k = puct_gather(&tree.t, want, &tree.t.done)
-                if tree.t.k:
-                    gathered.append(tree)
-        if not gathered:
-            if not searching(trees, iterations):
-                break
-            continue
-        evaluate_group(gathered, evaluator)
-        for tree in gathered:
-            tree.t.done += tree.t.k
-            tree.t.k = 0
+    while not atomic_load(cancel, RELAXED):
+        if not (c_batches(trees, iterations) if in_c else python_batch(trees, evaluator, iterations)):
+            break
         check_signals()
+        if deadline > 0 and now_seconds() >= deadline:
+            break
     return [tree.t.done for tree in trees]
+
+
+cdef bint c_batches(list trees, int64_t iterations) except -1:
+    """One batch of each tree by its C evaluator; False when every search is over."""
+    cdef PuctTree tree
+    cdef bint more = False
+    cdef int step
+    for tree in trees:
+        with nogil:
+            step = puct_step(&tree.t, iterations)
+        more = more or step
+    return more
+
+
+cdef bint python_batch(list trees, evaluator, int64_t iterations) except -1:
+    """One batch of leaves of all the trees, for one call of the Python ``evaluator``;
+    False when every search is over."""
+    cdef PuctTree tree
+    cdef int want
+    gathered = []
+    for tree in trees:
+        want = puct_leaves_wanted(&tree.t, iterations)
+        if want:
+            with nogil:
+                tree.t.k = puct_gather(&tree.t, want, &tree.t.done)
+            if tree.t.k:
+                gathered.append(tree)
+    if not gathered:
+        return searching(trees, iterations)
+    evaluate_group(gathered, evaluator)
+    for tree in gathered:
+        tree.t.done += tree.t.k
+        tree.t.k = 0
+    return True

@@ -127,13 +127,12 @@ cdef void puct_forget(void* memory) noexcept nogil:
     (<PuctMemory*>memory).cursor = -1
 
 
-cdef void puct_search_alone(PuctC* t, int64_t iterations, double seconds,
+cdef void puct_search_alone(PuctC* t, int64_t iterations, double deadline,
                             const int* cancel) noexcept nogil:
-    """run_trees for this one tree with its C evaluator: puct_step until the budget or
-    ``cancel``."""
-    cdef double deadline = now_seconds() + seconds if seconds > 0 else 0
-    while not atomic_load(cancel, RELAXED) and not (deadline > 0 and now_seconds() >= deadline):
-        if not puct_step(t, iterations):
+    """run_trees for this one tree with its C evaluator: puct_step until the budget, the
+    ``deadline`` (0: none; read after each batch, the first always run) or ``cancel``."""
+    while not atomic_load(cancel, RELAXED):
+        if not puct_step(t, iterations) or deadline > 0 and now_seconds() >= deadline:
             break
 
 
@@ -141,9 +140,11 @@ cdef int puct_choose(const StateC* s, const RulesC* r, const void* params, void*
                      void* memory, uint64_t* rng, const int32_t* actions,
                      int nactions) noexcept nogil:
     """PUCTAgent's choice: the decisive action, else a search of the game's tree (the
-    subtree of the position kept, with tree reuse) seeded by one draw from ``rng``. Out
-    of memory, the first action."""
+    subtree of the position kept, with tree reuse) seeded by one draw from ``rng``, its
+    time budget counted from the call's start (the tree's reuse included). Out of memory,
+    the first action."""
     cdef const PuctParams* p = <const PuctParams*>params
+    cdef double deadline = now_seconds() + p.seconds if p.seconds > 0 else 0
     cdef PuctWorkspace* w = <PuctWorkspace*>workspace
     cdef PuctMemory* m = <PuctMemory*>memory
     cdef PuctC* t = &m.tree
@@ -161,5 +162,5 @@ cdef int puct_choose(const StateC* s, const RulesC* r, const void* params, void*
     m.cursor = 0
     memcpy(&m.at, s, sizeof(StateC))
     puct_begin(t, p.noise_alpha, p.noise_fraction, splitmix64(rng))
-    puct_search_alone(t, p.iterations, p.seconds, w.cancel)
+    puct_search_alone(t, p.iterations, deadline, w.cancel)
     return puct_pick(t)

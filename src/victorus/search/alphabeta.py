@@ -20,7 +20,7 @@ from ..evaluation.registry import network as network_evaluator
 from ..game import Game, check_stop
 from ..notation import Action
 from . import _alphabeta
-from .budgets import check_seconds
+from .budgets import check_seconds, deadline, now
 from .choice import decisive, legal_now
 
 #: Bounds of an alpha-beta budget (seconds: search.MAX_SECONDS): nodes, depth in actions.
@@ -102,11 +102,13 @@ class AlphaBetaAgent:
         self.nodes, self.seconds, self.depth = nodes, seconds, depth
         self.table_bits, self.weights = table_bits, dict(weights) if weights else None
         self.rng = random.Random(check_seed(seed))
+        self._clock = now                        # a decision's start (budgets.now; tests fake it)
 
     def search(self, game: Game, stop: StopToken | None = None) -> AlphaBetaResult:
         """Search the position (it must not be over). ``stop`` (a
         [`victorus.StopToken`][victorus.game.StopToken]) set from another thread ends it early, as the
-        budget would; the last complete iteration's action is returned.
+        budget would; the last complete iteration's action is returned. A time budget counts
+        from this call (victorus.search.budgets).
 
         Args:
             game: The position (not over).
@@ -119,6 +121,10 @@ class AlphaBetaAgent:
             ConfigError: If the game is over, or the network was not trained for it.
             Cancelled: If ``stop`` is already stopped.
         """
+        return self._search(game, stop, self._clock())
+
+    def _search(self, game: Game, stop: StopToken | None, start: float) -> AlphaBetaResult:
+        """search, its time budget counted from ``start`` (the caller's entry)."""
         check_stop(stop, self.name)
         if self.network is not None:
             self.network.check(game)
@@ -128,12 +134,13 @@ class AlphaBetaAgent:
             raise ConfigError("the game is over: there is nothing to search")
         best, value, depth, nodes = _alphabeta.alphabeta(
             game._engine, self.depth, -1 if self.nodes is None else self.nodes,
-            self.seconds or 0.0, self.rng.getrandbits(64), self.table_bits, self.evaluator, stop)
+            deadline(self.seconds, start), self.rng.getrandbits(64), self.table_bits, self.evaluator,
+            stop)
         return AlphaBetaResult(actions[best], value, depth, nodes)
 
     def choose(self, game: Game, stop: StopToken | None = None) -> Action:
         """The search's choice (an action that wins at once without search); ``stop`` as
-        in `search`.
+        in `search`. A time budget counts from this call.
 
         Args:
             game: The position (not over).
@@ -146,8 +153,10 @@ class AlphaBetaAgent:
             ConfigError: If the game is over.
             Cancelled: If ``stop`` is already stopped.
         """
+        start = self._clock()
         check_stop(stop, self.name)
-        return decisive(game, legal_now(game, self.name)) or self.search(game, stop).action
+        return (decisive(game, legal_now(game, self.name))
+                or self._search(game, stop, start).action)
 
     def native_opponent(self) -> _alphabeta.AlphaBetaOpponent:
         """These settings as an opponent played in C inside the step of

@@ -1,5 +1,16 @@
 """What every search agent's budget is: iterations, seconds and threads, their bounds and
-checks, an agent's name from its budget, and the budget grammar of the specs."""
+checks, an agent's name from its budget, the budget grammar of the specs, and the clock
+and deadline of a time budget.
+
+A time budget bounds the whole decision: its deadline is `now` when ``choose`` or
+``search`` is called plus the seconds, and everything until the call returns counts
+(the checks, the copy of the game, the tree's reuse, the evaluator's workspace, the
+search, the choice and its result). The searches read the clock in C without the GIL:
+the alpha-beta every 32 nodes, MCTS every iteration, PUCT after every batch; each
+does its least work even past the deadline (alpha-beta its depth 1, MCTS one iteration
+a tree, PUCT one batch: the root evaluated), so a budget already spent still gives a
+legal, searched choice.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +20,28 @@ from typing import TypedDict
 from ..checks import check_int, parse_int, shown
 from ..errors import ConfigError
 from . import _mcts
+
+
+def now() -> float:
+    """The searches' clock: monotonic seconds, the clock their C code reads a deadline on.
+
+    Returns:
+        Seconds since an arbitrary start.
+    """
+    return _mcts.monotonic()
+
+
+def deadline(seconds: float | None, start: float) -> float:
+    """The deadline of a decision with a budget of ``seconds`` started at ``start``.
+
+    Args:
+        seconds: The time budget (None: none).
+        start: `now` when the decision was asked for.
+
+    Returns:
+        The deadline on `now`'s clock, 0.0 for none (the searches' convention).
+    """
+    return start + seconds if seconds else 0.0
 
 
 def check_seconds(seconds: float | None) -> None:

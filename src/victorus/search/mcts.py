@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
-from dataclasses import dataclass, field
 
 from .._engine import StopToken
 from ..checks import check_int, check_seed, shown
@@ -17,7 +15,7 @@ from ..evaluation.registry import heuristic, make_evaluator, material, rollouts
 from ..game import Game, check_stop, play_random
 from ..notation import Action
 from . import _mcts
-from .budgets import budget_name, check_budget
+from .budgets import budget_name, check_budget, deadline, now
 from .choice import decisive, legal_now
 from .results import SearchResult
 
@@ -77,12 +75,14 @@ class MCTSAgent:
                           if evaluator is None else make_evaluator(evaluator))
         self.network = self.evaluator.network          # the network its evaluator reads, or None
         self.rng = random.Random(check_seed(seed))
+        self._clock = now                        # a decision's start (budgets.now; tests fake it)
 
     def search(self, game: Game, stop: StopToken | None = None) -> SearchResult:
         """Search the position (it must not be over) and report every root action.
 
         The search reads a copy of the position; ``stop`` (a [`victorus.StopToken`][victorus.game.StopToken])
-        set from another thread ends it early, as its budget would.
+        set from another thread ends it early, as its budget would. A time budget counts
+        from this call (victorus.search.budgets).
 
         Args:
             game: The position (not over).
@@ -95,6 +95,10 @@ class MCTSAgent:
             ConfigError: If the game is over, or the network was not trained for it.
             Cancelled: If ``stop`` is already stopped.
         """
+        return self._search(game, stop, self._clock())
+
+    def _search(self, game: Game, stop: StopToken | None, start: float) -> SearchResult:
+        """search, its time budget counted from ``start`` (the caller's entry)."""
         check_stop(stop, self.name)
         if self.network is not None:
             self.network.check(game)
@@ -106,7 +110,7 @@ class MCTSAgent:
             return SearchResult(actions[0], tuple(actions), (0,), (0.0,), 0, 0)
         visits, values, done, nodes, best = _mcts.mcts(
             game._engine, -1 if self.iterations is None else self.iterations,
-            self.seconds or 0.0, self.threads, self.rng.getrandbits(64), self.c, self.max_nodes,
+            deadline(self.seconds, start), self.threads, self.rng.getrandbits(64), self.c, self.max_nodes,
             self.evaluator, stop)
         return SearchResult(actions[best], tuple(actions), tuple(visits),
                             tuple(v / n if n else 0.0 for v, n in zip(values, visits)),
@@ -114,7 +118,7 @@ class MCTSAgent:
 
     def choose(self, game: Game, stop: StopToken | None = None) -> Action:
         """The most visited action (an action that wins at once without search); ``stop``
-        as in `search`.
+        as in `search`. A time budget counts from this call.
 
         Args:
             game: The position (not over).
@@ -127,8 +131,10 @@ class MCTSAgent:
             ConfigError: If the game is over.
             Cancelled: If ``stop`` is already stopped.
         """
+        start = self._clock()
         check_stop(stop, self.name)
-        return decisive(game, legal_now(game, self.name)) or self.search(game, stop).action
+        return (decisive(game, legal_now(game, self.name))
+                or self._search(game, stop, start).action)
 
     def native_opponent(self) -> _mcts.MctsOpponent:
         """These settings as an opponent played in C inside the step of
@@ -149,19 +155,72 @@ class MCTSAgent:
                                   self.seconds or 0.0, self.c, self.max_nodes, self.evaluator)
 
 
-@dataclass
-class _Node:
-    seat: int                                   # the army to act here
-    actions: list[Action]
-    children: dict[int, tuple[Action, _Node]] = field(default_factory=dict)
-    visits: int = 0
-    value: list[float] = field(default_factory=lambda: [0.0] * NUM_SEATS)   # summed returns per seat
+_NO_RETURNS = (0.0,) * NUM_SEATS
+
+
+class _Tree:
+    """PythonMCTSAgent's tree in flat lists of numbers, no Python object per node: node ``n``'s army
+    to act ``seat[n]``, its ``visits[n]``, its summed returns per seat from
+    ``value[NUM_SEATS * n]``, ``expanded[n]`` of its ``width[n]`` legal actions with a
+    child and, from ``first[n]``, per legal action (legal_actions() order) its id in
+    ``action`` and its child in ``child`` (-1: not expanded yet). Numbers are no objects
+    the garbage collector counts, so growing the tree sets off no collection (a full one
+    takes milliseconds in a process holding many objects, and one beginning near the
+    deadline would run past it), as a tree of node objects would."""
+
+    def __init__(self) -> None:
+        self.seat: list[int] = []
+        self.visits: list[int] = []
+        self.value: list[float] = []
+        self.first: list[int] = []
+        self.width: list[int] = []
+        self.expanded: list[int] = []
+        self.action: list[int] = []
+        self.child: list[int] = []
+
+    def add(self, game: Game) -> int:
+        """A new node for ``game``'s position; its index."""
+        ids = game.legal_action_ids().tolist()
+        self.seat.append(game.to_move)
+        self.visits.append(0)
+        self.value.extend(_NO_RETURNS)
+        self.first.append(len(self.child))
+        self.width.append(len(ids))
+        self.expanded.append(0)
+        self.action.extend(ids)
+        self.child.extend([-1] * len(ids))
+        return len(self.visits) - 1
+
+    def untried(self, node: int) -> list[int]:
+        """The node's legal actions with no child yet, by their place among its actions."""
+        if self.expanded[node] == self.width[node]:
+            return []
+        first, child = self.first[node], self.child
+        return [slot for slot in range(self.width[node]) if child[first + slot] < 0]
+
+    def expand(self, node: int, slot: int, game: Game) -> int:
+        """The child of ``node`` by its action ``slot``, a new node at ``game`` (that
+        action played); its index."""
+        child = self.add(game)
+        self.child[self.first[node] + slot] = child
+        self.expanded[node] += 1
+        return child
+
+    def backup(self, path: list[int], returns: list[float]) -> None:
+        """One more visit and ``returns`` (per seat) on each node of ``path``."""
+        visits, value = self.visits, self.value
+        for node in path:
+            visits[node] += 1
+            for seat, share in enumerate(returns, NUM_SEATS * node):
+                if share:                                        # (absent seats: 0)
+                    value[seat] += share
 
 
 class PythonMCTSAgent:
     """The same UCT as [`MCTSAgent`][victorus.search.mcts.MCTSAgent], in Python over the public API only: an
-    example to start from (docs/search.md). The tree, selection and backup are Python;
-    rollouts run in C (``play_random(..., history=False)``); the evaluation reads
+    example to start from (docs/search.md). The tree, selection and backup are Python (the
+    tree in flat arrays, so that the garbage collector never stops a search); rollouts
+    run in C (``play_random(..., history=False)``); the evaluation reads
     ``Game.material()``. Budget: ``iterations`` and/or ``seconds`` per decision.
 
     Args:
@@ -184,6 +243,7 @@ class PythonMCTSAgent:
         self.rollout_actions = rollout_actions
         self.c = c
         self.rng = random.Random(check_seed(seed))
+        self._clock = now                        # a decision's start (budgets.now; tests fake it)
 
     def _returns(self, game: Game) -> list[float]:
         teams = game.config.teams
@@ -201,7 +261,7 @@ class PythonMCTSAgent:
     def choose(self, game: Game, stop: StopToken | None = None) -> Action:
         """The action to play in ``game`` (it must not be over); ``stop`` (a
         [`victorus.StopToken`][victorus.game.StopToken]) set from another thread ends the
-        search early, as its budget would.
+        search early, as its budget would. A time budget counts from this call.
 
         Args:
             game: The position (not over).
@@ -214,54 +274,56 @@ class PythonMCTSAgent:
             ConfigError: If the game is over.
             Cancelled: If ``stop`` is already stopped.
         """
+        until = deadline(self.seconds, self._clock())       # from this call's start
         check_stop(stop, self.name)
         actions = legal_now(game, self.name)
         winning = decisive(game, actions)
         if winning is not None:
             return winning
-        root = _Node(game.to_move, actions)
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        tree = _Tree()
+        tree.add(game)
         done = 0
         while ((self.iterations is None or done < self.iterations)
-               and (deadline is None or time.perf_counter() < deadline)
+               and not (until and done and self._clock() >= until)    # one iteration at least
                and not (stop is not None and stop.stopped)):
             done += 1
             sim = game.copy(history=False)
-            node = root
-            path = [root]
-            while True:                          # selection and expansion
-                untried = [a for a in node.actions if a.key not in node.children]
-                if untried or sim.is_over:
-                    break
-                node = self._select(node, sim)
-                path.append(node)
-            if untried and not sim.is_over:
-                action = self.rng.choice(untried)
-                sim.play(action)
-                child = _Node(sim.to_move, [] if sim.is_over else sim.legal_actions())
-                node.children[action.key] = (action, child)
-                path.append(child)
+            path = self._descend(tree, sim)
             play_random(sim, self.rng.getrandbits(64), self.rollout_actions, history=False)
-            returns = self._returns(sim)
-            for visited in path:                  # multi-player backup
-                visited.visits += 1
-                for s in range(NUM_SEATS):
-                    visited.value[s] += returns[s]
-        if not root.children:
+            tree.backup(path, self._returns(sim))         # multi-player backup
+        first = tree.first[0]
+        visits = [tree.visits[child] if child >= 0 else -1
+                  for child in tree.child[first:first + len(actions)]]
+        if max(visits) < 0:
             return self.rng.choice(actions)
-        best = max(root.children.values(), key=lambda pair: pair[1].visits)
-        return best[0]
+        return actions[visits.index(max(visits))]
 
-    def _select(self, node: _Node, sim: Game) -> _Node:
-        log_n = math.log(node.visits)
-        seat = node.seat
+    def _descend(self, tree: _Tree, sim: Game) -> list[int]:
+        """Selection from the root, then the expansion of one untried action (at random),
+        played on ``sim``; the nodes on the way."""
+        node, path = 0, [0]
+        while not sim.is_over:
+            untried = tree.untried(node)
+            if untried:
+                slot = self.rng.choice(untried)
+                sim.play_id(tree.action[tree.first[node] + slot])
+                path.append(tree.expand(node, slot, sim))
+                break
+            node = self._select(tree, node, sim)
+            path.append(node)
+        return path
 
-        def uct(pair: tuple[Action, _Node]) -> float:
-            child = pair[1]
-            return child.value[seat] / child.visits + self.c * math.sqrt(log_n / child.visits)
-        action, child = max(node.children.values(), key=uct)
-        sim.play(action)
-        return child
+    def _select(self, tree: _Tree, node: int, sim: Game) -> int:
+        """UCT: the child best for the army to act at ``node`` (all expanded), played on
+        ``sim``."""
+        log_n, c, sqrt = math.log(tree.visits[node]), self.c, math.sqrt
+        seat, first, visits, value = tree.seat[node], tree.first[node], tree.visits, tree.value
+        children = tree.child[first:first + tree.width[node]]
+        ucts = [value[NUM_SEATS * child + seat] / visits[child] + c * sqrt(log_n / visits[child])
+                for child in children]
+        best = ucts.index(max(ucts))                                 # the first of equals
+        sim.play_id(tree.action[first + best])
+        return children[best]
 
 
 __all__ = ["MCTSAgent", "PythonMCTSAgent"]

@@ -36,7 +36,7 @@ from ..evaluation.registry import network as network_evaluator
 from ..game import Game, check_stop
 from ..notation import Action
 from . import _puct, _puct_opponent
-from .budgets import budget_name, check_budget
+from .budgets import budget_name, check_budget, deadline, now
 from .choice import decisive, legal_now
 from .results import SearchResult
 
@@ -187,6 +187,7 @@ class PUCTAgent:
         self._lock = threading.Lock()
         self._trees: list[tuple[_puct.PuctTree, int]] = []   # per position searched: (tree, its ply)
         self._searching: int | None = None       # the thread searching, while it does
+        self._clock = now                        # a decision's start (budgets.now; tests fake it)
 
     def _tree_for(self, game: Game, slot: int) -> _puct.PuctTree:
         """Slot ``slot``'s kept tree advanced to ``game``'s position, or a new one."""
@@ -215,7 +216,7 @@ class PUCTAgent:
         """Search the position (it must not be over) and report every root action.
 
         ``stop`` (a [`victorus.StopToken`][victorus.game.StopToken]) set from another thread ends the search
-        early, as its budget would.
+        early, as its budget would. A time budget counts from this call (victorus.search.budgets).
 
         Args:
             game: The position (not over).
@@ -229,7 +230,7 @@ class PUCTAgent:
             ConfigError: If the game is over, or the network was not trained for it.
             Cancelled: If ``stop`` is already stopped.
         """
-        return self.search_many([game], stop)[0]
+        return self._search_from(self._clock(), [game], stop)[0]
 
     def search_many(self, games: Iterable[Game], stop: StopToken | None = None) -> list[SearchResult]:
         """Search several positions together, each with its own tree and budget: every
@@ -250,6 +251,11 @@ class PUCTAgent:
             RuntimeError: If called from this agent's own evaluator.
             Cancelled: If ``stop`` is already stopped.
         """
+        return self._search_from(self._clock(), games, stop)
+
+    def _search_from(self, start: float, games: Iterable[Game],
+                     stop: StopToken | None) -> list[SearchResult]:
+        """search_many, its time budget counted from ``start`` (the caller's entry)."""
         check_stop(stop, self.name)
         games = list(games)
         if not games or not all(isinstance(game, Game) for game in games):
@@ -266,17 +272,19 @@ class PUCTAgent:
         with self._lock:
             self._searching = threading.get_ident()
             try:
-                return self._search_locked(games, legal, stop)
+                return self._search_locked(games, legal, stop, deadline(self.seconds, start))
             finally:
                 self._searching = None
 
     def _search_locked(self, games: list[Game], legal: list[list[Action]],
-                       stop: StopToken | None) -> list[SearchResult]:
+                       stop: StopToken | None, until: float) -> list[SearchResult]:
+        """The search under the lock, until ``until`` (on budgets.now's clock; 0: none): the
+        trees' reuse counts in it."""
         del self._trees[len(games):]
         trees = [self._tree_for(game, slot) for slot, game in enumerate(games)]
         done = _puct.run_trees(trees, None if isinstance(self.evaluator, Evaluator) else self.evaluator,
                                -1 if self.iterations is None else self.iterations,
-                               self.seconds or 0.0, self.dirichlet_alpha, self.noise_fraction,
+                               until, self.dirichlet_alpha, self.noise_fraction,
                                [self.rng.getrandbits(64) for _ in trees], stop)
         found = [(tree.root_children(), tree.proven_child, tree.pick(), tree.nodes_used,
                   tree.root_values()) for tree in trees]
@@ -317,7 +325,7 @@ class PUCTAgent:
 
     def choose(self, game: Game, stop: StopToken | None = None) -> Action:
         """The search's choice (an action that wins at once without search); ``stop`` as
-        in `search`.
+        in `search`. A time budget counts from this call.
 
         Args:
             game: The position (not over).
@@ -330,8 +338,10 @@ class PUCTAgent:
             ConfigError: If the game is over.
             Cancelled: If ``stop`` is already stopped.
         """
+        start = self._clock()
         check_stop(stop, self.name)
-        return decisive(game, legal_now(game, self.name)) or self.search(game, stop).action
+        return (decisive(game, legal_now(game, self.name))
+                or self._search_from(start, [game], stop)[0].action)
 
     def native_opponent(self) -> _puct_opponent.PuctOpponent:
         """These settings as an opponent played in C inside the step of
