@@ -1,12 +1,12 @@
 """Time budgets: a decision's wall time against its budget for every kind that takes one,
 as pytest-benchmark cases (the workload of ``victorus bench``'s budget rows,
-victorus.bench.decision_times: two agents of the kind in fresh compact 2-player games,
+victorus.timing.decision_times: two agents of the kind in fresh compact 2-player games,
 ``agent.choose(game)``, the garbage collector on). ``extra_info`` holds the median and
 the slowest decision over the budget; the one round times DECISIONS decisions."""
 
 import pytest
 
-from victorus.bench import BUDGET, DECISIONS, decision_times, time_budget_kinds
+from victorus.timing import BUDGET, DECISIONS, decision_times, time_budget_kinds
 
 
 @pytest.mark.parametrize("kind", time_budget_kinds())

@@ -13,13 +13,13 @@ import time
 import pytest
 
 import victorus
-from victorus.bench import decision_times, time_budget_kinds
 from victorus.game import Game
 from victorus.search import _alphabeta, _mcts, _puct, budgets, mcts
 from victorus.search.alphabeta import AlphaBetaAgent
 from victorus.search.mcts import MCTSAgent, PythonMCTSAgent
 from victorus.search.puct import PUCTAgent
 from victorus.search.registry import REGISTRY, make_agent
+from victorus.timing import decision_times, time_budget_kinds
 
 
 def spent(agent) -> None:

@@ -206,14 +206,17 @@ def test_a_lost_ray_task_is_an_error_not_a_retry_or_a_wait():
 
 TRAIN = ("import sys\n"
          "from victorus.training import Settings, train\n"
-         "train(sys.argv[1], Settings(rounds=2, games=96, iterations=12, max_actions=40, "
-         "epochs=1, batch=64, hidden=8, hidden2=4, mix=(('compact', 2, 'standard', 1),), "
+         "train(sys.argv[1], Settings(rounds=1, games=192, iterations=12, label_iterations=12, "
+         "label_share=0.25, max_actions=40, epochs=1, batch=64, hidden=8, hidden2=4, "
+         "holdout_games=0, gate_games=0, curve_games=0, mix=(('compact', 2, 'standard', 1),), "
          "workers=2), resume=len(sys.argv) > 2, progress=False)\n")
 
 
 @needs_kill
 @needs_proc
 def test_a_training_run_whose_worker_dies_stops_and_resumes(tmp_path):
+    """Round 0 (the start network) is saved before any worker starts; a worker killed in
+    round 1's self-play loses that round only, and --resume plays it."""
     import subprocess
     out = tmp_path / "run"
     command = subprocess.Popen([sys.executable, "-c", TRAIN, str(out)], stderr=subprocess.PIPE,
@@ -228,25 +231,39 @@ def test_a_training_run_whose_worker_dies_stops_and_resumes(tmp_path):
     assert sorted(os.listdir(out)) == ["curve.json", "network.vnet", "round-0.vnet", "window-0.npz"]
     subprocess.run([sys.executable, "-c", TRAIN, str(out), "--resume"], check=True)
     assert [p["round"] for p in json.loads((out / "curve.json").read_text())["points"]] == [0, 1]
+    assert sorted(os.listdir(out)) == ["curve.json", "network.vnet", "optimiser-1.npz",
+                                       "round-0.vnet", "round-1.vnet", "window-1.npz"]
 
 
 # -- a folder that holds a run, a damaged checkpoint -----------------------------------------
 
-TINY = dict(rounds=1, games=2, iterations=8, max_actions=20, epochs=1, batch=64, hidden=8,
-            hidden2=4, window=2, mix=(("compact", 2, "standard", 1),))
+TINY = dict(rounds=2, games=4, iterations=12, label_iterations=16, label_share=1.0,
+            max_actions=40, epochs=2, batch=64, hidden=8, hidden2=4, window=2,
+            holdout_games=2, gate_games=2, gate_threshold=0.0, match_iterations=8,
+            curve_games=2, mix=(("compact", 2, "standard", 1),))
+#: No matches and no held-out set: for the runs whose files alone matter.
+QUIET = dict(holdout_games=0, gate_games=0, curve_games=0)
+#: The finished run's last round, and its files that --resume reads.
+LAST = 2
+WINDOW, OPTIMISER = f"window-{LAST}.npz", f"optimiser-{LAST}.npz"
 
 
 def tiny_run(out, overwrite=False, **changes):
+    """A run of round 0 alone (no matches): its files, in a second or so."""
     from victorus.training import Settings, train
-    return train(str(out), Settings(**{**TINY, **changes}), progress=False, overwrite=overwrite)
+    return train(str(out), Settings(**{**TINY, "rounds": 0, **QUIET, **changes}), progress=False,
+                 overwrite=overwrite)
 
 
 @pytest.fixture(scope="module")
 def finished_run(tmp_path_factory):
-    """A finished run of two rounds, copied afresh by each test that damages it."""
+    """A finished run of rounds 0-2 (gates and curve matches played), copied afresh by
+    each test that damages it."""
     from victorus.training import Settings, train
     out = tmp_path_factory.mktemp("finished") / "run"
-    train(str(out), Settings(**{**TINY, "rounds": 2}), progress=False)
+    train(str(out), Settings(**TINY), progress=False)
+    assert sorted(os.listdir(out)) == ["curve.json", "network.vnet", OPTIMISER, "round-0.vnet",
+                                       "round-1.vnet", "round-2.vnet", WINDOW]
     return out
 
 
@@ -257,29 +274,38 @@ def run_copy(finished_run, tmp_path):
 
 
 def resume(out, rounds=3, **changes):
+    """``out``'s run resumed (rounds=LAST: its files checked and read, nothing trained)."""
     from victorus.training import Settings, train
     return train(str(out), Settings(**{**TINY, "rounds": rounds, **changes}), resume=True,
                  progress=False)
 
 
+def listing(out):
+    return {p.name: p.read_bytes() if p.is_file() else None for p in out.iterdir()}
+
+
 def test_a_second_run_into_a_runs_folder_is_refused_and_changes_nothing(run_copy, capsys):
-    before = {p.name: p.read_bytes() for p in run_copy.iterdir()}
+    before = listing(run_copy)
     from victorus.training import Settings, train
-    with pytest.raises(victorus.ConfigError, match=r"holds a training run \(2 round files: "
-                       r"curve\.json, network\.vnet, round-0\.vnet, round-1\.vnet, \.\.\.\): go "
+    with pytest.raises(victorus.ConfigError, match=r"holds a training run \(3 round files: "
+                       r"curve\.json, network\.vnet, optimiser-2\.npz, round-0\.vnet, \.\.\.\): go "
                        r"on with resume \(--resume\), replace it with overwrite \(--overwrite\)"):
         train(str(run_copy), Settings(**TINY), progress=False)
     assert main(["train", str(run_copy), "--rounds", "1", "--games", "2"]) == 2
     assert "holds a training run" in capsys.readouterr().err
-    assert {p.name: p.read_bytes() for p in run_copy.iterdir()} == before
+    assert listing(run_copy) == before
 
 
 def test_overwrite_replaces_the_run_and_only_its_files(run_copy):
     from victorus.training import Settings, train
-    (run_copy / "notes.txt").write_text("mine")
-    train(str(run_copy), Settings(**TINY), progress=False, overwrite=True)
-    assert sorted(p.name for p in run_copy.iterdir()) == [
-        "curve.json", "network.vnet", "notes.txt", "round-0.vnet", "window-0.npz"]
+    mine = ["notes.txt", "round-1.vnet.bak", "window.npz", "optimiser-x.npz", "round-3.vnet~"]
+    for name in mine:
+        (run_copy / name).write_text("mine")
+    tiny_run(run_copy, overwrite=True)
+    assert sorted(p.name for p in run_copy.iterdir()) == sorted(
+        ["curve.json", "network.vnet", "round-0.vnet", "window-0.npz", *mine])
+    assert all((run_copy / name).read_text() == "mine" for name in mine)
+    assert [p["round"] for p in json.loads((run_copy / "curve.json").read_text())["points"]] == [0]
     with pytest.raises(victorus.ConfigError, match="resume or overwrite, not both"):
         train(str(run_copy), Settings(**TINY), resume=True, overwrite=True)
 
@@ -294,10 +320,13 @@ def test_a_run_into_a_folder_another_run_trains_into_now_is_refused(tmp_path):
         fcntl.flock(fd, fcntl.LOCK_EX)       # as a run holds it
         with pytest.raises(victorus.ConfigError, match="another run is training into it now"):
             tiny_run(out)
+        with pytest.raises(victorus.ConfigError, match="another run is training into it now"):
+            tiny_run(out, overwrite=True)
     finally:
         os.close(fd)
     assert list(out.iterdir()) == []
     tiny_run(out)                                 # free again
+    assert "round-0.vnet" in os.listdir(out)
 
 
 def no_such_pid() -> int:
@@ -319,7 +348,8 @@ def test_the_temporaries_of_a_killed_write_are_removed_by_the_next_run(run_copy)
     """A temporary of a run's file is stale once its writer is gone and it is a minute old:
     a young one, or one of a live process (which may be another namespace's), is kept."""
     gone, alive = no_such_pid(), os.getpid()
-    stale = [run_copy / f".window-1.npz.{gone}-abc_12.tmp", run_copy / f".curve.json.{gone}-x9.tmp"]
+    stale = [run_copy / f".window-3.npz.{gone}-abc_12.tmp", run_copy / f".curve.json.{gone}-x9.tmp",
+             run_copy / f".optimiser-3.npz.{gone}-o.tmp", run_copy / f".round-3.vnet.{gone}-r.tmp"]
     kept = [run_copy / f".curve.json.{alive}-zz.tmp",            # a live process's write
             run_copy / f".network.vnet.{gone}-new.tmp",          # its writer may be elsewhere
             run_copy / f".notes.txt.{gone}-mine.tmp",            # not a run's file
@@ -328,149 +358,347 @@ def test_the_temporaries_of_a_killed_write_are_removed_by_the_next_run(run_copy)
         path.write_bytes(b"half")
     for path in (*stale, *kept[:1], *kept[2:]):
         aged(path)
-    resume(run_copy)
+    resume(run_copy, rounds=LAST)                 # nothing to train: the files checked only
     assert not any(path.exists() for path in stale) and all(path.exists() for path in kept)
 
 
-def window_of(out):
+def arrays_of(path):
     import numpy as np
-    with np.load(out / "window-1.npz") as saved:
+    with np.load(path) as saved:
         return {name: saved[name] for name in saved.files}
 
 
-def write_window(out, arrays):
+def write_arrays(path, arrays):
     import numpy as np
-    np.savez(out / "window-1.npz", **arrays)
+    with open(path, "wb") as fh:             # np.savez would add .npz to another name
+        np.savez(fh, **arrays)
 
 
-def damaged_windows(out):
-    """(what was done, how to do it) for each damage."""
+def replaced_member(path, member, data):
+    """``path``'s arrays with the member ``member`` (a .npy's bytes) replaced by ``data``."""
+    import io
+    import zipfile
+
     import numpy as np
+    arrays = arrays_of(path)
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, array in arrays.items():
+            inner = io.BytesIO()
+            np.save(inner, array)
+            archive.writestr(f"{name}.npy", data if name == member else inner.getvalue())
 
-    def change(name, value):
-        def do():
-            arrays = window_of(out)
-            arrays[name] = value(arrays[name])
-            write_window(out, arrays)
-        return do
+
+def npy_header(shape, descr="<f4"):
+    """A .npy header (version 1.0) declaring ``shape``, with no data after it."""
+    import io
+
+    import numpy as np
+    buffer = io.BytesIO()
+    np.lib.format.write_array_header_1_0(buffer, {"descr": descr, "fortran_order": False,
+                                                  "shape": shape})
+    return buffer.getvalue()
+
+
+def common_damages(path):
+    """The damages any checkpoint .npz is refused for: (what was done, how to do it, the
+    words of the refusal)."""
+    import numpy as np
 
     def raw(data):
-        return lambda: (out / "window-1.npz").write_bytes(data)
-
-    def huge_header():
-        """A stored member whose header declares 10**12 rows: numpy would allocate them."""
-        import zipfile
-        arrays = window_of(out)
-        buffer = __import__("io").BytesIO()
-        np.lib.format.write_array_header_1_0(buffer, {"descr": "<f4", "fortran_order": False,
-                                                      "shape": (10**12, 6)})
-        with zipfile.ZipFile(out / "window-1.npz", "w") as archive:
-            for name, array in arrays.items():
-                data = buffer.getvalue() if name == "targets0" else None
-                if data is None:
-                    inner = __import__("io").BytesIO()
-                    np.save(inner, array)
-                    data = inner.getvalue()
-                archive.writestr(f"{name}.npy", data)
+        return lambda: path.write_bytes(data)
 
     def flagged():
         """The first member marked encrypted (zip's flag bit 0), in both of its headers."""
-        data = bytearray((out / "window-1.npz").read_bytes())
+        data = bytearray(path.read_bytes())
         for signature, at in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):
             start = data.index(signature)
             data[start + at] |= 1
-        (out / "window-1.npz").write_bytes(bytes(data))
+        path.write_bytes(bytes(data))
 
     def fifo():
-        (out / "window-1.npz").unlink()
-        os.mkfifo(out / "window-1.npz")
+        path.unlink()
+        os.mkfifo(path)
+
+    def device():
+        path.unlink()
+        path.symlink_to(os.devnull)
+
+    whole = path.read_bytes()
+    return {
+        "missing": (path.unlink, "it is missing"),
+        "empty": (raw(b""), "not a whole .npz file"),
+        "truncated": (raw(whole[:len(whole) // 2]), "not a whole .npz file"),
+        "not a zip": (raw(b"PK\x03\x04 not a zip"), "not a whole .npz file"),
+        "a compressed array": (lambda: np.savez_compressed(path, **arrays_of(path)),
+                               "compressed"),
+        "an encrypted member": (flagged, "encrypted"),
+        "a FIFO": (fifo, "not a regular file"),
+        "a link to a device": (device, "not a regular file"),
+    }
+
+
+def damaged_windows(out):
+    """(what was done, how to do it, the words of the refusal) for each damage of the
+    window file."""
+    import numpy as np
+    path = out / WINDOW
+
+    def change(name, value):
+        def do():
+            arrays = arrays_of(path)
+            arrays[name] = value(arrays[name])
+            write_arrays(path, arrays)
+        return do
+
+    def huge_header():
+        """A stored member whose header declares 10**12 rows: numpy would allocate them."""
+        replaced_member(path, "targets0", npy_header((10**12, 6)))
 
     def long_header():
         """A member whose .npy header is longer than numpy reads (a multi-line refusal)."""
         import struct
-        import zipfile
-        arrays = window_of(out)
         text = "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 6), }"
         text = text + " " * (20_000 - len(text)) + "\n"
         header = b"\x93NUMPY\x02\x00" + struct.pack("<I", len(text)) + text.encode()
-        with zipfile.ZipFile(out / "window-1.npz", "w") as archive:
-            for name, array in arrays.items():
-                inner = __import__("io").BytesIO()
-                np.save(inner, array)
-                archive.writestr(f"{name}.npy", header + b"\0" * 72 if name == "targets0"
-                                 else inner.getvalue())
+        replaced_member(path, "targets0", header + b"\0" * 72)
 
-    whole = (out / "window-1.npz").read_bytes()
     return {
-        "empty": (raw(b""), "not a whole .npz file"),
-        "truncated": (raw(whole[:len(whole) // 2]), "not a whole .npz file"),
+        **common_damages(path),
         "a header of 10**12 rows": (huge_header, "declares shape"),
-        "a missing array": (lambda: write_window(out, {k: v for k, v in window_of(out).items()
-                                                         if k != "dense0"}), "not the arrays"),
+        "a missing array": (lambda: write_arrays(path, {k: v for k, v in arrays_of(path).items()
+                                                        if k != "dense0"}), "not the arrays"),
+        "a third round": (lambda: write_arrays(path, {**arrays_of(path), **{
+            f"{k[:-1]}2": v for k, v in arrays_of(path).items() if k.endswith("0")}}),
+            "not the arrays"),
         "a wrong dtype": (change("targets0", lambda a: a.astype(np.float64)), "float64"),
         "a wrong shape": (change("dense0", lambda a: a[:, :3]), "not float32 of shape"),
         "fewer targets": (change("targets0", lambda a: a[:-1]), "targets has"),
-        "counts off": (change("counts0", lambda a: a + 1), "do not add up"),
+        "counts off": (change("counts0", lambda a: a + 1), "row counts do not add up"),
         "a row outside its block": (change("rows0", lambda a: a + 10**6), "outside its board"),
         "a negative row": (change("rows0", lambda a: a - 10**6), "outside its board"),
         "an unknown board": (change("boards0", lambda a: a + 7), "board number"),
         "a team out of range": (change("teams0", lambda a: a + 9), "a team outside"),
         "a NaN target": (change("targets0", lambda a: a * np.nan), "not finite"),
-        "a compressed array": (lambda: np.savez_compressed(out / "window-1.npz",
-                                                           **window_of(out)), "compressed"),
+        "a NaN capture prior": (change("capture1", lambda a: a * np.nan), "capture holds"),
+        "action counts off": (change("moves0", lambda a: a + 1), "action counts do not add up"),
+        "an action outside the board": (change("origin0", lambda a: a + 10**6),
+                                        "an action outside its board's cells"),
+        "a word outside the words": (change("target0", lambda a: a + 10**6),
+                                     "an action outside its board's cells"),
+        "a policy target above 1": (change("policy1", lambda a: a + 2), "a policy target outside"),
         "a pickled object": (change("teams0", lambda a: np.array([object()] * len(a))),
                              "object"),
-        "an encrypted member": (flagged, "encrypted"),
-        "a FIFO": (fifo, "not a regular file"),
         "a header longer than numpy reads": (long_header, "targets0.npy"),
     }
 
 
-@pytest.mark.parametrize("damage", ["empty", "truncated", "a header of 10**12 rows", "a missing array",
-                                    "a wrong dtype", "a wrong shape", "fewer targets",
-                                    "counts off", "a row outside its block", "a negative row",
-                                    "an unknown board",
-                                    "a team out of range", "a NaN target",
-                                    "a compressed array", "a pickled object",
-                                    "an encrypted member", "a FIFO",
-                                    "a header longer than numpy reads"])
+DAMAGED_WINDOWS = ["missing", "empty", "truncated", "not a zip", "a header of 10**12 rows",
+                   "a missing array", "a third round", "a wrong dtype", "a wrong shape",
+                   "fewer targets", "counts off", "a row outside its block", "a negative row",
+                   "an unknown board", "a team out of range", "a NaN target",
+                   "a NaN capture prior", "action counts off", "an action outside the board",
+                   "a word outside the words", "a policy target above 1", "a compressed array",
+                   "a pickled object", "an encrypted member", "a FIFO", "a link to a device",
+                   "a header longer than numpy reads"]
+
+
+def refused_on_resume(out, what):
+    """The one-line refusal of resuming ``out``, which adds or removes no file."""
+    before = sorted(p.name for p in out.iterdir())
+    with pytest.raises(victorus.ConfigError) as refused:
+        resume(out)
+    message = str(refused.value)
+    assert message.startswith(f"cannot resume from {str(out)!r}: ")
+    assert "\n" not in message and len(message) < 500, message
+    assert message.count(what) == 1, message
+    assert sorted(p.name for p in out.iterdir()) == before            # nothing added or removed
+    return message
+
+
+def test_the_damages_of_a_window_are_each_told_apart(run_copy):
+    assert sorted(damaged_windows(run_copy)) == sorted(DAMAGED_WINDOWS)
+
+
+@pytest.mark.parametrize("damage", DAMAGED_WINDOWS)
 def test_a_damaged_or_crafted_window_is_refused_in_one_line(run_copy, damage):
     do, expected = damaged_windows(run_copy)[damage]
     do()
-    listing = sorted(p.name for p in run_copy.iterdir())
-    with pytest.raises(victorus.ConfigError) as refused:
-        resume(run_copy)
-    message = str(refused.value)
-    assert message.startswith(f"cannot resume from {str(run_copy)!r}: ") and expected in message
-    assert "\n" not in message and len(message) < 400
-    assert message.count("is not a window") == 1
-    assert sorted(p.name for p in run_copy.iterdir()) == listing      # nothing added or removed
+    message = refused_on_resume(run_copy, f"{WINDOW} is not a window this run wrote: ")
+    assert expected in message, message
 
 
-def test_the_train_command_refuses_a_damaged_checkpoint_in_one_line(tmp_path, capsys):
-    out = str(tmp_path / "run")
-    small = ["--games", "2", "--iterations", "8", "--hidden", "8", "--hidden2", "4",
-             "--no-progress"]
-    assert main(["train", out, "--rounds", "1", *small]) == 0
-    (tmp_path / "run" / "window-0.npz").write_bytes(b"PK\x03\x04 not a zip")
+def damaged_optimisers(out):
+    """(what was done, how to do it, the words of the refusal) for each damage of the
+    optimiser's state (training.Adam.state, checkpoint.optimiser_layout)."""
+    import numpy as np
+    path = out / OPTIMISER
+
+    def change(name, value):
+        def do():
+            arrays = arrays_of(path)
+            assert name in arrays, sorted(arrays)
+            arrays[name] = value(arrays[name].copy())
+            write_arrays(path, arrays)
+        return do
+
+    def at(index, value):
+        def put(array):
+            array.reshape(-1)[index] = value
+            return array
+        return put
+
+    def without(name):
+        return lambda: write_arrays(path, {k: v for k, v in arrays_of(path).items() if k != name})
+
+    def folder():
+        path.unlink()
+        path.mkdir()
+
+    return {
+        **common_damages(path),
+        "a folder": (folder, "not a regular file"),
+        "a header of 10**12 rows": (lambda: replaced_member(path, "m.w1", npy_header((10**12, 8))),
+                                    "m.w1.npy is float32 of shape (1000000000000, 8), not"),
+        "a wrong shape": (change("m.w2", lambda a: a[:-1]), "m.w2.npy is float64 of shape"),
+        "another network's shape": (change("v.b1", lambda a: np.zeros(16, np.float64)),
+                                    "v.b1.npy is float64 of shape (16,), not float64 of shape (8,)"),
+        "row_t short": (change("row_t", lambda a: a[:-1]), "row_t.npy is int64 of shape"),
+        "a step count of two entries": (change("t.b1", lambda a: np.array([1, 1], np.int64)),
+                                        "t.b1.npy is int64 of shape (2,), not int64 of shape (1,)"),
+        "a wrong dtype": (change("v.w3", lambda a: a.astype(np.float32)),
+                          "v.w3.npy is float32"),
+        "a float step count": (change("t.w3", lambda a: a.astype(np.float32)),
+                               "t.w3.npy is float32"),
+        "a 32-bit row count": (change("row_t", lambda a: a.astype(np.int32)), "row_t.npy is int32"),
+        "a pickled object": (change("t.b2", lambda a: np.array([object()])), "object"),
+        "a missing moment": (without("v.b3"), "not the arrays"),
+        "a missing step count": (without("t.skip"), "not the arrays"),
+        "a missing row_t": (without("row_t"), "not the arrays"),
+        "a step count for w1": (lambda: write_arrays(path, {**arrays_of(path),
+                                                            "t.w1": np.ones(1, np.int64)}),
+                                "not the arrays"),
+        "an extra array": (lambda: write_arrays(path, {**arrays_of(path),
+                                                       "m.extra": np.zeros(1, np.float32)}),
+                           "not the arrays"),
+        "a NaN moment": (change("m.w3", at(0, np.nan)), "m.w3 holds values that are not finite"),
+        "an infinite moment": (change("v.w1", at(-1, np.inf)),
+                               "v.w1 holds values that are not finite"),
+        "a negative step count": (change("t.w2", lambda a: a - 10**6),
+                                  "t.w2 holds negative values"),
+        "a negative row count": (change("row_t", at(0, -1)),
+                                 "row_t holds negative values"),
+    }
+
+
+DAMAGED_OPTIMISERS = ["missing", "empty", "truncated", "not a zip", "a header of 10**12 rows",
+                      "a wrong shape", "another network's shape", "row_t short",
+                      "a step count of two entries", "a wrong dtype", "a float step count",
+                      "a 32-bit row count", "a pickled object", "a missing moment",
+                      "a missing step count", "a missing row_t", "a step count for w1",
+                      "an extra array", "a NaN moment", "an infinite moment",
+                      "a negative step count", "a negative row count", "a compressed array",
+                      "an encrypted member", "a FIFO", "a folder", "a link to a device"]
+
+
+def test_the_damages_of_an_optimiser_are_each_told_apart(run_copy):
+    assert sorted(damaged_optimisers(run_copy)) == sorted(DAMAGED_OPTIMISERS)
+
+
+@pytest.mark.parametrize("damage", DAMAGED_OPTIMISERS)
+def test_a_damaged_or_crafted_optimiser_state_is_refused_in_one_line(run_copy, damage):
+    do, expected = damaged_optimisers(run_copy)[damage]
+    do()
+    message = refused_on_resume(run_copy,
+                                f"{OPTIMISER} is not an optimiser's state this run wrote: ")
+    assert expected in message, message
+
+
+def test_a_negative_second_moment_is_refused(run_copy):
+    arrays = arrays_of(run_copy / OPTIMISER)
+    arrays["v.w3"] = -arrays["v.w3"] - 1
+    write_arrays(run_copy / OPTIMISER, arrays)
+    message = refused_on_resume(run_copy, f"{OPTIMISER} is not an optimiser's state this run wrote: ")
+    assert "v.w3" in message, message
+
+
+def test_the_optimiser_state_read_back_is_the_one_saved(run_copy):
+    """What the checks accept: the state a run wrote, read back whole, and Adam going on
+    from it as it was."""
+    import numpy as np
+
+    from victorus.checkpoint import optimiser_layout, read_arrays
+    from victorus.evaluation.network import Network
+    from victorus.training import Adam
+    network = Network.load(run_copy / f"round-{LAST}.vnet")
+    state = read_arrays(str(run_copy / OPTIMISER), optimiser_layout(network.arrays), "a state")
+    saved = arrays_of(run_copy / OPTIMISER)
+    assert sorted(state) == sorted(saved) and all(
+        state[k].dtype == saved[k].dtype and np.array_equal(state[k], saved[k]) for k in saved)
+    assert state["row_t"].max() > 0 and all(state[f"t.{k}"][0] > 0 for k in network.arrays
+                                            if k != "w1")
+    again = Adam.restored(network.arrays, 1e-3, 1.0, state).state()
+    assert all(np.array_equal(again[k], saved[k]) for k in saved)
+
+
+SMALL = ["--games", "2", "--iterations", "8", "--label-iterations", "8", "--hidden", "8",
+         "--hidden2", "4", "--holdout-games", "0", "--gate-games", "0", "--curve-games", "0",
+         "--no-progress"]
+
+
+@pytest.fixture(scope="module")
+def command_run(tmp_path_factory):
+    """A run of rounds 0 and 1 by ``victorus train``, copied by each test that damages it."""
+    out = tmp_path_factory.mktemp("command") / "run"
+    assert main(["train", str(out), "--rounds", "1", *SMALL]) == 0
+    return out
+
+
+@pytest.mark.parametrize("damaged, words", [
+    ("window-1.npz", "window-1.npz is not a window this run wrote: not a whole .npz file"),
+    ("optimiser-1.npz", "optimiser-1.npz is not an optimiser's state this run wrote: not a "
+                        "whole .npz file"),
+    ("round-1.vnet", "{out}/round-1.vnet: "),
+    ("curve.json", "curve.json is not a curve this run wrote: not JSON")])
+def test_the_train_command_refuses_a_damaged_checkpoint_in_one_line(command_run, tmp_path,
+                                                                    capsys, damaged, words):
+    import shutil
+    out = shutil.copytree(command_run, tmp_path / "run")
+    (out / damaged).write_bytes(b"PK\x03\x04 not a zip")
+    before = listing(out)
     capsys.readouterr()
-    assert main(["train", out, "--resume", "--rounds", "2", *small]) == 2
+    assert main(["train", str(out), "--resume", "--rounds", "2", *SMALL]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"victorus: error: cannot resume from {out!r}: window-0.npz is not a "
-                          f"window this run wrote: not a whole .npz file") and err.count("\n") == 1
+    words = words.format(out=out)
+    assert err.startswith(f"victorus: error: cannot resume from {str(out)!r}: {words}"), err
+    assert err.count("\n") == 1
+    assert listing(out) == before
 
 
 def damaged_curves():
-    """(what was done to the curve's data, the words of the refusal)."""
+    """(what was done to the curve's data, the words of the refusal); ``point`` changes
+    the last point (round 2: gated, accepted, its curve matches played)."""
     def point(**changes):
         return lambda curve: curve["points"][-1].update(changes)
+
+    def score(name, **changes):
+        return lambda curve: curve["points"][-1][name].update(changes)
+
+    def dropped(name, field):
+        return lambda curve: curve["points"][-1][name].pop(field)
+
+    def first(**changes):
+        return lambda curve: curve["points"][0].update(changes)
+
+    not_a_score = "must be null or a match's score (fields score, low, high, games, wins, losses)"
     return {
         "a string round": (point(round="1"), "round must be an integer"),
         "a negative minutes": (point(minutes=-1), "minutes must be a number"),
         "1e308 minutes": (point(minutes=1e308), "minutes must be a number"),
-        "minutes going back": (point(minutes=0.0), None),
+        "minutes going back": (None, "from 5 (the round before)"),
         "a list of games": (point(games=[1]), "games must be an integer"),
         "a missing field": (lambda curve: curve["points"][-1].pop("positions"), "fields"),
+        "a missing new field": (lambda curve: curve["points"][-1].pop("labelled_per_second"),
+                                "fields"),
         "an extra field": (point(extra=1), "fields"),
         "a string loss": (point(train_loss="low"), "train_loss"),
         "an infinite loss": (point(validation_loss=float("inf")), "validation_loss"),
@@ -479,6 +707,50 @@ def damaged_curves():
         "rounds out of order": (point(round=5), "numbered 5"),
         "a huge spec echoed": (lambda curve: curve["settings"].update(seed="9" * 10**6),
                                "trained with seed"),
+        # the policy's loss and self-play's rate
+        "a string policy loss": (point(policy_loss="low"),
+                                 "point 2: policy_loss must be a finite loss (or NaN)"),
+        "a negative policy loss": (point(policy_loss=-1.0), "point 2: policy_loss must be"),
+        "an infinite policy loss": (point(policy_loss=float("inf")), "point 2: policy_loss must be"),
+        "a negative rate": (point(labelled_per_second=-1),
+                            "point 2: labelled_per_second must be a number from 0"),
+        "a NaN rate": (point(labelled_per_second=float("nan")),
+                       "point 2: labelled_per_second must be"),
+        "a rate as a string": (point(labelled_per_second="fast"),
+                               "point 2: labelled_per_second must be"),
+        # the matches: null or a score
+        "a gate of a number": (point(gate=0.5), f"point 2: gate {not_a_score}"),
+        "a gate as a list": (point(gate=[0.5, 0.4, 0.6, 2, 1, 0]), f"point 2: gate {not_a_score}"),
+        "a gate without its wins": (dropped("gate", "wins"), f"point 2: gate {not_a_score}"),
+        "a gate with an extra field": (score("gate", draws=0), f"point 2: gate {not_a_score}"),
+        "a gate scoring 1.5": (score("gate", score=1.5), f"point 2: gate {not_a_score}"),
+        "a gate's NaN low end": (score("gate", low=float("nan")), f"point 2: gate {not_a_score}"),
+        "a gate's negative games": (score("gate", games=-2), f"point 2: gate {not_a_score}"),
+        "a gate's games as true": (score("gate", games=True), f"point 2: gate {not_a_score}"),
+        "a gate's wins as a string": (score("gate", wins="1"), f"point 2: gate {not_a_score}"),
+        "vs round 0 as a string": (point(vs_start="won"), f"point 2: vs_start {not_a_score}"),
+        "vs round 0 without its score": (dropped("vs_start", "score"),
+                                         f"point 2: vs_start {not_a_score}"),
+        "vs best-heuristic's high end above 1": (score("vs_heuristic", high=2),
+                                                 f"point 2: vs_heuristic {not_a_score}"),
+        "vs best-heuristic's losses 10**10": (score("vs_heuristic", losses=10**10),
+                                              f"point 2: vs_heuristic {not_a_score}"),
+        # accepted, best and searched_by agreeing
+        "accepted as a string": (point(accepted="yes"), "point 2: accepted must be true or false"),
+        "accepted as 1": (point(accepted=1), "point 2: accepted must be true or false"),
+        "accepted but not the best": (point(best=1), "point 2: best must be the round of the best "
+                                                     "network (2 if accepted, else an earlier round)"),
+        "refused but the best": (point(accepted=False), "point 2: best must be the round"),
+        "a best of a later round": (point(accepted=False, best=3), "point 2: best must be"),
+        "a negative best": (point(accepted=False, best=-1), "point 2: best must be"),
+        "a best as a string": (point(best="2"), "point 2: best must be"),
+        "round 0 refused": (first(accepted=False), "point 0: best must be"),
+        "searched by itself": (point(searched_by=2),
+                               "point 2: searched_by must be an earlier round or -1"),
+        "searched by a later round": (point(searched_by=3), "point 2: searched_by must be"),
+        "searched by -2": (point(searched_by=-2), "point 2: searched_by must be"),
+        "searched by true": (point(searched_by=True), "point 2: searched_by must be"),
+        "round 0 searched by round 0": (first(searched_by=0), "point 0: searched_by must be"),
     }
 
 
@@ -486,18 +758,41 @@ def damaged_curves():
 def test_a_damaged_or_crafted_curve_is_refused_in_one_line(run_copy, damage):
     change, expected = damaged_curves()[damage]
     curve = json.loads((run_copy / "curve.json").read_text())
-    if damage == "minutes going back":
+    if change is None:                              # minutes going back
         curve["points"][0]["minutes"] = 5.0
         curve["points"][1]["minutes"] = 1.0
-        expected = "from 5 (the round before)"
     else:
         change(curve)
     (run_copy / "curve.json").write_text(json.dumps(curve))
-    with pytest.raises(victorus.ConfigError) as refused:
-        resume(run_copy)
-    message = str(refused.value)
-    assert message.startswith(f"cannot resume from {str(run_copy)!r}: ") and expected in message
-    assert "\n" not in message and len(message) < 400 and "Infinity" not in message
+    message = refused_on_resume(run_copy, "cannot resume from")
+    assert expected in message, message
+    assert "Infinity" not in message
+
+
+def accepted_curves():
+    """Changes of the curve that are still a curve: (what was done, the round of the
+    network.vnet the resumed run keeps as its best)."""
+    def point(**changes):
+        return lambda curve: curve["points"][-1].update(changes)
+    return {
+        "an ungated round": (point(gate=None), LAST),
+        "a round without curve matches": (point(vs_start=None, vs_heuristic=None), LAST),
+        "a refused round": (point(accepted=False, best=1, vs_start=None, vs_heuristic=None), 1),
+        "a round searched by round 0": (point(searched_by=0), LAST),
+        "NaN losses (no held-out set)": (point(validation_loss=float("nan"),
+                                               heuristic_loss=float("nan"),
+                                               policy_loss=float("nan")), LAST),
+        "a rate of 0": (point(labelled_per_second=0), LAST),
+    }
+
+
+@pytest.mark.parametrize("change", list(accepted_curves()))
+def test_a_curve_within_its_ranges_is_resumed(run_copy, change):
+    do, best = accepted_curves()[change]
+    curve = json.loads((run_copy / "curve.json").read_text())
+    do(curve)
+    (run_copy / "curve.json").write_text(json.dumps(curve))
+    assert resume(run_copy, rounds=LAST).info["round"] == best    # nothing trained
 
 
 @pytest.mark.parametrize("content", [b"", b"{", b"\xff\xfe", b"[]", b"null"])
@@ -507,19 +802,38 @@ def test_a_curve_that_is_not_a_curve_is_refused(run_copy, content):
         resume(run_copy)
 
 
-def test_a_round_network_of_another_shape_is_refused(run_copy):
+def test_a_round_network_that_is_not_one_of_the_run_is_refused(run_copy):
     from victorus.evaluation.network import Network
-    Network.fresh(16, 4, 0, {"boards": ["compact"], "players": [2]}).save(run_copy / "round-1.vnet")
-    with pytest.raises(victorus.ConfigError, match="round-1.vnet has hidden sizes 16, 4"):
-        resume(run_copy)
-    (run_copy / "round-1.vnet").write_bytes(b"VNET")
-    with pytest.raises(victorus.ConfigError, match="cannot resume from"):
-        resume(run_copy)
+    trained = {"boards": ["compact"], "players": [2]}
+    for name in ("round-0.vnet", f"round-{LAST}.vnet"):
+        saved = (run_copy / name).read_bytes()
+        (run_copy / name).write_bytes(b"VNET")
+        refused_on_resume(run_copy, name)
+        Network.fresh(8, 4, 0, trained).save(run_copy / name)             # no policy head
+        refused_on_resume(run_copy, "its networks have no policy head")
+        (run_copy / name).unlink()
+        refused_on_resume(run_copy, name)
+        (run_copy / name).write_bytes(saved)
+    Network.fresh(16, 4, 0, trained, policy=True).save(run_copy / f"round-{LAST}.vnet")
+    refused_on_resume(run_copy, "cannot resume from")
+
+
+@pytest.mark.parametrize("name", ["round-0.vnet", f"round-{LAST}.vnet"])
+def test_a_round_network_of_another_shape_is_refused_naming_it(run_copy, name):
+    from victorus.evaluation.network import Network
+    Network.fresh(16, 4, 0, {"boards": ["compact"], "players": [2]}, policy=True).save(run_copy / name)
+    message = refused_on_resume(run_copy, name)
+    assert "hidden sizes 16, 4" in message, message
 
 
 def test_a_whole_run_resumes_after_the_checks(run_copy):
     network = resume(run_copy)
-    assert network.info["rounds"] == 3
+    assert network.info["round"] == 3
+    assert sorted(os.listdir(run_copy)) == ["curve.json", "network.vnet", "optimiser-3.npz",
+                                            "round-0.vnet", "round-1.vnet", "round-2.vnet",
+                                            "round-3.vnet", "window-3.npz"]
+    points = json.loads((run_copy / "curve.json").read_text())["points"]
+    assert [p["round"] for p in points] == [0, 1, 2, 3] and points[3]["searched_by"] == LAST
 
 
 # -- input shown in errors -------------------------------------------------------------------
@@ -655,7 +969,7 @@ def test_messages_show_their_input_only_through_shown():
     import ast
     import re
     from pathlib import Path
-    constants = {"MAGIC", "HEADER", "LAYOUT", "self.labels[0]", "self.labels[-1]"}
+    constants = {"MAGIC", "HEADER", "LAYOUT", "POLICY_LAYOUT", "self.labels[0]", "self.labels[-1]"}
     whole = []
     for path in sorted((Path(victorus.__file__).parent).rglob("*.py")):
         source = path.read_text()

@@ -507,15 +507,20 @@ def test_another_policy_layout_is_refused(tmp_path, trained):
 def test_puct_searches_with_the_policy_head_as_its_priors(trained):
     """network(...) with a head gives PUCT its priors (through rollouts too); its value is
     the network's, the same with or without the head's priors asked first."""
-    from victorus.evaluation.registry import network as network_evaluator, rollouts
+    from victorus.evaluation.registry import network as network_evaluator
+    from victorus.evaluation.registry import rollouts
     head = noisy(trained.with_policy(), 0.5, seed=4)
     game = positions("compact", 3, "standard", seed=2, count=12)[-1]
     for evaluator in (network_evaluator(head), rollouts(3, network_evaluator(head))):
         result = PUCTAgent(64, seed=1, evaluator=evaluator).search(game)
         assert result.priors == pytest.approx(head.priors(game), abs=1e-9)
-    values = [PUCTAgent(200, seed=3, evaluator=network_evaluator(net), c_puct=1.0).search(game)
-              for net in (trained, trained.with_policy())]
-    assert values[0].seat_values == pytest.approx(values[1].seat_values, abs=1e-6)
+    for leaves in (network_evaluator, lambda net: rollouts(3, network_evaluator(net))):
+        # a new head's priors are the capture priors: the same search, to the visit, with
+        # the values the head's evaluation keeps for the leaf (never for another position)
+        searched = [PUCTAgent(300, seed=3, evaluator=leaves(net), c_puct=1.0).search(game)
+                    for net in (trained, trained.with_policy())]
+        assert searched[0].visits == searched[1].visits
+        assert searched[0].seat_values == pytest.approx(searched[1].seat_values, abs=1e-6)
 
 
 def test_a_shipped_network_is_named_by_its_content():
@@ -524,3 +529,24 @@ def test_a_shipped_network_is_named_by_its_content():
     assert network_from("default-35c93a166b61") is old
     with pytest.raises(NetworkFileError, match="no such network is shipped"):
         network_from("default-000000000000")
+
+
+def test_alpha_beta_orders_by_the_policy_head_and_keeps_its_value(trained):
+    """With a policy head, alpha-beta tries actions in the order of its priors: the value
+    of a full-depth search stays the minimax value (ordering changes only the nodes
+    searched), while the nodes do change."""
+    from victorus.evaluation.registry import network as network_evaluator
+    head = noisy(trained.with_policy(), 0.8, seed=5)
+    plain = Network({k: v for k, v in head.arrays.items() if not k.startswith("policy")},
+                    head.trained)
+    changed = 0
+    for game in positions("compact", 2, "standard", seed=4, count=30)[5::6]:
+        if game.is_over:
+            continue
+        ordered, unordered = (AlphaBetaAgent(10**6, seed=1, depth=3,
+                                             evaluator=network_evaluator(net)).search(game)
+                              for net in (head, plain))
+        assert ordered.depth == unordered.depth == 3
+        assert ordered.value == pytest.approx(unordered.value, abs=1e-6)
+        changed += ordered.nodes != unordered.nodes
+    assert changed

@@ -105,7 +105,8 @@ PUBLIC_MODULES = (
     "victorus.tournament", "victorus.match",
     "victorus.ratings", "victorus.tensors",
     "victorus.vector", "victorus.gym_env", "victorus.vector_env", "victorus.env",
-    "victorus.openspiel", "victorus.training", "victorus.checkpoint", "victorus.render",
+    "victorus.openspiel", "victorus.training", "victorus.selfplay", "victorus.gating",
+    "victorus.checkpoint", "victorus.render",
     "victorus.analysis", "victorus.view", "victorus.files")
 #: The package's other modules, and why they are not on the reference page.
 NOT_ON_THE_SITE = {
@@ -119,6 +120,7 @@ NOT_ON_THE_SITE = {
     "victorus.search.evaluation": "evaluation.heuristic under the name it had before",
     "victorus.cli": "the command line (victorus --help)",
     "victorus.bench": "victorus bench (docs/performance.md)",
+    "victorus.timing": "victorus bench's decisions timed against their budgets (docs/performance.md)",
     "victorus.play": "victorus play, the terminal game",
     "victorus.server": "victorus serve (docs/serve.md)",
     "victorus.table": "victorus serve's game table",

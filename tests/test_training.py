@@ -32,8 +32,9 @@ def run(tmp_path, name, **changes):
 
 def test_a_tiny_run_writes_its_checkpoints_and_curve(tmp_path):
     out, network, points = run(tmp_path, "run")
-    assert sorted(os.listdir(out)) == ["curve.json", "network.vnet", "round-0.vnet",
-                                       "round-1.vnet", "round-2.vnet", "window-2.npz"]
+    assert sorted(os.listdir(out)) == ["curve.json", "network.vnet", "optimiser-2.npz",
+                                       "round-0.vnet", "round-1.vnet", "round-2.vnet",
+                                       "window-2.npz"]
     curve = json.loads((out / "curve.json").read_text())
     assert [p["round"] for p in curve["points"]] == [0, 1, 2] == [p.round for p in points]
     assert curve["points"][0]["games"] == 0 and curve["points"][0]["searched_by"] == -1
@@ -114,6 +115,25 @@ def test_each_position_is_read_once(tmp_path, monkeypatch):
     assert Settings().window == 1 and Settings().epochs == 1
     assert sum(seen) == points[1].positions + points[2].positions
     assert max(seen) <= 16
+
+
+def test_one_optimiser_goes_on_from_round_to_round(tmp_path, monkeypatch):
+    """A run makes one Adam and keeps it (its moments and step counts), resumed from its
+    file: a fresh one's first steps would move every touched weight by the learning rate."""
+    from victorus import training
+    made = []
+    real = training.Adam.__init__
+
+    def spy(self, *args, **kwargs):
+        made.append(self)
+        real(self, *args, **kwargs)
+    monkeypatch.setattr(training.Adam, "__init__", spy)
+    out, _, points = run(tmp_path, "adam", rounds=2)
+    assert len(made) == 1
+    steps = sum(2 * -(-p.positions // 64) for p in points[1:])
+    assert made[0].t["b1"] == steps
+    with np.load(out / "optimiser-2.npz") as saved:
+        assert int(saved["t.b1"][0]) == steps and saved["m.w3"].any()
 
 
 def test_the_gate_refuses_a_weaker_candidate(tmp_path, monkeypatch):

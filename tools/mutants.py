@@ -566,4 +566,26 @@ MUTANTS: list[Mutant] = [
        "row[1] = s.army_state[p] == ARMY_ACTIVE",
        "R30: the dense input 'active' reads the army to act's state, so an eliminated army "
        "shows active", NETWORK_INPUTS),
+    # -- the policy head (R15 legs and words, R37 points of the capture priors) ------------
+    _m("net-policy-target", 15, "network",
+       "+ row_dot(net.policy_to + (start + col[code_target(actions[i])]) * (H + 1), h1, H)",
+       "+ row_dot(net.policy_to + (start + col[code_origin(actions[i])]) * (H + 1), h1, H)",
+       "R15: the policy's 'to' row is read at a leg's origin, not its target",
+       "tests/test_network.py::test_the_c_priors_are_the_numpy_twins"),
+    _m("net-policy-word", 15, "network",
+       "row_dot(net.policy_word + (word if word < NUM_ID_WORDS else 0) * (H + 1), h1, H)",
+       "row_dot(net.policy_word + ((word + 1) % NUM_ID_WORDS) * (H + 1), h1, H)",
+       "R15: a word (stop, end, pass) reads another word's row of the policy",
+       "tests/test_network.py::test_the_c_priors_are_the_numpy_twins"),
+    _m("net-policy-capture", 37, "network", "priors[i] = logit + capture * log(priors[i])",
+       "priors[i] = logit + capture * priors[i]",
+       "R37: the policy adds the capture priors' points, not their log, so a new head is not "
+       "the capture priors",
+       "tests/test_network.py::test_a_fresh_policy_head_gives_the_capture_priors"),
+    _m("net-value-kept", 22, "network",
+       "    if w.cached and w.rules == r and memcmp(&w.state, s, sizeof(StateC)) == 0:",
+       "    if w.cached and w.rules == r:",
+       "R22: the value kept with the priors is given for the next position asked, whichever "
+       "(a rollout's end, a position mid-move)",
+       "tests/test_network.py::test_puct_searches_with_the_policy_head_as_its_priors"),
 ]

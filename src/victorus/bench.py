@@ -41,6 +41,14 @@ from .game import Game, perft, play_random
 from .geometry import Board, direction_mask
 from .progress import Progress
 from .simulate import simulate
+from .timing import (
+    BUDGET,
+    DECISIONS,
+    QUICK_BUDGET,
+    QUICK_DECISIONS,
+    decision_times,
+    time_budget_kinds,
+)
 
 if TYPE_CHECKING:
     from open_spiel.python import rl_environment
@@ -608,7 +616,49 @@ def _learned_rows(games: Sequence[Game], nodes: int, seconds: float) -> list[Row
     return [Row("learned evaluation, a leaf (fresh games, compact 2p and standard 6p)", "us",
                 learned, heuristic, higher_is_better=False, against="heuristic"),
             Row("alpha-beta in C, compact 2p, nodes, learned evaluation", "nodes/s", with_net,
-                without, against="heuristic")]
+                without, against="heuristic"),
+            _policy_row(games, nodes // 5)]
+
+
+#: The network best-net played with before the policy head: PUCT's baseline for the cost of
+#: learned priors.
+VALUE_ONLY_NETWORK = "default-35c93a166b61"
+
+
+def _policy_row(games: Sequence[Game], iterations: int) -> Row:
+    """best-net's PUCT with the shipped network (learned priors and value, if it has a
+    policy head) against best-net with the value-only network it had before, in turns."""
+    from .evaluation.network import shipped_network
+    from .search.registry import best_net_agent
+
+    def rate(network: str) -> float:
+        agent = best_net_agent(1, iterations, network=shipped_network(network), reuse_tree=False)
+        searched, start = 0, time.perf_counter()
+        for game in games:
+            searched += agent.search(game).iterations
+        return searched / (time.perf_counter() - start)
+    rates = [(rate("default"), rate(VALUE_ONLY_NETWORK)) for _ in range(3)]
+    learned, before = (sorted(r[k] for r in rates)[1] for k in (0, 1))
+    return Row("PUCT (best-net), compact 2p, learned priors and value", "iterations/s", learned,
+               before, against="value-only net")
+
+
+def labelling_row(quick: bool = False) -> Row:
+    """Training's self-play (victorus.selfplay, the recipe's searches: training.Settings'
+    defaults with the shipped network) on one core: positions labelled a second, from
+    fresh compact 2-player games."""
+    from .evaluation.network import default_network
+    from .selfplay import play_game
+    from .training import Settings
+    play, network = Settings().play(), default_network().with_policy()
+    labelled, start = 0, time.perf_counter()
+    for seed in range(1 if quick else 3):
+        labelled += len(play_game(("compact", 2, "standard", seed), network, play.iterations,
+                                  play.opening, 60 if quick else play.max_actions, play.blend,
+                                  label_iterations=play.label_iterations,
+                                  label_share=play.label_share, noise=play.noise))
+    return Row("training self-play, positions labelled, 1 core (compact 2p)", "positions/s",
+               labelled / (time.perf_counter() - start), None, against="-")
 
 
 def search_rows(quick: bool = False, progress: bool | None = None) -> list[Row]:
@@ -643,6 +693,7 @@ def search_rows(quick: bool = False, progress: bool | None = None) -> list[Row]:
                                    QUICK_SECONDS if quick else SECONDS))
         rows += _learned_rows(games_of_compact, 10_000 if quick else 50_000,
                               QUICK_SECONDS if quick else SECONDS)
+        rows.append(labelling_row(quick))
         games = [Game("compact", players=2)]
         runs = [(_mcts_rate(MCTSAgent, games, 20 * iterations, 10),        # in turns, 3 times
                  _mcts_rate(MCTSAgent, games, 20 * iterations, 10, threads=2)) for _ in range(3)]
@@ -667,53 +718,6 @@ def search_rows(quick: bool = False, progress: bool | None = None) -> list[Row]:
 
 
 # -- time budgets -----------------------------------------------------------------------
-
-#: The time budget of the budget rows, the searched decisions per kind and the longest
-#: game (in actions) before a fresh one: the default run takes about 25 s, the quick one
-#: under 1 s.
-BUDGET, DECISIONS, QUICK_BUDGET, QUICK_DECISIONS, BUDGET_PLIES = 0.05, 60, 0.02, 3, 20
-
-
-def time_budget_kinds() -> list[str]:
-    """Every agent kind that accepts a time budget (``<kind>:<seconds>s``), registry order."""
-    from .search.registry import KINDS
-    return [kind.name for kind in KINDS if kind.unit is not None]
-
-
-def decision_times(spec: str, decisions: int, plies: int = BUDGET_PLIES, seed: int = 1) -> list[float]:
-    """Wall seconds of ``decisions`` decisions of two agents ``spec`` (seeds ``seed`` and
-    ``seed + 1``) playing each other in fresh compact 2-player games from the start, ``plies``
-    actions at most each, as users call them (``agent.choose(game)``, the garbage collector
-    on). Decisive positions (one legal action, or a win at once: no search) are played but
-    not timed.
-
-    Args:
-        spec: The agents' spec, such as ``best:0.05s``.
-        decisions: The searched decisions to time.
-        plies: The most actions of a game before a fresh one.
-        seed: The first agent's seed.
-
-    Returns:
-        The decisions' wall seconds, in the order played.
-    """
-    from .search import decisive
-    from .search.registry import make_agent
-    agents = (make_agent(spec, seed=seed), make_agent(spec, seed=seed + 1))
-    times: list[float] = []
-    game = Game("compact", players=2)
-    while len(times) < decisions:
-        if game.is_over or game.ply >= plies:
-            game = Game("compact", players=2)
-        agent = agents[game.ply % 2]
-        searched = decisive(game, game.legal_actions()) is None
-        start = time.perf_counter()
-        action = agent.choose(game)
-        elapsed = time.perf_counter() - start
-        if searched:
-            times.append(elapsed)
-        game.play(action)
-    return times
-
 
 def budget_rows(quick: bool = False, progress: bool | None = None) -> list[Row]:
     """Whether time budgets hold: for every kind that takes one, a decision's wall time over

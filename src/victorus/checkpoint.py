@@ -37,8 +37,8 @@ PACKED = ("boards", "counts", "rows", "dense", "terms", "teams", "targets", "mov
 inputs, heuristic terms per seat, teams per seat and targets per seat; their legal actions (``moves`` a
 position): each one's origin column (-1: a word), target column (or word), log capture prior and policy
 target."""
-#: The arrays with an entry per legal action (the others: per position, and ``rows``).
 PER_ACTION = ("origin", "target", "capture", "policy")
+"""The arrays with an entry per legal action (the others: per position, and ``rows``)."""
 #: Each array's dtype and its shape after the first axis.
 _LAYOUT: dict[str, tuple[type[np.generic], tuple[int, ...]]] = {
     "boards": (np.int8, ()), "counts": (np.int32, ()), "rows": (np.int32, ()),
@@ -53,8 +53,8 @@ POINT_FIELDS = ("round", "minutes", "games", "positions", "train_loss", "validat
                 "heuristic_loss", "policy_loss", "searched_by", "gate", "accepted", "best", "vs_start",
                 "vs_heuristic", "labelled_per_second")
 """A curve point's fields (victorus.training.Point says what each holds)."""
-#: A match's fields in a curve point (victorus.gating.MatchScore).
 SCORE_FIELDS = ("score", "low", "high", "games", "wins", "losses")
+"""A match's fields in a curve point (victorus.gating.MatchScore)."""
 #: The most minutes a run can have spent (training.Settings' cap on ``minutes``).
 MOST_MINUTES = 1e6
 
@@ -165,11 +165,14 @@ def read_window(path: str, most: int) -> list[list[Sample]]:
 
 
 def _read_array(archive: zipfile.ZipFile, info: zipfile.ZipInfo,
-                refuse: Callable[[str], CheckpointError]) -> NDArray[Any]:
-    """One array of the window, its header checked against its layout and its size
-    before the array is allocated."""
-    name = info.filename[:-4].rstrip("0123456789")
-    dtype, tail = _LAYOUT[name]
+                refuse: Callable[[str], CheckpointError],
+                exact: tuple[type[np.generic], tuple[int, ...]] | None = None) -> NDArray[Any]:
+    """One array of the window (or of ``exact`` dtype and shape), its header checked
+    against its layout and its size before the array is allocated."""
+    if exact is None:
+        dtype, tail = _LAYOUT[info.filename[:-4].rstrip("0123456789")]
+    else:
+        dtype, tail = exact[0], exact[1][1:]
     if info.compress_type != zipfile.ZIP_STORED or info.compress_size != info.file_size:
         raise refuse(f"{info.filename} is compressed (the run writes stored arrays)")
     why = None
@@ -181,9 +184,10 @@ def _read_array(archive: zipfile.ZipFile, info: zipfile.ZipInfo,
             shape, fortran, declared = reader(fh)
             header = fh.tell()
             if (np.dtype(declared) != np.dtype(dtype) or fortran or len(shape) != 1 + len(tail)
-                    or tuple(shape[1:]) != tail):
+                    or tuple(shape[1:]) != tail or (exact is not None and tuple(shape) != exact[1])):
+                wanted = exact[1] if exact is not None else f"(n, {', '.join(map(str, tail))})"
                 why = (f"{info.filename} is {np.dtype(declared)} of shape {shape}, not "
-                       f"{np.dtype(dtype)} of shape (n, {', '.join(map(str, tail))})")
+                       f"{np.dtype(dtype)} of shape {wanted}")
             elif header + math.prod(shape) * np.dtype(dtype).itemsize != info.file_size:
                 why = (f"{info.filename} declares shape {shape}, which is not its size "
                        f"({info.file_size} bytes)")
@@ -195,6 +199,86 @@ def _read_array(archive: zipfile.ZipFile, info: zipfile.ZipInfo,
     if why is not None:
         raise refuse(why)
     return array
+
+
+def arrays_bytes(arrays: Mapping[str, NDArray[Any]]) -> bytes:
+    """The ``.npz`` of named arrays (stored, no pickles).
+
+    Args:
+        arrays: The arrays by name.
+
+    Returns:
+        The file's bytes.
+    """
+    named: dict[str, Any] = dict(arrays)
+    buffer = io.BytesIO()
+    np.savez(buffer, **named)
+    return buffer.getvalue()
+
+
+Layout = dict[str, tuple[type[np.generic], tuple[int, ...]]]
+"""Arrays' names, dtypes and shapes."""
+
+
+def optimiser_layout(arrays: Mapping[str, NDArray[Any]]) -> Layout:
+    """The arrays of the state of an optimiser over a network's ``arrays``
+    (victorus.training.Adam.state), each with its dtype and shape: its moments float64,
+    the first layer's float32.
+
+    Args:
+        arrays: The network's arrays by name.
+
+    Returns:
+        Each state array's name, dtype and shape.
+    """
+    layout: Layout = {"row_t": (np.int64, (len(arrays["w1"]),))}      # the names: Adam.state
+    for name, array in arrays.items():
+        layout[f"m.{name}"] = layout[f"v.{name}"] = (np.float32 if name == "w1" else np.float64,
+                                                     array.shape)
+        if name != "w1":
+            layout[f"t.{name}"] = (np.int64, (1,))
+    return layout
+
+
+def read_arrays(path: str, layout: Layout, what: str,
+                nonnegative: frozenset[str] = frozenset()) -> dict[str, NDArray[Any]]:
+    """The arrays of the ``.npz`` file ``path``: exactly those of ``layout``, each of its
+    dtype and shape (checked from its header before it is read) and finite, counts and
+    the arrays named in ``nonnegative`` not negative: `CheckpointError` otherwise.
+
+    Args:
+        path: The file's path.
+        layout: Each array's name, dtype and shape.
+        what: What the file is, for the errors.
+        nonnegative: The float arrays that hold no negative value (an optimiser's second
+            moments).
+
+    Returns:
+        The arrays by name.
+
+    Raises:
+        CheckpointError: If the file is missing or does not hold those arrays.
+    """
+    def refuse(why: str) -> CheckpointError:
+        return CheckpointError(f"{os.path.basename(path)} is not {what} this run wrote: {why}")
+    _check_regular(path, refuse)
+    try:
+        archive = zipfile.ZipFile(path)
+    except (OSError, zipfile.BadZipFile, ValueError, RuntimeError, NotImplementedError,
+            EOFError) as exc:
+        raise refuse(f"not a whole .npz file ({_first_line(exc)})") from None
+    with archive:
+        members = {info.filename: info for info in archive.infolist()}
+        if set(members) != {f"{name}.npy" for name in layout}:
+            raise refuse(f"it holds {sorted(members)[:6]}, not the arrays {sorted(layout)[:6]}...")
+        arrays = {name: _read_array(archive, members[f"{name}.npy"], refuse, layout[name])
+                  for name in layout}
+    for name, array in arrays.items():
+        if not np.isfinite(array).all():
+            raise refuse(f"{name} holds values that are not finite")
+        if (array.dtype.kind == "i" or name in nonnegative) and (array < 0).any():
+            raise refuse(f"{name} holds negative values")
+    return arrays
 
 
 def _first_line(exc: BaseException) -> str:
@@ -367,5 +451,6 @@ def _check_rounds(point: dict[str, Any], where: str, number: int,
         raise refuse(f"{where}: searched_by must be an earlier round or -1, got {shown(searched)}")
 
 
-__all__ = ["CURVE_LIMIT", "CheckpointError", "PACKED", "POINT_FIELDS", "SCORE_FIELDS", "pack", "read_curve",
-           "read_window", "unpack", "window_bytes"]
+__all__ = ["CURVE_LIMIT", "CheckpointError", "Layout", "PACKED", "PER_ACTION", "POINT_FIELDS", "SCORE_FIELDS",
+           "arrays_bytes", "optimiser_layout", "pack", "read_arrays", "read_curve", "read_window",
+           "unpack", "window_bytes"]

@@ -17,10 +17,12 @@ from .evaluation.network import Network
 from .ratings import wilson
 from .search.protocols import Agent
 
-#: The board and players of every match (short games; the configuration of most targets).
-BOARD, PLAYERS = "compact", 2
-#: Random actions before each match game, so that the games differ.
+BOARD = "compact"
+"""The board of every match (short games; the configuration of most targets)."""
+PLAYERS = 2
+"""The players of every match."""
 OPENING = 8
+"""Random actions before each match game, so that the games differ."""
 
 
 @dataclass(frozen=True)

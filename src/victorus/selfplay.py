@@ -217,4 +217,4 @@ def self_play(tasks: list[Task], play: Play, network: Network | None, workers: i
     return Played(games, time.perf_counter() - began)
 
 
-__all__ = ["CHUNK", "Play", "Played", "Task", "play_game", "self_play"]
+__all__ = ["Play", "Played", "Task", "play_game", "self_play"]

@@ -50,7 +50,7 @@ from typing import Any, cast
 import numpy as np
 from numpy.typing import NDArray
 
-from .checkpoint import read_curve, read_window, window_bytes
+from .checkpoint import arrays_bytes, optimiser_layout, read_arrays, read_curve, read_window, window_bytes
 from .checks import check_int, check_seed, shown
 from .errors import ConfigError, WorkerLost
 from .evaluation.network import (
@@ -240,6 +240,9 @@ class Adam:
     """Adam over a network's arrays, with decoupled weight decay (AdamW) on the weights
     (not the biases, not ``skip`` nor ``policy_capture``); the first layer's rows lazily
     (only the rows a batch touches are updated and decayed, with their own step counts).
+    A run keeps one from round to round (`state`, `restored`): a fresh one's first steps
+    move every weight a batch touches by about the learning rate, whatever its gradient,
+    which would shake the network at the start of every round.
 
     Args:
         arrays: The arrays it will update, by name.
@@ -251,8 +254,13 @@ class Adam:
 
     def __init__(self, arrays: Mapping[str, NDArray[np.float32]], rate: float, decay: float = 0.0) -> None:
         self.rate, self.decay = rate, decay
-        self.m = {k: np.zeros_like(v, dtype=np.float32) for k, v in arrays.items()}
-        self.v = {k: np.zeros_like(v, dtype=np.float32) for k, v in arrays.items()}
+        # float64 moments (the gradients' type), but the first layer's float32 (its size)
+        self.m: dict[str, NDArray[np.floating]] = {
+            k: np.zeros_like(v, dtype=np.float32 if k == "w1" else np.float64)
+            for k, v in arrays.items()}
+        self.v: dict[str, NDArray[np.floating]] = {
+            k: np.zeros_like(v, dtype=np.float32 if k == "w1" else np.float64)
+            for k, v in arrays.items()}
         self.t = {k: 0 for k in arrays if k != "w1"}
         self.row_t = np.zeros(len(arrays["w1"]), dtype=np.int64)
 
@@ -284,6 +292,42 @@ class Adam:
             self.v[name] = b2 * self.v[name] + (1 - b2) * grad * grad
             arrays[name] -= self.rate * (self.m[name] / (1 - b1 ** t)) / \
                 (np.sqrt(self.v[name] / (1 - b2 ** t)) + eps)
+
+    def state(self) -> dict[str, NDArray[Any]]:
+        """Its moments and step counts as arrays (victorus.checkpoint writes and checks them).
+
+        Returns:
+            ``m.<name>``, ``v.<name>`` and ``t.<name>`` per array, and ``row_t``.
+        """
+        state: dict[str, NDArray[Any]] = {"row_t": self.row_t}
+        for name in self.m:
+            state[f"m.{name}"], state[f"v.{name}"] = self.m[name], self.v[name]
+            if name in self.t:
+                state[f"t.{name}"] = np.array([self.t[name]], np.int64)
+        return state
+
+    @classmethod
+    def restored(cls, arrays: Mapping[str, NDArray[np.float32]], rate: float, decay: float,
+                 state: Mapping[str, NDArray[Any]]) -> "Adam":
+        """An optimiser going on from a `state` (checked against ``arrays`` first).
+
+        Args:
+            arrays: The arrays it will update, by name.
+            rate: The learning rate.
+            decay: The weight decay, per unit of learning rate.
+            state: A `state` of an optimiser over arrays of the same shapes.
+
+        Returns:
+            The optimiser.
+        """
+        optimiser = cls(arrays, rate, decay)
+        optimiser.row_t = np.array(state["row_t"], np.int64)
+        for name in optimiser.m:
+            optimiser.m[name] = np.array(state[f"m.{name}"], optimiser.m[name].dtype)
+            optimiser.v[name] = np.array(state[f"v.{name}"], optimiser.v[name].dtype)
+            if name in optimiser.t:
+                optimiser.t[name] = int(state[f"t.{name}"][0])
+        return optimiser
 
 
 def stack(samples: list[Sample]) -> tuple[Batch, NDArray[np.float32], NDArray[np.float32]]:
@@ -321,8 +365,8 @@ def evaluate_loss(network: Network | Mapping[str, NDArray[np.floating]], batch: 
 
 def fit(network: Network, batch: Batch, targets: NDArray[np.floating], settings: Settings,
         rng: np.random.Generator, progress: bool | None = None,
-        label: str = "training", policy: NDArray[np.floating] | None = None
-        ) -> tuple[Network, list[float]]:
+        label: str = "training", policy: NDArray[np.floating] | None = None,
+        optimiser: Adam | None = None) -> tuple[Network, list[float]]:
     """``settings.epochs`` passes of Adam over the positions; the new network and the
     mean loss of each epoch (the value's, plus ``policy_weight`` x the policy's where
     ``policy`` and a policy head are given).
@@ -337,6 +381,7 @@ def fit(network: Network, batch: Batch, targets: NDArray[np.floating], settings:
         progress: A progress bar on stderr: True always, None on a terminal, False never.
         label: The progress bar's and the errors' label.
         policy: The policy targets of ``batch``'s actions, [A] (None: the value alone).
+        optimiser: The optimiser to go on with (updated in place; None: a fresh one).
 
     Returns:
         The new network and each epoch's mean loss.
@@ -345,7 +390,8 @@ def fit(network: Network, batch: Batch, targets: NDArray[np.floating], settings:
         ConfigError: If the training diverged.
     """
     arrays = {k: np.array(v, dtype=np.float32) for k, v in network.arrays.items()}
-    optimiser = Adam(arrays, settings.learning_rate, settings.weight_decay)
+    if optimiser is None:
+        optimiser = Adam(arrays, settings.learning_rate, settings.weight_decay)
     steps = math.ceil(len(batch) / settings.batch)
     epoch_losses: list[float] = []
     with Progress(settings.epochs * steps, label, progress) as bar:
@@ -458,7 +504,7 @@ def run_files(out: str) -> list[str]:
     return sorted(name for name in names if _RUN_FILE.match(name))
 
 
-_RUN_FILE = re.compile(r"^(curve\.json|network\.vnet|round-\d+\.vnet|window-\d+\.npz)$")
+_RUN_FILE = re.compile(r"^(curve\.json|network\.vnet|round-\d+\.vnet|(window|optimiser)-\d+\.npz)$")
 
 
 @contextmanager
@@ -502,6 +548,7 @@ class _Run:
     windows: list[list[Sample]]
     began: float                     # perf_counter at the run's minute 0
     holdout: tuple[Batch, NDArray[np.float32], NDArray[np.float32]] | None = None
+    optimiser: Adam | None = None    # kept from round to round (None: made at round 1)
 
     def minutes(self) -> float:
         return round((time.perf_counter() - self.began) / 60, 2)
@@ -614,9 +661,11 @@ def _round(run: _Run, number: int) -> Point:
         raise ConfigError("self-play gave no position to learn from (games too short, or "
                           "label_share 0?)")
     batch, targets, policy = stack(samples)
+    if run.optimiser is None:
+        run.optimiser = Adam(run.network.arrays, s.learning_rate, s.weight_decay)
     candidate, epoch_losses = fit(run.network, batch, targets, s,
                                   np.random.default_rng([s.seed, number]), run.progress,
-                                  f"round {number} training", policy)
+                                  f"round {number} training", policy, run.optimiser)
     run.network = candidate
     gate = (run.match(candidate, run.best, s.gate_games, s.seed + number)
             if s.gate_games else None)
@@ -648,7 +697,8 @@ def _record(run: _Run, point: Point, report: Callable[[Point], None] | None) -> 
     run.network = network
     if point.round == 0:
         run.start = network
-    _checkpoint(run.out, network, run.best, run.points, run.windows, run.settings)
+    _checkpoint(run.out, network, run.best, run.points, run.windows, run.settings,
+                run.optimiser)
     if report is not None:
         report(point)
 
@@ -660,21 +710,25 @@ def _settings_json(settings: Settings) -> dict[str, Any]:
 
 
 def _checkpoint(out: str, network: Network, best: Network, points: list[Point],
-                windows: list[list[Sample]], settings: Settings) -> None:
-    """The round's files, each replaced at once: its network and the positions of its
-    window (for --resume, numpy arrays only), the best network, then the curve, which
-    commits the round (a run stopped before it resumes from the round before)."""
+                windows: list[list[Sample]], settings: Settings, optimiser: Adam | None) -> None:
+    """The round's files, each replaced at once: its network, the positions of its
+    window and the optimiser's state (for --resume, numpy arrays only), the best network,
+    then the curve, which commits the round (a run stopped before it resumes from the
+    round before)."""
     number = points[-1].round
     network.save(os.path.join(out, f"round-{number}.vnet"))
     write_atomic(os.path.join(out, f"window-{number}.npz"), window_bytes(windows))
+    if optimiser is not None:
+        write_atomic(os.path.join(out, f"optimiser-{number}.npz"), arrays_bytes(optimiser.state()))
     best.save(os.path.join(out, "network.vnet"))
     write_atomic(os.path.join(out, "curve.json"), json.dumps(
         {"settings": _settings_json(settings), "points": [asdict(p) for p in points]},
         indent=1) + "\n")
-    try:
-        os.unlink(os.path.join(out, f"window-{number - 1}.npz"))
-    except FileNotFoundError:
-        pass
+    for name in (f"window-{number - 1}.npz", f"optimiser-{number - 1}.npz"):
+        try:
+            os.unlink(os.path.join(out, name))
+        except FileNotFoundError:
+            pass
 
 
 #: The settings a resumed run may change (the others say what its rounds are): how long
@@ -703,13 +757,40 @@ def _resume(out: str, settings: Settings, progress: bool | None) -> _Run:
                                 for n in (0, last.round, last.best))
         if not (start.policy and network.policy and best.policy):
             raise ConfigError("its networks have no policy head (a run of an earlier victorus)")
+        _check_shapes(settings, {0: start, last.round: network, last.best: best})
+        optimiser = None
+        if last.round:
+            layout = optimiser_layout(network.arrays)
+            state = read_arrays(os.path.join(out, f"optimiser-{last.round}.npz"), layout,
+                                "an optimiser's state",
+                                frozenset(name for name in layout if name.startswith("v.")))
+            optimiser = Adam.restored(network.arrays, settings.learning_rate,
+                                      settings.weight_decay, state)
     except ConfigError as exc:
         raise ConfigError(f"cannot resume from {shown(out, 200)}: {exc}") from None
     run = _Run(out, settings, progress, start, network, best, points, windows,
-               time.perf_counter() - last.minutes * 60)
+               time.perf_counter() - last.minutes * 60, optimiser=optimiser)
     if len(points) <= settings.rounds:
         _holdout(run)
     return run
+
+
+def _check_shapes(settings: Settings, networks: Mapping[int, Network]) -> None:
+    """ConfigError unless every round's network has the run's shape: round 0's (a fresh
+    start: the settings' hidden sizes, trained for the mix)."""
+    shape: tuple[int, int, Mapping[str, object]]
+    if settings.start is None:
+        shape = (settings.hidden, settings.hidden2,
+                 {"boards": sorted({c[0] for c in settings.mix}),
+                  "players": sorted({c[1] for c in settings.mix})})
+    else:
+        start = network_from(settings.start)
+        shape = (start.hidden, start.hidden2, start.trained)
+    for number, network in sorted(networks.items()):
+        if (network.hidden, network.hidden2, network.trained) != shape:
+            raise ConfigError(f"round-{number}.vnet has hidden sizes {network.hidden}, "
+                              f"{network.hidden2} for {network.trained}, not this run's "
+                              f"{shape[0]}, {shape[1]} for {shape[2]}")
 
 
 def read_run(out: str) -> tuple[dict[str, Any], list[Point], list[list[Sample]]]:

@@ -12,8 +12,9 @@ deepening from depth 1 until the depth, node or time budget ends (a deeper itera
 short is dropped; depth 1 always completes); a transposition table keyed by the engine's
 position key keeps the best action and a bound of each searched node (a bound cuts only
 at the depth it was searched at, so a search to depth d gives the depth-d minimax value
-exactly); actions are tried with the table's action first, then captures by the R37
-points of the piece taken, then the quiet actions in an order drawn from the seed. A
+exactly); actions are tried with the table's action first, then, with an evaluator that
+has priors of its own (a network's policy head), by those priors, else captures by the
+R37 points of the piece taken, then the quiet actions in an order drawn from the seed. A
 win found ``k`` actions deep is worth ``1 - k / 1000``, so the nearest win is taken.
 """
 
@@ -81,6 +82,7 @@ ctypedef struct Search:
     StateC* states                   # one per ply
     int32_t* actions                 # MAX_ACTIONS per ply
     uint64_t* order                  # MAX_ACTIONS per ply: sort keys, the index in the low bits
+    double* priors                   # MAX_ACTIONS: the evaluator's priors of the node ordered
 
 
 cdef int descending(const void* a, const void* b) noexcept nogil:
@@ -90,14 +92,20 @@ cdef int descending(const void* a, const void* b) noexcept nogil:
 
 cdef void order_actions(Search* t, const StateC* s, const int32_t* actions, int n,
                         int32_t best, uint64_t* order) noexcept nogil:
-    """Sort keys, best first: the table's action, captures by the points taken, then
-    quiet actions in a seeded pseudo-random order; the action's index in the low 12 bits."""
+    """Sort keys, best first: the table's action, then by the evaluator's own priors if
+    it has any, else captures by the points taken, then quiet actions in a seeded
+    pseudo-random order; the action's index in the low 12 bits."""
     cdef int i, target
     cdef uint64_t key
+    cdef bint learned = t.ev.priors != NULL and not t.ev.uniform_priors
+    if learned:
+        t.ev.priors(t.ev, t.ev_workspace, s, t.r, actions, n, &t.ev_rng, t.priors)
     for i in range(n):
         key = (mix64(t.seed ^ <uint64_t>actions[i]) >> 24) << 12        # 40 random bits
         if actions[i] == best:
             key |= <uint64_t>3 << 60
+        elif learned:                # a prior in (0, 1] on bits 36-58, above 24 random ones
+            key = (key & (<uint64_t>0xFFFFFF << 12)) | (<uint64_t>(t.priors[i] * 4194304.0) << 36)
         elif actions[i] < WORD_STOP and actions[i] & CAPTURE_FLAG:
             target = code_target(actions[i])
             key |= (<uint64_t>2 << 60) | (<uint64_t>kind_points(
@@ -211,7 +219,9 @@ cdef bint search_buffers(Search* t, int depth, int table_bits,
     t.states = <StateC*>malloc((depth + 1) * sizeof(StateC))
     t.actions = <int32_t*>malloc(depth * MAX_ACTIONS * sizeof(int32_t))
     t.order = <uint64_t*>malloc(depth * MAX_ACTIONS * sizeof(uint64_t))
-    return t.table != NULL and t.states != NULL and t.actions != NULL and t.order != NULL
+    t.priors = <double*>malloc(MAX_ACTIONS * sizeof(double))
+    return t.table != NULL and t.states != NULL and t.actions != NULL and t.order != NULL \
+        and t.priors != NULL
 
 
 cdef void search_free(Search* t) noexcept nogil:
@@ -221,6 +231,7 @@ cdef void search_free(Search* t) noexcept nogil:
     free(t.states)
     free(t.actions)
     free(t.order)
+    free(t.priors)
 
 
 cdef int32_t deepen(Search* t, int depth, int64_t max_nodes, double deadline, uint64_t seed,
