@@ -411,8 +411,9 @@ def _train_parser(commands: _Commands) -> None:
     p.add_argument("--minutes", type=float, default=d.minutes,
                    help="no new round starts after this many minutes")
     p.add_argument("--start", default=d.start, metavar="NETWORK",
-                   help="round 0's network: 'default', a shipped network's name or a .vnet "
-                        "file (default: a fresh one, the heuristic evaluation)")
+                   help="round 0's network: the agents' shipped one ('default'), a shipped "
+                        "network's name or a .vnet file; unset, a fresh one (the heuristic "
+                        "evaluation)")
     p.add_argument("--games", type=_int_in("--games", 1, 1_000_000), default=d.games,
                    help="self-play games per round")
     p.add_argument("--iterations", type=_int_in("--iterations", 1, 1_000_000),

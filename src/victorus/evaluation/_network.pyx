@@ -45,8 +45,8 @@ from libc.stdint cimport int32_t, uint64_t
 from victorus._core cimport (NUM_SEATS, NUM_KINDS, MAX_CELLS, RESULT_NONE, ARMY_ACTIVE, KING,
                              QUEEN, WORD_STOP, WORD_END, NUM_ID_WORDS, bb_has, lowest_bit,
                              code_origin, code_target)
-from victorus._engine cimport (StateC, RulesC, Engine, MAX_ACTIONS, team_returns, info_kind, info_royal,
-                              gen_actions)
+from victorus._engine cimport (StateC, RulesC, Engine, MAX_ACTIONS, team_returns, info_kind,
+                               info_royal, gen_actions)
 from victorus.evaluation._evaluator cimport made_once, Evaluator, EvaluatorC, capture_priors
 from victorus.evaluation._heuristic cimport EvalWeights, default_weights, evaluate
 from victorus.evaluation._terms cimport (VALUE_BOUND, board_rim, royal_progress, team_material,
