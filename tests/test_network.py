@@ -526,9 +526,18 @@ def test_puct_searches_with_the_policy_head_as_its_priors(trained):
 def test_a_shipped_network_is_named_by_its_content():
     from victorus.evaluation.network import network_from, shipped_network
     old = shipped_network("default-35c93a166b61")
-    assert network_from("default-35c93a166b61") is old
+    assert network_from("default-35c93a166b61") is old and not old.policy
+    assert shipped_network("gated-2615ecd2ea22").policy
     with pytest.raises(NetworkFileError, match="no such network is shipped"):
         network_from("default-000000000000")
+    with pytest.raises(ConfigError, match="a shipped network's name is"):
+        shipped_network("../networks/gated-2615ecd2ea22")
+
+
+def test_a_missing_array_is_named_with_the_arrays_needed(trained):
+    arrays = {k: v for k, v in trained.arrays.items() if k != "w3"}
+    with pytest.raises(NetworkFileError, match=r"a network needs the arrays .*'w3' is missing"):
+        Network(arrays, trained.trained)
 
 
 def test_alpha_beta_orders_by_the_policy_head_and_keeps_its_value(trained):

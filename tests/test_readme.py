@@ -160,7 +160,7 @@ def test_training_doc_examples_run(tmp_path, monkeypatch, capsys):
     assert namespace["points"][-1].round == 1 and namespace["policy"].sum() > 0.99
     assert (tmp_path / "runs" / "tiny" / "network.vnet").exists()
     out = capsys.readouterr().out
-    assert "Network('default-" in out
+    assert "Network('gated-" in out
 
 
 def test_the_training_page_states_the_trainers_defaults():

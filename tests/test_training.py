@@ -280,9 +280,22 @@ def test_settings_are_checked():
     for bad in ({"backend": "spark"}, {"games": 0}, {"blend": 1.5}, {"weight_decay": -1},
                 {"mix": (("hexagon", 2, "standard", 1),)}, {"gate_games": 3},
                 {"label_share": 1.5}, {"policy_weight": -1}, {"gate_threshold": 2},
-                {"start": 5}, {"label_iterations": 0}):
+                {"start": 5}, {"label_iterations": 0}, {"seed": -1}, {"seed": None},
+                {"mix": (("compact", 2, "standard", 0),)}, {"mix": (("compact", 2, "standard", 1.5),)},
+                {"mix": ()}, {"hidden": 0}, {"label_share": 0}, {"address": 5}):
         with pytest.raises(ConfigError):
             Settings(**{**TINY, **bad}).check()
+
+
+def test_overwrite_removes_nothing_when_the_new_run_cannot_start(tmp_path):
+    """A start network that cannot be read is refused before the run in the folder is
+    removed (overwrite), so a typo loses nothing."""
+    out, _, _ = run(tmp_path, "kept", rounds=0)
+    before = sorted(os.listdir(out))
+    with pytest.raises(ConfigError, match="nope.vnet"):
+        train(str(out), Settings(**{**TINY, "start": str(tmp_path / "nope.vnet")}),
+              overwrite=True, progress=False)
+    assert sorted(os.listdir(out)) == before and "round-0.vnet" in before
 
 
 def test_the_command_line_trains_and_refuses_bad_folders(tmp_path, capsys):
@@ -297,6 +310,8 @@ def test_the_command_line_trains_and_refuses_bad_folders(tmp_path, capsys):
     Network.load(out / "network.vnet")
     assert main(["train", str(out), "--rounds", "1", "--resume", *small]) == 0
     assert "has rounds 0-1 already (--rounds 1): nothing to train" in capsys.readouterr().out
+    assert main(["train", str(out), "--rounds", "3", "--minutes", "0", "--resume", *small]) == 0
+    assert "no new round starts; give more --minutes" in capsys.readouterr().out
     blocker = tmp_path / "file"
     blocker.write_text("x")
     assert main(["train", str(blocker / "sub"), "--rounds", "1", "--no-progress"]) == 2

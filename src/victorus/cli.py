@@ -498,17 +498,20 @@ def cmd_train(args: argparse.Namespace) -> int:
         print(f"victorus: error: {lost}", file=sys.stderr)
         return 1
     if not reported:
-        print(f"victorus: {shown(args.out, 200)} has rounds 0-{network_round(args.out)} "
-              f"already (--rounds {args.rounds}): nothing to train; give more --rounds",
-              flush=True)
+        print(f"victorus: {_nothing_trained(args.out, args.rounds, args.minutes)}", flush=True)
     print(f"victorus: the best network is {os.path.join(args.out, 'network.vnet')}", flush=True)
     return 0
 
 
-def network_round(out: str) -> int:
-    """The last round of the run in ``out``."""
-    from .training import read_run
-    return read_run(out)[1][-1].round
+def _nothing_trained(out: str, rounds: int, minutes: float) -> str:
+    """Why a resumed run trained no round: its rounds are done, or its minutes spent."""
+    from .checkpoint import read_curve
+    last = read_curve(os.path.join(out, "curve.json"))[1][-1]
+    if last["round"] >= rounds:
+        return (f"{shown(out, 200)} has rounds 0-{last['round']} already (--rounds {rounds}): "
+                f"nothing to train; give more --rounds")
+    return (f"{shown(out, 200)} has spent {last['minutes']:g} minutes (--minutes {minutes:g}): "
+            f"no new round starts; give more --minutes")
 
 
 def cmd_perft(args: argparse.Namespace) -> int:

@@ -51,9 +51,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .checkpoint import arrays_bytes, optimiser_layout, read_arrays, read_curve, read_window, window_bytes
-from .checks import check_int, check_seed, shown
+from .checks import check_int, shown
 from .errors import ConfigError, WorkerLost
 from .evaluation.network import (
+    SIZES,
     Batch,
     Gradients,
     Network,
@@ -176,14 +177,15 @@ class Settings:
             ("label_iterations", 1, 1_000_000), ("opening", 0, 1000), ("max_actions", 1, 100_000),
             ("window", 1, 1000), ("epochs", 0, 1000), ("batch", 1, 1 << 20),
             ("holdout_games", 0, 100_000), ("gate_games", 0, 100_000),
-            ("match_iterations", 1, 1_000_000), ("curve_games", 0, 100_000), ("workers", 1, 1024))
+            ("match_iterations", 1, 1_000_000), ("curve_games", 0, 100_000), ("workers", 1, 1024),
+            ("hidden", 1, SIZES["max_hidden"]), ("hidden2", 1, SIZES["max_hidden"]),
+            ("seed", 0, 2**64 - 1))
         for name, least, most in counts:
             check_int(name, getattr(self, name), least, most)
         for name in ("gate_games", "curve_games"):
             if getattr(self, name) % 2:
                 raise ConfigError(f"{name} must be even (each opening is played from both "
                                   f"sides), got {getattr(self, name)}")
-        check_seed(self.seed)
         bounds: tuple[tuple[str, float, float], ...] = (
             ("blend", 0.0, 1.0), ("label_share", 0.0, 1.0), ("noise", 0.0, 1.0),
             ("learning_rate", 1e-9, 1.0), ("weight_decay", 0.0, 1e3),
@@ -203,11 +205,38 @@ class Settings:
         if self.start is not None and not isinstance(self.start, str):
             raise ConfigError(f"start must be a network's name or path, or None, got "
                               f"{shown(self.start, 60)}")
+        if self.label_share <= 0:
+            raise ConfigError("label_share must be above 0: with none of the decisions kept, "
+                              "self-play gives nothing to learn from")
         if self.backend not in BACKENDS:
             raise ConfigError(f"backend must be one of {BACKENDS}, got {shown(self.backend, 60)}")
-        for config in self.mix:
-            Game(config[0], players=config[1], variant=config[2])
+        if self.address is not None and not isinstance(self.address, str):
+            raise ConfigError(f"address must be a Ray cluster's address or None, got "
+                              f"{shown(self.address, 60)}")
+        self._check_mix()
         return self
+
+    def _check_mix(self) -> None:
+        """ConfigError unless ``mix`` holds configurations that Game accepts, each with a
+        share of the games from 1 (an integer)."""
+        if not isinstance(self.mix, (tuple, list)) or not self.mix:
+            raise ConfigError(f"mix must be a non-empty sequence of (board, players, variant, "
+                              f"share), got {shown(self.mix, 60)}")
+        for config in self.mix:
+            if not isinstance(config, (tuple, list)) or len(config) != 4:
+                raise ConfigError(f"a configuration of mix is (board, players, variant, share), "
+                                  f"got {shown(config, 60)}")
+            Game(config[0], players=config[1], variant=config[2])
+            check_int("a configuration's share of the games", config[3], 1, 1_000_000)
+
+    def trained(self) -> dict[str, list[Any]]:
+        """What a network trained on ``mix`` is for: its boards and players.
+
+        Returns:
+            ``{"boards": [...], "players": [...]}``.
+        """
+        return {"boards": sorted({c[0] for c in self.mix}),
+                "players": sorted({c[1] for c in self.mix})}
 
     def play(self) -> Play:
         """How self-play searches and labels, from these settings.
@@ -345,22 +374,6 @@ def stack(samples: list[Sample]) -> tuple[Batch, NDArray[np.float32], NDArray[np
     policy = (np.concatenate([s[9] for s in samples]).astype(np.float32) if samples
               else np.zeros(0, np.float32))
     return batch, np.stack([s[5] for s in samples]), policy
-
-
-def evaluate_loss(network: Network | Mapping[str, NDArray[np.floating]], batch: Batch,
-                  targets: NDArray[np.floating]) -> float:
-    """The mean squared error of a network's values (or arrays') on a batch.
-
-    Args:
-        network: A network, or its arrays by name.
-        batch: The positions.
-        targets: Their target values, [B, 6].
-
-    Returns:
-        The loss.
-    """
-    arrays = network.arrays if isinstance(network, Network) else network
-    return loss_and_gradients(arrays, batch, targets)[0]
 
 
 def fit(network: Network, batch: Batch, targets: NDArray[np.floating], settings: Settings,
@@ -585,8 +598,7 @@ def _start_network(settings: Settings) -> Network:
     """Round 0's network, with a policy head."""
     if settings.start is None:
         network = Network.fresh(settings.hidden, settings.hidden2, settings.seed,
-                                {"boards": sorted({c[0] for c in settings.mix}),
-                                 "players": sorted({c[1] for c in settings.mix})})
+                                settings.trained())
     else:
         network = network_from(settings.start)
     return network.with_policy()
@@ -594,11 +606,11 @@ def _start_network(settings: Settings) -> Network:
 
 def _train(out: str, settings: Settings, resume: bool, progress: bool | None,
            report: Callable[[Point], None] | None, overwrite: bool) -> Network:
+    start = None if resume else _start_network(settings)     # before anything is removed
     _prepare(out, resume, overwrite)
-    if resume:
+    if start is None:
         run = _resume(out, settings, progress)
     else:
-        start = _start_network(settings)
         run = _Run(out, settings, progress, start, start, start, [], [], time.perf_counter())
     if not run.points:
         _holdout(run)
@@ -776,16 +788,13 @@ def _resume(out: str, settings: Settings, progress: bool | None) -> _Run:
 
 
 def _check_shapes(settings: Settings, networks: Mapping[int, Network]) -> None:
-    """ConfigError unless every round's network has the run's shape: round 0's (a fresh
-    start: the settings' hidden sizes, trained for the mix)."""
+    """ConfigError unless every round's network has the run's shape: a fresh start's (the
+    settings' hidden sizes, trained for the mix), else round 0's."""
     shape: tuple[int, int, Mapping[str, object]]
     if settings.start is None:
-        shape = (settings.hidden, settings.hidden2,
-                 {"boards": sorted({c[0] for c in settings.mix}),
-                  "players": sorted({c[1] for c in settings.mix})})
+        shape = (settings.hidden, settings.hidden2, settings.trained())
     else:
-        start = network_from(settings.start)
-        shape = (start.hidden, start.hidden2, start.trained)
+        shape = (networks[0].hidden, networks[0].hidden2, networks[0].trained)
     for number, network in sorted(networks.items()):
         if (network.hidden, network.hidden2, network.trained) != shape:
             raise ConfigError(f"round-{number}.vnet has hidden sizes {network.hidden}, "

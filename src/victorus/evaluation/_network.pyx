@@ -295,8 +295,8 @@ cdef void network_priors(const StateC* s, const RulesC* r, const NetworkC* net,
             logit = row_dot(net.policy_from + (start + col[code_origin(actions[i])]) * (H + 1), h1, H) \
                 + row_dot(net.policy_to + (start + col[code_target(actions[i])]) * (H + 1), h1, H)
         else:
-            word = (actions[i] - WORD_STOP) // (WORD_END - WORD_STOP)
-            logit = row_dot(net.policy_word + (word if word < NUM_ID_WORDS else 0) * (H + 1), h1, H)
+            word = (actions[i] - WORD_STOP) // (WORD_END - WORD_STOP)      # stop, end, pass
+            logit = row_dot(net.policy_word + word * (H + 1), h1, H)
         priors[i] = logit + capture * log(priors[i])
         if priors[i] > top:
             top = priors[i]

@@ -196,8 +196,10 @@ class Network:
         held: dict[str, NDArray[np.float32]] = {}
         for name in expect:
             if name not in arrays:
-                raise NetworkFileError(f"{where}a network with a policy head needs the arrays "
-                                       f"{POLICY_ARRAYS}; {shown(name, 60)} is missing")
+                needed = POLICY_ARRAYS if name in POLICY_ARRAYS else ARRAYS
+                what = "a network with a policy head" if name in POLICY_ARRAYS else "a network"
+                raise NetworkFileError(f"{where}{what} needs the arrays {needed}; "
+                                       f"{shown(name, 60)} is missing")
             array = np.asarray(arrays[name], dtype=np.float32)
             if array.shape != expect[name]:
                 raise NetworkFileError(f"{where}array {shown(name, 60)} has shape {array.shape}, expected "
@@ -530,10 +532,12 @@ def _check_trained(trained: object, where: str) -> _Trained:
 
 # -- the default network -------------------------------------------------------------------
 
-DEFAULT_FILE = "default-35c93a166b61.vnet"
-"""The shipped network's file inside the package (``networks/``), named by its content as Stockfish
-names its nets: ``<name>-<the first 12 hex digits of its SHA-256>.vnet`` (a test holds every shipped
-file to its name); ``"default"`` resolves to it, and every shipped file to its name without ``.vnet``."""
+DEFAULT_FILE = "gated-2615ecd2ea22.vnet"
+"""The agents' shipped network's file inside the package (``networks/``; the training recipe's, with a
+policy head: docs/training.md), named by its content as Stockfish names its nets: ``<name>-<the first
+12 hex digits of its SHA-256>.vnet`` (a test holds every shipped file to its name); ``"default"``
+resolves to it, and every shipped file to its name without ``.vnet`` (``default-35c93a166b61``: the
+value-only network of the previous release, the recipe's start)."""
 SHIPPED_NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*-[0-9a-f]{12}$")
 """The form of a shipped network's name: a word, then the first 12 hex digits of its SHA-256."""
 _shipped_lock = threading.Lock()
@@ -554,18 +558,21 @@ def shipped_network(name: str) -> Network:
         NetworkFileError: If no such network is shipped with this installation, or it cannot
             be read.
     """
+    if name != "default" and not (isinstance(name, str) and SHIPPED_NAME.match(name)):
+        raise ConfigError(f"a shipped network's name is 'default' or <word>-<12 hex digits>, "
+                          f"got {shown(name, 60)}")
     file = DEFAULT_FILE if name == "default" else f"{name}.vnet"
     with _shipped_lock:
         if file not in _shipped:
             try:
                 source = resources.files("victorus.evaluation.networks").joinpath(file)
-                with resources.as_file(source) as path:
-                    _shipped[file] = Network.load(path)
-            except (ModuleNotFoundError, NetworkFileError) as exc:
-                if isinstance(exc, NetworkFileError) and "no such network file" not in str(exc):
-                    raise
+            except ModuleNotFoundError:
+                source = None
+            if source is None or not source.is_file():
                 raise NetworkFileError(f"victorus/evaluation/networks/{file}: no such network is "
-                                       f"shipped with this installation") from None
+                                       f"shipped with this installation")
+            with resources.as_file(source) as path:
+                _shipped[file] = Network.load(path)
         return _shipped[file]
 
 

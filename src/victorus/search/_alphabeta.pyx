@@ -97,15 +97,20 @@ cdef void order_actions(Search* t, const StateC* s, const int32_t* actions, int 
     pseudo-random order; the action's index in the low 12 bits."""
     cdef int i, target
     cdef uint64_t key
+    cdef double top = 0
     cdef bint learned = t.ev.priors != NULL and not t.ev.uniform_priors
-    if learned:
+    if learned:                      # priors are positive, not normalised: scaled to (0, 1]
         t.ev.priors(t.ev, t.ev_workspace, s, t.r, actions, n, &t.ev_rng, t.priors)
+        for i in range(n):
+            top = t.priors[i] if t.priors[i] > top else top
+        learned = top > 0
     for i in range(n):
         key = (mix64(t.seed ^ <uint64_t>actions[i]) >> 24) << 12        # 40 random bits
         if actions[i] == best:
             key |= <uint64_t>3 << 60
-        elif learned:                # a prior in (0, 1] on bits 36-58, above 24 random ones
-            key = (key & (<uint64_t>0xFFFFFF << 12)) | (<uint64_t>(t.priors[i] * 4194304.0) << 36)
+        elif learned:                # a prior in [0, 1] on bits 36-58, above 24 random ones
+            key = (key & (<uint64_t>0xFFFFFF << 12)) \
+                | (<uint64_t>(min(t.priors[i] / top, 1.0) * 4194304.0) << 36)
         elif actions[i] < WORD_STOP and actions[i] & CAPTURE_FLAG:
             target = code_target(actions[i])
             key |= (<uint64_t>2 << 60) | (<uint64_t>kind_points(
