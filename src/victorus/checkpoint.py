@@ -135,12 +135,7 @@ def read_window(path: str, most: int) -> list[list[Sample]]:
     """
     def refuse(why: str) -> CheckpointError:
         return CheckpointError(f"{os.path.basename(path)} is not a window this run wrote: {why}")
-    _check_regular(path, refuse)
-    try:
-        archive = zipfile.ZipFile(path)
-    except (OSError, zipfile.BadZipFile, ValueError, RuntimeError, NotImplementedError,
-            EOFError) as exc:
-        raise refuse(f"not a whole .npz file ({_first_line(exc)})") from None
+    archive = _open_npz(path, refuse)
     with archive:
         members = {info.filename: info for info in archive.infolist()}
         count = len(members) // len(PACKED)
@@ -148,11 +143,7 @@ def read_window(path: str, most: int) -> list[list[Sample]]:
         if not 1 <= count <= most or set(members) != expected:
             raise refuse(f"it holds {sorted(members)[:8]}, not the arrays {PACKED} of 1 to "
                          f"{most} rounds")
-        if sum(info.compress_size for info in members.values()) > os.path.getsize(path):
-            raise refuse("its arrays declare more bytes than the file holds")
-        flagged = sorted(info.filename for info in members.values() if info.flag_bits & 0x61)
-        if flagged:                      # zip's encrypted and patched-data flags
-            raise refuse(f"{flagged[0]} is encrypted or patched (the run writes plain arrays)")
+        _check_members(path, members, refuse)
         arrays: dict[str, NDArray[Any]] = {}
         for name, info in members.items():
             arrays[name[:-4]] = _read_array(archive, info, refuse)
@@ -162,6 +153,27 @@ def read_window(path: str, most: int) -> list[list[Sample]]:
         _check_window(group, refuse, f"round {i} of the window")
         windows.append(unpack(group))
     return windows
+
+
+def _open_npz(path: str, refuse: Callable[[str], CheckpointError]) -> zipfile.ZipFile:
+    """The ``.npz`` file ``path`` opened: a regular file and a whole zip, or ``refuse``."""
+    _check_regular(path, refuse)
+    try:
+        return zipfile.ZipFile(path)
+    except (OSError, zipfile.BadZipFile, ValueError, RuntimeError, NotImplementedError,
+            EOFError) as exc:
+        raise refuse(f"not a whole .npz file ({_first_line(exc)})") from None
+
+
+def _check_members(path: str, members: Mapping[str, zipfile.ZipInfo],
+                   refuse: Callable[[str], CheckpointError]) -> None:
+    """An ``.npz``'s members declare no more bytes than the file holds, and none is
+    encrypted or patched (the run writes plain arrays)."""
+    if sum(info.compress_size for info in members.values()) > os.path.getsize(path):
+        raise refuse("its arrays declare more bytes than the file holds")
+    flagged = sorted(info.filename for info in members.values() if info.flag_bits & 0x61)
+    if flagged:                          # zip's encrypted and patched-data flags
+        raise refuse(f"{flagged[0]} is encrypted or patched (the run writes plain arrays)")
 
 
 def _read_array(archive: zipfile.ZipFile, info: zipfile.ZipInfo,
@@ -261,16 +273,12 @@ def read_arrays(path: str, layout: Layout, what: str,
     """
     def refuse(why: str) -> CheckpointError:
         return CheckpointError(f"{os.path.basename(path)} is not {what} this run wrote: {why}")
-    _check_regular(path, refuse)
-    try:
-        archive = zipfile.ZipFile(path)
-    except (OSError, zipfile.BadZipFile, ValueError, RuntimeError, NotImplementedError,
-            EOFError) as exc:
-        raise refuse(f"not a whole .npz file ({_first_line(exc)})") from None
+    archive = _open_npz(path, refuse)
     with archive:
         members = {info.filename: info for info in archive.infolist()}
         if set(members) != {f"{name}.npy" for name in layout}:
             raise refuse(f"it holds {sorted(members)[:6]}, not the arrays {sorted(layout)[:6]}...")
+        _check_members(path, members, refuse)
         arrays = {name: _read_array(archive, members[f"{name}.npy"], refuse, layout[name])
                   for name in layout}
     for name, array in arrays.items():
