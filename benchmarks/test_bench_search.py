@@ -7,14 +7,15 @@ import pytest
 
 import victorus
 from victorus.agents import MCTSAgent, PythonMCTSAgent
-from victorus.search_agents import AlphaBetaAgent
+from victorus.search.alphabeta import AlphaBetaAgent
 
 
 @pytest.mark.parametrize("rollout", [200, 10, 0])
 @pytest.mark.parametrize("agent", [MCTSAgent, PythonMCTSAgent], ids=["c", "python"])
 def test_mcts_from_the_start(benchmark, agent, rollout):
     game = victorus.Game("compact", players=2)
-    search = agent(400, rollout_actions=rollout, seed=1)
+    search = (MCTSAgent(400, seed=1, evaluator=f"rollouts({rollout}, material)") if agent is MCTSAgent
+              else PythonMCTSAgent(400, rollout, seed=1))
     benchmark.pedantic(search.choose, (game,), rounds=5)
     benchmark.extra_info["iterations"] = 400
 

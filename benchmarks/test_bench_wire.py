@@ -16,7 +16,7 @@ import gzip
 import json
 import zlib
 
-from victorus.table import Table
+from victorus.page.table import Table
 
 ACTIONS = 300
 #: The state's fields that came with the deltas (left out of the state path measured:

@@ -1,7 +1,7 @@
 r"""Train a PUCT evaluator AlphaZero's way: self-play, a small network, evaluation.
 
 Each iteration
-1. plays ``--games`` self-play games with :class:`victorus.puct.PUCTAgent` guided by the
+1. plays ``--games`` self-play games with :class:`victorus.search.puct.PUCTAgent` guided by the
    current network (root Dirichlet noise, actions drawn from the visits for the first
    ``--explore-plies`` actions of a game, then the most visited);
 2. stores every searched position in a bounded replay buffer: the uint8 observation in
@@ -57,12 +57,11 @@ if __name__ == "__main__":             # this process and its actors: one BLAS t
 import numpy as np  # noqa: E402  (after the thread settings, which numpy reads once)
 
 import victorus
-from victorus.agents import GreedyAgent, MCTSAgent
+from victorus.agents import GreedyAgent, MCTSAgent, PUCTAgent
 from victorus.checks import as_int
 from victorus.constants import OBSERVATION_VERSION
 from victorus.errors import ConfigError, MissingDependencyError, WorkerLost
 from victorus.progress import Progress
-from victorus.puct import PUCTAgent
 from victorus.ratings import wilson
 from victorus.tensors import id_columns, num_actions
 

@@ -45,7 +45,7 @@ def labels(board: Board, cells) -> set[str]:
 def serving(table, worker=True):
     """A ``victorus serve`` server for ``table`` on a free loopback port, in a thread;
     ``worker=False``: no agents' thread (the test steps it with ``srv.work()``)."""
-    from victorus.server import Server
+    from victorus.page.server import Server
     srv = Server(table, port=0, worker=worker)
     threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05},
                      daemon=True).start()

@@ -81,7 +81,7 @@ def test_c_mcts_expands_each_root_action_once_and_scores_it_as_python_does(confi
     if game.is_over or len(game.legal_actions()) < 2:
         pytest.skip("no choice here")
     actions = game.legal_actions()
-    result = MCTSAgent(iterations=len(actions), rollout_actions=0, seed=seed).search(game)
+    result = MCTSAgent(iterations=len(actions), seed=seed, evaluator="rollouts(0, material)").search(game)
     assert result.actions == tuple(actions) and result.visits == (1,) * len(actions)
     python = PythonMCTSAgent(iterations=1)
     for action, value in zip(actions, result.values):
@@ -148,8 +148,8 @@ def test_make_agent_errors():
         MCTSAgent(iterations=0)
     with pytest.raises(victorus.ConfigError, match="budget"):
         MCTSAgent(iterations=None)
-    with pytest.raises(victorus.ConfigError, match="rollout_actions"):
-        MCTSAgent(rollout_actions=-1)
+    with pytest.raises(victorus.ConfigError, match="rollout actions"):
+        MCTSAgent(evaluator="rollouts(-1, material)")
     for c in (-1, float("nan"), "1.4"):
         with pytest.raises(victorus.ConfigError, match="UCT exploration"):
             MCTSAgent(c=c)

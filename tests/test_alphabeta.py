@@ -1,4 +1,4 @@
-"""The alpha-beta agent (victorus.search_agents, C in victorus.search._alphabeta): its value and
+"""The alpha-beta agent (victorus.search.alphabeta, C in victorus.search._alphabeta): its value and
 best action against a slow minimax / paranoid search in Python over the public API, on
 positions of two teams and of three or more (R33); reproducibility; budgets and specs;
 cancellation."""
@@ -14,7 +14,7 @@ from victorus.errors import ConfigError
 from victorus.evaluation import evaluate
 from victorus.evaluation.registry import heuristic
 from victorus.search import _alphabeta
-from victorus.search_agents import AlphaBetaAgent
+from victorus.search.alphabeta import AlphaBetaAgent
 
 WIN_DECAY = 0.001         # a win k actions deep is worth 1 - k / 1000 (docs/agents.md)
 
@@ -116,7 +116,7 @@ def test_specs_and_bad_budgets():
         with pytest.raises(ConfigError):
             make_agent(spec)
     for kwargs in ({}, {"nodes": 10, "depth": 0}, {"nodes": 10, "table_bits": 40},
-                   {"nodes": 10, "weights": {"speed": 1}}, {"seconds": -1.0}):
+                   {"nodes": 10, "evaluator": "heuristic(speed)"}, {"seconds": -1.0}):
         with pytest.raises(ConfigError):
             AlphaBetaAgent(**kwargs)
     with pytest.raises(ConfigError):

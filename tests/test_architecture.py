@@ -110,12 +110,15 @@ def test_the_architecture_map_is_the_code():
     assert upward == []
 
 
-def test_the_search_and_evaluation_folders_are_ordered_inside():
-    """The search wing and the evaluation floor are each several floors of their own (so
-    the map orders the rooms inside them, and the test above holds every arrow there to
-    point down), and evaluation is below every search."""
+def test_the_folders_are_floors_ordered_inside():
+    """Each folder (the search wing, the evaluation floor, training, the page) is several
+    floors inside one floor of the house (so the map orders the rooms inside it, and the
+    test above holds every arrow there to point down), and evaluation is below every
+    search."""
     floors = house_map()
-    for folder, whole in (("search", 4), ("evaluation", 3)):
+    folders = sorted(p.name for p in PACKAGE.iterdir() if (p / "__init__.py").is_file())
+    assert folders == ["evaluation", "page", "search", "training"]
+    for folder, whole in (("search", 4), ("evaluation", 3), ("training", 6), ("page", 7)):
         inside = {floor for name, (floor, _) in floors.items()
                   if name == folder or name.startswith(folder + ".")}
         assert len(inside) >= 3 and all(whole <= floor < whole + 1 for floor in inside), folder
@@ -132,6 +135,18 @@ def test_the_searches_cimport_only_the_evaluator_interface():
     assert {"search._mcts", "search._puct", "search._alphabeta"} <= set(searches)
     wrong = sorted(f"{name} cimports {dep}" for name in searches for dep in graph[name]
                    if dep.startswith("evaluation") and dep != "evaluation._evaluator")
+    assert wrong == []
+
+
+def test_the_search_agents_import_only_the_evaluation_face():
+    """The Python twin of the test above: a search module takes an Evaluator (or its
+    spec) through the evaluation floor's face and registry, never the network's module
+    or an evaluator's compiled one, so the network's form never reaches a search."""
+    graph = import_graph()
+    searches = [name for name in graph if name.startswith("search.") or name == "search"]
+    assert {"search.puct", "search.mcts", "search.alphabeta", "search.registry"} <= set(searches)
+    wrong = sorted(f"{name} imports {dep}" for name in searches for dep in graph[name]
+                   if dep == "evaluation.network" or dep.startswith("evaluation._"))
     assert wrong == []
 
 
@@ -268,7 +283,7 @@ def test_rooms_stay_small():
     Python or Cython: a room that grows past them is split along its seams
     (docs/architecture.md)."""
     sources = [*PACKAGE.rglob("*.py"), *PACKAGE.rglob("*.pyx"), *PACKAGE.rglob("*.pxd"),
-               *PACKAGE.glob("engine/*.pxi"), *PACKAGE.glob("web/*")]
+               *PACKAGE.glob("engine/*.pxi"), *PACKAGE.glob("page/web/*")]
     assert [p.name for p in sources if len(p.read_text().splitlines()) > 1000] == []
     long = [f"{path.name}:{node.name}" for path in PACKAGE.rglob("*.py")
             for node in ast.walk(ast.parse(path.read_text()))
@@ -364,3 +379,11 @@ def test_the_scripts_help_opens_with_whole_sentences():
         assert 'description=__doc__.split("\\n\\n")[0]' in text, path.name
         first = ast.get_docstring(ast.parse(text), clean=False).split("\n\n")[0]
         assert first.rstrip().endswith("."), (path.name, first[-60:])
+
+
+def test_tests_map_is_current():
+    """tests/MAP.md lists, floor by floor of docs/architecture.md, the test files importing
+    its modules (tools/tests_map.py)."""
+    tool = load_tool("tests_map")
+    assert (ROOT / "tests" / "MAP.md").read_text() == tool.text(), \
+        "python tools/tests_map.py rewrites it"

@@ -419,8 +419,8 @@ def test_a_vector_opponent_named_twice_is_refused_whatever_the_order(opponents):
 def test_a_web_request_naming_a_field_twice_is_refused(raw):
     from helpers import serving
     from test_server import call, state
+    from victorus.page.table import Table
     from victorus.session import PERSON
-    from victorus.table import Table
     with serving(Table("compact", 2, seats=[PERSON] * 6, agent_delay=0), worker=False) as server:
         before = state(server)
         path = "/api/play" if b"action" in raw else "/api/new"

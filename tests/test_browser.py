@@ -16,7 +16,7 @@ import pytest
 import victorus
 from helpers import serving
 from victorus import record
-from victorus.server import PERSON, Table
+from victorus.page.server import PERSON, Table
 
 pytestmark = pytest.mark.browser
 

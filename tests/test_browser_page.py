@@ -12,10 +12,10 @@ import test_browser
 import victorus
 from helpers import position, serving
 from test_browser import ARTIFACTS, BOX, TIMEOUT_MS, new_game, screenshot
-from victorus import page_state
-from victorus.analysis import Analysis
 from victorus.clock import ManualTime
-from victorus.server import PERSON, Table
+from victorus.page import page_state
+from victorus.page.analysis import Analysis
+from victorus.page.server import PERSON, Table
 
 pytestmark = pytest.mark.browser
 browser = test_browser.browser          # the same Chromium fixture (skipped without one)

@@ -11,8 +11,8 @@ import victorus
 from helpers import position, serving
 from test_browser_page import RED_ONLY, show, shown
 from test_browser_review import picture
-from victorus.analysis import Analysis, Review
-from victorus.server import Table
+from victorus.page.analysis import Analysis, Review
+from victorus.page.server import Table
 
 pytestmark = pytest.mark.browser
 browser = test_browser.browser          # the same Chromium fixture (skipped without one)

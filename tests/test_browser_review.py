@@ -15,8 +15,8 @@ import test_browser
 import victorus
 from helpers import serving
 from test_browser import TIMEOUT_MS, new_game
-from victorus.analysis import Analysis, Review
-from victorus.server import PERSON, Server, Table
+from victorus.page.analysis import Analysis, Review
+from victorus.page.server import PERSON, Server, Table
 
 pytestmark = pytest.mark.browser
 browser = test_browser.browser          # the same Chromium fixture (skipped without one)

@@ -44,6 +44,9 @@ def test_the_clock_is_the_searches_and_the_deadline_is_start_plus_budget():
     assert before - 1 < budgets.now() < time.monotonic() + 1     # the same monotonic clock
     assert budgets.deadline(0.05, 100.0) == 100.05
     assert budgets.deadline(None, 100.0) == 0.0
+    # a start long before the clock's zero (an hour back on a machine up for minutes) is a
+    # deadline already past, never 0.0, which the searches read as none
+    assert 0.0 < budgets.deadline(10.0, -3600.0) == budgets.MIN_DEADLINE
 
 
 @pytest.mark.parametrize("kind", time_budget_kinds())

@@ -10,7 +10,7 @@ from victorus.agents import MCTSAgent, make_agent
 from victorus.checks import check_int, parse_int
 from victorus.cli import main
 from victorus.notation import Action
-from victorus.server import PERSON, Table
+from victorus.page.server import PERSON, Table
 
 HUGE = "9" * 5000
 

@@ -139,10 +139,10 @@ def test_long_jobs_log_to_the_victorus_logger(caplog, capsys, flags, shown):
 def test_serve_passes_its_log_level_to_uvicorn(monkeypatch):
     """serve no longer silences uvicorn: its level follows --log-level / -v, and info
     turns its access log on."""
-    import victorus.server
-    from victorus.server import Server, Table
+    import victorus.page.server
+    from victorus.page.server import Server, Table
     seen = []
-    monkeypatch.setattr(victorus.server, "serve",
+    monkeypatch.setattr(victorus.page.server, "serve",
                         lambda *args, log_level: seen.append(log_level))
     assert main(["serve", "--port", "0"]) == 0
     assert main(["serve", "--port", "0", "-v"]) == 0
@@ -167,9 +167,9 @@ def test_simulate_refuses_json_and_csv_into_one_stream(capsys, tmp_path):
 def test_serve_open_says_when_no_browser_opens(monkeypatch, capsys, opened):
     import webbrowser
 
-    import victorus.server
+    import victorus.page.server
     monkeypatch.setattr(webbrowser, "open", lambda url: opened)
-    monkeypatch.setattr(victorus.server, "serve",
+    monkeypatch.setattr(victorus.page.server, "serve",
                         lambda host, port, table, ready, log_level: ready("http://127.0.0.1:1/"))
     assert main(["serve", "--open"]) == 0
     out = capsys.readouterr().out

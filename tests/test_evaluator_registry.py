@@ -19,10 +19,12 @@ from victorus.evaluation import (
     make_evaluator,
     material,
     rollouts,
+    twin,
     uniform,
 )
 from victorus.evaluation import network as network_module
 from victorus.evaluation.registry import heuristic, network
+from victorus.evaluation.registry import network as network_evaluator
 
 
 @pytest.mark.parametrize("spec", ["heuristic", "material", "uniform", "network(default)",
@@ -64,30 +66,24 @@ def test_every_registered_evaluator_is_reachable_from_a_spec():
                                "lookahead"}
 
 
-def test_the_knobs_and_the_spec_give_the_same_search():
-    """PUCT's and the UCT's old settings name an evaluator: the same searches to the visit."""
+def test_an_evaluator_and_its_spec_give_the_same_search():
+    """An agent's one evaluator= takes an Evaluator or its spec: the same searches to the visit."""
     game = victorus.Game("compact", players=2)
-    for knobs, spec in ((dict(rollout_actions=3, evaluated=True, network="default"),
-                         "rollouts(3, network(default))"),
-                        (dict(evaluated=True, evaluated_priors=True),
-                         "rollouts(10, lookahead(heuristic))"),
-                        (dict(), "rollouts(10, material)"),
-                        (dict(evaluator="uniform"), "uniform")):
-        a = PUCTAgent(60, seed=3, **knobs).search(game)
+    for spec in ("rollouts(3, network(default))", "rollouts(10, lookahead(heuristic))",
+                 "rollouts(10, material)", "uniform"):
+        a = PUCTAgent(60, seed=3, evaluator=make_evaluator(spec)).search(game)
         b = PUCTAgent(60, seed=3, evaluator=spec).search(game)
         assert (a.visits, a.values) == (b.visits, b.values)
-    a = MCTSAgent(80, seed=2, evaluated=True).search(game)
+    a = MCTSAgent(80, seed=2, evaluator=make_evaluator("rollouts(10, heuristic)")).search(game)
     b = MCTSAgent(80, seed=2, evaluator="rollouts(10, heuristic)").search(game)
     assert a.visits == b.visits
-
-
-def test_alphabeta_takes_any_evaluator_and_refuses_two():
-    game = victorus.Game("compact", players=2)
-    a = AlphaBetaAgent(300, seed=1, network="default").search(game)
+    a = AlphaBetaAgent(300, seed=1, evaluator=network_evaluator("default")).search(game)
     b = AlphaBetaAgent(300, seed=1, evaluator="network(default)").search(game)
     assert (a.action, a.value) == (b.action, b.value)
-    with pytest.raises(ConfigError, match="not both"):
-        AlphaBetaAgent(300, evaluator="material", weights={"material": 1.0})
+    weighted = AlphaBetaAgent(300, seed=1, evaluator=heuristic({"material": 3.0}))
+    assert weighted.evaluator.spec == "heuristic({'material': 3.0})"
+    with pytest.raises(ConfigError, match="unknown evaluator"):
+        AlphaBetaAgent(300, evaluator="materiel(2)")
 
 
 def test_a_new_evaluator_plays_in_every_search_and_in_the_vector_step():
@@ -125,7 +121,7 @@ def test_the_layout_and_the_boards_come_from_the_c_sizes():
     assert network_module.LAYOUT == (f"seat-kind-cell/t{sizes['types']}-s{sizes['seat_inputs']}"
                                      f"-g{sizes['global_inputs']}-k{sizes['skip_terms']}")
     assert sizes["boards"] == len(network_module.BOARDS)
-    assert network_module.VALUE_BOUND == VALUE_BOUND == pytest.approx(0.99)
+    assert twin.VALUE_BOUND == VALUE_BOUND == pytest.approx(0.99)
 
 
 def test_values_stay_within_the_bound_and_a_finished_game_is_its_returns():
@@ -234,22 +230,52 @@ def test_an_evaluator_is_made_by_its_constructor_once():
         made.__init__(3, make_evaluator("network(default)"))
 
 
-def test_best_takes_its_knobs_as_before():
-    """best's kinds keep the settings of PUCTAgent's knobs: an override builds from them."""
-    assert make_agent("best-heuristic:50", rollout_actions=3).evaluator.spec == "rollouts(3, heuristic)"
-    assert make_agent("best-net:50", rollout_actions=1).evaluator.spec == "rollouts(1, network(default))"
-    assert make_agent("best-heuristic:50", network="default").network is not None
-    assert make_agent("best-heuristic:50", evaluated_priors=True).evaluator.spec == \
-        "rollouts(10, lookahead(heuristic))"
+def test_a_kind_is_built_from_its_spec_with_a_network_in_place_of_its_own():
+    """best-net(FILE) and make_agent(network=...) put that network into the evaluator spec the
+    kind declares; every other setting is the kind's."""
+    from victorus.search.registry import REGISTRY
+    game = victorus.Game("compact", players=2)
+    declared = REGISTRY["best-net"].evaluator
+    assert declared == "rollouts(3, network(default))"
+    named = make_agent("best-net(default-35c93a166b61):60", seed=4)
+    assert named.evaluator.spec == "rollouts(3, network(default-35c93a166b61))"
+    assert named.name == "best-net(default-35c93a166b61):60"
+    given = make_agent("best-net:60", seed=4, network=network_evaluator("default-35c93a166b61"))
+    assert given.evaluator.spec == named.evaluator.spec and given.name == "best-net:60"
+    assert given.c_puct == named.c_puct == REGISTRY["best-net"].settings["c_puct"]
+    a, b = named.search(game), given.search(game)
+    assert (a.visits, a.values) == (b.visits, b.values)
+    assert make_agent("alphabeta-net:50", network="default-35c93a166b61").evaluator.spec == \
+        "network(default-35c93a166b61)"
+    for spec, settings, why in (("best-heuristic:50", {"network": "default"}, "takes no network"),
+                                ("best-net(default):50", {"network": "default"}, "names its network"),
+                                ("best-net:50", {"network": "default", "evaluator": "uniform"},
+                                 "not both"),
+                                ("best-net:50", {"network": make_evaluator("material")},
+                                 "got the evaluator 'material'")):
+        with pytest.raises(ConfigError, match=why):
+            make_agent(spec, **settings)
 
 
-def test_networks_and_modules_of_the_old_names_still_load(tmp_path):
-    """A network file of the layout's old name (same sizes) is read; the modules keep
-    their old names (victorus.search.network, victorus.search.evaluation)."""
-    import victorus.search.evaluation as old_evaluation
-    import victorus.search.network as old_network
-    from victorus.evaluation import heuristic as heuristic_module
-    assert old_network is network_module and old_evaluation is heuristic_module
+def test_an_evaluator_says_which_games_it_serves():
+    """Evaluator.check: a network's evaluator (alone or inside another) refuses a board or a
+    number of players it was not trained for; every search agent checks before it chooses,
+    a decisive action included."""
+    narrow = network_module.Network.fresh(trained={"boards": ["compact"], "players": [2]})
+    inner = rollouts(3, network_evaluator(narrow))
+    inner.check(victorus.Game("compact", players=2))
+    for game in (victorus.Game("standard", players=2), victorus.Game("compact", players=3)):
+        with pytest.raises(ConfigError, match="trained for boards"):
+            inner.check(game)
+        for agent in (PUCTAgent(10, evaluator=inner), MCTSAgent(10, evaluator=inner),
+                      AlphaBetaAgent(10, evaluator=network_evaluator(narrow))):
+            with pytest.raises(ConfigError, match="trained for boards"):
+                agent.choose(game)
+    make_evaluator("heuristic").check(victorus.Game("standard"))       # serves every game
+
+
+def test_networks_of_the_old_layout_name_still_load(tmp_path):
+    """A network file of the layout's old name (same sizes) is read."""
     data = network_module.default_network().to_bytes()
     old = network_module.Network.from_bytes(data)             # rewritten with the old name:
     header = data.replace(network_module.LAYOUT.encode(), b"seat-kind-cell/1", 1)

@@ -12,7 +12,7 @@ import pytest
 
 import victorus
 from victorus.errors import ConfigError, MissingDependencyError
-from victorus.puct import PUCTAgent
+from victorus.search.puct import PUCTAgent
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "train_evaluator.py"
 
@@ -158,7 +158,7 @@ def test_the_evaluation_can_also_be_at_equal_iterations(example):
     assert (args.setup.eval_iterations, args.setup.c_puct, args.setup.batch_size) == (20, 0.5, 4)
     assert example.opponents(args.setup) == ("greedy", "mcts", "mcts-iterations")
     assert example.opponent_name("mcts-iterations", args.setup) == "mcts:20"
-    assert example.selfplay_agent(args.setup, None, 1).c_puct == 0.5
+    assert example.selfplay_agent(args.setup, "uniform", 1).c_puct == 0.5
     game = args.setup.new_game()
     net = example.Network(game.observation(0, dtype="uint8").size,
                           example.num_actions(game.board), args.hidden, seed=0)

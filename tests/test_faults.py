@@ -626,9 +626,9 @@ def test_the_optimiser_state_read_back_is_the_one_saved(run_copy):
     from it as it was."""
     import numpy as np
 
-    from victorus.checkpoint import optimiser_layout, read_arrays
     from victorus.evaluation.network import Network
     from victorus.training import Adam
+    from victorus.training.checkpoint import optimiser_layout, read_arrays
     network = Network.load(run_copy / f"round-{LAST}.vnet")
     state = read_arrays(str(run_copy / OPTIMISER), optimiser_layout(network.arrays), "a state")
     saved = arrays_of(run_copy / OPTIMISER)
@@ -902,7 +902,7 @@ def test_the_page_cuts_the_input_it_shows(ask):
     import urllib.request
 
     from helpers import serving
-    from victorus.server import PERSON, Table
+    from victorus.page.server import PERSON, Table
     path, body, words = PAGE_ASKS[ask]
     with serving(Table("compact", 2, seats=[PERSON] * 6, agent_delay=0), worker=False) as srv:
         request = urllib.request.Request(srv.url.rstrip("/") + path, method="GET"

@@ -72,9 +72,9 @@ def test_the_public_classes_annotations_resolve_at_run_time():
     import inspect
     import typing
 
-    import victorus.narration
+    import victorus.page.narration
     import victorus.view
-    for module in (victorus.view, victorus.narration):
+    for module in (victorus.view, victorus.page.narration):
         for _, cls in inspect.getmembers(module, inspect.isclass):
             if cls.__module__ == module.__name__:
                 typing.get_type_hints(cls)

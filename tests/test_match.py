@@ -140,7 +140,8 @@ def network_file(tmp_path_factory):
 def test_a_spec_names_its_network(network_file):
     agent = make_agent(f"best-net({network_file}):10", seed=1)
     assert agent.name == f"best-net({network_file}):10"
-    assert agent.network.arrays["w1"].tobytes() == Network.load(network_file).arrays["w1"].tobytes()
+    assert agent.evaluator.network.arrays["w1"].tobytes() == \
+        Network.load(network_file).arrays["w1"].tobytes()
     assert make_agent(f"alphabeta-net({network_file}):50").name == f"alphabeta-net({network_file}):50"
     assert make_agent("best-net(default):10").name == "best-net(default):10"
     assert make_agent("best-net:10").name == "best-net:10"               # the specs of before

@@ -1,10 +1,11 @@
-"""The game's events in words (victorus.narration): each found by comparing the position
+"""The game's events in words (victorus.page.narration): each found by comparing the position
 before and after an action, in hand-built positions (R24, R25, R28-R32)."""
 
 import victorus
 from helpers import position
-from victorus import page_state, record
-from victorus.narration import Narration, cells, result_words, turn_events, watching_words
+from victorus import record
+from victorus.page import page_state
+from victorus.page.narration import Narration, cells, result_words, turn_events, watching_words
 
 UNGATED = "a,3,"          # an army whose knights made 3 captures (R19)
 RESCUE = position({"i6": "0Tw", "i10": "1Q", "f17": "1K", "i20": "2Tb"}, armies={1: "a,0,0K"})

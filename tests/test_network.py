@@ -1,7 +1,8 @@
 """The learned evaluation (victorus.evaluation._network, victorus.evaluation.network): the C
-evaluator against its numpy twin and against the heuristic it starts from, its inputs
-against the observation planes, the network file and its refusals, and the searches that
-use it. R33 (team values), R22-R24 (the turn's inputs), R28-R29 (progress)."""
+evaluator against its numpy twin (victorus.evaluation.twin) and against the heuristic it
+starts from, its inputs against the observation planes, the network file and its refusals,
+and the searches that use it. R33 (team values), R22-R24 (the turn's inputs), R28-R29
+(progress)."""
 
 from __future__ import annotations
 
@@ -18,18 +19,11 @@ from hypothesis import strategies as st
 import victorus
 from victorus.constants import PIECE_LETTERS, PLANES
 from victorus.errors import ConfigError
-from victorus.evaluation import _network
+from victorus.evaluation import _network, rollouts
 from victorus.evaluation.heuristic import evaluate, terms
-from victorus.evaluation.network import (
-    BOARDS,
-    FORMAT_VERSION,
-    MAGIC,
-    Network,
-    NetworkFileError,
-    block_starts,
-    inputs,
-    team_matrix,
-)
+from victorus.evaluation.network import FORMAT_VERSION, MAGIC, Network, NetworkFileError
+from victorus.evaluation.registry import network as network_evaluator
+from victorus.evaluation.twin import BOARDS, block_starts, inputs, team_matrix
 from victorus.search.alphabeta import AlphaBetaAgent
 from victorus.search.puct import PUCTAgent
 
@@ -303,7 +297,7 @@ def test_a_network_refuses_configurations_it_was_not_trained_for(fresh):
     with pytest.raises(ConfigError, match="trained for boards"):
         narrow.evaluate(victorus.Game("standard", players=2))
     with pytest.raises(ConfigError, match="trained for boards"):
-        AlphaBetaAgent(100, network=narrow).choose(victorus.Game("compact", players=3))
+        AlphaBetaAgent(100, evaluator=network_evaluator(narrow)).choose(victorus.Game("compact", players=3))
 
 
 def test_a_network_pickles_as_its_bytes_and_copies_as_itself(trained):
@@ -312,8 +306,8 @@ def test_a_network_pickles_as_its_bytes_and_copies_as_itself(trained):
     again = pickle.loads(pickle.dumps(trained))
     assert again.to_bytes() == trained.to_bytes()
     assert copy.deepcopy(trained) is trained and copy.copy(trained) is trained
-    agent = copy.deepcopy(AlphaBetaAgent(100, network=trained))
-    assert agent.network is trained
+    agent = copy.deepcopy(AlphaBetaAgent(100, evaluator=network_evaluator(trained)))
+    assert agent.evaluator.network is trained
 
 
 def test_the_weights_cannot_be_written_while_searches_read_them(trained):
@@ -326,7 +320,7 @@ def test_the_weights_cannot_be_written_while_searches_read_them(trained):
 
 def test_a_batch_with_positions_without_rows_sums_nothing(trained):
     """The numpy twin's first layer when a position has no sparse row (the last one)."""
-    from victorus.evaluation.network import Batch, forward
+    from victorus.evaluation.twin import Batch, forward
     game = victorus.Game("compact", players=2)
     board, rows, dense, terms_, teams = inputs(game)
     empty = (board, rows[:0], dense, terms_, teams)
@@ -351,7 +345,7 @@ def test_alphabeta_on_a_fresh_network_searches_as_on_the_heuristic(fresh, board,
         if game.is_over:
             continue
         heuristic = AlphaBetaAgent(3000, seed=9).search(game)
-        learned = AlphaBetaAgent(3000, seed=9, network=fresh).search(game)
+        learned = AlphaBetaAgent(3000, seed=9, evaluator=network_evaluator(fresh)).search(game)
         assert learned.action == heuristic.action
         assert learned.nodes == heuristic.nodes
         assert learned.value == pytest.approx(heuristic.value, abs=1e-5)
@@ -361,22 +355,20 @@ def test_puct_with_a_network_scores_its_rollouts_with_it(fresh, trained):
     """PUCT's rollouts end in the network's value: a fresh network searches as the
     heuristic does; another network changes the root's values."""
     game = positions("compact", 2, "standard", 6, 20)[-1]
-    settings = dict(rollout_actions=4, evaluated=True, c_puct=0.35, seed=5)
-    base = PUCTAgent(300, **settings).search(game)
-    same = PUCTAgent(300, network=fresh, **settings).search(game)
-    other = PUCTAgent(300, network=trained, **settings).search(game)
+    settings = dict(c_puct=0.35, seed=5)
+    base = PUCTAgent(300, evaluator="rollouts(4, heuristic)", **settings).search(game)
+    same = PUCTAgent(300, evaluator=rollouts(4, network_evaluator(fresh)), **settings).search(game)
+    other = PUCTAgent(300, evaluator=rollouts(4, network_evaluator(trained)), **settings).search(game)
     assert same.visits == base.visits
     assert same.seat_values == pytest.approx(base.seat_values, abs=1e-4)
     assert other.seat_values != pytest.approx(base.seat_values, abs=1e-4)
-    with pytest.raises(ConfigError, match="evaluated=True"):
-        PUCTAgent(10, network=fresh)
 
 
 def test_network_agents_play_inside_the_vector_step(trained):
     """The learned evaluation in C inside VectorGames' step (no GIL, worker threads)."""
     from victorus.vector import VectorGames
-    for agent in (AlphaBetaAgent(200, network=trained),
-                  PUCTAgent(30, network=trained, evaluated=True)):
+    for agent in (AlphaBetaAgent(200, evaluator=network_evaluator(trained)),
+                  PUCTAgent(30, evaluator=rollouts(10, network_evaluator(trained)))):
         games = VectorGames(2, board="compact", players=2, seed=1, opponents={"team:1": agent})
         for _ in range(5):
             games.step(games.sample())
@@ -384,7 +376,7 @@ def test_network_agents_play_inside_the_vector_step(trained):
     narrow = Network(trained.arrays, {"boards": ["compact"], "players": [2]})
     with pytest.raises(ConfigError, match="trained for boards"):
         VectorGames(1, board="standard", players=2,
-                    opponents={"team:1": AlphaBetaAgent(100, network=narrow)})
+                    opponents={"team:1": AlphaBetaAgent(100, evaluator=network_evaluator(narrow))})
 
 
 
@@ -402,9 +394,9 @@ def test_a_spec_in_the_vector_step_is_checked_against_the_shipped_network(monkey
 
 def test_network_arguments_are_checked():
     with pytest.raises(ConfigError, match="network must be"):
-        AlphaBetaAgent(100, network=42)
+        network_evaluator(42)
     with pytest.raises(NetworkFileError, match="no such network file"):
-        AlphaBetaAgent(100, network="/nonexistent/net.vnet")
+        AlphaBetaAgent(100, evaluator="network(/nonexistent/net.vnet)")
     with pytest.raises(ConfigError):
         Network.fresh(hidden=0)
     with pytest.raises(NetworkFileError, match="has shape"):

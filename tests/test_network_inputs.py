@@ -18,7 +18,7 @@ from helpers import position
 from victorus._reference_game import ReferenceGame
 from victorus.constants import KING, NUM_SEATS, QUEEN
 from victorus.evaluation import _network
-from victorus.evaluation.network import inputs
+from victorus.evaluation.twin import inputs
 from victorus.geometry import hex_distance, winding_base
 
 SEAT_INPUTS = _network.SIZES["seat_inputs"]

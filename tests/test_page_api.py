@@ -7,11 +7,11 @@ import pytest
 
 import victorus
 from helpers import call, position, serving
-from victorus import page_state
-from victorus.analysis import Analysis
 from victorus.clock import ManualTime
 from victorus.geometry import DIRECTION_NAMES, DIRECTION_VECTORS, coords_of_label
-from victorus.server import PERSON, Table
+from victorus.page import page_state
+from victorus.page.analysis import Analysis
+from victorus.page.server import PERSON, Table
 
 RESCUE = position({"i6": "0Tw", "i10": "1Q", "f17": "1K", "i20": "2Tb"}, armies={1: "a,0,0K"})
 

@@ -40,7 +40,7 @@ def test_a_budget_past_the_page_limits_is_refused_by_name(kind):
 
 PEAK = """
 import json, victorus
-from victorus.table import Table
+from victorus.page.table import Table
 from victorus.search.registry import REGISTRY
 
 def kb(field):

@@ -14,7 +14,7 @@ import test_browser
 from helpers import call
 from test_browser import TIMEOUT_MS
 from victorus.clock import ManualTime
-from victorus.server import MAX_POLL_WAIT, PERSON, SEAT_LEASE, SEATS_MOVED, Server, Table
+from victorus.page.server import MAX_POLL_WAIT, PERSON, SEAT_LEASE, SEATS_MOVED, Server, Table
 
 browser = test_browser.browser          # the same Chromium fixture (skipped without one)
 TAB_A, TAB_B, TAB_NEW = "0123456789abcdef", "fedcba9876543210", "00000000000000ff"

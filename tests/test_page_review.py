@@ -1,4 +1,4 @@
-"""The page's review and analysis over HTTP (victorus.analysis): a chance read as the
+"""The page's review and analysis over HTTP (victorus.page.analysis): a chance read as the
 fair share when the search sees nothing, a browsed position analysed, a finished game's
 end told by its result, the review of a whole game (bounded, cancellable, its marks),
 and the tabs that watch a game played in another tab."""
@@ -8,8 +8,8 @@ import pytest
 
 import victorus
 from helpers import call, serving, settled
-from victorus.analysis import REVIEW_MAX_POSITIONS, Analysis, Review, _spread, chance
-from victorus.server import PERSON, Table
+from victorus.page.analysis import REVIEW_MAX_POSITIONS, Analysis, Review, _spread, chance
+from victorus.page.server import PERSON, Table
 
 TAB_A, TAB_B = "0123456789abcdef", "fedcba9876543210"
 

@@ -8,11 +8,11 @@ import pytest
 
 import victorus
 from helpers import call, serving, settled
-from victorus import page_state
-from victorus.analysis import Analysis, Review, _search, _teams, chance, mark_thresholds
 from victorus.clock import ManualTime
 from victorus.game import play_random
-from victorus.server import PERSON, Table
+from victorus.page import page_state
+from victorus.page.analysis import Analysis, Review, _search, _teams, chance, mark_thresholds
+from victorus.page.server import PERSON, Table
 
 
 # -- deltas ------------------------------------------------------------------------------

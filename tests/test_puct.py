@@ -1,4 +1,4 @@
-"""PUCT in C (victorus.puct, victorus.search._puct) against the slow Python reference
+"""PUCT in C (victorus.search.puct, victorus.search._puct) against the slow Python reference
 (tests/puct_reference.py), and the search's contract: batches, proofs, reuse, noise,
 bad evaluators, cancellation. Values are per seat with team mates sharing (R33)."""
 
@@ -11,7 +11,7 @@ import victorus
 from puct_reference import search as reference_search
 from victorus.agents import make_agent
 from victorus.errors import ConfigError
-from victorus.puct import PUCTAgent, uniform_evaluator
+from victorus.search.puct import PUCTAgent, uniform_evaluator
 
 
 def leaf_evaluation(game):
@@ -283,8 +283,8 @@ def test_positions_searched_together_share_batches_and_match_alone():
 
 
 def test_rollouts_cut_short_are_scored_by_the_evaluation():
-    """rollout_actions=0 and evaluated: a leaf's value is the heuristic evaluation's
-    (victorus.evaluation), for the UCT and for PUCT's C heuristic alike (R33 teams)."""
+    """rollouts(0, heuristic): a leaf's value is the heuristic evaluation's
+    (victorus.evaluation), for the UCT and for PUCT alike (R33 teams)."""
     from victorus.agents import MCTSAgent
     from victorus.evaluation import evaluate
     for players in (2, 3):
@@ -296,29 +296,24 @@ def test_rollouts_cut_short_are_scored_by_the_evaluation():
             child = game.copy()
             child.play(action)
             expected.append(evaluate(child)[game.to_move])
-        uct = MCTSAgent(len(actions), rollout_actions=0, evaluated=True, seed=0).search(game)
+        uct = MCTSAgent(len(actions), seed=0, evaluator="rollouts(0, heuristic)").search(game)
         assert uct.visits == (1,) * len(actions)
         assert uct.values == pytest.approx(expected, abs=1e-6)
-        puct = PUCTAgent(2, rollout_actions=0, evaluated=True, seed=0).search(game)
+        puct = PUCTAgent(2, evaluator="rollouts(0, heuristic)", seed=0).search(game)
         visited = [i for i, n in enumerate(puct.visits) if n]
         assert len(visited) == 1
         assert puct.values[visited[0]] == pytest.approx(expected[visited[0]], abs=1e-6)
-        material = MCTSAgent(len(actions), rollout_actions=0, seed=0).search(game)
+        material = MCTSAgent(len(actions), seed=0, evaluator="rollouts(0, material)").search(game)
         assert material.values != uct.values
 
 
 def test_best_is_the_tuned_puct_at_a_budget():
-    from victorus.agents import BEST_EVALUATION, BEST_NET_SETTINGS, BEST_SETTINGS
-    from victorus.page_state import PAGE_AGENTS
-    from victorus.search.puct import knob_evaluator
+    from victorus.agents import BEST_EVALUATOR, BEST_SETTINGS, REGISTRY
+    from victorus.page.page_state import PAGE_AGENTS
     best = make_agent("best:0.01s", seed=1)
     assert best.name == "best:0.01s" and best.seconds == 0.01
-    settings = BEST_NET_SETTINGS if BEST_EVALUATION == "network" else BEST_SETTINGS
-    assert best.c_puct == settings["c_puct"]
-    assert best.evaluator.spec == knob_evaluator(settings["rollout_actions"], settings["evaluated"],
-                                                 network="default" if settings is BEST_NET_SETTINGS
-                                                 else None).spec
-    assert (best.network is not None) == (BEST_EVALUATION == "network")
+    assert best.c_puct == BEST_SETTINGS["c_puct"] and REGISTRY["best"].settings == BEST_SETTINGS
+    assert best.evaluator.spec == BEST_EVALUATOR == REGISTRY["best"].evaluator
     assert make_agent("best").seconds == 0.1 and make_agent("best:300").iterations == 300
     game = midgame()
     assert make_agent("best:200", seed=2).choose(game) == make_agent("best:200", seed=2).choose(game)
@@ -337,7 +332,7 @@ def test_evaluated_priors_follow_the_evaluation_of_each_action():
         child = game.copy()
         child.play(action)
         weights.append(math.exp(4 * evaluate(child)[game.to_move]))
-    result = PUCTAgent(1, evaluated=True, evaluated_priors=True, seed=0).search(game)
+    result = PUCTAgent(1, evaluator="rollouts(10, lookahead(heuristic))", seed=0).search(game)
     assert result.priors == pytest.approx([w / sum(weights) for w in weights], rel=1e-5)
     captures = PUCTAgent(1, seed=0).search(game).priors
     assert captures != result.priors

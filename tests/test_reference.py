@@ -28,8 +28,8 @@ import victorus
 import victorus._engine as compiled_engine
 from victorus import Game, constants, errors
 from victorus.agents import GreedyAgent, MCTSAgent, PythonMCTSAgent, RandomAgent
-from victorus.puct import PUCTAgent
-from victorus.search_agents import AlphaBetaAgent
+from victorus.search.alphabeta import AlphaBetaAgent
+from victorus.search.puct import PUCTAgent
 from victorus.vector import VectorGames
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -99,35 +99,35 @@ PUBLIC_MODULES = (
     "victorus.record", "victorus.simulate", "victorus.workers", "victorus.search.registry",
     "victorus.search.simple", "victorus.search.mcts", "victorus.search.protocols",
     "victorus.search.budgets", "victorus.search.results", "victorus.search.choice",
-    "victorus.search.rng",
+    "victorus.search.rng", "victorus.search.agent",
     "victorus.search.puct", "victorus.search.alphabeta", "victorus.evaluation.heuristic",
-    "victorus.evaluation.network", "victorus.evaluation.compare", "victorus.evaluation.registry",
+    "victorus.evaluation.network", "victorus.evaluation.twin", "victorus.evaluation.compare",
+    "victorus.evaluation.registry",
     "victorus.tournament", "victorus.match",
     "victorus.ratings", "victorus.tensors",
     "victorus.vector", "victorus.gym_env", "victorus.vector_env", "victorus.env",
-    "victorus.openspiel", "victorus.training", "victorus.selfplay", "victorus.gating",
-    "victorus.checkpoint", "victorus.render",
-    "victorus.analysis", "victorus.view", "victorus.files")
+    "victorus.openspiel", "victorus.training.run", "victorus.training.settings",
+    "victorus.training.selfplay", "victorus.training.step", "victorus.training.gating",
+    "victorus.training.checkpoint", "victorus.render",
+    "victorus.page.analysis", "victorus.view", "victorus.files")
 #: The package's other modules, and why they are not on the reference page.
 NOT_ON_THE_SITE = {
     "victorus.agents": "the search wing's public face: its names are documented where they "
                        "are defined (search.registry, search.simple, search.mcts, ...)",
-    "victorus.puct": "search.puct under the name it had before",
-    "victorus.search_agents": "search.alphabeta under the name it had before",
     "victorus.evaluation": "the evaluation floor's package: its modules are on the page",
     "victorus.search": "the search wing's package: its modules are on the page",
-    "victorus.search.network": "evaluation.network under the name it had before",
-    "victorus.search.evaluation": "evaluation.heuristic under the name it had before",
+    "victorus.training": "the training folder's package: its modules are on the page",
     "victorus.cli": "the command line (victorus --help)",
     "victorus.bench": "victorus bench (docs/performance.md)",
     "victorus.timing": "victorus bench's decisions timed against their budgets (docs/performance.md)",
     "victorus.play": "victorus play, the terminal game",
-    "victorus.server": "victorus serve (docs/serve.md)",
-    "victorus.table": "victorus serve's game table",
+    "victorus.page": "victorus serve's package: the page's Python beside its JS",
+    "victorus.page.server": "victorus serve (docs/serve.md)",
+    "victorus.page.table": "victorus serve's game table",
     "victorus.session": "victorus serve's seats and agents",
-    "victorus.page_state": "victorus serve's JSON state",
+    "victorus.page.page_state": "victorus serve's JSON state",
     "victorus.clock": "victorus serve's turn clock",
-    "victorus.narration": "victorus serve's narration of the moves",
+    "victorus.page.narration": "victorus serve's narration of the moves",
     "victorus.progress": "the commands' progress bars",
     "victorus.playthrough": "the golden playthrough files of the tests",
     "victorus.constants": "the rules' tables, generated into the C build (docs/rules.md)",

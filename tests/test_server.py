@@ -17,12 +17,13 @@ from hypothesis import strategies as st
 
 import victorus
 from helpers import position, serving
-from victorus import page_state, record
-from victorus import server as server_module
-from victorus import table as table_module
+from victorus import record
 from victorus.clock import ManualTime
 from victorus.geometry import SEAT_NAMES
-from victorus.server import PERSON, Table
+from victorus.page import page_state
+from victorus.page import server as server_module
+from victorus.page import table as table_module
+from victorus.page.server import PERSON, Table
 from victorus.simulate import simulate
 
 PEOPLE_FIRST = [PERSON, "greedy", "greedy", "greedy", "greedy", "greedy"]

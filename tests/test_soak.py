@@ -31,7 +31,7 @@ def test_the_engine_soak_catches_a_broken_undo_and_pickle(monkeypatch):
 
 
 def test_the_server_soak_catches_a_500(monkeypatch):
-    from victorus.server import Table
+    from victorus.page.server import Table
     failures: list[str] = []
 
     def broken(self, *args, **kwargs):

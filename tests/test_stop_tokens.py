@@ -9,8 +9,8 @@ import pytest
 
 import victorus
 from victorus.agents import KINDS, PUCTAgent, make_agent
+from victorus.page.table import Table
 from victorus.session import PERSON
-from victorus.table import Table
 
 SPECS = [kind.name + (":40" if kind.unit else "") for kind in KINDS]   # every kind
 

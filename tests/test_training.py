@@ -1,5 +1,6 @@
 """Training the learned evaluation (victorus.training, ``victorus train``): a tiny run end
-to end, its files, its reproducibility whatever the workers, resuming, and its refusals."""
+to end, its files, its reproducibility whatever the workers, resuming, and its refusals; the
+numpy twin's gradients (victorus.evaluation.twin)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ import victorus
 from victorus import tensors
 from victorus.cli import main
 from victorus.errors import ConfigError
-from victorus.evaluation.network import Batch, Network, inputs, loss_and_gradients, moves
+from victorus.evaluation.network import Network
+from victorus.evaluation.twin import Batch, inputs, loss_and_gradients, moves
 from victorus.training import Settings, game_tasks, play_game, read_run, train
 
 TINY = dict(rounds=2, games=4, iterations=12, label_iterations=16, label_share=1.0,
@@ -103,14 +105,14 @@ def test_the_loop_data_reads_back_through_read_run(tmp_path):
 
 def test_each_position_is_read_once(tmp_path, monkeypatch):
     """window 1, epochs 1 (the defaults): a round trains on its own positions, each once."""
-    from victorus import training
+    from victorus.training import step
     seen = []
-    real = training.loss_and_gradients
+    real = step.loss_and_gradients
 
     def spy(arrays, batch, *args):
         seen.append(len(batch))
         return real(arrays, batch, *args)
-    monkeypatch.setattr(training, "loss_and_gradients", spy)
+    monkeypatch.setattr(step, "loss_and_gradients", spy)
     _, _, points = run(tmp_path, "once", window=1, epochs=1, batch=16, rounds=2)
     assert Settings().window == 1 and Settings().epochs == 1
     assert sum(seen) == points[1].positions + points[2].positions
@@ -139,13 +141,13 @@ def test_one_optimiser_goes_on_from_round_to_round(tmp_path, monkeypatch):
 def test_the_gate_refuses_a_weaker_candidate(tmp_path, monkeypatch):
     """A candidate that values material backwards loses the gate: it is kept as its
     round's file, but the best network (network.vnet, and self-play's searcher) stays."""
-    from victorus import training
+    from victorus.training import run as loop
 
     def backwards(network, *args, **kwargs):
         arrays = dict(network.arrays)
         arrays["skip"] = -3 * arrays["skip"]
         return Network(arrays, network.trained, network.info), [0.0]
-    monkeypatch.setattr(training, "fit", backwards)
+    monkeypatch.setattr(loop, "fit", backwards)
     out, best, points = run(tmp_path, "gated", gate_games=8, gate_threshold=0.55,
                             match_iterations=40, curve_games=0, rounds=1,
                             mix=(("compact", 2, "standard", 1),))
@@ -173,8 +175,8 @@ def test_policy_labels_are_the_deep_search_visit_counts(monkeypatch):
     """A kept position's policy target is the deep search's visits, normalised, over the
     legal actions in legal_actions() order (hand-computed here from made-up visits); its
     moves are the legal actions' origin and target columns."""
-    from victorus import selfplay
     from victorus.search.results import SearchResult
+    from victorus.training import selfplay
 
     class Made:
         def __init__(self, deep):
@@ -186,7 +188,7 @@ def test_policy_labels_are_the_deep_search_visit_counts(monkeypatch):
             visits = visits if self.deep else (0,) * len(legal)
             return SearchResult(legal[0], tuple(legal), visits, (0.0,) * len(legal), 4, 4, (),
                                 (0.25, -0.25, 0, 0, 0, 0))
-    monkeypatch.setattr(selfplay, "_agents", lambda seed, network, play: (Made(False), Made(True)))
+    monkeypatch.setattr(selfplay, "_agents", lambda seed, evaluator, play: (Made(False), Made(True)))
     samples = play_game(("compact", 2, "standard", 3), None, 12, 0, 6, 1.0, label_share=0.5)
     assert 0 < len(samples) < 6
     for sample in samples:
@@ -322,14 +324,14 @@ def test_the_command_line_trains_and_refuses_bad_folders(tmp_path, capsys):
 def test_distil_searches_later_rounds_with_the_best_network(tmp_path, monkeypatch, distil):
     """Search and distil: the held-out games and round 1 searched with round 0's network,
     later rounds with the best so far; --no-distil keeps every round on round 0's."""
-    from victorus import training
+    from victorus.training import run as loop
     searched = []
-    real = training.self_play
+    real = loop.self_play
 
-    def spy(tasks, play, network, *args):
-        searched.append(network.arrays["w3"].tobytes())
-        return real(tasks, play, network, *args)
-    monkeypatch.setattr(training, "self_play", spy)
+    def spy(tasks, play, evaluator, *args):
+        searched.append(evaluator.network.arrays["w3"].tobytes())
+        return real(tasks, play, evaluator, *args)
+    monkeypatch.setattr(loop, "self_play", spy)
     out, _, _ = run(tmp_path, f"distil-{distil}", distil=distil)
     start = Network.load(out / "round-0.vnet").arrays["w3"].tobytes()
     first = Network.load(out / "round-1.vnet").arrays["w3"].tobytes()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from victorus import server
+from victorus.page import server
 
 uvicorn = pytest.importorskip("uvicorn")
 PYPROJECT = Path(__file__).resolve().parents[1] / "pyproject.toml"

@@ -28,7 +28,7 @@ IMPLEMENTATIONS = {
     "record": ("src/victorus/record.py",),
     # the learned evaluation: its C evaluator and its numpy twin
     "network": ("src/victorus/evaluation/_network.pyx", "src/victorus/evaluation/_terms.pyx",
-                "src/victorus/evaluation/network.py"),
+                "src/victorus/evaluation/network.py", "src/victorus/evaluation/twin.py"),
 }
 #: Implementations compiled into extensions: a mutant there needs a rebuild; the file
 #: touched so that the build sees the change (an engine .pxi is included by _engine.pyx).

@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from helpers import serving  # noqa: E402
-from victorus.server import PERSON, Table  # noqa: E402
+from victorus.page.server import PERSON, Table  # noqa: E402
 
 VIEWPORT = {"width": 1400, "height": 900}
 SUM = """() => { const e = performance.getEntriesByType('resource')

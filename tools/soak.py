@@ -30,8 +30,8 @@ import threading
 import time
 
 import victorus
+from victorus.page.server import PERSON, Server, Table
 from victorus.progress import Progress
-from victorus.server import PERSON, Server, Table
 
 CONFIGS = [(b, p, v) for b in ("standard", "compact") for p in (2, 3, 4, 5, 6)
            for v in ("standard", "quick12")] + \

@@ -19,8 +19,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from match import match  # noqa: E402
 
+from victorus.agents import AlphaBetaAgent  # noqa: E402
 from victorus.evaluation import DEFAULT_WEIGHTS, TERMS  # noqa: E402
-from victorus.search_agents import AlphaBetaAgent  # noqa: E402
+from victorus.evaluation.registry import heuristic  # noqa: E402
 
 #: Multipliers tried per term (a weight at 0 tries these values instead).
 FACTORS = (0.0, 0.5, 2.0)
@@ -29,7 +30,7 @@ FROM_ZERO = (0.1, 0.3, 1.0)
 
 def score(weights: dict, against: dict, openings: int, depth: int, seed: int) -> float:
     def player(w):
-        return lambda s: AlphaBetaAgent(10**12, s, depth=depth, weights=w)
+        return lambda s: AlphaBetaAgent(10**12, s, depth=depth, evaluator=heuristic(w))
     result = match(player(weights), player(against), openings, seed=seed, progress=False)
     value = (result.wins + 0.5 * (result.draws + result.unfinished)) / result.games
     print(f"  {weights} vs {against}: {result.line()} score {value:.3f}", flush=True)

@@ -8,14 +8,15 @@ spec; the kinds, their budgets, which play inside the vector step and on the pag
 registry's (`KINDS`, `victorus.search.registry`).
 """
 
+from .search.agent import AgentBase, SearchAgent
 from .search.alphabeta import AlphaBetaAgent, AlphaBetaResult
 from .search.mcts import MCTSAgent, PythonMCTSAgent
 from .search.protocols import Agent, NativeAgent
 from .search.puct import PUCTAgent
 from .search.registry import (
     AGENT_SPECS,
-    BEST_EVALUATION,
-    BEST_NET_SETTINGS,
+    BEST_EVALUATOR,
+    BEST_HEURISTIC_EVALUATOR,
     BEST_SETTINGS,
     BUDGET_HELP,
     KINDS,
@@ -25,20 +26,14 @@ from .search.registry import (
     VECTOR_KINDS,
     AgentKind,
     PageLimits,
-    alphabeta_agent,
-    alphabeta_net_agent,
-    best_agent,
-    best_heuristic_agent,
-    best_net_agent,
     make_agent,
 )
 from .search.results import SearchResult
 from .search.rng import SplitMix64
 from .search.simple import GreedyAgent, RandomAgent
 
-__all__ = ["AGENT_SPECS", "Agent", "AgentKind", "AlphaBetaAgent", "AlphaBetaResult",
-           "BEST_EVALUATION", "BEST_NET_SETTINGS", "BEST_SETTINGS", "BUDGET_HELP", "GreedyAgent",
+__all__ = ["AGENT_SPECS", "Agent", "AgentBase", "AgentKind", "AlphaBetaAgent", "AlphaBetaResult",
+           "BEST_EVALUATOR", "BEST_HEURISTIC_EVALUATOR", "BEST_SETTINGS", "BUDGET_HELP", "GreedyAgent",
            "KINDS", "LADDER_SPECS", "MCTSAgent", "NativeAgent", "OPPONENT_SPECS", "PUCTAgent",
-           "PageLimits", "PythonMCTSAgent", "REGISTRY", "RandomAgent", "SearchResult", "SplitMix64",
-           "VECTOR_KINDS", "alphabeta_agent", "alphabeta_net_agent", "best_agent",
-           "best_heuristic_agent", "best_net_agent", "make_agent"]
+           "PageLimits", "PythonMCTSAgent", "REGISTRY", "RandomAgent", "SearchAgent", "SearchResult",
+           "SplitMix64", "VECTOR_KINDS", "make_agent"]

@@ -29,7 +29,7 @@ import time
 import tracemalloc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from ._core import Position
 from ._probe import FirstLegProbe
@@ -519,9 +519,9 @@ def _mcts_rate(agent_class: type[MCTSAgent] | type[PythonMCTSAgent], games: Sequ
     from .agents import MCTSAgent
     agent: MCTSAgent | PythonMCTSAgent
     if agent_class is MCTSAgent:
-        agent = MCTSAgent(iterations, rollout_actions=rollout, seed=1, threads=threads)
+        agent = MCTSAgent(iterations, seed=1, threads=threads, evaluator=f"rollouts({rollout}, material)")
     else:
-        agent = agent_class(iterations, rollout_actions=rollout, seed=1)
+        agent = agent_class(iterations, rollout, seed=1)
     start = time.perf_counter()
     for game in games:
         agent.choose(game.copy())        # the positions stay as they are for the next run
@@ -592,6 +592,7 @@ def _learned_rows(games: Sequence[Game], nodes: int, seconds: float) -> list[Row
     alpha-beta's nodes per second with each."""
     from .evaluation import _network
     from .evaluation.network import default_network
+    from .evaluation.registry import network as network_evaluator
     from .search.alphabeta import AlphaBetaAgent
     network = default_network()
     corpus = [game._engine for game in position_corpus(games=10, seed=7, board="compact",
@@ -610,7 +611,8 @@ def _learned_rows(games: Sequence[Game], nodes: int, seconds: float) -> list[Row
         for game in games:
             searched += agent.search(game).nodes
         return searched / (time.perf_counter() - start)
-    rates = [(node_rate(AlphaBetaAgent(nodes, seed=1, network=network)),
+    learned_leaves = network_evaluator(network)
+    rates = [(node_rate(AlphaBetaAgent(nodes, seed=1, evaluator=learned_leaves)),
               node_rate(AlphaBetaAgent(nodes, seed=1))) for _ in range(3)]
     with_net, without = (sorted(r[k] for r in rates)[1] for k in (0, 1))
     return [Row("learned evaluation, a leaf (fresh games, compact 2p and standard 6p)", "us",
@@ -629,11 +631,10 @@ POLICY_NETWORK, VALUE_ONLY_NETWORK = "gated-2615ecd2ea22", "default-35c93a166b61
 def _policy_row(games: Sequence[Game], iterations: int) -> Row:
     """best-net's PUCT with a network with a policy head (learned priors and value)
     against best-net with the value-only network, in turns."""
-    from .evaluation.network import shipped_network
-    from .search.registry import best_net_agent
+    from .agents import PUCTAgent, make_agent
 
     def rate(network: str) -> float:
-        agent = best_net_agent(1, iterations, network=shipped_network(network), reuse_tree=False)
+        agent = cast(PUCTAgent, make_agent(f"best-net({network}):{iterations}", 1, reuse_tree=False))
         searched, start = 0, time.perf_counter()
         for game in games:
             searched += agent.search(game).iterations
@@ -645,13 +646,13 @@ def _policy_row(games: Sequence[Game], iterations: int) -> Row:
 
 
 def labelling_row(quick: bool = False) -> Row:
-    """Training's self-play (victorus.selfplay, the recipe's searches: training.Settings'
+    """Training's self-play (victorus.training.selfplay, the recipe's searches: training.Settings'
     defaults with the shipped network) on one core: positions labelled a second, from
     fresh compact 2-player games."""
     from .evaluation.network import default_network
-    from .selfplay import play_game
-    from .training import Settings
-    play, network = Settings().play(), default_network().with_policy()
+    from .evaluation.registry import network as network_evaluator
+    from .training import Settings, play_game
+    play, network = Settings().play(), network_evaluator(default_network().with_policy())
     labelled, start = 0, time.perf_counter()
     for seed in range(1 if quick else 3):
         labelled += len(play_game(("compact", 2, "standard", seed), network, play.iterations,

@@ -406,61 +406,46 @@ def _train_parser(commands: _Commands) -> None:
                     "the best; a checkpoint after each round in OUT (network.vnet: the best, "
                     "round-N.vnet, curve.json). docs/training.md tells the recipe.")
     p.add_argument("out", metavar="OUT", help="the folder of the checkpoints and the curve")
-    p.add_argument("--rounds", type=_int_in("--rounds", 0, 10_000), default=d.rounds,
-                   help="rounds of self-play, training and gating after round 0, at most")
-    p.add_argument("--minutes", type=float, default=d.minutes,
-                   help="no new round starts after this many minutes")
+    def setting(flag: str, ints: tuple[int, int] | None, help: str) -> None:
+        """An option for the Settings field of its name: an int from ``ints[0]`` to
+        ``ints[1]``, or a float (``ints`` None)."""
+        p.add_argument(flag, type=float if ints is None else _int_in(flag, *ints),
+                       default=getattr(d, flag[2:].replace("-", "_")), help=help)
+
+    setting("--rounds", (0, 10_000),
+            "rounds of self-play, training and gating after round 0, at most")
+    setting("--minutes", None, "no new round starts after this many minutes")
     p.add_argument("--start", default=d.start, metavar="NETWORK",
                    help="round 0's network: the agents' shipped one ('default'), a shipped "
                         "network's name or a .vnet file; unset, a fresh one (the heuristic "
                         "evaluation)")
-    p.add_argument("--games", type=_int_in("--games", 1, 1_000_000), default=d.games,
-                   help="self-play games per round")
-    p.add_argument("--iterations", type=_int_in("--iterations", 1, 1_000_000),
-                   default=d.iterations, help="the fast search's iterations per self-play decision")
-    p.add_argument("--label-iterations", type=_int_in("--label-iterations", 1, 1_000_000),
-                   default=d.label_iterations,
-                   help="the deep search's iterations (the decisions kept for training)")
-    p.add_argument("--label-share", type=float, default=d.label_share,
-                   help="the share of self-play decisions searched deep and kept")
-    p.add_argument("--noise", type=float, default=d.noise,
-                   help="the root Dirichlet noise's share of self-play's priors")
-    p.add_argument("--blend", type=float, default=d.blend,
-                   help="the deep search's value's share of a value label (the rest: the "
-                        "game's result)")
-    p.add_argument("--epochs", type=_int_in("--epochs", 0, 1000), default=d.epochs,
-                   help="passes over the window's positions a round")
-    p.add_argument("--window", type=_int_in("--window", 1, 1000), default=d.window,
-                   help="rounds of positions trained on")
-    p.add_argument("--batch", type=_int_in("--batch", 1, 1 << 20), default=d.batch,
-                   help="positions per step of Adam")
-    p.add_argument("--policy-weight", type=float, default=d.policy_weight,
-                   help="the policy's cross-entropy's weight in the loss")
-    p.add_argument("--hidden", type=_int_in("--hidden", 1, 1024), default=d.hidden,
-                   help="units of the first layer (the accumulator) of a fresh start")
-    p.add_argument("--hidden2", type=_int_in("--hidden2", 1, 1024), default=d.hidden2,
-                   help="units of the second layer of a fresh start")
-    p.add_argument("--learning-rate", type=float, default=d.learning_rate,
-                   help="Adam's step size")
-    p.add_argument("--weight-decay", type=float, default=d.weight_decay,
-                   help="AdamW's decay of the weights, per unit of learning rate")
-    p.add_argument("--holdout-games", type=_int_in("--holdout-games", 0, 100_000),
-                   default=d.holdout_games, help="games of the fixed held-out set")
-    p.add_argument("--gate-games", type=_int_in("--gate-games", 0, 100_000),
-                   default=d.gate_games,
-                   help="games of the gate against the best so far (0: accept every round)")
-    p.add_argument("--gate-threshold", type=float, default=d.gate_threshold,
-                   help="the score a new network needs in the gate")
-    p.add_argument("--match-iterations", type=_int_in("--match-iterations", 1, 1_000_000),
-                   default=d.match_iterations,
-                   help="iterations a decision in the gate's and the curve's matches")
-    p.add_argument("--curve-games", type=_int_in("--curve-games", 0, 100_000),
-                   default=d.curve_games,
-                   help="games of an accepted round against round 0 and best-heuristic")
-    p.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), default=d.seed,
-                   help="every game and every draw of training come from it")
-    p.add_argument("--workers", type=_int_in("--workers", 1, 1024), default=d.workers,
-                   help="self-play and match processes (or Ray tasks at once)")
+    setting("--games", (1, 1_000_000), "self-play games per round")
+    setting("--iterations", (1, 1_000_000),
+            "the fast search's iterations per self-play decision")
+    setting("--label-iterations", (1, 1_000_000),
+            "the deep search's iterations (the decisions kept for training)")
+    setting("--label-share", None, "the share of self-play decisions searched deep and kept")
+    setting("--noise", None, "the root Dirichlet noise's share of self-play's priors")
+    setting("--blend", None,
+            "the deep search's value's share of a value label (the rest: the game's result)")
+    setting("--epochs", (0, 1000), "passes over the window's positions a round")
+    setting("--window", (1, 1000), "rounds of positions trained on")
+    setting("--batch", (1, 1 << 20), "positions per step of Adam")
+    setting("--policy-weight", None, "the policy's cross-entropy's weight in the loss")
+    setting("--hidden", (1, 1024), "units of the first layer (the accumulator) of a fresh start")
+    setting("--hidden2", (1, 1024), "units of the second layer of a fresh start")
+    setting("--learning-rate", None, "Adam's step size")
+    setting("--weight-decay", None, "AdamW's decay of the weights, per unit of learning rate")
+    setting("--holdout-games", (0, 100_000), "games of the fixed held-out set")
+    setting("--gate-games", (0, 100_000),
+            "games of the gate against the best so far (0: accept every round)")
+    setting("--gate-threshold", None, "the score a new network needs in the gate")
+    setting("--match-iterations", (1, 1_000_000),
+            "iterations a decision in the gate's and the curve's matches")
+    setting("--curve-games", (0, 100_000),
+            "games of an accepted round against round 0 and best-heuristic")
+    setting("--seed", (0, MAX_SEED), "every game and every draw of training come from it")
+    setting("--workers", (1, 1024), "self-play and match processes (or Ray tasks at once)")
     p.add_argument("--backend", choices=BACKENDS, default=d.backend,
                    help="ray: self-play as Ray tasks (pip install ray)")
     p.add_argument("--address", default=None, help="a Ray cluster's address (--backend ray)")
@@ -505,7 +490,7 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 def _nothing_trained(out: str, rounds: int, minutes: float) -> str:
     """Why a resumed run trained no round: its rounds are done, or its minutes spent."""
-    from .checkpoint import read_curve
+    from .training.checkpoint import read_curve
     last = read_curve(os.path.join(out, "curve.json"))[1][-1]
     if last["round"] >= rounds:
         return (f"{shown(out, 200)} has rounds 0-{last['round']} already (--rounds {rounds}): "
@@ -741,7 +726,7 @@ def _page_people(args: argparse.Namespace) -> tuple[int, ...]:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from .server import PERSON, Table, serve
+    from .page.server import PERSON, Table, serve
     people = _page_people(args)
     table = Table(args.board, args.players, args.variant,
                   [PERSON if s in people else args.agent for s in range(6)],

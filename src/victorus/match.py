@@ -14,18 +14,21 @@ is Wilson's (victorus.ratings.wilson), the draws counting as fractions of a succ
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from .agents import make_agent
 from .checks import check_int, shown
 from .errors import AgentError, ConfigError, WorkerLost
+from .evaluation import Evaluator
 from .evaluation.compare import WeightComparison, compare_weights, network_label
 from .evaluation.network import Network, network_from
+from .evaluation.registry import network as network_evaluator
 from .game import Game
 from .ratings import wilson
 from .search.protocols import Agent
-from .search.registry import best_net_agent
 from .simulate import MAX_GAMES
 from .tournament import TournamentResult, tournament
 
@@ -40,6 +43,17 @@ COMPARE_ITERATIONS = 400
 
 Entrant = str | Agent | Callable[[int], Agent]
 """A match's agent: a spec (victorus.agents.make_agent), an agent object or a factory ``seed -> agent``."""
+
+
+class _Count:
+    """A MatchResult's count that is its tournament's of the same name (``games``,
+    ``draws``...)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, result: MatchResult, owner: type | None = None) -> int:
+        return int(getattr(result.tournament, self.name))
 
 
 @dataclass(frozen=True)
@@ -64,15 +78,14 @@ class MatchResult:
         """Agent B's name."""
         return self.tournament.agents[1]
 
-    @property
-    def teams(self) -> int:
-        """The teams of a game: A plays one, B the others."""
-        return self.tournament.teams
-
-    @property
-    def games(self) -> int:
-        """The games played."""
-        return self.tournament.games
+    teams = _Count()
+    """The teams of a game: A plays one, B the others."""
+    games = _Count()
+    """The games played."""
+    draws = _Count()
+    """The games that ended with no winner."""
+    unfinished = _Count()
+    """The games stopped at ``max_actions`` (counted as draws)."""
 
     @property
     def wins(self) -> int:
@@ -83,16 +96,6 @@ class MatchResult:
     def losses(self) -> int:
         """The games one of B's teams won."""
         return self.tournament.wins[self.b]
-
-    @property
-    def draws(self) -> int:
-        """The games that ended with no winner."""
-        return self.tournament.draws
-
-    @property
-    def unfinished(self) -> int:
-        """The games stopped at ``max_actions`` (counted as draws)."""
-        return self.tournament.unfinished
 
     @property
     def fair_share(self) -> float:
@@ -221,19 +224,13 @@ def match(a: Entrant, b: Entrant, games: int = MATCH_GAMES, seed: int = 0, board
     return MatchResult(played)
 
 
-@dataclass(frozen=True)
-class _NetworkAgent:
-    """A factory ``seed -> agent``: ``best-net`` on ``network`` at ``iterations``, named
-    ``name`` (it pickles, its network as its file's bytes, for worker processes)."""
-
-    network: Network
-    iterations: int
-    name: str
-
-    def __call__(self, seed: int) -> Agent:
-        agent = best_net_agent(seed, self.iterations, network=self.network)
-        agent.name = self.name
-        return agent
+def _named(name: str, spec: str, evaluator: Evaluator, seed: int) -> Agent:
+    """``make_agent(spec, seed, network=evaluator)`` named ``name``: with the first three
+    bound (functools.partial), a factory ``seed -> agent`` that pickles (the evaluator as
+    its network's bytes), for worker processes."""
+    agent = make_agent(spec, seed, network=evaluator)
+    agent.name = name
+    return agent
 
 
 @dataclass(frozen=True)
@@ -327,7 +324,8 @@ def compare_networks(a: Network | str | os.PathLike[str], b: Network | str | os.
             network.check(start)
         except ConfigError as error:
             raise ConfigError(f"network {shown(network_label(given), 80)}: {error}") from None
-        agents.append(_NetworkAgent(network, iterations, name))
+        agents.append(functools.partial(_named, name, f"best-net:{iterations}",
+                                        network_evaluator(network)))
     try:
         played = match(agents[0], agents[1], games, seed, board, players, variant, opening=opening,
                        max_actions=max_actions, workers=workers, progress=progress)

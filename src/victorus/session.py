@@ -58,22 +58,27 @@ class Session:
                 raise ConfigError(
                     f"{SEAT_NAMES[seat]} (seat {seat}) is not in this game; a person can play "
                     + ", ".join(SEAT_NAMES[s] for s in present))
-        checked = [ABSENT if s not in present else self._check(s, spec)
-                   for s, spec in enumerate(controllers)]
-        self.controllers = checked
-        self.agents = {s: self.make(c, seed=self.seed + s)
-                       for s, c in enumerate(checked) if c not in (PERSON, ABSENT)}
+        checked: list[str] = []
+        agents: dict[int, Agent] = {}
+        for seat, spec in enumerate(controllers):
+            if seat not in present:
+                checked.append(ABSENT)
+            elif spec == PERSON:
+                checked.append(PERSON)
+            elif not isinstance(spec, str):
+                raise ConfigError(f"seat {seat}: {CONTROLLERS}, got {shown(spec, 60)}")
+            else:
+                agents[seat] = self._agent(seat, spec)
+                checked.append(spec)
+        self.controllers, self.agents = checked, agents
 
-    def _check(self, seat: int, spec: object) -> str:
-        if spec == PERSON:
-            return PERSON
-        if not isinstance(spec, str):
-            raise ConfigError(f"seat {seat}: {CONTROLLERS}, got {shown(spec, 60)}")
+    def _agent(self, seat: int, spec: str) -> Agent:
+        """The agent of ``seat``'s spec, built once (seeded ``seed + seat``); ConfigError
+        names the seat."""
         try:
-            self.make(spec)
+            return self.make(spec, seed=self.seed + seat)
         except ConfigError as exc:
             raise ConfigError(f"seat {seat}: {exc}") from None
-        return spec
 
     def replace_game(self, game: Game) -> None:
         """Continue with another game (a loaded record): its turn gets its whole time."""

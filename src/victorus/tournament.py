@@ -27,9 +27,9 @@ import random
 import statistics
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TypeGuard, cast
+from typing import Any, TypeGuard, cast
 
-from .agents import AGENT_SPECS, LADDER_SPECS, AlphaBetaAgent, MCTSAgent, PUCTAgent, make_agent
+from .agents import AGENT_SPECS, LADDER_SPECS, SearchAgent, make_agent
 from .checks import check_int, shown
 from .errors import AgentError, ConfigError, WorkerLost
 from .game import MAX_ACTION_CAP, Game, play_random
@@ -324,10 +324,10 @@ def _entrant(item: object, start: Game) -> _Entrant:
     """An entrant from a spec string, an agent object or a factory ``seed -> agent``; a
     spec's network (``best-net(FILE):400``) must have been trained for ``start``'s game."""
     if isinstance(item, str):
-        network = getattr(make_agent(item), "network", None)    # a bad spec fails here
-        if network is not None:
+        agent = make_agent(item)                              # a bad spec fails here
+        if isinstance(agent, SearchAgent):
             try:
-                network.check(start)
+                agent.check(start)
             except ConfigError as error:
                 raise ConfigError(f"agent {shown(item, 80)}: {error}") from None
         return _Entrant(item, spec=item)
@@ -768,11 +768,11 @@ def calibrate(specs: Iterable[str], board: str = "compact", players: int = 2, po
     budgets: dict[str, str] = {}
     counts: dict[str, list[int]] = {}
     timed = [spec for spec in specs if kind_of(spec).unit and spec.endswith("s")
-             and "@" not in spec and hasattr(make_agent(spec), "search")]
+             and "@" not in spec and isinstance(make_agent(spec), SearchAgent)]
     with Progress(len(timed) * positions, "calibrating", progress) as bar:
         for spec in timed:
             # a kind with a search (filtered above)
-            agent = cast(MCTSAgent | PUCTAgent | AlphaBetaAgent, make_agent(spec, seed=rng.getrandbits(32)))
+            agent = cast(SearchAgent[Any], make_agent(spec, seed=rng.getrandbits(32)))
             done = []
             for game in games:
                 result = agent.search(game)

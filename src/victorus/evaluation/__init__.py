@@ -11,8 +11,8 @@
 - The heuristic evaluation's Python face (`victorus.evaluation.heuristic`: ``evaluate``,
   ``terms`` and their slow references), handed on here, so ``from victorus.evaluation
   import evaluate`` works as before.
-- The learned evaluation's network: its file, numpy twin and training step
-  (`victorus.evaluation.network`) and the shipped networks (``networks/``).
+- The learned evaluation's network: its file (`victorus.evaluation.network`), its numpy
+  twin (`victorus.evaluation.twin`) and the shipped networks (``networks/``).
 
     >>> import victorus
     >>> from victorus.evaluation import evaluate
@@ -30,9 +30,11 @@ from .heuristic import (
     reference_terms,
     terms,
 )
+from .network import NetworkFileError
 from .registry import (
     EVALUATOR_SPECS,
     EVALUATORS,
+    NetworkLike,
     lookahead,
     make_evaluator,
     material,
@@ -41,5 +43,6 @@ from .registry import (
 )
 
 __all__ = ["DEFAULT_WEIGHTS", "EVALUATORS", "EVALUATOR_SPECS", "TERMS", "VALUE_BOUND", "Evaluator",
+           "NetworkFileError", "NetworkLike",
            "evaluate", "lookahead", "make_evaluator", "material",
            "reference_evaluate", "reference_terms", "rollouts", "terms", "uniform"]

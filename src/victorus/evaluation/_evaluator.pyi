@@ -1,6 +1,7 @@
 """Types of the compiled evaluator interface (src/victorus/evaluation/_evaluator.pyx).
 tests/test_reference.py holds it to the compiled module."""
 
+from ..game import Game
 from .network import Network
 
 class Evaluator:
@@ -9,3 +10,4 @@ class Evaluator:
     def spec(self) -> str: ...
     @property
     def network(self) -> Network | None: ...
+    def check(self, game: Game) -> None: ...

@@ -29,6 +29,13 @@ cdef class Evaluator:
         """Pickled as its class and constructor's arguments (a network as its bytes)."""
         return type(self), self.args
 
+    def check(self, game):
+        """Raise ConfigError unless this evaluator serves ``game``: the network it reads
+        (if any) was trained for the game's board and number of players. Every search
+        checks its evaluator so before it searches; the other evaluators serve every game."""
+        if self.network is not None:
+            self.network.check(game)
+
     def __copy__(self):
         return self                  # immutable: shared by every search and thread
 

@@ -1,8 +1,8 @@
 # cython: language_level=3, cdivision=True, boundscheck=False, wraparound=False
 """The learned evaluation in C: a small network giving a value per seat in (-1, 1), an
 evaluator (``network(name)``) that any search calls without the GIL through the evaluator
-interface (``_evaluator.pxd``). Its weights live in a file (victorus.evaluation.network,
-which also holds its numpy twin and trains it).
+interface (``_evaluator.pxd``). Its weights live in a file (victorus.evaluation.network);
+its numpy twin is victorus.evaluation.twin, which training differentiates.
 
 The network sees the position from the army to act, ``p`` (one set of weights for every
 seat): seat ``i`` below is the army ``i`` seats after ``p``, and a cell is its column in

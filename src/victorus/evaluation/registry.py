@@ -140,21 +140,43 @@ def _evaluator(value: object) -> Evaluator:
     return value
 
 
-def make_evaluator(spec: str | Evaluator) -> Evaluator:
+NetworkLike = Network | Evaluator | str | os.PathLike[str]
+"""A learned evaluation as `make_evaluator` substitutes it: a Network, a ``.vnet`` file's path,
+"default" or a shipped network's name, or the Evaluator of one (``network(...)``)."""
+
+
+def _network_term(net: NetworkLike) -> Evaluator:
+    """The ``network(...)`` term of a spec, built on ``net``."""
+    if isinstance(net, Evaluator):
+        if not net.spec.startswith("network("):
+            raise ConfigError(f"a network must be a Network, a .vnet file's path, 'default', or the "
+                              f"evaluator network(...) of one, got the evaluator {shown(net.spec, 60)}")
+        return net
+    return network(net)
+
+
+def make_evaluator(spec: str | Evaluator, network: NetworkLike | None = None) -> Evaluator:
     """The evaluator of a spec: a name of EVALUATORS, with its arguments in parentheses
     (numbers, a network's name or file, other specs): ``"heuristic"``,
-    ``"rollouts(3, network(default))"``. An Evaluator is returned as it is.
+    ``"rollouts(3, network(default))"``. An Evaluator is returned as it is. ``network``
+    replaces every ``network(...)`` term of the spec (``best-net(FILE)``: the kind's spec
+    with FILE's network).
 
     Args:
         spec: The spec, or an Evaluator.
+        network: The learned evaluation the spec's network terms read (None: as written).
 
     Returns:
         The evaluator.
 
     Raises:
-        ConfigError: If the spec is not one of EVALUATOR_SPECS, naming what was wrong.
+        ConfigError: If the spec is not one of EVALUATOR_SPECS, naming what was wrong, or
+            ``network`` is given with an Evaluator or cannot be read.
     """
     if isinstance(spec, Evaluator):
+        if network is not None:
+            raise ConfigError(f"the evaluator {shown(spec.spec, 60)} is built: give its network "
+                              f"in its spec, not beside it")
         return _evaluator(spec)
     if not isinstance(spec, str):
         raise ConfigError(f"an evaluator spec must be a string ({EVALUATOR_SPECS}), got "
@@ -163,7 +185,7 @@ def make_evaluator(spec: str | Evaluator) -> Evaluator:
               ("open", "close", "comma", "word") if m.group(kind) is not None]
     if "".join(text for _, text in tokens) != re.sub(r"\s+", "", spec) or not tokens:
         raise ConfigError(f"unreadable evaluator {shown(spec, 80)}: accepted are {EVALUATOR_SPECS}")
-    value, at = _parse(tokens, 0, spec)
+    value, at = _parse(tokens, 0, spec, None if network is None else _network_term(network))
     if at != len(tokens):
         raise ConfigError(f"unreadable evaluator {shown(spec, 80)}: text after its end; accepted "
                           f"are {EVALUATOR_SPECS}")
@@ -174,8 +196,10 @@ MAX_DEPTH = 16
 """The deepest nesting of evaluators a spec may write."""
 
 
-def _parse(tokens: list[tuple[str, str]], at: int, spec: str, depth: int = 0) -> tuple[Any, int]:
-    """One term of a spec from token ``at``: a number, a word, or a call; and where it ends."""
+def _parse(tokens: list[tuple[str, str]], at: int, spec: str, network_term: Evaluator | None,
+           depth: int = 0) -> tuple[Any, int]:
+    """One term of a spec from token ``at``: a number, a word, or a call; and where it ends.
+    ``network_term``: what every ``network(...)`` term is instead (None: as written)."""
     def refuse(why: str) -> ConfigError:
         return ConfigError(f"unreadable evaluator {shown(spec, 80)}: {why}; accepted are "
                            f"{EVALUATOR_SPECS}")
@@ -198,10 +222,12 @@ def _parse(tokens: list[tuple[str, str]], at: int, spec: str, depth: int = 0) ->
             if tokens[at][0] != "comma":
                 raise refuse("a ',' between arguments is missing")
             at += 1
-        arg, at = _parse(tokens, at, spec, depth + 1)
+        arg, at = _parse(tokens, at, spec, network_term, depth + 1)
         args.append(arg)
     if called and at >= len(tokens):
         raise refuse("a ')' is missing")
+    if word == "network" and network_term is not None:
+        return network_term, at + (1 if called else 0)
     try:
         built = EVALUATORS[word](*args)
     except ConfigError:
@@ -211,5 +237,5 @@ def _parse(tokens: list[tuple[str, str]], at: int, spec: str, depth: int = 0) ->
     return built, at + (1 if called else 0)
 
 
-__all__ = ["EVALUATORS", "EVALUATOR_SPECS", "MAX_DEPTH", "heuristic", "lookahead", "make_evaluator",
-           "material", "network", "rollouts", "uniform"]
+__all__ = ["EVALUATORS", "EVALUATOR_SPECS", "MAX_DEPTH", "NetworkLike", "heuristic", "lookahead",
+           "make_evaluator", "material", "network", "rollouts", "uniform"]

@@ -17,7 +17,6 @@ ctypedef struct AlphaBetaParams:
 
 cdef class AlphaBetaOpponent(Opponent):
     cdef AlphaBetaParams params
-    cdef readonly object evaluator   # keeps params.ev alive
 
 cdef void* alphabeta_workspace_new(const void* params, const int* cancel) noexcept nogil
 cdef void alphabeta_workspace_free(void* workspace) noexcept nogil

@@ -1,5 +1,5 @@
 # cython: language_level=3, cdivision=True
-"""Alpha-beta search in C (:class:`victorus.search_agents.AlphaBetaAgent`): a client of the
+"""Alpha-beta search in C (:class:`victorus.search.alphabeta.AlphaBetaAgent`): a client of the
 engine (victorus._engine) and of the evaluator interface (victorus.evaluation._evaluator).
 
 Values are those of the team of the army to act at the root (R33), read from the
@@ -288,7 +288,7 @@ def alphabeta(Engine engine, int depth, int64_t max_nodes, double deadline, uint
               int table_bits, Evaluator evaluator, StopToken stop=None):
     """Search from ``engine``'s state (at least one legal action) by iterative deepening
     to ``depth`` actions, ``max_nodes`` nodes (< 0: no limit) and/or until ``deadline``
-    (on victorus.search._mcts.monotonic's clock; 0: none; depth 1 always completes);
+    (on victorus.search._policy.monotonic's clock; 0: none; depth 1 always completes);
     ``evaluator`` values the leaves (victorus.evaluation). Returns (the best action's
     index in gen_actions order, its value for the root team, the depth of the last
     complete iteration, nodes searched). Reads a copy of the state; ``stop`` (a

@@ -19,7 +19,6 @@ ctypedef struct MctsParams:
 
 cdef class MctsOpponent(Opponent):
     cdef MctsParams params
-    cdef readonly object evaluator   # keeps params.ev alive
 
 cdef void* mcts_workspace_new(const void* params, const int* cancel) noexcept nogil
 cdef void mcts_workspace_free(void* workspace) noexcept nogil

@@ -5,20 +5,11 @@ from .._engine import Engine, StopToken
 from ..evaluation._evaluator import Evaluator
 from ._policy import Opponent
 
-#: Threads an MCTS search may use.
-MAX_WORKER_THREADS: int
-
-
 class MctsOpponent(Opponent):
     def __init__(self, iterations: int, seconds: float, c: float, max_nodes: int,
                  evaluator: Evaluator) -> None: ...
-    @property
-    def evaluator(self) -> Evaluator: ...
 
 
-def decisive(engine: Engine) -> int: ...
-def monotonic() -> float: ...
-def splitmix_draw(state: int) -> tuple[int, int]: ...
 def mcts(engine: Engine, iterations: int, deadline: float, threads: int, seed: int,
          c: float, max_nodes: int, evaluator: Evaluator,
          stop: StopToken | None = None) -> tuple[list[int], list[float], int, int, int]: ...

@@ -19,9 +19,6 @@ from victorus._portable cimport (now_seconds, MAX_THREADS, pthread_t, pthread_cr
                                  placement_t, current_cpu, placement_init, placement_avoid)
 from victorus.search._policy cimport decisive_index
 
-#: Threads an MCTS search may use.
-MAX_WORKER_THREADS = MAX_THREADS
-
 # -- MCTS (victorus.agents.MCTSAgent) -----------------------------------------------------
 # UCT with a value per seat (2-6 armies, teams share their returns): the army to act at a
 # node picks the child best for its own seat. One node per expanded action, in one array
@@ -347,29 +344,6 @@ cdef int mcts_choose(const StateC* s, const RulesC* r, const void* params, void*
     w.stop = 0                       # set by the last decision if it ran out of memory
     mcts_grow(&w.tree, &w.state, w.actions)
     return most_visited(&w.tree, nactions, w.visits)
-
-
-def decisive(Engine engine):
-    """The index (legal_actions() order) of the only legal action or the first that wins
-    at once for the army to act, or -1: victorus.search.decisive."""
-    cdef int32_t actions[MAX_ACTIONS]
-    cdef StateC trial
-    cdef int n = gen_actions(&engine.s, &engine.rules.c, actions)
-    return decisive_index(&engine.s, &engine.rules.c, actions, n, &trial) if n else -1
-
-
-def monotonic():
-    """The clock of the searches' deadlines (monotonic seconds, read in C without the GIL
-    as the searches read it): a deadline is ``monotonic()`` at a decision's start plus its
-    budget."""
-    return now_seconds()
-
-
-def splitmix_draw(uint64_t state):
-    """One draw from a 64-bit splitmix64 random state, as the C agents draw: (the draw,
-    the state after it)."""
-    cdef uint64_t drawn = splitmix64(&state)
-    return drawn, state
 
 
 cdef int reraise() except -1:

@@ -79,6 +79,7 @@ cdef class Opponent:
     cdef MemoryFree memory_free
     cdef NoteFn note
     cdef ForgetFn forget
+    cdef readonly object evaluator   # a search's C evaluator (keeps its block's pointer alive), or None
 
 
 cdef class RandomOpponent(Opponent):

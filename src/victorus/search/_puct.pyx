@@ -1,5 +1,5 @@
 # cython: language_level=3, cdivision=True, boundscheck=False, wraparound=False
-"""PUCT in C with a batched evaluator (:class:`victorus.puct.PUCTAgent`): selection with
+"""PUCT in C with a batched evaluator (:class:`victorus.search.puct.PUCTAgent`): selection with
 virtual loss, expansion, backup and the proof of decided positions run in C without the
 GIL, and so does a C evaluator of victorus.evaluation; a Python callable sees a batch of
 leaves at a time. A client of the engine (victorus._engine), built as a module of its own."""
@@ -529,7 +529,7 @@ cdef bint puct_keep_subtree(PuctC* t, int32_t at, const StateC* s) noexcept nogi
 @cython.no_gc_clear
 cdef class PuctTree:
     """A PUCT tree over one position, kept between searches (tree reuse). Not thread
-    safe on its own: victorus.puct.PUCTAgent serialises calls with a lock."""
+    safe on its own: victorus.search.puct.PUCTAgent serialises calls with a lock."""
 
     cdef PuctC t
     cdef readonly Rules rules
@@ -792,7 +792,7 @@ def run_trees(list trees, evaluator, int64_t iterations, double deadline, double
               double noise_fraction, seeds, StopToken stop=None):
     """Search several trees together (their leaves share each evaluator call): each
     ``iterations`` more backups (< 0: no limit) in all, until ``deadline`` (on the clock
-    of victorus.search._mcts.monotonic; 0: none), its root proven or ``stop`` set. The
+    of victorus.search._policy.monotonic; 0: none), its root proven or ``stop`` set. The
     first batch runs even past the deadline (the least a search does: the root
     evaluated); the clock is read after each batch. ``evaluator`` None: each tree's C
     evaluator; else a callable. Returns the iterations each tree ran."""

@@ -20,7 +20,6 @@ ctypedef struct PuctParams:
 
 cdef class PuctOpponent(Opponent):
     cdef PuctParams params
-    cdef readonly object evaluator   # keeps params.ev alive
 
 cdef void* puct_workspace_new(const void* params, const int* cancel) noexcept nogil
 cdef void puct_workspace_free(void* workspace) noexcept nogil

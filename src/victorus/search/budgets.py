@@ -19,7 +19,7 @@ from typing import TypedDict
 
 from ..checks import check_int, parse_int, shown
 from ..errors import ConfigError
-from . import _mcts
+from . import _policy
 
 
 def now() -> float:
@@ -28,7 +28,7 @@ def now() -> float:
     Returns:
         Seconds since an arbitrary start.
     """
-    return _mcts.monotonic()
+    return _policy.monotonic()
 
 
 def deadline(seconds: float | None, start: float) -> float:
@@ -39,9 +39,15 @@ def deadline(seconds: float | None, start: float) -> float:
         start: `now` when the decision was asked for.
 
     Returns:
-        The deadline on `now`'s clock, 0.0 for none (the searches' convention).
+        The deadline on `now`'s clock, 0.0 for none (the searches' convention); a deadline
+        at or before the clock's zero (a start read long ago on a machine just booted) is
+        the smallest positive time, already past, never "none".
     """
-    return start + seconds if seconds else 0.0
+    return max(start + seconds, MIN_DEADLINE) if seconds else 0.0
+
+
+MIN_DEADLINE = 1e-9
+"""The earliest deadline: 0.0 means none, so a deadline is never below this."""
 
 
 def check_seconds(seconds: float | None) -> None:
@@ -58,21 +64,25 @@ def check_seconds(seconds: float | None) -> None:
         raise ConfigError(f"seconds must be a number in (0, {MAX_SECONDS}], got {shown(seconds, 60)}")
 
 
-def check_budget(iterations: int | None, seconds: float | None, threads: int) -> None:
-    """A search budget: ``iterations`` and/or ``seconds``, on ``threads`` threads.
+def check_budget(iterations: int | None, seconds: float | None, threads: int, *,
+                 unit: str = "iterations", most: int | None = None) -> None:
+    """A search budget: ``iterations`` (counted in ``unit``) and/or ``seconds``, on
+    ``threads`` threads.
 
     Args:
-        iterations: Iterations per decision (None: no count), 1 to MAX_ITERATIONS.
+        iterations: Its count per decision (None: no count), 1 to ``most``.
         seconds: Seconds per decision (None: no time limit), as `check_seconds` takes it.
         threads: Search threads, 1 to MAX_THREADS.
+        unit: What the count counts, for the errors: "iterations", "nodes".
+        most: The largest count (None: MAX_ITERATIONS).
 
     Raises:
         ConfigError: If both are None, or one is out of its range.
     """
     if iterations is None and seconds is None:
-        raise ConfigError("give a search budget: iterations, seconds or both")
+        raise ConfigError(f"give a search budget: {unit}, seconds or both")
     if iterations is not None:
-        check_int("iterations", iterations, 1, MAX_ITERATIONS)
+        check_int(unit, iterations, 1, MAX_ITERATIONS if most is None else most)
     check_seconds(seconds)
     check_int("threads", threads, 1, MAX_THREADS)
 
@@ -95,7 +105,7 @@ def budget_name(kind: str, iterations: int | None, seconds: float | None, thread
 
 #: Bounds of an MCTS budget: seconds per decision, search threads, iterations (a node's
 #: visits are 32-bit counters in the engine).
-MAX_SECONDS, MAX_THREADS, MAX_ITERATIONS = 3600.0, _mcts.MAX_WORKER_THREADS, 2**31 - 1
+MAX_SECONDS, MAX_THREADS, MAX_ITERATIONS = 3600.0, _policy.MAX_WORKER_THREADS, 2**31 - 1
 
 
 _BUDGET = re.compile(r"(?:(?P<iterations>[0-9]+)|(?P<seconds>[0-9]+(?:\.[0-9]*)?|\.[0-9]+)s)"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..errors import ConfigError
 from ..game import Game
 from ..notation import Action
-from . import _mcts
+from . import _policy
 
 
 def legal_now(game: Game, name: str) -> list[Action]:
@@ -40,5 +40,5 @@ def decisive(game: Game, actions: list[Action]) -> Action | None:
     Returns:
         The decisive action, or None.
     """
-    index = _mcts.decisive(game._engine)
+    index = _policy.decisive(game._engine)
     return None if index < 0 else actions[index]

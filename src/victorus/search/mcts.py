@@ -10,102 +10,66 @@ from .._engine import StopToken
 from ..checks import check_int, check_seed, shown
 from ..constants import NUM_SEATS
 from ..errors import ConfigError
-from ..evaluation._evaluator import Evaluator
-from ..evaluation.registry import heuristic, make_evaluator, material, rollouts
-from ..game import Game, check_stop, play_random
+from ..evaluation import Evaluator, make_evaluator
+from ..game import Game, play_random
 from ..notation import Action
 from . import _mcts
-from .budgets import budget_name, check_budget, deadline, now
-from .choice import decisive, legal_now
+from .agent import AgentBase, SearchAgent
+from .budgets import budget_name, check_budget, deadline
+from .choice import decisive
 from .results import SearchResult
 
+DEFAULT_EVALUATOR = "rollouts(10, material)"
+"""The UCT's leaves: a random rollout of up to 10 actions, its end scored by material."""
 
-class MCTSAgent:
-    """UCT in C: selection, expansion, random rollouts and backup run in the engine
+
+class MCTSAgent(SearchAgent[SearchResult]):
+    """UCT in C: selection, expansion, leaf evaluation and backup run in the engine
     without the GIL (``victorus.search._mcts.mcts``).
 
     Each node keeps a value per seat and the army to act at a node picks the child
     best for its own seat, so it plays for 2-6 armies and teams (R33: team mates share
-    their returns). Rollouts are uniformly random actions, at most ``rollout_actions``;
-    an unfinished rollout is scored by R37 material (on the board and held, per team)
-    squashed into (-0.5, 0.5), so that a real win (+1) counts for more; with
-    ``evaluated`` it is scored by the heuristic evaluation
-    ([`victorus.evaluation`][victorus.evaluation])
-    instead: the evaluator ``rollouts(rollout_actions, material)`` or
-    ``rollouts(rollout_actions, heuristic)``; ``evaluator`` gives any other C evaluator
-    of victorus.evaluation. An action that wins at once is taken without search.
+    their returns). A new leaf is valued by ``evaluator``, any C evaluator of
+    [`victorus.evaluation`][victorus.evaluation]; the UCT's own is
+    ``rollouts(10, material)``: at most 10 uniformly random actions, an unfinished
+    rollout scored by R37 material (on the board and held, per team) squashed into
+    (-0.5, 0.5), so that a real win (+1) counts for more. An action that wins at once is
+    taken without search.
 
     Budget per decision: ``iterations`` (deterministic for a seed and ``threads``),
     ``seconds`` (wall time), or both (whichever ends first). ``threads`` > 1 grows one
     tree per thread (root parallelism) and sums the root's visits. A tree stops
-    growing at ``max_nodes`` nodes (56 bytes each); the search goes on with rollouts.
+    growing at ``max_nodes`` nodes (56 bytes each); the search goes on evaluating leaves.
 
     Args:
         iterations: Iterations per decision (None: ``seconds`` alone).
-        rollout_actions: The most actions of a rollout, >= 0.
         c: The UCT exploration constant, >= 0.
         seed: Seeds the searches (None: fresh entropy).
         seconds: Seconds per decision (None: ``iterations`` alone).
         threads: Search threads (root parallelism).
         max_nodes: The most nodes a tree grows to.
-        evaluated: Score unfinished rollouts by the heuristic evaluation, not material.
-        evaluator: The C evaluator of new leaves (an Evaluator or its spec), in place of
-            ``rollout_actions`` and ``evaluated``; None: built from them.
+        evaluator: The C evaluator of new leaves: an Evaluator or its spec.
 
     Raises:
         ConfigError: If a setting is out of its range, neither budget is given, or the
             evaluator is unknown.
     """
 
-    def __init__(self, iterations: int | None = 1000, rollout_actions: int = 10,
-                 c: float = 1.4, seed: int | None = None, *, seconds: float | None = None,
-                 threads: int = 1, max_nodes: int = 1_000_000, evaluated: bool = False,
-                 evaluator: Evaluator | str | None = None) -> None:
+    def __init__(self, iterations: int | None = 1000, c: float = 1.4, seed: int | None = None, *,
+                 seconds: float | None = None, threads: int = 1, max_nodes: int = 1_000_000,
+                 evaluator: Evaluator | str = DEFAULT_EVALUATOR) -> None:
         check_budget(iterations, seconds, threads)
-        for name, value, low in (("rollout_actions", rollout_actions, 0),
-                                 ("max_nodes", max_nodes, 1)):
-            check_int(name, value, low, 2**31 - 1)
+        check_int("max_nodes", max_nodes, 1, 2**31 - 1)
         if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 <= c < math.inf:
             raise ConfigError(f"c (UCT exploration) must be a number >= 0, got {shown(c, 60)}")
-        self.name = budget_name("mcts", iterations, seconds, threads)
+        super().__init__(budget_name("mcts", iterations, seconds, threads), make_evaluator(evaluator))
+        self.evaluator: Evaluator
         self.iterations, self.seconds, self.threads = iterations, seconds, threads
-        self.rollout_actions, self.c, self.max_nodes = rollout_actions, float(c), max_nodes
-        self.evaluated = bool(evaluated)
-        self.evaluator = (rollouts(rollout_actions, heuristic() if evaluated else material())
-                          if evaluator is None else make_evaluator(evaluator))
-        self.network = self.evaluator.network          # the network its evaluator reads, or None
+        self.c, self.max_nodes = float(c), max_nodes
         self.rng = random.Random(check_seed(seed))
-        self._clock = now                        # a decision's start (budgets.now; tests fake it)
-
-    def search(self, game: Game, stop: StopToken | None = None) -> SearchResult:
-        """Search the position (it must not be over) and report every root action.
-
-        The search reads a copy of the position; ``stop`` (a [`victorus.StopToken`][victorus.game.StopToken])
-        set from another thread ends it early, as its budget would. A time budget counts
-        from this call (victorus.search.budgets).
-
-        Args:
-            game: The position (not over).
-            stop: A cancellation token, or None.
-
-        Returns:
-            Every root action's visits and values, and the most visited.
-
-        Raises:
-            ConfigError: If the game is over, or the network was not trained for it.
-            Cancelled: If ``stop`` is already stopped.
-        """
-        return self._search(game, stop, self._clock())
 
     def _search(self, game: Game, stop: StopToken | None, start: float) -> SearchResult:
-        """search, its time budget counted from ``start`` (the caller's entry)."""
-        check_stop(stop, self.name)
-        if self.network is not None:
-            self.network.check(game)
-        game = game.copy(history=False)      # one position for the actions and the search
-        actions = game.legal_actions()
-        if not actions:
-            raise ConfigError("the game is over: there is nothing to search")
+        game, actions = self._searched(game, stop)
         if len(actions) == 1:
             return SearchResult(actions[0], tuple(actions), (0,), (0.0,), 0, 0)
         visits, values, done, nodes, best = _mcts.mcts(
@@ -115,26 +79,6 @@ class MCTSAgent:
         return SearchResult(actions[best], tuple(actions), tuple(visits),
                             tuple(v / n if n else 0.0 for v, n in zip(values, visits)),
                             done, nodes)
-
-    def choose(self, game: Game, stop: StopToken | None = None) -> Action:
-        """The most visited action (an action that wins at once without search); ``stop``
-        as in `search`. A time budget counts from this call.
-
-        Args:
-            game: The position (not over).
-            stop: A cancellation token, or None.
-
-        Returns:
-            The chosen legal action.
-
-        Raises:
-            ConfigError: If the game is over.
-            Cancelled: If ``stop`` is already stopped.
-        """
-        start = self._clock()
-        check_stop(stop, self.name)
-        return (decisive(game, legal_now(game, self.name))
-                or self._search(game, stop, start).action)
 
     def native_opponent(self) -> _mcts.MctsOpponent:
         """These settings as an opponent played in C inside the step of
@@ -216,7 +160,7 @@ class _Tree:
                     value[seat] += share
 
 
-class PythonMCTSAgent:
+class PythonMCTSAgent(AgentBase):
     """The same UCT as [`MCTSAgent`][victorus.search.mcts.MCTSAgent], in Python over the public API only: an
     example to start from (docs/search.md). The tree, selection and backup are Python (the
     tree in flat arrays, so that the garbage collector never stops a search); rollouts
@@ -238,12 +182,11 @@ class PythonMCTSAgent:
                  c: float = 1.4, seed: int | None = None, *,
                  seconds: float | None = None) -> None:
         check_budget(iterations, seconds, 1)
-        self.name = budget_name("mcts-py", iterations, seconds, 1)
+        super().__init__(budget_name("mcts-py", iterations, seconds, 1))
         self.iterations, self.seconds = iterations, seconds
         self.rollout_actions = rollout_actions
         self.c = c
         self.rng = random.Random(check_seed(seed))
-        self._clock = now                        # a decision's start (budgets.now; tests fake it)
 
     def _returns(self, game: Game) -> list[float]:
         teams = game.config.teams
@@ -258,25 +201,10 @@ class PythonMCTSAgent:
         return [0.5 * math.tanh(4 * (by_team[teams[s]] - mean) / total)
                 if s in game.config.present else 0.0 for s in range(NUM_SEATS)]
 
-    def choose(self, game: Game, stop: StopToken | None = None) -> Action:
-        """The action to play in ``game`` (it must not be over); ``stop`` (a
-        [`victorus.StopToken`][victorus.game.StopToken]) set from another thread ends the
-        search early, as its budget would. A time budget counts from this call.
-
-        Args:
-            game: The position (not over).
-            stop: A cancellation token, or None.
-
-        Returns:
-            The most visited action (an action that wins at once without search).
-
-        Raises:
-            ConfigError: If the game is over.
-            Cancelled: If ``stop`` is already stopped.
-        """
-        until = deadline(self.seconds, self._clock())       # from this call's start
-        check_stop(stop, self.name)
-        actions = legal_now(game, self.name)
+    def _choose(self, game: Game, actions: list[Action], stop: StopToken | None,
+                start: float) -> Action:
+        """The most visited action (an action that wins at once without search)."""
+        until = deadline(self.seconds, start)
         winning = decisive(game, actions)
         if winning is not None:
             return winning

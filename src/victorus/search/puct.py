@@ -18,7 +18,6 @@ search is kept).
 from __future__ import annotations
 
 import math
-import os
 import random
 import threading
 from collections.abc import Callable, Iterable
@@ -29,15 +28,12 @@ from numpy.typing import ArrayLike
 from .._engine import StopToken
 from ..checks import check_int, check_seed, shown
 from ..errors import ConfigError
-from ..evaluation._evaluator import Evaluator
-from ..evaluation.network import Network
-from ..evaluation.registry import heuristic, lookahead, make_evaluator, material, rollouts
-from ..evaluation.registry import network as network_evaluator
+from ..evaluation import Evaluator, make_evaluator
 from ..game import Game, check_stop
 from ..notation import Action
 from . import _puct, _puct_opponent
-from .budgets import budget_name, check_budget, deadline, now
-from .choice import decisive, legal_now
+from .agent import SearchAgent
+from .budgets import budget_name, check_budget, deadline
 from .results import SearchResult
 
 OBSERVATIONS = ("uint8", "float32", "none")
@@ -46,39 +42,17 @@ MIN_NODES = 1 + _puct.MAX_LEGAL_ACTIONS
 """The smallest tree: room for the root and all its children in any position."""
 ID_FRAMES = ("absolute", "observer")
 """The frames of the legal action ids a search gives its evaluator (``id_frame``)."""
-C_EVALUATORS = (None, "uniform")
-"""The evaluators in C named without a spec: None (built from ``rollout_actions``, ``evaluated``,
-``evaluated_priors`` and ``network``: priors from the points an action captures, values from a short
-random rollout) and 'uniform' (uniform priors, values of 0: driven by finished games alone). Any
-Evaluator or evaluator spec of victorus.evaluation is in C too."""
-
-
-def knob_evaluator(rollout_actions: int = 10, evaluated: bool = False,
-                   evaluated_priors: bool = False,
-                   network: Network | str | os.PathLike[str] | None = None) -> Evaluator:
-    """The C evaluator that PUCTAgent's knobs name: ``rollouts(rollout_actions, end)``,
-    ``end`` valued by ``network`` (or the heuristic) with ``evaluated``, else by material;
-    with ``evaluated_priors`` the priors are ``lookahead`` of that judge.
-
-    Args:
-        rollout_actions: The rollout's length (0: none).
-        evaluated: Score the rollouts' ends by the judge (else by material).
-        evaluated_priors: Priors from the judge one action ahead.
-        network: The judge: a network, or None (the heuristic).
-
-    Returns:
-        The evaluator.
-    """
-    judge = heuristic() if network is None else network_evaluator(network)
-    end = judge if evaluated else material()
-    if evaluated_priors:
-        end = lookahead(judge, end)
-    return rollouts(rollout_actions, end) if rollout_actions else end
+DEFAULT_EVALUATOR = "rollouts(10, material)"
+"""PUCT's leaves unless told: priors from the points an action captures, values from a random
+rollout of up to 10 actions scored by material."""
+BatchEvaluator = Callable[[_puct.LeafBatch], tuple[ArrayLike | None, ArrayLike]]
+"""A Python evaluator of a batch of leaves (AlphaZero's seam): priors [size, width] or None, values
+[size, 6] or [size]."""
 
 
 def uniform_evaluator(batch: _puct.LeafBatch) -> tuple[None, list[float]]:
     """Uniform priors and a value of 0 for every leaf, in Python: the same search as
-    ``evaluator='uniform'`` in C (the difference is the cost of the Python boundary).
+    ``evaluator="uniform"`` in C (the difference is the cost of the Python boundary).
 
     Args:
         batch: The leaves to evaluate.
@@ -95,8 +69,9 @@ def _check_number(name: str, value: float, low: float, high: float = math.inf) -
     return float(value)
 
 
-class PUCTAgent:
-    """PUCT with an evaluator: a callable, or one of C_EVALUATORS (no Python per leaf).
+class PUCTAgent(SearchAgent[SearchResult]):
+    """PUCT with an evaluator: a C evaluator of victorus.evaluation (an Evaluator or its
+    spec, no Python per leaf) or a Python callable given batches of leaves.
 
     Budget per decision: ``iterations`` (deterministic for a seed and ``batch_size``),
     ``seconds``, or both. An iteration is one backup: a leaf evaluated, or a finished
@@ -106,18 +81,15 @@ class PUCTAgent:
     draw from the visit counts raised to 1/temperature. The tree is kept between calls
     (``reuse_tree``) and grows to at most ``max_nodes`` nodes (88 bytes each, per
     position searched; once full, leaves are evaluated without growing it).
-    ``network`` (a [`Network`][victorus.evaluation.network.Network], a ``.vnet`` file's path
-    or ``"default"``, with ``evaluator`` None and ``evaluated``): the learned evaluation
-    scores the rollouts' ends (and ``evaluated_priors``) instead of the heuristic one.
     Calls on one agent are serialised by a lock of its own.
 
     Args:
         iterations: Iterations (backups) per decision (None: ``seconds`` alone).
         seconds: Seconds per decision (None: ``iterations`` alone).
-        evaluator: A callable given a `LeafBatch` returning (priors [size, width] or None,
-            values [size, 6] or [size]); a C evaluator of victorus.evaluation (an Evaluator
-            or its spec, such as ``"rollouts(3, network(default))"``); or one of
-            C_EVALUATORS.
+        evaluator: A C evaluator of victorus.evaluation (an Evaluator or its spec, such as
+            ``"rollouts(3, network(default))"``; DEFAULT_EVALUATOR unless given), or a
+            callable given a `LeafBatch` returning (priors [size, width] or None, values
+            [size, 6] or [size]).
         batch_size: The most leaves per call of the evaluator, 1 to 4096.
         c_puct: The exploration constant, >= 0.
         fpu_reduction: An unvisited child's Q below its parent's, 0 to 2.
@@ -128,37 +100,26 @@ class PUCTAgent:
         id_frame: The legal ids' frame: one of ID_FRAMES.
         reuse_tree: Keep the tree between calls.
         max_nodes: The most nodes a tree grows to, at least MIN_NODES.
-        rollout_actions: With ``evaluator`` None: the rollout's length, >= 0.
-        evaluated: With ``evaluator`` None: score the rollouts' ends by an evaluation.
-        evaluated_priors: With ``evaluator`` None: priors from that evaluation too.
-        network: With ``evaluator`` None and ``evaluated``: the learned evaluation, or None
-            (the heuristic one).
         seed: Seeds the searches (None: fresh entropy).
 
     Raises:
-        ConfigError: If a setting is out of its range, ``network`` is given without
-            ``evaluator=None`` and ``evaluated=True``, or the evaluator spec is unknown.
+        ConfigError: If a setting is out of its range or the evaluator spec is unknown.
     """
 
     def __init__(self, iterations: int | None = 800, *, seconds: float | None = None,
-                 evaluator: Callable[[_puct.LeafBatch], tuple[ArrayLike | None, ArrayLike]]
-                 | Evaluator | str | None = None,
+                 evaluator: BatchEvaluator | Evaluator | str = DEFAULT_EVALUATOR,
                  batch_size: int = 16, c_puct: float = 1.5,
                  fpu_reduction: float = 0.0, dirichlet_alpha: float = 0.3,
                  noise_fraction: float = 0.0, temperature: float = 0.0,
                  observation: str = "uint8", id_frame: str = "absolute",
                  reuse_tree: bool = True, max_nodes: int = 2_000_000,
-                 rollout_actions: int = 10, evaluated: bool = False,
-                 evaluated_priors: bool = False,
-                 network: Network | str | os.PathLike[str] | None = None,
                  seed: int | None = None) -> None:
         check_budget(iterations, seconds, 1)
-        if not (evaluator is None or callable(evaluator) or isinstance(evaluator, (str, Evaluator))):
-            raise ConfigError(f"evaluator must be a callable(batch) -> (priors, values), a "
-                              f"victorus.evaluation Evaluator or spec, or None, got {shown(evaluator, 60)}")
+        if not (callable(evaluator) or isinstance(evaluator, (str, Evaluator))):
+            raise ConfigError(f"evaluator must be a victorus.evaluation Evaluator or spec, or a "
+                              f"callable(batch) -> (priors, values), got {shown(evaluator, 60)}")
         check_int("batch_size", batch_size, 1, 4096)
         check_int("max_nodes", max_nodes, MIN_NODES, 2**31 - 1)
-        check_int("rollout_actions", rollout_actions, 0, 2**31 - 1)
         if observation not in OBSERVATIONS or id_frame not in ID_FRAMES:
             raise ConfigError(f"observation must be one of {OBSERVATIONS} and id_frame one of "
                               f"{ID_FRAMES}, got {shown(observation, 60)} and {shown(id_frame, 60)}")
@@ -167,33 +128,21 @@ class PUCTAgent:
         self.dirichlet_alpha = _check_number("dirichlet_alpha", dirichlet_alpha, 0.01, 100.0)
         self.noise_fraction = _check_number("noise_fraction", noise_fraction, 0.0, 1.0)
         self.temperature = _check_number("temperature", temperature, 0.0, 100.0)
-        self.name = budget_name("puct", iterations, seconds, 1)
+        python = callable(evaluator) and not isinstance(evaluator, Evaluator)
+        super().__init__(budget_name("puct", iterations, seconds, 1), None)
+        self.evaluator: BatchEvaluator | Evaluator = (
+            evaluator if python else make_evaluator(evaluator))  # type: ignore[assignment,arg-type]
         self.iterations, self.seconds = iterations, seconds
         self.batch_size, self.max_nodes, self.reuse_tree = batch_size, max_nodes, reuse_tree
         self.observation, self.id_frame = observation, id_frame
-        if network is not None and (evaluator is not None or not evaluated):
-            raise ConfigError("network is the evaluation of the rollouts' ends: give it "
-                              "with evaluator=None and evaluated=True")
-        self.rollout_actions, self.evaluated = rollout_actions, bool(evaluated)
-        self.evaluated_priors = bool(evaluated_priors)
-        python = callable(evaluator) and not isinstance(evaluator, Evaluator)
-        self.evaluator: Callable[[_puct.LeafBatch], tuple[ArrayLike | None, ArrayLike]] | Evaluator = (
-            knob_evaluator(rollout_actions, bool(evaluated), bool(evaluated_priors), network)
-            if evaluator is None else evaluator if python  # type: ignore[assignment]
-            else make_evaluator(evaluator))  # type: ignore[arg-type]
-        self.network: Network | None = (self.evaluator.network if isinstance(self.evaluator, Evaluator)
-                                        else None)      # the network its C evaluator reads
         self.rng = random.Random(check_seed(seed))
         self._lock = threading.Lock()
         self._trees: list[tuple[_puct.PuctTree, int]] = []   # per position searched: (tree, its ply)
         self._searching: int | None = None       # the thread searching, while it does
-        self._clock = now                        # a decision's start (budgets.now; tests fake it)
 
     def _tree_for(self, game: Game, slot: int) -> _puct.PuctTree:
         """Slot ``slot``'s kept tree advanced to ``game``'s position, or a new one."""
         engine = game._engine
-        if self.network is not None:
-            self.network.check(game)
         tree: _puct.PuctTree | None
         tree, root_ply = self._trees[slot] if slot < len(self._trees) else (None, 0)
         if tree is not None and self.reuse_tree and tree.rules is engine.rules \
@@ -212,25 +161,8 @@ class PUCTAgent:
         self._trees[slot] = (tree, game.ply)
         return tree
 
-    def search(self, game: Game, stop: StopToken | None = None) -> SearchResult:
-        """Search the position (it must not be over) and report every root action.
-
-        ``stop`` (a [`victorus.StopToken`][victorus.game.StopToken]) set from another thread ends the search
-        early, as its budget would. A time budget counts from this call (victorus.search.budgets).
-
-        Args:
-            game: The position (not over).
-            stop: A cancellation token, or None.
-
-        Returns:
-            Every root action's visits, values and priors, the root's values per seat and
-            the chosen action.
-
-        Raises:
-            ConfigError: If the game is over, or the network was not trained for it.
-            Cancelled: If ``stop`` is already stopped.
-        """
-        return self._search_from(self._clock(), [game], stop)[0]
+    def _search(self, game: Game, stop: StopToken | None, start: float) -> SearchResult:
+        return self._search_from(start, [game], stop)[0]
 
     def search_many(self, games: Iterable[Game], stop: StopToken | None = None) -> list[SearchResult]:
         """Search several positions together, each with its own tree and budget: every
@@ -266,6 +198,8 @@ class PUCTAgent:
         legal = [game.legal_actions() for game in games]
         if not all(legal):
             raise ConfigError("a game is over: there is nothing to search")
+        for game in games:
+            self.check(game)
         if self._searching == threading.get_ident():
             raise RuntimeError("PUCTAgent.search called from its own evaluator: use another "
                                "agent for a search inside an evaluation")
@@ -322,26 +256,6 @@ class PUCTAgent:
         with self._lock:
             for tree, _ in self._trees:
                 _puct.verify_tree(tree)
-
-    def choose(self, game: Game, stop: StopToken | None = None) -> Action:
-        """The search's choice (an action that wins at once without search); ``stop`` as
-        in `search`. A time budget counts from this call.
-
-        Args:
-            game: The position (not over).
-            stop: A cancellation token, or None.
-
-        Returns:
-            The chosen legal action.
-
-        Raises:
-            ConfigError: If the game is over.
-            Cancelled: If ``stop`` is already stopped.
-        """
-        start = self._clock()
-        check_stop(stop, self.name)
-        return (decisive(game, legal_now(game, self.name))
-                or self._search_from(start, [game], stop)[0].action)
 
     def native_opponent(self) -> _puct_opponent.PuctOpponent:
         """These settings as an opponent played in C inside the step of

@@ -7,22 +7,24 @@ plus its module.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 from ..checks import shown
 from ..errors import ConfigError
-from ..evaluation import make_evaluator
-from ..evaluation.network import Network, NetworkFileError, network_from
+from ..evaluation import Evaluator, NetworkFileError, NetworkLike, make_evaluator
+from ..evaluation.registry import network as network_evaluator
 from ._policy import Opponent
+from .agent import SearchAgent
 from .alphabeta import AlphaBetaAgent
-from .budgets import budget_name, parse_budget
+from .budgets import parse_budget
+from .mcts import DEFAULT_EVALUATOR as MCTS_EVALUATOR
 from .mcts import MCTSAgent, PythonMCTSAgent
 from .protocols import NativeAgent
+from .puct import DEFAULT_EVALUATOR as PUCT_EVALUATOR
 from .puct import PUCTAgent
 from .simple import GreedyAgent, RandomAgent
 
@@ -34,154 +36,22 @@ BuiltinAgent: TypeAlias = RandomAgent | GreedyAgent | MCTSAgent | PythonMCTSAgen
 VectorAgent: TypeAlias = RandomAgent | GreedyAgent | MCTSAgent | PUCTAgent | AlphaBetaAgent
 """An agent that plays inside the step of VectorGames (``native_opponent()``)."""
 
-BEST_SETTINGS: dict[str, Any] = {"c_puct": 0.35, "rollout_actions": 10, "evaluated": True}
-"""best's settings on the heuristic: measured by matches at 0.05 s a move (docs/agents.md, the ladder)."""
-BEST_NET_SETTINGS: dict[str, Any] = {"c_puct": 0.35, "rollout_actions": 3, "evaluated": True}
-"""best-net's: shorter rollouts, as the network's value needs less of their averaging (docs/agents.md, the
-learned evaluation)."""
-BEST_HEURISTIC_EVALUATOR = f"rollouts({BEST_SETTINGS['rollout_actions']}, heuristic)"
-"""The evaluator BEST_SETTINGS name (PUCTAgent's knobs), as a spec: best-heuristic's leaves."""
-BEST_NET_EVALUATOR = f"rollouts({BEST_NET_SETTINGS['rollout_actions']}, network(default))"
-"""The evaluator BEST_NET_SETTINGS and the shipped network name, as a spec: best-net's leaves."""
+BEST_EVALUATOR = "rollouts(3, network(default))"
+"""best's leaves: rollouts of 3 actions scored by the shipped network (docs/agents.md: the matches
+that chose the learned evaluation and the rollouts' length)."""
+BEST_HEURISTIC_EVALUATOR = "rollouts(10, heuristic)"
+"""best-heuristic's leaves: rollouts of 10 actions scored by the hand-written evaluation."""
+BEST_SETTINGS: Mapping[str, Any] = MappingProxyType({"c_puct": 0.35})
+"""The settings of best's PUCT beside its evaluator: measured by matches at 0.05 s a move
+(docs/agents.md, the ladder)."""
+DEFAULT_SECONDS: Mapping[str, Any] = MappingProxyType({"iterations": None, "seconds": 0.1})
+"""The budget of a kind whose spec gives none (``best``, ``alphabeta``): 0.1 s a decision."""
 
 
-BEST_EVALUATION = "network"
-"""The evaluation best's leaves are scored by: "network" (the shipped network) or "heuristic", whichever
-won the matches of docs/agents.md."""
-
-
-def _best(name: str, knobs: Mapping[str, Any], network: Network | str | os.PathLike[str] | None,
-          seed: int | None, iterations: int | None, seconds: float | None,
-          settings: Mapping[str, Any]) -> PUCTAgent:
-    """PUCT with ``knobs`` (BEST_SETTINGS or BEST_NET_SETTINGS, with ``network``) under
-    ``settings``; with an ``evaluator`` in ``settings``, that evaluator and the knobs'
-    c_puct. No budget: 0.1 s a decision."""
-    if iterations is None and seconds is None:
-        seconds = 0.1
-    base = ({"c_puct": knobs["c_puct"]} if "evaluator" in settings
-            else {**knobs, **({} if network is None else {"network": network})})
-    agent = PUCTAgent(iterations, seconds=seconds, seed=seed, **{**base, **settings})
-    agent.name = budget_name(name, iterations, seconds, 1)
-    return agent
-
-
-def best_agent(seed: int | None = None, iterations: int | None = None,
-               seconds: float | None = None, **settings: Any) -> PUCTAgent:
-    """``best:<budget>``: the strongest built-in agent at a budget, as an engine has one
-    strongest setting (no budget: 0.1 s a decision): PUCT with priors from captures and
-    c_puct 0.35, its leaves valued by short rollouts scored by the evaluation of
-    BEST_EVALUATION (the heuristic: rollouts of 10, BEST_SETTINGS; the network: of 3,
-    BEST_NET_SETTINGS); docs/agents.md gives the matches that chose them.
-    ``settings``: more PUCTAgent settings (the page's ``max_nodes``).
-
-    Args:
-        seed: Seeds the search (None: fresh entropy).
-        iterations: Iterations per decision (None: ``seconds`` alone).
-        seconds: Seconds per decision (both None: 0.1).
-        **settings: More PUCTAgent settings.
-
-    Returns:
-        The agent, named ``best:<budget>``.
-
-    Raises:
-        ConfigError: If a budget or setting is out of its range.
-    """
-    if BEST_EVALUATION == "network":
-        return best_net_agent(seed, iterations, seconds, name="best", **settings)
-    return best_heuristic_agent(seed, iterations, seconds, name="best", **settings)
-
-
-def best_heuristic_agent(seed: int | None = None, iterations: int | None = None,
-                         seconds: float | None = None, name: str = "best-heuristic",
-                         **settings: Any) -> PUCTAgent:
-    """``best-heuristic:<budget>``: best's search with the hand-written evaluation.
-
-    Args:
-        seed: Seeds the search (None: fresh entropy).
-        iterations: Iterations per decision (None: ``seconds`` alone).
-        seconds: Seconds per decision (both None: 0.1).
-        name: The kind's name in the agent's name.
-        **settings: More PUCTAgent settings.
-
-    Returns:
-        The agent.
-
-    Raises:
-        ConfigError: If a budget or setting is out of its range.
-    """
-    return _best(name, BEST_SETTINGS, None, seed, iterations, seconds, settings)
-
-
-def best_net_agent(seed: int | None = None, iterations: int | None = None,
-                   seconds: float | None = None,
-                   network: Network | str | os.PathLike[str] = "default", name: str = "best-net",
-                   **settings: Any) -> PUCTAgent:
-    """``best-net:<budget>``: best's search with the learned evaluation: ``network`` (a
-    Network, a .vnet file's path; "default": the one shipped with the package) scores the
-    ends of rollouts of 3 actions (BEST_NET_SETTINGS).
-
-    Args:
-        seed: Seeds the search (None: fresh entropy).
-        iterations: Iterations per decision (None: ``seconds`` alone).
-        seconds: Seconds per decision (both None: 0.1).
-        network: A Network, a ``.vnet`` file's path, or "default".
-        name: The kind's name in the agent's name.
-        **settings: More PUCTAgent settings.
-
-    Returns:
-        The agent.
-
-    Raises:
-        ConfigError: If a budget or setting is out of its range, or the network cannot be read.
-    """
-    return _best(name, BEST_NET_SETTINGS, network, seed, iterations, seconds, settings)
-
-
-def alphabeta_agent(seed: int | None = None, iterations: int | None = None,
-                    seconds: float | None = None, **settings: Any) -> AlphaBetaAgent:
-    """The agent of an ``alphabeta:<nodes>`` or ``alphabeta:<seconds>s`` spec (the budget
-    grammar of ``mcts``, counted in nodes; no threads); no budget: 0.1 seconds.
-
-    Args:
-        seed: Seeds the search (None: fresh entropy).
-        iterations: Nodes per decision (None: ``seconds`` alone).
-        seconds: Seconds per decision (both None: 0.1).
-        **settings: More AlphaBetaAgent settings.
-
-    Returns:
-        The agent.
-
-    Raises:
-        ConfigError: If a budget or setting is out of its range.
-    """
-    if iterations is None and seconds is None:
-        seconds = 0.1
+def _alphabeta(seed: int | None = None, iterations: int | None = None, seconds: float | None = None,
+               **settings: Any) -> AlphaBetaAgent:
+    """AlphaBetaAgent from a parsed budget (its count is in nodes)."""
     return AlphaBetaAgent(iterations, seed, seconds=seconds, **settings)
-
-
-def alphabeta_net_agent(seed: int | None = None, iterations: int | None = None,
-                        seconds: float | None = None,
-                        network: Network | str | os.PathLike[str] = "default",
-                        **settings: Any) -> AlphaBetaAgent:
-    """``alphabeta-net:<nodes>``: alpha-beta with the learned evaluation (``network`` as
-    in best_net_agent).
-
-    Args:
-        seed: Seeds the search (None: fresh entropy).
-        iterations: Nodes per decision (None: ``seconds`` alone).
-        seconds: Seconds per decision (both None: 0.1).
-        network: A Network, a ``.vnet`` file's path, or "default".
-        **settings: More AlphaBetaAgent settings.
-
-    Returns:
-        The agent.
-
-    Raises:
-        ConfigError: If a budget or setting is out of its range, or the network cannot be read.
-    """
-    if "evaluator" in settings:
-        return alphabeta_agent(seed, iterations, seconds, **settings)
-    return alphabeta_agent(seed, iterations, seconds, network=network, **settings)
 
 
 @dataclass(frozen=True)
@@ -210,11 +80,13 @@ class PageLimits:
 
 @dataclass(frozen=True)
 class AgentKind:
-    """One kind of agent: ``build(seed=..., **budget)`` makes it; ``unit`` names its
-    integer budget (None: it takes no budget); ``threads``: '@THREADS' accepted;
-    ``in_vector``: it plays inside the step of VectorGames (``native_opponent()``);
-    ``ladder``: it plays in the ladder; ``page``: the page's limits (None: not on the
-    page).
+    """One kind of agent, built from what it declares: ``build(seed=..., **budget,
+    **settings, evaluator=...)`` with its ``settings`` and its ``evaluator`` spec (a
+    network named in the agent's spec or given as ``network=`` replaces the spec's
+    ``network(...)`` terms); ``unit`` names its integer budget (None: it takes no
+    budget); ``threads``: '@THREADS' accepted; ``in_vector``: it plays inside the step of
+    VectorGames (``native_opponent()``); ``ladder``: it plays in the ladder; ``page``: the
+    page's limits (None: not on the page).
 
     Args:
         name: The kind's name, a spec's part before ':'.
@@ -227,8 +99,10 @@ class AgentKind:
         page: The page's limits (None: not on the page).
         evaluator: The spec of the C evaluator of its search's leaves (victorus.evaluation),
             None for a kind without one.
-        network: Whether its spec may name a network file, ``kind(FILE):BUDGET``: a kind
-            built with ``network=`` (the learned evaluation's).
+        network: Whether its spec may name a network file, ``kind(FILE):BUDGET``: its
+            evaluator reads the learned evaluation.
+        settings: The settings it is built with beside its evaluator (``c_puct``...).
+        default: Its budget when a spec gives none (empty: its class's own).
     """
 
     name: str
@@ -241,6 +115,8 @@ class AgentKind:
     page: PageLimits | None = None
     evaluator: str | None = None
     network: bool = False
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    default: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def spec(self) -> str:
@@ -252,43 +128,41 @@ class AgentKind:
 PAGE_TREE_NODES = 100_000
 """The largest tree a seat of the page grows, in nodes (an MCTS node is 56 bytes, a PUCT node 88;
 alpha-beta's table entries are 24 bytes, 2**16 of them)."""
+PAGE_PUCT = PageLimits(count=20_000, seconds=5.0, settings={"max_nodes": PAGE_TREE_NODES},
+                       memory=PAGE_TREE_NODES * 88)
+"""A PUCT seat of the page: its tree bounded to PAGE_TREE_NODES nodes."""
+PAGE_ALPHABETA = PageLimits(count=2_000_000, seconds=5.0, settings={"table_bits": 16},
+                            memory=(1 << 16) * 24)
+"""An alpha-beta seat of the page: its table bounded to 2**16 entries."""
+PAGE_FREE = PageLimits(menu=("",))
+"""A seat of an agent without a search (nothing to bound), on the page's menu."""
 
 KINDS: tuple[AgentKind, ...] = (
-    AgentKind("random", lambda seed=None: RandomAgent(seed), "uniformly random",
-              in_vector=True, page=PageLimits(menu=("",))),
-    AgentKind("greedy", lambda seed=None: GreedyAgent(seed), "captures first, in C",
-              in_vector=True, page=PageLimits(menu=("",))),
+    AgentKind("random", RandomAgent, "uniformly random", in_vector=True, page=PAGE_FREE),
+    AgentKind("greedy", GreedyAgent, "captures first, in C", in_vector=True, page=PAGE_FREE),
     AgentKind("mcts", MCTSAgent, "UCT in C", unit="iterations", threads=True, in_vector=True,
-              evaluator="rollouts(10, material)",
+              evaluator=MCTS_EVALUATOR,
               page=PageLimits(count=20_000, seconds=5.0, threads=4,
                               settings={"max_nodes": PAGE_TREE_NODES},
                               memory=4 * PAGE_TREE_NODES * 56, menu=("0.2s", "1s"))),
     AgentKind("mcts-py", PythonMCTSAgent, "the same UCT in Python", unit="iterations",
               page=PageLimits(count=2_000, seconds=5.0)),
     AgentKind("puct", PUCTAgent, "PUCT in C over rollouts scored by material", unit="iterations",
-              in_vector=True, evaluator="rollouts(10, material)",
-              page=PageLimits(count=20_000, seconds=5.0, settings={"max_nodes": PAGE_TREE_NODES},
-                              memory=PAGE_TREE_NODES * 88)),
-    AgentKind("alphabeta", alphabeta_agent, "alpha-beta in C on the heuristic", unit="nodes",
-              in_vector=True, evaluator="heuristic",
-              page=PageLimits(count=2_000_000, seconds=5.0, settings={"table_bits": 16},
-                              memory=(1 << 16) * 24)),
-    AgentKind("alphabeta-net", alphabeta_net_agent, "alpha-beta in C on the learned evaluation",
+              in_vector=True, evaluator=PUCT_EVALUATOR, page=PAGE_PUCT),
+    AgentKind("alphabeta", _alphabeta, "alpha-beta in C on the heuristic", unit="nodes",
+              in_vector=True, evaluator="heuristic", page=PAGE_ALPHABETA, default=DEFAULT_SECONDS),
+    AgentKind("alphabeta-net", _alphabeta, "alpha-beta in C on the learned evaluation",
               unit="nodes", in_vector=True, evaluator="network(default)", network=True,
-              page=PageLimits(count=2_000_000, seconds=5.0, settings={"table_bits": 16},
-                              memory=(1 << 16) * 24)),
-    AgentKind("best", best_agent, "the strongest", unit="iterations", in_vector=True,
-              evaluator=BEST_NET_EVALUATOR if BEST_EVALUATION == "network" else BEST_HEURISTIC_EVALUATOR,
-              page=PageLimits(count=20_000, seconds=5.0, settings={"max_nodes": PAGE_TREE_NODES},
-                              memory=PAGE_TREE_NODES * 88, menu=("0.2s", "1s"))),
-    AgentKind("best-net", best_net_agent, "best's search on the learned evaluation",
-              unit="iterations", in_vector=True, evaluator=BEST_NET_EVALUATOR, network=True,
-              page=PageLimits(count=20_000, seconds=5.0, settings={"max_nodes": PAGE_TREE_NODES},
-                              memory=PAGE_TREE_NODES * 88, menu=("1s",))),
-    AgentKind("best-heuristic", best_heuristic_agent, "best's search on the heuristic",
+              page=PAGE_ALPHABETA, default=DEFAULT_SECONDS),
+    AgentKind("best", PUCTAgent, "the strongest", unit="iterations", in_vector=True,
+              evaluator=BEST_EVALUATOR, settings=BEST_SETTINGS, default=DEFAULT_SECONDS,
+              page=replace(PAGE_PUCT, menu=("0.2s", "1s"))),
+    AgentKind("best-net", PUCTAgent, "best's search on the learned evaluation",
+              unit="iterations", in_vector=True, evaluator=BEST_EVALUATOR, network=True,
+              settings=BEST_SETTINGS, default=DEFAULT_SECONDS, page=replace(PAGE_PUCT, menu=("1s",))),
+    AgentKind("best-heuristic", PUCTAgent, "best's search on the heuristic",
               unit="iterations", in_vector=True, evaluator=BEST_HEURISTIC_EVALUATOR,
-              page=PageLimits(count=20_000, seconds=5.0, settings={"max_nodes": PAGE_TREE_NODES},
-                              memory=PAGE_TREE_NODES * 88)),
+              settings=BEST_SETTINGS, default=DEFAULT_SECONDS, page=PAGE_PUCT),
 )
 """Every agent kind, in the order help texts and the ladder list them."""
 REGISTRY: Mapping[str, AgentKind] = MappingProxyType({kind.name: kind for kind in KINDS})
@@ -382,57 +256,69 @@ def kind_of(spec: str) -> AgentKind:
     return split_spec(spec)[0]
 
 
-def _spec_network(spec: str, network: str) -> Network:
-    """The network a spec names, or NetworkFileError naming the spec, the file and what is accepted."""
+def _spec_network(spec: str, network: str) -> Evaluator:
+    """The learned evaluation a spec names, or NetworkFileError naming the spec, the file and
+    what is accepted."""
     try:
-        return network_from(network.strip())
+        return network_evaluator(network.strip())
     except NetworkFileError as error:
         raise NetworkFileError(f"agent {shown(spec, 80)}: {error} ({NETWORK_HELP})") from None
 
 
-LEAF_SETTINGS = ("evaluator", "network", "weights", "rollout_actions", "evaluated", "evaluated_priors")
-"""The settings that name a search's leaf evaluation themselves (then the kind's evaluator is not given)."""
+def _build(kind: AgentKind, spec: str, network: str | None, seed: int | None, budget: Mapping[str, Any],
+           settings: Mapping[str, Any], given: NetworkLike | None = None) -> BuiltinAgent:
+    """``kind``'s agent from what it declares (its settings, its evaluator spec with the network
+    named in ``spec`` or ``given`` in place of its own), named by the spec's kind, network and
+    budget. ``settings`` may replace its declared settings, or name another ``evaluator``."""
+    if network is not None and given is not None:
+        raise ConfigError(f"{shown(spec, 80)} names its network: give no network= beside it")
+    if (network is not None or given is not None) and "evaluator" in settings:
+        raise ConfigError(f"{shown(spec, 80)}: give its network or an evaluator=, not both")
+    learned = _spec_network(spec, network) if network is not None else given
+    if learned is not None and not kind.network:
+        raise ConfigError(f"{shown(spec, 80)}: {kind.name} takes no network; the kinds that do are "
+                          f"{', '.join(NETWORK_KINDS)}, as 'KIND(FILE):BUDGET' ({NETWORK_HELP})")
+    built = {**kind.settings, **settings}
+    if kind.evaluator is not None and "evaluator" not in settings:
+        built["evaluator"] = make_evaluator(kind.evaluator, learned)
+    if kind.unit is None:
+        agent = kind.build(seed=seed, **built)
+    else:
+        agent = kind.build(seed=seed, **(budget or kind.default), **built)
+        agent.name = (f"{kind.name}" + (f"({network.strip()})" if network is not None else "")
+                      + ":" + agent.name.partition(":")[2])
+    return agent
 
 
-def _with_evaluator(kind: AgentKind, settings: Mapping[str, Any]) -> dict[str, Any]:
-    """``settings`` with the kind's evaluator (a search over an evaluator), unless they name
-    the leaves' evaluation themselves (LEAF_SETTINGS)."""
-    if kind.evaluator is None or any(name in settings for name in LEAF_SETTINGS):
-        return dict(settings)
-    return {**settings, "evaluator": make_evaluator(kind.evaluator)}
-
-
-def make_agent(spec: str, seed: int | None = None, **settings: Any) -> BuiltinAgent:
-    """An agent from a spec (AGENT_SPECS): ``mcts:2000``, ``mcts:0.5s@2``, ``mcts-py:200``;
-    a kind of NETWORK_KINDS names its network file in parentheses: ``best-net(my.vnet):400``
-    (named ``best-net(my.vnet):400``), as ``make_agent("best-net:400", network="my.vnet")``.
-    ``settings``: more keyword arguments of the kind's class (``max_nodes``...).
+def make_agent(spec: str, seed: int | None = None, network: NetworkLike | None = None,
+               **settings: Any) -> BuiltinAgent:
+    """An agent from a spec (AGENT_SPECS): ``mcts:2000``, ``mcts:0.5s@2``, ``mcts-py:200``,
+    built from what its kind declares (`AgentKind`: its evaluator spec and settings). A
+    kind of NETWORK_KINDS names its network file in parentheses, ``best-net(my.vnet):400``
+    (named so), or takes ``network=`` (a .vnet file's path, a Network, or the Evaluator of
+    one, ``victorus.evaluation.registry.network(net)``: it pickles, for worker processes):
+    either replaces the network of its evaluator spec. ``settings``: more keyword
+    arguments of the kind's class (``max_nodes``, ``noise_fraction``..., or ``evaluator``
+    in place of the kind's).
 
     Args:
         spec: The agent spec.
         seed: Seeds the agent (None: fresh entropy).
+        network: The learned evaluation of a kind of NETWORK_KINDS (None: its spec's).
         **settings: More keyword arguments of the kind's class.
 
     Returns:
         The agent.
 
     Raises:
-        ConfigError: If the spec, its budget or a setting is not accepted, or the spec
-            names a network and ``settings`` one too.
+        ConfigError: If the spec, its budget or a setting is not accepted, the spec
+            names a network and ``network`` is given too, or the kind takes no network.
         NetworkFileError: If the network the spec names cannot be read.
     """
-    kind, network, budget_text = split_spec(spec)
-    if network is not None:
-        if "network" in settings:
-            raise ConfigError(f"{shown(spec, 80)} names its network: give no network= beside it")
-        settings = {**settings, "network": _spec_network(spec, network)}
-    if kind.unit is None:
-        return kind.build(seed=seed, **settings)
-    budget = parse_budget(kind.name, budget_text or "", spec, threads=kind.threads)
-    agent = kind.build(seed=seed, **budget, **_with_evaluator(kind, settings))
-    if network is not None:
-        agent.name = f"{kind.name}({network.strip()}):{agent.name.partition(':')[2]}"
-    return agent
+    kind, named, budget_text = split_spec(spec)
+    budget = ({} if kind.unit is None
+              else parse_budget(kind.name, budget_text or "", spec, threads=kind.threads))
+    return _build(kind, spec, named, seed, budget, settings, network)
 
 
 def make_vector_opponent(spec: str | VectorAgent, game: Game | None = None) -> Opponent:
@@ -459,9 +345,8 @@ def make_vector_opponent(spec: str | VectorAgent, game: Game | None = None) -> O
     else:
         raise ConfigError(f"unknown agent {shown(spec, 60)}; the agents that play inside the step are "
                           f"{OPPONENT_SPECS}")
-    network = getattr(agent, "network", None)
-    if game is not None and network is not None:
-        network.check(game)
+    if game is not None and isinstance(agent, SearchAgent):
+        agent.check(game)
     return agent.native_opponent()
 
 
@@ -490,7 +375,7 @@ def make_page_agent(spec: str, seed: int | None = None) -> BuiltinAgent:
         raise ConfigError(f"{shown(spec, 60)}: on the page {kind.name} plays the shipped network; "
                           f"give {kind.name}:BUDGET without a network file")
     if kind.unit is None:
-        return kind.build(seed=seed, **limits.settings)
+        return _build(kind, spec, None, seed, {}, limits.settings)
     budget = parse_budget(kind.name, budget_text or "", spec, threads=kind.threads)
     count, seconds = budget.get("iterations"), budget.get("seconds")
     if ((count or 0) > (limits.count or 0) or (seconds or 0) > (limits.seconds or 0)
@@ -501,14 +386,11 @@ def make_page_agent(spec: str, seed: int | None = None) -> BuiltinAgent:
                           f"agents share one thread)")
     if count is not None:
         budget["seconds"] = limits.seconds
-    return kind.build(seed=seed, **budget, **_with_evaluator(kind, limits.settings))
+    return _build(kind, spec, None, seed, budget, limits.settings)
 
 
-__all__ = ["AGENT_SPECS", "BEST_EVALUATION", "BEST_HEURISTIC_EVALUATOR", "BEST_NET_EVALUATOR",
-           "BEST_NET_SETTINGS", "BEST_SETTINGS", "BUDGET_HELP", "LEAF_SETTINGS",
-           "KINDS", "LADDER_SPECS", "NETWORK_HELP", "NETWORK_KINDS",
+__all__ = ["AGENT_SPECS", "BEST_EVALUATOR", "BEST_HEURISTIC_EVALUATOR", "BEST_SETTINGS", "BUDGET_HELP",
+           "DEFAULT_SECONDS", "KINDS", "LADDER_SPECS", "NETWORK_HELP", "NETWORK_KINDS",
            "OPPONENT_SPECS", "PAGE_MENU", "REGISTRY", "VECTOR_KINDS", "AgentKind", "BuiltinAgent",
-           "VectorAgent",
-           "PageLimits", "alphabeta_agent", "alphabeta_net_agent", "best_agent",
-           "best_heuristic_agent", "best_net_agent", "kind_of", "make_agent",
-           "make_page_agent", "make_vector_opponent", "split_spec"]
+           "PageLimits", "VectorAgent", "kind_of", "make_agent", "make_page_agent",
+           "make_vector_opponent", "split_spec"]

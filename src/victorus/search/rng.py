@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..checks import check_int, shown
 from ..errors import ConfigError
-from . import _mcts
+from . import _policy
 
 
 class SplitMix64:
@@ -42,5 +42,5 @@ class SplitMix64:
         """
         if k != 64:
             raise ConfigError(f"SplitMix64 draws 64 bits at a time, got {shown(k, 60)}")
-        drawn, self.state = _mcts.splitmix_draw(self.state)
+        drawn, self.state = _policy.splitmix_draw(self.state)
         return drawn

@@ -7,13 +7,13 @@ import random
 
 from .._engine import StopToken
 from ..checks import check_seed
-from ..game import Game, check_stop
+from ..game import Game
 from ..notation import Action
 from . import _greedy, _policy
-from .choice import legal_now
+from .agent import AgentBase
 
 
-class RandomAgent:
+class RandomAgent(AgentBase):
     """Uniformly random legal actions.
 
     Args:
@@ -24,26 +24,13 @@ class RandomAgent:
     """
 
     def __init__(self, seed: int | None = None) -> None:
-        self.name = "random"
+        super().__init__("random")
         self.rng = random.Random(check_seed(seed))
 
-    def choose(self, game: Game, stop: StopToken | None = None) -> Action:
-        """One draw; ``stop`` (a `victorus.StopToken`) already stopped raises
-        Cancelled, as for every agent.
-
-        Args:
-            game: The position (not over).
-            stop: A cancellation token, or None.
-
-        Returns:
-            A legal action drawn uniformly.
-
-        Raises:
-            ConfigError: If the game is over.
-            Cancelled: If ``stop`` is already stopped.
-        """
-        check_stop(stop, self.name)
-        return self.rng.choice(legal_now(game, self.name))
+    def _choose(self, game: Game, actions: list[Action], stop: StopToken | None,
+                start: float) -> Action:
+        """One draw."""
+        return self.rng.choice(actions)
 
     def native_opponent(self) -> _policy.RandomOpponent:
         """This agent inside the step of `victorus.vector.VectorGames`: one draw
@@ -55,7 +42,7 @@ class RandomAgent:
         return _policy.RandomOpponent()
 
 
-class GreedyAgent:
+class GreedyAgent(AgentBase):
     """Prefers captures by piece value and avoids leaving pieces en prise (R37 points).
 
     Each legal action is played on a copy and scored: the value it captures (+100 for a
@@ -73,25 +60,12 @@ class GreedyAgent:
     """
 
     def __init__(self, seed: int | None = None) -> None:
-        self.name = "greedy"
+        super().__init__("greedy")
         self.rng_state = random.Random(check_seed(seed)).getrandbits(64)
 
-    def choose(self, game: Game, stop: StopToken | None = None) -> Action:
-        """The best-scored action (one draw for ties); ``stop`` as for every agent.
-
-        Args:
-            game: The position (not over).
-            stop: A cancellation token, or None.
-
-        Returns:
-            The chosen legal action.
-
-        Raises:
-            ConfigError: If the game is over.
-            Cancelled: If ``stop`` is already stopped.
-        """
-        check_stop(stop, self.name)
-        actions = legal_now(game, self.name)
+    def _choose(self, game: Game, actions: list[Action], stop: StopToken | None,
+                start: float) -> Action:
+        """The best-scored action (one draw for ties)."""
         index, self.rng_state = _greedy.choose(game._engine, self.rng_state)
         return actions[index]
 

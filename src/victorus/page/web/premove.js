@@ -1,0 +1,88 @@
+// Premoves: during the agents' turns the player may queue their next turn's first action
+// by picking one of their pieces and a cell, as on their own turn. The server holds it
+// (POST /api/premove) and, when the player's turn comes, plays it at once if it is legal
+// then, else drops it and says so; the turn's clock starts after it was tried. A click on
+// the board or Escape cancels it.
+import { $, activePeople } from "./state.js";
+import { api } from "./connection.js";
+/** @typedef {import("./state.js").State} State */
+
+// Whether the page may queue a premove now: a game played here, not the player's turn,
+// one of the player's armies still in it.
+/** @param {State} st */
+export function premoveOpen(st) {
+  const S = st.S;
+  return Boolean(S && S.mode === "play" && !S.over && !S.browse && !S.spectator &&
+                 !S.person_to_act && activePeople(st).length && !st.offline);
+}
+
+// The cells of the premove queued (the server's, or the one on its way).
+/** @param {State} st */
+export function premoveCells(st) {
+  const text = st.premove ? st.premove.action : st.S && st.S.premove;
+  if (!text) return st.preselected ? [st.preselected] : [];
+  return text.split(/[-x]/);
+}
+
+// A click on the board during the agents' turns: pick one of the player's pieces, then a
+// cell (the premove); a click with a premove queued cancels it. True if the click was one.
+/** @param {State} st */
+export function premoveClick(st, label) {
+  if (st.premove || (st.S && st.S.premove)) { cancelPremove(st); return true; }
+  if (!premoveOpen(st)) return false;
+  const army = /** @type {SVGElement | null} */ ($("board").querySelector(`.piece[data-cell="${label}"]`))?.dataset.army;
+  const own = army !== undefined && activePeople(st).includes(Number(army));
+  if (st.preselected === null || st.preselected === label) {
+    if (st.preselected === label) { st.preselected = null; st.redraw(); return true; }
+    if (!own) return false;
+    st.preselected = label;
+    $("error").textContent = "";
+    st.redraw();
+    return true;
+  }
+  if (own) { st.preselected = label; st.redraw(); return true; }
+  queuePremove(st, `${st.preselected}${army !== undefined ? "x" : "-"}${label}`);
+  return true;
+}
+
+/** @param {State} st */
+async function queuePremove(st, action) {
+  st.preselected = null;
+  st.premove = { action };
+  st.redraw();
+  try {
+    await api(st, "/api/premove", { action });
+  } catch (e) {
+    $("error").textContent = e.message;
+  }
+  st.premove = null;            // (the server's state says it from now on)
+  st.redraw();
+}
+
+// Escape or a click: the premove (or the piece picked for one) let go. True if there was one.
+/** @param {State} st */
+export function cancelPremove(st) {
+  const queued = st.premove || (st.S && st.S.premove);
+  if (!queued && st.preselected === null) return false;
+  st.preselected = null;
+  st.premove = null;
+  if (queued) api(st, "/api/premove", { action: null }).catch((e) => { $("error").textContent = e.message; });
+  st.redraw();
+  return true;
+}
+
+// A new state: the piece picked for a premove is let go once premoves are closed.
+/** @param {State} st */
+export function followPremove(st) {
+  if (st.preselected !== null && !premoveOpen(st)) st.preselected = null;
+}
+
+// Words for the status line: the premove queued.
+/** @param {State} st */
+export function premoveWords(st) {
+  const S = st.S;
+  if (!S || S.mode !== "play") return "";
+  if (S.premove) return `premove queued: ${S.premove} (Escape cancels)`;
+  if (st.preselected) return `premove: ${st.preselected} picked; click where it goes`;
+  return "";
+}

@@ -1,0 +1,247 @@
+// The review of a finished game: each army's chance to win, action by action. Once a game
+// is over (or a watched game on request), the server searches every position in the
+// background; the page draws the chances as they come, a line per army, and marks the
+// actions where a team's chance fell most, each a click away.
+import { $, pause, gameKey } from "./state.js";
+import { api } from "./connection.js";
+import { showIndex } from "./watch.js";
+/** @typedef {import("./state.js").State} State */
+
+// A finished game played here is reviewed at once; a watched game when asked (its steps
+// then share the machine with the searches).
+/** @param {State} st */
+function reviewWanted(st) {
+  return st.S && st.S.mode === "play" && st.S.over;
+}
+
+/** @param {State} st */
+export async function followReview(st, asked = false) {
+  if (!asked && (!reviewWanted(st) || st.reviewDeclined === gameKey(st))) return;
+  if (st.reviewing === gameKey(st)) return;
+  const game = gameKey(st);
+  st.reviewing = game;
+  /** @type {State["review"]} */
+  const review = { key: null, game, points: [], marks: [], status: "running", length: 0 };
+  st.review = review;
+  drawReview(st);
+  try {
+    await api(st, "/api/review", {});
+    let state = await api(st, "/api/review?from=0");
+    for (;;) {
+      if (st.reviewing !== game) return;
+      if (state.key !== review.key) review.points = [];
+      review.key = state.key;
+      review.points.push(...state.points);
+      Object.assign(review, { status: state.status, marks: state.marks, length: state.length,
+                              total: state.total, error: state.error, counts: state.counts,
+                              thresholds: state.thresholds });
+      drawReview(st);
+      st.hooks.marks();
+      if (state.status !== "running") return;
+      await pause(400);
+      state = await api(st, `/api/review?from=${review.points.length}`);
+    }
+  } catch (e) {
+    if (st.reviewing === game) { review.status = "error"; review.error = e.message; drawReview(st); }
+  }
+}
+
+/** @param {State} st */
+export async function cancelReview(st) {
+  try { await api(st, "/api/review", { cancel: true }); } catch (e) { /* shown below */ }
+  st.review.status = "cancelled";
+  st.reviewDeclined = st.reviewing;
+  st.reviewing = null;
+  drawReview(st);
+}
+
+// The review's index of the position shown, or null.
+/** @param {State} st */
+export function reviewIndex(st) {
+  const S = st.S;
+  if (!S) return null;
+  if (S.mode === "watch") return S.watch.index;
+  if (S.browse) return S.browse.index;
+  return S.over ? st.review.length : null;       // (a finished game's end)
+}
+
+export const MARK_NAMES = { "?!": "inaccuracy", "?": "mistake", "??": "blunder" };
+const ZOOMS = [1, 2, 4, 8, 16, 32];
+
+// The review's marks (the server's, this game's only).
+/** @param {State} st */
+export function reviewMarks(st) {
+  const review = st.review;
+  return review.game === gameKey(st) && review.game !== null ? review.marks || [] : [];
+}
+
+/** @param {State} st */
+export function drawReview(st) {
+  const S = st.S, review = st.review, colors = st.meta.seatColors;
+  const graph = $("review-graph"), list = $("review-marks"), scroll = $("review-scroll");
+  const ours = review.game === gameKey(st) && review.game !== null;
+  const done = ours ? review.points.length : 0;
+  const marks = reviewMarks(st);
+  $("review-cancel").hidden = !(ours && review.status === "running");
+  $("review-start").hidden = !(S && ((S.mode === "watch" && !ours) || (ours && review.status === "cancelled")));
+  $("mistake-prev").disabled = $("mistake-next").disabled = !marks.length;
+  $("zoom-in").disabled = !done || st.zoom >= ZOOMS[ZOOMS.length - 1];
+  $("zoom-out").disabled = !done || st.zoom <= 1;
+  $("review-status").textContent = !ours ? (S && S.mode === "watch" ? "the review: each army's chance to win move by move" :
+    "after the game: its review, each army's chance to win move by move") :
+    review.status === "running" ? `reviewing: ${done} of ${review.total || "?"} positions searched` :
+    review.status === "done" ? `review: each army's chance to win; ${marks.length ? `${marks.length} marked actions (click one, or n)` : "no action marked"}` :
+    review.status === "cancelled" ? `review stopped after ${done} positions` :
+    review.status === "error" ? `review: ${review.error}` : "";
+  drawCounts(st, ours);
+  graph.replaceChildren();
+  list.replaceChildren();
+  if (!ours || !done) { graph.removeAttribute("viewBox"); graph.style.width = "100%"; return; }
+  // The graph in pixels: the box's width times the zoom (it scrolls sideways), so that
+  // a 1,000-action game gets up to 5 px an action and its marks stay round.
+  const height = Math.max(20, scroll.clientHeight - 2), width = Math.max(50, (scroll.clientWidth - 2) * st.zoom);
+  graph.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  graph.style.width = `${width}px`;
+  const span = Math.max(1, review.length);
+  const x = (index) => (width * index / span).toFixed(1);
+  const y = (chance) => (height - 2 - (height - 4) * chance).toFixed(1);
+  const carried = [];
+  let last = [null, null, null, null, null, null];
+  for (const p of review.points) {
+    last = p.chances.map((c, s) => (c === null ? last[s] : c));
+    carried.push({ index: p.index, chances: last });
+  }
+  let svg = `<line class="review-even" x1="0" x2="${width}" y1="${y(0.5)}" y2="${y(0.5)}"/>`;
+  for (const seat of S.present) {
+    const path = carried.filter((p) => p.chances[seat] !== null)
+      .map((p) => `${x(p.index)},${y(p.chances[seat])}`).join(" ");
+    if (path) svg += `<polyline class="review-line" data-seat="${seat}" stroke="${colors[seat]}" points="${path}"/>`;
+  }
+  const at = reviewIndex(st);
+  if (at !== null) svg += `<line class="review-now" x1="${x(at)}" x2="${x(at)}" y1="0" y2="${height}"/>`;
+  for (const m of marks) {
+    const words = markWords(st, m);
+    svg += `<circle class="review-mark ${MARK_NAMES[m.mark]}" data-index="${m.index}" cx="${x(m.index)}" cy="${y(m.after)}" ` +
+      `r="${m.mark === "??" ? 5 : m.mark === "?" ? 4 : 3.2}" fill="${colors[m.seat]}"><title>${words}</title></circle>`;
+  }
+  graph.innerHTML = svg;
+  for (const m of marks) {
+    const li = document.createElement("li");
+    const button = document.createElement("button");
+    button.className = "review-jump";
+    button.dataset.index = m.index;
+    button.textContent = markWords(st, m);
+    button.title = `show the position before action ${m.index} with the move the search preferred`;
+    li.appendChild(button);
+    list.appendChild(li);
+  }
+  if (st.zoomFollow !== null) {          // (after a zoom: the position shown; a jump: its mark)
+    keepInView(st, st.zoomFollow === true ? (at === null ? review.length : at) : st.zoomFollow);
+    st.zoomFollow = null;
+  }
+}
+
+/** @param {State} st */
+function markWords(st, m) {
+  return `${m.index}. ${m.name} ${m.played}${m.mark} (${MARK_NAMES[m.mark]}): ${Math.round(100 * m.before)}% \u2192 ` +
+    `${Math.round(100 * m.after)}%` + (m.best ? `, best was ${m.best}` : "");
+}
+
+// Each army's marked actions, counted: "red ?! 2 ? 1 ?? 0".
+/** @param {State} st */
+function drawCounts(st, ours) {
+  const box = $("review-counts"), S = st.S, review = st.review;
+  box.replaceChildren();
+  if (!ours || !review.counts || !S) return;
+  for (const seat of S.present) {
+    const c = review.counts[seat];
+    if (!c) continue;
+    const span = document.createElement("span");
+    span.className = "count";
+    span.dataset.seat = String(seat);
+    span.textContent = `${st.meta.seatNames[seat]}: ?! ${c["?!"]}, ? ${c["?"]}, ?? ${c["??"]}`;
+    box.appendChild(span);
+  }
+}
+
+// The graph scrolled so that the point of action ``index`` is in view (centred when
+// it was not).
+/** @param {State} st */
+function keepInView(st, index) {
+  const scroll = $("review-scroll"), span = Math.max(1, st.review.length);
+  const px = (scroll.scrollWidth - 2) * Math.min(span, index) / span;
+  if (px - 8 < scroll.scrollLeft || px + 8 > scroll.scrollLeft + scroll.clientWidth) {
+    scroll.scrollLeft = Math.max(0, px - scroll.clientWidth / 2);
+  }
+}
+
+/** @param {State} st */
+export function zoom(st, step) {
+  const k = Math.max(0, Math.min(ZOOMS.length - 1, ZOOMS.indexOf(st.zoom) + step));
+  st.zoom = ZOOMS[k];
+  st.zoomFollow = true;
+  drawReview(st);
+}
+
+// The next (``step`` 1) or previous (-1) marked action from the position shown: its
+// position before it, with the review's analysis.
+/** @param {State} st */
+export function jumpToMistake(st, step) {
+  const marks = reviewMarks(st);
+  if (!marks.length) return null;
+  const at = reviewIndex(st);
+  const before = marks.map((m) => m.index - 1);
+  let k;
+  if (step > 0) k = before.findIndex((i) => at === null || i > at);
+  else k = before.findLastIndex((i) => at !== null && i < at);
+  if (k < 0) k = step > 0 ? 0 : marks.length - 1;          // (round again)
+  st.zoomFollow = marks[k].index;
+  showReviewed(st, before[k]);
+  return marks[k];
+}
+
+// The position before a marked action (or any action of the graph), with its analysis
+// from the review.
+/** @param {State} st */
+export function showReviewed(st, index) {
+  const point = st.review.points.find((p) => p.index === index);
+  st.reviewPoint = point ? { ...point, index } : null;
+  st.analysis = null;
+  if (st.S.mode === "watch") return showIndex(st, index);
+  return showIndex(st, index === st.review.length ? Infinity : index);
+}
+
+// A review point as the analysis of the position shown (its index must be the one shown).
+/** @param {State} st */
+export function reviewAnalysis(st) {
+  const S = st.S, p = st.reviewPoint, names = st.meta.seatNames;
+  if (!p || reviewIndex(st) !== p.index || st.reviewing !== gameKey(st)) return null;
+  const team = S.present.filter((s) => S.armies[s].team === S.armies[p.seat].team || s === p.seat);
+  const over = p.best === null;
+  return { status: "done", over, best: p.best, cells: p.cells, chance: p.chances[p.seat],
+           chances: p.chances, team: (S.armies[p.seat].team === null ? [p.seat] : team).map((s) => names[s]),
+           review: true };
+}
+
+/** @param {State} st */
+export function setUpReview(st) {
+  $("mistake-prev").addEventListener("click", () => jumpToMistake(st, -1));
+  $("mistake-next").addEventListener("click", () => jumpToMistake(st, 1));
+  $("zoom-in").addEventListener("click", () => zoom(st, 1));
+  $("zoom-out").addEventListener("click", () => zoom(st, -1));
+  $("review-start").addEventListener("click", () => followReview(st, true));
+  $("review-cancel").addEventListener("click", () => cancelReview(st));
+  $("review-marks").addEventListener("click", (event) => {
+    const button = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest(".review-jump"));
+    if (button) showReviewed(st, Number(button.dataset.index) - 1);
+  });
+  $("review-graph").addEventListener("click", (event) => {
+    const review = st.review;
+    if (!review.length) return;
+    const mark = /** @type {SVGElement | null} */ (/** @type {Element} */ (event.target).closest(".review-mark"));
+    if (mark) { showReviewed(st, Number(mark.dataset.index) - 1); return; }
+    const box = $("review-graph").getBoundingClientRect();       // (the whole graph, scrolled)
+    const index = Math.round(review.length * (event.clientX - box.left) / box.width);
+    showReviewed(st, Math.max(0, Math.min(review.length, index)));
+  });
+}

@@ -1,0 +1,465 @@
+"""A training run's checkpoint files (victorus.training), written and read back, every
+byte read on resume checked before it is trusted.
+
+- ``window-<n>.npz``: the positions of the run's last rounds (numpy's ``.npz``, stored, no
+  pickles), one group of arrays per round (`PACKED`, suffixed with the group's number).
+  Each array's declared type and shape are read from its header and checked against the
+  file's real sizes before anything is allocated, then every value against its range.
+- ``curve.json``: the run's settings and one point per finished round, each field's type
+  and range checked.
+
+A file that fails raises `CheckpointError` (a ConfigError) naming the file (its name in
+the run's folder) and what is wrong in it.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import os
+import stat
+import zipfile
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..checks import shown
+from ..errors import ConfigError
+from ..evaluation.twin import BOARDS, SEATS, SIZES, block_starts, board_cells, shapes
+from ..files import read_limited
+from .step import Sample
+
+PACKED = ("boards", "counts", "rows", "dense", "terms", "teams", "targets", "moves", "origin", "target",
+          "capture", "policy")
+"""A window's arrays per round: the positions' boards, their sparse rows (``counts`` a position), dense
+inputs, heuristic terms per seat, teams per seat and targets per seat; their legal actions (``moves`` a
+position): each one's origin column (-1: a word), target column (or word), log capture prior and policy
+target."""
+PER_ACTION = ("origin", "target", "capture", "policy")
+"""The arrays with an entry per legal action (the others: per position, and ``rows``)."""
+#: Each array's dtype and its shape after the first axis.
+_LAYOUT: dict[str, tuple[type[np.generic], tuple[int, ...]]] = {
+    "boards": (np.int8, ()), "counts": (np.int32, ()), "rows": (np.int32, ()),
+    "dense": (np.float32, (SIZES["dense_inputs"],)),
+    "terms": (np.float32, (SIZES["skip_terms"], SEATS)),
+    "teams": (np.int8, (SEATS,)), "targets": (np.float32, (SEATS,)), "moves": (np.int32, ()),
+    "origin": (np.int32, ()), "target": (np.int32, ()), "capture": (np.float32, ()),
+    "policy": (np.float32, ())}
+CURVE_LIMIT = 64 << 20
+"""The largest curve.json read (a run of 10,000 rounds is far below it)."""
+POINT_FIELDS = ("round", "minutes", "games", "positions", "train_loss", "validation_loss",
+                "heuristic_loss", "policy_loss", "searched_by", "gate", "accepted", "best", "vs_start",
+                "vs_heuristic", "labelled_per_second")
+"""A curve point's fields (victorus.training.run.Point says what each holds)."""
+SCORE_FIELDS = ("score", "low", "high", "games", "wins", "losses")
+"""A match's fields in a curve point (victorus.training.gating.MatchScore)."""
+#: The most minutes a run can have spent (victorus.training.settings.Settings' cap on ``minutes``).
+MOST_MINUTES = 1e6
+
+
+class CheckpointError(ConfigError):
+    """A checkpoint file that cannot be trusted: the message names it and what is wrong."""
+
+
+def pack(samples: list[Sample]) -> dict[str, NDArray[Any]]:
+    """One round's positions (training samples) as the flat arrays of a window.
+
+    Args:
+        samples: The round's samples.
+
+    Returns:
+        The arrays of `PACKED` by name.
+    """
+    if not samples:
+        return {name: np.zeros((0, *shape), dtype) for name, (dtype, shape) in _LAYOUT.items()}
+    return {"boards": np.array([BOARDS.index(s[0]) for s in samples], np.int8),
+            "counts": np.array([len(s[1]) for s in samples], np.int32),
+            "rows": np.concatenate([s[1] for s in samples]).astype(np.int32),
+            "dense": np.stack([s[2] for s in samples]), "terms": np.stack([s[3] for s in samples]),
+            "teams": np.stack([s[4] for s in samples]), "targets": np.stack([s[5] for s in samples]),
+            "moves": np.array([len(s[6]) for s in samples], np.int32),
+            **{name: np.concatenate([s[6 + i] for s in samples]).astype(_LAYOUT[name][0])
+               for i, name in enumerate(PER_ACTION)}}
+
+
+def unpack(arrays: Mapping[str, NDArray[Any]]) -> list[Sample]:
+    """A window's arrays back as samples (board name, rows, dense, terms, teams, target,
+    origins, targets, captures, policy).
+
+    Args:
+        arrays: One round's arrays of `PACKED` by name.
+
+    Returns:
+        The round's samples.
+    """
+    ends = np.cumsum(arrays["counts"])
+    rows = np.split(arrays["rows"], ends[:-1]) if len(ends) else []
+    cuts = np.cumsum(arrays["moves"])[:-1]
+    actions = [np.split(arrays[name], cuts) if len(ends) else [] for name in PER_ACTION]
+    return [(BOARDS[int(b)], r, d, t, m, y, *legal) for b, r, d, t, m, y, *legal in zip(
+        arrays["boards"], rows, arrays["dense"], arrays["terms"], arrays["teams"],
+        arrays["targets"], *actions)]
+
+
+def window_bytes(windows: list[list[Sample]]) -> bytes:
+    """The ``.npz`` of a window: each round's samples packed, numbered from 0.
+
+    Args:
+        windows: The samples of each round of the window.
+
+    Returns:
+        The file's bytes.
+    """
+    arrays: dict[str, Any] = {f"{name}{i}": array for i, window in enumerate(windows)
+                              for name, array in pack(window).items()}
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    return buffer.getvalue()
+
+
+def read_window(path: str, most: int) -> list[list[Sample]]:
+    """The rounds of samples of the window file ``path`` (at most ``most`` rounds), every
+    array's header, size and values checked first: `CheckpointError` otherwise.
+
+    Args:
+        path: The window file's path.
+        most: The most rounds it may hold.
+
+    Returns:
+        The samples of each round.
+
+    Raises:
+        CheckpointError: If the file is missing or is not a window this run wrote.
+    """
+    def refuse(why: str) -> CheckpointError:
+        return CheckpointError(f"{os.path.basename(path)} is not a window this run wrote: {why}")
+    archive = _open_npz(path, refuse)
+    with archive:
+        members = {info.filename: info for info in archive.infolist()}
+        count = len(members) // len(PACKED)
+        expected = {f"{name}{i}.npy" for i in range(count) for name in PACKED}
+        if not 1 <= count <= most or set(members) != expected:
+            raise refuse(f"it holds {sorted(members)[:8]}, not the arrays {PACKED} of 1 to "
+                         f"{most} rounds")
+        _check_members(path, members, refuse)
+        arrays: dict[str, NDArray[Any]] = {}
+        for name, info in members.items():
+            arrays[name[:-4]] = _read_array(archive, info, refuse)
+    windows = []
+    for i in range(count):
+        group = {name: arrays[f"{name}{i}"] for name in PACKED}
+        _check_window(group, refuse, f"round {i} of the window")
+        windows.append(unpack(group))
+    return windows
+
+
+def _open_npz(path: str, refuse: Callable[[str], CheckpointError]) -> zipfile.ZipFile:
+    """The ``.npz`` file ``path`` opened: a regular file and a whole zip, or ``refuse``."""
+    _check_regular(path, refuse)
+    try:
+        return zipfile.ZipFile(path)
+    except (OSError, zipfile.BadZipFile, ValueError, RuntimeError, NotImplementedError,
+            EOFError) as exc:
+        raise refuse(f"not a whole .npz file ({_first_line(exc)})") from None
+
+
+def _check_members(path: str, members: Mapping[str, zipfile.ZipInfo],
+                   refuse: Callable[[str], CheckpointError]) -> None:
+    """An ``.npz``'s members declare no more bytes than the file holds, and none is
+    encrypted or patched (the run writes plain arrays)."""
+    if sum(info.compress_size for info in members.values()) > os.path.getsize(path):
+        raise refuse("its arrays declare more bytes than the file holds")
+    flagged = sorted(info.filename for info in members.values() if info.flag_bits & 0x61)
+    if flagged:                          # zip's encrypted and patched-data flags
+        raise refuse(f"{flagged[0]} is encrypted or patched (the run writes plain arrays)")
+
+
+def _read_array(archive: zipfile.ZipFile, info: zipfile.ZipInfo,
+                refuse: Callable[[str], CheckpointError],
+                exact: tuple[type[np.generic], tuple[int, ...]] | None = None) -> NDArray[Any]:
+    """One array of the window (or of ``exact`` dtype and shape), its header checked
+    against its layout and its size before the array is allocated."""
+    if exact is None:
+        dtype, tail = _LAYOUT[info.filename[:-4].rstrip("0123456789")]
+    else:
+        dtype, tail = exact[0], exact[1][1:]
+    if info.compress_type != zipfile.ZIP_STORED or info.compress_size != info.file_size:
+        raise refuse(f"{info.filename} is compressed (the run writes stored arrays)")
+    why = None
+    try:
+        with archive.open(info) as fh:
+            version = np.lib.format.read_magic(fh)
+            reader = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                      else np.lib.format.read_array_header_2_0)
+            shape, fortran, declared = reader(fh)
+            header = fh.tell()
+            if (np.dtype(declared) != np.dtype(dtype) or fortran or len(shape) != 1 + len(tail)
+                    or tuple(shape[1:]) != tail or (exact is not None and tuple(shape) != exact[1])):
+                wanted = exact[1] if exact is not None else f"(n, {', '.join(map(str, tail))})"
+                why = (f"{info.filename} is {np.dtype(declared)} of shape {shape}, not "
+                       f"{np.dtype(dtype)} of shape {wanted}")
+            elif header + math.prod(shape) * np.dtype(dtype).itemsize != info.file_size:
+                why = (f"{info.filename} declares shape {shape}, which is not its size "
+                       f"({info.file_size} bytes)")
+            else:
+                array = np.frombuffer(fh.read(), dtype=dtype).reshape(shape)
+    except (ValueError, OSError, zipfile.BadZipFile, EOFError, RuntimeError,
+            NotImplementedError) as exc:
+        why = f"{info.filename}: {_first_line(exc)}"
+    if why is not None:
+        raise refuse(why)
+    return array
+
+
+def arrays_bytes(arrays: Mapping[str, NDArray[Any]]) -> bytes:
+    """The ``.npz`` of named arrays (stored, no pickles).
+
+    Args:
+        arrays: The arrays by name.
+
+    Returns:
+        The file's bytes.
+    """
+    named: dict[str, Any] = dict(arrays)
+    buffer = io.BytesIO()
+    np.savez(buffer, **named)
+    return buffer.getvalue()
+
+
+Layout = dict[str, tuple[type[np.generic], tuple[int, ...]]]
+"""Arrays' names, dtypes and shapes."""
+
+
+def optimiser_layout(arrays: Mapping[str, NDArray[Any]]) -> Layout:
+    """The arrays of the state of an optimiser over a network's ``arrays``
+    (victorus.training.step.Adam.state), each with its dtype and shape: its moments float64,
+    the first layer's float32.
+
+    Args:
+        arrays: The network's arrays by name.
+
+    Returns:
+        Each state array's name, dtype and shape.
+    """
+    layout: Layout = {"row_t": (np.int64, (len(arrays["w1"]),))}      # the names: Adam.state
+    for name, array in arrays.items():
+        layout[f"m.{name}"] = layout[f"v.{name}"] = (np.float32 if name == "w1" else np.float64,
+                                                     array.shape)
+        if name != "w1":
+            layout[f"t.{name}"] = (np.int64, (1,))
+    return layout
+
+
+def read_arrays(path: str, layout: Layout, what: str,
+                nonnegative: frozenset[str] = frozenset()) -> dict[str, NDArray[Any]]:
+    """The arrays of the ``.npz`` file ``path``: exactly those of ``layout``, each of its
+    dtype and shape (checked from its header before it is read) and finite, counts and
+    the arrays named in ``nonnegative`` not negative: `CheckpointError` otherwise.
+
+    Args:
+        path: The file's path.
+        layout: Each array's name, dtype and shape.
+        what: What the file is, for the errors.
+        nonnegative: The float arrays that hold no negative value (an optimiser's second
+            moments).
+
+    Returns:
+        The arrays by name.
+
+    Raises:
+        CheckpointError: If the file is missing or does not hold those arrays.
+    """
+    def refuse(why: str) -> CheckpointError:
+        return CheckpointError(f"{os.path.basename(path)} is not {what} this run wrote: {why}")
+    archive = _open_npz(path, refuse)
+    with archive:
+        members = {info.filename: info for info in archive.infolist()}
+        if set(members) != {f"{name}.npy" for name in layout}:
+            raise refuse(f"it holds {sorted(members)[:6]}, not the arrays {sorted(layout)[:6]}...")
+        _check_members(path, members, refuse)
+        arrays = {name: _read_array(archive, members[f"{name}.npy"], refuse, layout[name])
+                  for name in layout}
+    for name, array in arrays.items():
+        if not np.isfinite(array).all():
+            raise refuse(f"{name} holds values that are not finite")
+        if (array.dtype.kind == "i" or name in nonnegative) and (array < 0).any():
+            raise refuse(f"{name} holds negative values")
+    return arrays
+
+
+def _first_line(exc: BaseException) -> str:
+    """An exception's message, its first line only (cut to 200 characters)."""
+    text = str(exc).strip().splitlines()
+    return shown(text[0] if text else type(exc).__name__, 200).strip("'\"")
+
+
+def _check_regular(path: str, refuse: Callable[[str], CheckpointError]) -> None:
+    """A checkpoint is a regular file: a FIFO or a device would be waited on or read
+    without end."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise refuse("it is missing") from None
+    except OSError as exc:
+        raise refuse(_first_line(exc)) from None
+    if not stat.S_ISREG(info.st_mode):
+        raise refuse("it is not a regular file")
+
+
+def _check_window(group: dict[str, NDArray[Any]], refuse: Callable[[str], CheckpointError],
+                  where: str) -> None:
+    """One round's arrays: the same number of positions in each, rows adding up to the
+    counts, boards known, each row inside its board's block, teams seats, floats finite."""
+    positions = len(group["boards"])
+    for name in PACKED:
+        if name != "rows" and name not in PER_ACTION and len(group[name]) != positions:
+            raise refuse(f"{where}: {name} has {len(group[name])} entries for {positions} "
+                         f"positions")
+    counts = group["counts"].astype(np.int64)
+    if (counts < 0).any() or counts.sum() != len(group["rows"]):
+        raise refuse(f"{where}: its row counts do not add up to its {len(group['rows'])} rows")
+    boards = group["boards"].astype(np.int64)
+    if ((boards < 0) | (boards >= len(BOARDS))).any():
+        raise refuse(f"{where}: a board number outside 0-{len(BOARDS) - 1}")
+    starts = [block_starts()[name] for name in BOARDS] + [shapes(1, 1)["w1"][0]]
+    limits = np.diff(np.array(starts, np.int64))
+    rows = group["rows"].astype(np.int64)
+    if ((rows < 0) | (rows >= np.repeat(limits[boards], counts))).any():
+        raise refuse(f"{where}: a sparse row outside its board's block")
+    teams = group["teams"]
+    if ((teams < -1) | (teams >= SEATS)).any():
+        raise refuse(f"{where}: a team outside -1 (absent) to {SEATS - 1}")
+    for name in ("dense", "terms", "targets", "capture", "policy"):
+        if not np.isfinite(group[name]).all():
+            raise refuse(f"{where}: {name} holds values that are not finite")
+    _check_actions(group, refuse, where)
+
+
+def _check_actions(group: dict[str, NDArray[Any]], refuse: Callable[[str], CheckpointError],
+                   where: str) -> None:
+    """One round's legal actions: as many as the positions' counts, each origin a cell of
+    its board or -1 (a word), each target a cell of its board (a word: a word's number),
+    policy targets from 0 to 1."""
+    moves = group["moves"].astype(np.int64)
+    if (moves < 0).any() or any(len(group[name]) != moves.sum() for name in PER_ACTION):
+        raise refuse(f"{where}: its action counts do not add up to its actions")
+    cells = np.array(board_cells(), np.int64)[group["boards"].astype(np.int64)]
+    limit = np.repeat(cells, moves)
+    origin, target = group["origin"].astype(np.int64), group["target"].astype(np.int64)
+    word = origin < 0
+    if ((origin < -1) | (origin >= limit)).any() or (target < 0).any() \
+            or (target >= np.where(word, SIZES["words"], limit)).any():
+        raise refuse(f"{where}: an action outside its board's cells (or the words)")
+    policy = group["policy"]
+    if ((policy < 0) | (policy > 1)).any():
+        raise refuse(f"{where}: a policy target outside 0 to 1")
+
+
+def read_curve(path: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The settings (as saved) and the points of the curve file ``path``, every field's
+    type and range checked: `CheckpointError` otherwise.
+
+    Args:
+        path: The curve file's path.
+
+    Returns:
+        The settings (JSON values by name) and the points (one object per round).
+
+    Raises:
+        CheckpointError: If the file is missing or is not a curve this run wrote.
+    """
+    def refuse(why: str) -> CheckpointError:
+        return CheckpointError(f"{os.path.basename(path)} is not a curve this run wrote: {why}")
+    if not os.path.lexists(path):
+        raise CheckpointError(f"{os.path.basename(path)} is missing: no round was finished "
+                              f"there")
+    _check_regular(path, refuse)
+    try:
+        text = read_limited(path, CURVE_LIMIT, error=CheckpointError)
+    except CheckpointError as exc:
+        raise refuse(_first_line(exc)) from None
+    except OSError as exc:
+        raise refuse(_first_line(exc)) from None
+    try:
+        curve = json.loads(text)
+    except (ValueError, RecursionError) as exc:           # UnicodeDecodeError included
+        raise refuse(f"not JSON ({_first_line(exc)})") from None
+    if not isinstance(curve, dict) or not isinstance(curve.get("settings"), dict) \
+            or not isinstance(curve.get("points"), list) or not curve["points"]:
+        raise refuse("it needs an object with 'settings' (an object) and 'points' (a "
+                     "non-empty list)")
+    minutes = 0.0
+    for number, point in enumerate(curve["points"]):
+        _check_point(point, number, minutes, refuse)
+        minutes = point["minutes"]
+    return curve["settings"], curve["points"]
+
+
+def _number(value: object, low: float, high: float, nan: bool = False) -> bool:
+    """Whether ``value`` is a JSON number in [low, high] (NaN too if ``nan``)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return (nan and math.isnan(value)) or low <= value <= high
+
+
+def _check_point(point: object, number: int, earlier: float,
+                 refuse: Callable[[str], CheckpointError]) -> None:
+    where = f"point {number}"
+    if not isinstance(point, dict) or set(point) != set(POINT_FIELDS):
+        raise refuse(f"{where} must be an object with the fields {', '.join(POINT_FIELDS)}")
+    _check_rounds(point, where, number, refuse)
+    for name in ("round", "games", "positions"):
+        value = point[name]
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10**12:
+            raise refuse(f"{where}: {name} must be an integer from 0, got {shown(value)}")
+    if point["round"] != number:
+        raise refuse(f"{where} is numbered {point['round']} (the points are rounds 0, 1, ...)")
+    if not _number(point["minutes"], earlier, MOST_MINUTES):
+        raise refuse(f"{where}: minutes must be a number from {earlier:g} (the round before) to "
+                     f"{MOST_MINUTES:g}, got {shown(point['minutes'])}")
+    losses = point["train_loss"]
+    if not isinstance(losses, list) or len(losses) > 1000 \
+            or not all(_number(x, 0, 1e30) for x in losses):
+        raise refuse(f"{where}: train_loss must be a list of finite losses")
+    for name in ("validation_loss", "heuristic_loss", "policy_loss"):
+        if not _number(point[name], 0, 1e30, nan=True):
+            raise refuse(f"{where}: {name} must be a finite loss (or NaN), got "
+                         f"{shown(point[name])}")
+    if not _number(point["labelled_per_second"], 0, 1e12):
+        raise refuse(f"{where}: labelled_per_second must be a number from 0, got "
+                     f"{shown(point['labelled_per_second'])}")
+    for name in ("gate", "vs_start", "vs_heuristic"):
+        score = point[name]
+        if score is not None and not _is_score(score):
+            raise refuse(f"{where}: {name} must be null or a match's score (fields "
+                         f"{', '.join(SCORE_FIELDS)}), got {shown(score)}")
+
+
+def _is_score(score: object) -> bool:
+    """Whether ``score`` is a match's score as the curve holds it (victorus.training.gating)."""
+    return (isinstance(score, dict) and set(score) == set(SCORE_FIELDS)
+            and all(_number(score[k], 0, 1) for k in ("score", "low", "high"))
+            and all(_number(score[k], 0, 10**9) for k in ("games", "wins", "losses")))
+
+
+def _check_rounds(point: dict[str, Any], where: str, number: int,
+                  refuse: Callable[[str], CheckpointError]) -> None:
+    """A point's rounds: ``searched_by`` an earlier round (or -1), ``best`` this round or
+    an earlier one, ``accepted`` a boolean saying which."""
+    best, searched = point["best"], point["searched_by"]
+    if not isinstance(point["accepted"], bool):
+        raise refuse(f"{where}: accepted must be true or false, got {shown(point['accepted'])}")
+    if isinstance(best, bool) or not isinstance(best, int) or not 0 <= best <= number \
+            or (best == number) != point["accepted"]:
+        raise refuse(f"{where}: best must be the round of the best network ({number} if "
+                     f"accepted, else an earlier round), got {shown(best)}")
+    if isinstance(searched, bool) or not isinstance(searched, int) or not -1 <= searched < max(number, 0):
+        raise refuse(f"{where}: searched_by must be an earlier round or -1, got {shown(searched)}")
+
+
+__all__ = ["CURVE_LIMIT", "CheckpointError", "Layout", "PACKED", "PER_ACTION", "POINT_FIELDS", "SCORE_FIELDS",
+           "arrays_bytes", "optimiser_layout", "pack", "read_arrays", "read_curve", "read_window",
+           "unpack", "window_bytes"]
