@@ -328,3 +328,16 @@ def test_openspiel_small_observation_keeps_every_plane():
     from victorus.openspiel import VictorusSpielGame
     with pytest.raises(ValueError, match="observation must be one of"):
         VictorusSpielGame({"observation": "tiny"})
+
+
+def test_openspiel_observers_refuse_parameters_at_the_game():
+    """make_py_observer, the one door OpenSpiel passes observer parameters through,
+    refuses any (neither observation takes one) and makes either observer without."""
+    pytest.importorskip("pyspiel")
+    from victorus.openspiel import SmallObserver, VictorusObserver, VictorusSpielGame
+    for observation, kind in (("planes", VictorusObserver), ("small", SmallObserver)):
+        game = VictorusSpielGame({"board": "compact", "players": 2, "observation": observation})
+        with pytest.raises(ValueError, match="observation parameters are not supported"):
+            game.make_py_observer(None, {"x": 1})
+        assert type(game.make_py_observer(None, {})) is kind
+        assert type(game.make_py_observer()) is kind

@@ -120,6 +120,18 @@ def test_a_factory_that_fails_for_one_game_is_named_and_finished_games_kept():
     assert caught.value.result.games == 2
 
 
+@pytest.mark.parametrize("error", [victorus.AgentError, victorus.WorkerLost])
+def test_a_run_stopped_by_an_agent_or_a_worker_is_one_error_holding_the_finished_work(error):
+    """AgentError and WorkerLost are the two ways a run stops early (errors.RunStopped):
+    one except clause catches both and reads what was finished before, or None."""
+    from victorus.errors import RunStopped
+    with pytest.raises(RunStopped) as caught:
+        raise error("it stopped", ["game 0"])
+    assert type(caught.value) is error and str(caught.value) == "it stopped"
+    assert caught.value.result == ["game 0"] and error("it stopped").result is None
+    assert issubclass(error, victorus.VictorusError)
+
+
 def test_the_position_inside_a_turn_is_its_start_and_the_actions_since():
     game = Game("compact", players=2)
     assert position(game) == f"VPN {game.vpn()}"

@@ -234,15 +234,25 @@ def griffe_package():
                        docstring_parser="google")
 
 
+#: A function that takes another's arguments says so after the other's link, as
+#: "[`render_svg`][victorus.render.render_svg] (same arguments)": those parameters are
+#: described once, on the page the link leads to (they must be the other's, described there).
+SAME_ARGUMENTS = re.compile(r"\]\[(victorus\.[\w.]+)\]\s+\((?:the\s+)?same\s+arguments")
+
+
 def undocumented_parameters(obj, path: str) -> list[str]:
     """``path: name`` for each parameter of a function (or a class's constructor) that
-    its docstring's Args section does not describe."""
+    its docstring's Args section does not describe, nor the function whose arguments it
+    says it takes (SAME_ARGUMENTS)."""
     def described(owner) -> set[str]:
         names: set[str] = set()
         if owner.docstring is not None:
             for section in owner.docstring.parsed:
                 if section.kind.value in ("parameters", "other parameters"):
                     names.update(p.name.lstrip("*") for p in section.value)
+            for target in SAME_ARGUMENTS.findall(owner.docstring.value):
+                other = griffe_package()[target.removeprefix("victorus.")]
+                names.update(described(other) & {p.name.lstrip("*") for p in other.parameters})
         return names
     if obj.is_class:
         if any("NamedTuple" in str(base) for base in obj.bases):    # its fields construct it

@@ -40,14 +40,8 @@ RENDER_MODES = ("human", "ansi", "rgb_array")
 def aec_env(board: str = "standard", players: int | None = None, variant: str = "standard",
             render_mode: str | None = None,
             max_actions: int | None = DEFAULT_MAX_ACTIONS) -> VictorusEnv:
-    """A VICTORUS AEC environment ([`VictorusEnv`][victorus.env.VictorusEnv]).
-
-    Args:
-        board: The board: ``"standard"`` or ``"compact"``.
-        players: How many armies play (2-6, R33); None for the board's default.
-        variant: The variant (``"standard"``, ``"allied"``, ``"quick<rounds>"``, ``+``-joined).
-        render_mode: None, ``"human"``, ``"ansi"`` or ``"rgb_array"`` (`RENDER_MODES`).
-        max_actions: Actions after which the game is truncated (R36); None for no cap.
+    """A VICTORUS AEC environment: a [`VictorusEnv`][victorus.env.VictorusEnv] (the same
+    arguments).
 
     Returns:
         The environment, without wrappers.
@@ -68,13 +62,6 @@ def env(board: str = "standard", players: int | None = None, variant: str = "sta
     """PettingZoo's usual entry point: [`aec_env`][victorus.env.aec_env] (the same
     arguments) in PettingZoo's OrderEnforcingWrapper, which refuses ``step``,
     ``observe`` and the rest before ``reset``.
-
-    Args:
-        board: The board: ``"standard"`` or ``"compact"``.
-        players: How many armies play (2-6, R33); None for the board's default.
-        variant: The variant (``"standard"``, ``"allied"``, ``"quick<rounds>"``, ``+``-joined).
-        render_mode: None, ``"human"``, ``"ansi"`` or ``"rgb_array"`` (`RENDER_MODES`).
-        max_actions: Actions after which the game is truncated (R36); None for no cap.
 
     Returns:
         The environment in an OrderEnforcingWrapper.

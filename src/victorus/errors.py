@@ -29,40 +29,45 @@ class RecordError(VictorusError, ValueError):
     """A game record file is malformed or does not replay (its line number is named)."""
 
 
-class AgentError(VictorusError):
+class RunStopped(VictorusError):
+    """A run (a tournament, a match, simulate, training, ``victorus play``'s game) stopped
+    before its end: an [`AgentError`][victorus.errors.AgentError] or a
+    [`WorkerLost`][victorus.errors.WorkerLost]. ``result``: what was finished before it
+    (a tournament's `TournamentResult` of the finished games), else None.
+
+    Args:
+        message: What stopped the run.
+        result: What was finished before it (a `TournamentResult`), or None.
+    """
+
+    def __init__(self, message: str, result: Any = None) -> None:
+        super().__init__(message)
+        self.result: Any = result
+        """What was finished before the error (a tournament's `TournamentResult`; inside a run, the
+        outcomes collected so far), else None."""
+
+
+class AgentError(RunStopped):
     """An agent asked for an action (in a tournament, a match, ``victorus play``) raised
     or answered with something the game refused; the message names the agent, the game
-    and the position (VPN, R39). ``result``: what was finished before it (a tournament's
-    `TournamentResult` of the finished games), else None.
+    and the position (VPN, R39). ``result``: as [`RunStopped`][victorus.errors.RunStopped]'s.
 
     Args:
         message: What went wrong, naming the agent, the game and the position.
         result: What was finished before it (a `TournamentResult`), or None.
     """
 
-    def __init__(self, message: str, result: Any = None) -> None:
-        super().__init__(message)
-        self.result: Any = result
-        """What was finished before the error (a tournament's `TournamentResult`; inside a run, the
-        outcomes collected so far), else None."""
 
-
-class WorkerLost(VictorusError):
+class WorkerLost(RunStopped):
     """A worker process (``--workers``) or a Ray task died while it held work: killed
     by the out-of-memory killer, a container's limit or ``kill -9``. The message names the
-    process, how it ended and what it was doing. ``result``: what was finished before it
-    (a tournament's `TournamentResult` of the finished games), else None.
+    process, how it ended and what it was doing. ``result``: as
+    [`RunStopped`][victorus.errors.RunStopped]'s.
 
     Args:
         message: What happened: the process, how it ended and what it was doing.
         result: What was finished before it (a `TournamentResult`), or None.
     """
-
-    def __init__(self, message: str, result: Any = None) -> None:
-        super().__init__(message)
-        self.result: Any = result
-        """What was finished before the error (a tournament's `TournamentResult`; inside a run, the
-        outcomes collected so far), else None."""
 
 
 class Cancelled(VictorusError):

@@ -417,30 +417,21 @@ class Board:
                 f"and a row number, e.g. {self.labels[0]!r}..{self.labels[-1]!r}") from None
 
     def color(self, label: str) -> str:
-        """R5 color of a cell: "white", "grey" or "centre".
-
-        Args:
-            label: A cell label, e.g. ``"h1"``.
+        """R5 color of a cell, named as for [`cell`][victorus.geometry.Board.cell] (same
+        arguments, the same NotationError for an unknown label): "white", "grey" or "centre".
 
         Returns:
             The color's name.
-
-        Raises:
-            NotationError: ``label`` is no cell of this board.
         """
         return COLOR_NAMES[self.colors[self.cell(label)]]
 
     def kingdom(self, label: str) -> int | None:
-        """R7 owning seat of a kingdom cell, None for battlefield and centre.
-
-        Args:
-            label: A cell label, e.g. ``"h1"``.
+        """R7 owning seat of a kingdom cell, named as for [`cell`][victorus.geometry.Board.cell]
+        (same arguments, the same NotationError for an unknown label); None for battlefield
+        and centre.
 
         Returns:
             The owning seat, or None.
-
-        Raises:
-            NotationError: ``label`` is no cell of this board.
         """
         return self.kingdoms[self.cell(label)]
 

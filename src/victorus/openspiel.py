@@ -159,9 +159,9 @@ class VictorusSpielGame(pyspiel.Game):  # type: ignore[misc]
         Raises:
             ValueError: ``params`` are given.
         """
-        if self.observation == "small":
-            return SmallObserver(self, params)
-        return VictorusObserver(self, params)
+        if params:
+            raise ValueError(f"observation parameters are not supported, got {params}")
+        return SmallObserver(self) if self.observation == "small" else VictorusObserver(self)
 
 
 class _SpielGame(Game):
@@ -258,19 +258,15 @@ class VictorusSpielState(pyspiel.State):  # type: ignore[misc]
 
 
 class VictorusObserver:
-    """OpenSpiel observer: the planes of victorus.tensors, seen by the team's lowest seat.
+    """OpenSpiel observer: the planes of victorus.tensors, seen by the team's lowest seat
+    (the game's [`make_py_observer`][victorus.openspiel.VictorusSpielGame.make_py_observer]
+    makes it).
 
     Args:
         game: The OpenSpiel game.
-        params: Observer parameters: none are supported (None or empty).
-
-    Raises:
-        ValueError: ``params`` are given.
     """
 
-    def __init__(self, game: VictorusSpielGame, params: Mapping[str, Any] | None) -> None:
-        if params:
-            raise ValueError(f"observation parameters are not supported, got {params}")
+    def __init__(self, game: VictorusSpielGame) -> None:
         shape = (len(PLANES), game.cells)
         self.tensor: NDArray[np.float32] = np.zeros(int(np.prod(shape)), np.float32)
         self.dict: dict[str, NDArray[np.float32]] = {"observation": np.reshape(self.tensor, shape)}
@@ -305,15 +301,9 @@ class SmallObserver(VictorusObserver):
 
     Args:
         game: The OpenSpiel game.
-        params: Observer parameters: none are supported (None or empty).
-
-    Raises:
-        ValueError: ``params`` are given.
     """
 
-    def __init__(self, game: VictorusSpielGame, params: Mapping[str, Any] | None) -> None:
-        if params:
-            raise ValueError(f"observation parameters are not supported, got {params}")
+    def __init__(self, game: VictorusSpielGame) -> None:
         rows, cells = len(SMALL_ROWS), game.cells
         self.planes: NDArray[np.float32] = np.zeros((len(PLANES), cells), np.float32)
         self.tensor = np.zeros(rows * cells + len(SMALL_GLOBALS), np.float32)

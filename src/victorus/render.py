@@ -100,13 +100,6 @@ def render_svg(obj: Game | Board, size: float = 22.0, seat: int = 0, labels: boo
                highlights: Iterable[str] = (), interactive: bool = False) -> str:
     """An SVG picture of a Game or Board.
 
-    ``size``: hex radius in pixels. ``seat``: whose side is at the bottom.
-    ``labels``: write cell labels. ``last_move``: mark the last leg played.
-    ``moves_from``: a cell label whose piece's legal destinations are marked.
-    ``highlights``: more cell labels to outline. ``interactive``: a transparent
-    top layer of hexes, ``<polygon class="cell" data-cell="h3">``, for a page's
-    clicks (``victorus serve``).
-
     Args:
         obj: The Game (its position) or Board (no pieces) to draw.
         size: The hex radius in pixels, 4 to 200.
@@ -115,7 +108,8 @@ def render_svg(obj: Game | Board, size: float = 22.0, seat: int = 0, labels: boo
         last_move: Mark the last leg played.
         moves_from: A cell label whose piece's legal destinations are marked (a Game only).
         highlights: More cell labels to outline.
-        interactive: Add a transparent top layer of hexes for a page's clicks.
+        interactive: Add a transparent top layer of hexes,
+            ``<polygon class="cell" data-cell="h3">``, for a page's clicks (``victorus serve``).
 
     Returns:
         The SVG document.
@@ -145,16 +139,6 @@ def render_layers(obj: Game | Board, size: float = 22.0, seat: int = 0, labels: 
     labels; it changes only with the board, ``seat``, ``labels`` and the armies
     eliminated. ``position`` is what goes in the slot: the last move, the marks, the
     pieces (``<g class="piece" data-cell="h3" data-army="0">``) and the targets.
-
-    Args:
-        obj: The Game (its position) or Board (no pieces) to draw.
-        size: The hex radius in pixels, 4 to 200.
-        seat: Whose side is at the bottom (R6), 0-5.
-        labels: Write the cell labels.
-        last_move: Mark the last leg played.
-        moves_from: A cell label whose piece's legal destinations are marked (a Game only).
-        highlights: More cell labels to outline.
-        interactive: Add a transparent top layer of hexes for a page's clicks.
 
     Returns:
         ``(frame, position)``: two SVG texts.

@@ -57,3 +57,4 @@ cdef void capture_priors(const StateC* s, const int32_t* actions, int n,
                          double* priors) noexcept nogil
 cdef const EvaluatorC* evaluator_c(object evaluator) except NULL
 cdef int made_once(Evaluator evaluator) except -1
+cdef int made_plain(Evaluator evaluator, ValueFn value, str spec) except -1

@@ -100,3 +100,13 @@ cdef int made_once(Evaluator evaluator) except -1:
     if evaluator.spec is not None:
         raise TypeError(f"{evaluator.spec} is made once: evaluators are immutable")
     return 0
+
+
+cdef int made_plain(Evaluator evaluator, ValueFn value, str spec) except -1:
+    """An evaluator without settings or workspace made (once): its value function, no
+    arguments to pickle, its spec."""
+    made_once(evaluator)
+    evaluator.c.value = value
+    evaluator.args = ()
+    evaluator.spec = spec
+    return 0

@@ -6,7 +6,7 @@ searched first), and the value of ``value`` (None: ``over``)."""
 cimport cython
 from libc.math cimport exp
 from libc.stdint cimport int32_t, uint64_t
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy
 
 from victorus._core cimport NUM_SEATS
@@ -28,16 +28,12 @@ ctypedef struct LookaheadWorkspace:
 
 
 cdef void* lookahead_workspace_new(const EvaluatorC* e) noexcept nogil:
+    """A thread's room for the child position and both inner evaluators' workspaces."""
     cdef const LookaheadParams* p = <const LookaheadParams*>e.params
-    cdef LookaheadWorkspace* w = <LookaheadWorkspace*>malloc(sizeof(LookaheadWorkspace))
-    if w == NULL:
-        return NULL
-    w.value = NULL
-    if not evaluator_workspace(p.over, &w.over):
-        free(w)
-        return NULL
-    if not evaluator_workspace(p.value, &w.value):
-        lookahead_workspace_free(e, w)
+    cdef LookaheadWorkspace* w = <LookaheadWorkspace*>calloc(1, sizeof(LookaheadWorkspace))
+    if w != NULL and not (evaluator_workspace(p.over, &w.over)
+                          and evaluator_workspace(p.value, &w.value)):
+        lookahead_workspace_free(e, w)           # frees what was made (NULL: nothing)
         return NULL
     return w
 

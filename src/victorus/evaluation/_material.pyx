@@ -9,7 +9,7 @@ from libc.stdint cimport uint64_t
 
 from victorus._core cimport NUM_SEATS, RESULT_NONE
 from victorus._engine cimport StateC, RulesC, team_returns, material_points
-from victorus.evaluation._evaluator cimport made_once, Evaluator, EvaluatorC
+from victorus.evaluation._evaluator cimport made_plain, Evaluator, EvaluatorC
 
 
 cdef void material_value(const EvaluatorC* e, void* workspace, const StateC* s,
@@ -50,7 +50,4 @@ cdef class MaterialEvaluator(Evaluator):
     """``material``: the UCT's scoring (the module's docstring)."""
 
     def __init__(self):
-        made_once(self)
-        self.c.value = material_value
-        self.args = ()
-        self.spec = "material"
+        made_plain(self, material_value, "material")

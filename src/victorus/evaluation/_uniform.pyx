@@ -8,7 +8,7 @@ from libc.string cimport memset
 
 from victorus._core cimport NUM_SEATS, RESULT_NONE
 from victorus._engine cimport StateC, RulesC, team_returns
-from victorus.evaluation._evaluator cimport made_once, Evaluator, EvaluatorC
+from victorus.evaluation._evaluator cimport made_plain, Evaluator, EvaluatorC
 
 
 cdef void uniform_value(const EvaluatorC* e, void* workspace, const StateC* s,
@@ -25,8 +25,5 @@ cdef class UniformEvaluator(Evaluator):
     """``uniform``: uniform priors, values of 0."""
 
     def __init__(self):
-        made_once(self)
-        self.c.value = uniform_value
-        self.args = ()
+        made_plain(self, uniform_value, "uniform")
         self.c.uniform_priors = True
-        self.spec = "uniform"

@@ -30,7 +30,7 @@ from victorus._engine cimport (StateC, RulesC, Engine, StopToken, MAX_ACTIONS, g
 from victorus.evaluation._evaluator cimport (Evaluator, EvaluatorC, evaluator_c, evaluator_workspace,
                                              evaluator_workspace_free)
 from victorus._portable cimport now_seconds
-from victorus.search._policy cimport decisive_index
+from victorus.search._policy cimport decisive_index, plug_search
 
 
 cdef extern from "Python.h":
@@ -339,9 +339,8 @@ cdef class AlphaBetaOpponent:
         self.params.depth, self.params.max_nodes = depth, max_nodes
         self.params.seconds, self.params.table_bits = seconds, table_bits
         self.params.ev = evaluator_c(evaluator)
-        self.evaluator = evaluator
-        self.choose, self.block = alphabeta_choose, &self.params
-        self.workspace_new, self.workspace_free = alphabeta_workspace_new, alphabeta_workspace_free
+        plug_search(self, alphabeta_choose, &self.params, alphabeta_workspace_new,
+                    alphabeta_workspace_free, evaluator)
 
 
 ctypedef struct AlphaBetaWorkspace:
@@ -363,9 +362,8 @@ cdef void* alphabeta_workspace_new(const void* params, const int* cancel) noexce
 
 
 cdef void alphabeta_workspace_free(void* workspace) noexcept nogil:
-    if workspace != NULL:
-        search_free(&(<AlphaBetaWorkspace*>workspace).search)
-        free(workspace)
+    search_free(&(<AlphaBetaWorkspace*>workspace).search)
+    free(workspace)
 
 
 cdef int alphabeta_choose(const StateC* s, const RulesC* r, const void* params, void* workspace,

@@ -1,11 +1,9 @@
 # cython: language_level=3
-# The UCT (victorus.search._mcts) as an opponent inside the vector games' step.
+# The UCT (victorus.search._mcts) as an opponent inside the vector games' step: its
+# parameter block. Its functions (ChooseFn, workspace) are the module's own: nothing
+# cimports them.
 
-from victorus._engine cimport StateC, RulesC
-
-# -- the UCT as an opponent inside the vector games' step (a victorus.search._policy.ChooseFn) ----
-
-from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdint cimport int32_t, int64_t
 
 from victorus.evaluation._evaluator cimport EvaluatorC
 from victorus.search._policy cimport Opponent
@@ -19,8 +17,3 @@ ctypedef struct MctsParams:
 
 cdef class MctsOpponent(Opponent):
     cdef MctsParams params
-
-cdef void* mcts_workspace_new(const void* params, const int* cancel) noexcept nogil
-cdef void mcts_workspace_free(void* workspace) noexcept nogil
-cdef int mcts_choose(const StateC* s, const RulesC* r, const void* params, void* workspace,
-                     void* memory, uint64_t* rng, const int32_t* actions, int nactions) noexcept nogil

@@ -17,7 +17,7 @@ from victorus.evaluation._evaluator cimport (Evaluator, EvaluatorC, evaluator_c,
                                              evaluator_workspace_free)
 from victorus._portable cimport (now_seconds, MAX_THREADS, pthread_t, pthread_create, pthread_join,
                                  placement_t, current_cpu, placement_init, placement_avoid)
-from victorus.search._policy cimport decisive_index
+from victorus.search._policy cimport decisive_index, plug_search
 
 # -- MCTS (victorus.agents.MCTSAgent) -----------------------------------------------------
 # UCT with a value per seat (2-6 armies, teams share their returns): the army to act at a
@@ -285,9 +285,7 @@ cdef class MctsOpponent:
         self.params.iterations, self.params.seconds = iterations, seconds
         self.params.c, self.params.max_nodes = c, max_nodes
         self.params.ev = evaluator_c(evaluator)
-        self.evaluator = evaluator
-        self.choose, self.block = mcts_choose, &self.params
-        self.workspace_new, self.workspace_free = mcts_workspace_new, mcts_workspace_free
+        plug_search(self, mcts_choose, &self.params, mcts_workspace_new, mcts_workspace_free, evaluator)
 
 
 ctypedef struct MctsWorkspace:
@@ -323,10 +321,9 @@ cdef void* mcts_workspace_new(const void* params, const int* cancel) noexcept no
 
 cdef void mcts_workspace_free(void* workspace) noexcept nogil:
     cdef MctsWorkspace* w = <MctsWorkspace*>workspace
-    if w != NULL:
-        evaluator_workspace_free(w.tree.ev, w.tree.ev_workspace)
-        free(w.tree.nodes)
-        free(w)
+    evaluator_workspace_free(w.tree.ev, w.tree.ev_workspace)
+    free(w.tree.nodes)
+    free(w)
 
 
 cdef int mcts_choose(const StateC* s, const RulesC* r, const void* params, void* workspace,

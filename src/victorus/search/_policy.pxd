@@ -27,16 +27,17 @@ ctypedef int (*ChooseFn)(const StateC* s, const RulesC* r, const void* params, v
                          int nactions) noexcept nogil
 
 # A search's buffers for one thread (its tree, its table), made once from its parameter
-# block: NULL when out of memory. Freed by the matching WorkspaceFree. ``cancel``: the
-# vector's flag, set on Ctrl-C (it outlives the workspace): while it is set, a search
-# stops at once and chooses from what it has searched.
+# block: NULL when out of memory. Freed by the matching WorkspaceFree (never given NULL: the
+# vector frees only what was made). ``cancel``: the vector's flag, set on Ctrl-C (it
+# outlives the workspace): while it is set, a search stops at once and chooses from what
+# it has searched.
 ctypedef void* (*WorkspaceNew)(const void* params, const int* cancel) noexcept nogil
 ctypedef void (*WorkspaceFree)(void* workspace) noexcept nogil
 
 # An agent's memory of one game (PUCT's kept tree), made once per game: NULL when out of
-# memory; freed by the matching MemoryFree. The game tells it every action played in it
-# (NoteFn, the action's code, after the agent's own choices too) and every new episode
-# (ForgetFn: reset, autoreset, set_game).
+# memory; freed by the matching MemoryFree (never given NULL). The game tells it every
+# action played in it (NoteFn, the action's code, after the agent's own choices too) and
+# every new episode (ForgetFn: reset, autoreset, set_game).
 ctypedef void* (*MemoryNew)(const void* params) noexcept nogil
 ctypedef void (*MemoryFree)(void* memory) noexcept nogil
 ctypedef void (*NoteFn)(void* memory, int32_t code) noexcept nogil
@@ -80,6 +81,16 @@ cdef class Opponent:
     cdef NoteFn note
     cdef ForgetFn forget
     cdef readonly object evaluator   # a search's C evaluator (keeps its block's pointer alive), or None
+
+
+cdef inline void plug_search(Opponent opponent, ChooseFn choose, const void* block,
+                             WorkspaceNew workspace_new, WorkspaceFree workspace_free,
+                             object evaluator):
+    """A search's opponent wired: its choose function, its parameter block and its
+    workspace functions, and the evaluator its block points into, kept alive with it."""
+    opponent.choose, opponent.block = choose, block
+    opponent.workspace_new, opponent.workspace_free = workspace_new, workspace_free
+    opponent.evaluator = evaluator
 
 
 cdef class RandomOpponent(Opponent):

@@ -23,6 +23,14 @@ ctypedef struct PNode:
     double prior
     double value[NUM_SEATS]          # summed values per seat
 
+ctypedef struct LeafBuffers:
+    # a batch of leaves, batch_size of each (leaf_buffers_new makes them, leaf_buffers_free
+    # frees them): their positions, their nodes, their legal actions and how many
+    StateC* states
+    int32_t* node
+    int32_t* actions                 # batch_size rows of MAX_ACTIONS
+    int32_t* n
+
 ctypedef struct PuctC:
     # one tree (victorus.search._puct.PuctTree's, or a vector game's opponent's): the tree work
     # of victorus.search._puct reads and writes nothing else, without the GIL
@@ -38,10 +46,7 @@ ctypedef struct PuctC:
     void* ev_workspace               # its workspace for this tree's thread
     int64_t done                     # iterations of the search under way
     int k                            # leaves gathered, waiting for their evaluation
-    StateC* leaf_states              # batch_size of each
-    int32_t* leaf_node
-    int32_t* leaf_actions            # batch_size rows of MAX_ACTIONS
-    int32_t* leaf_n
+    LeafBuffers leaf                 # its owner's (PuctTree's, or a vector worker's)
 
 # -- what the opponent in the vector step (victorus.search._puct_opponent) uses ----------
 
@@ -57,6 +62,8 @@ cdef inline int32_t code_key(int32_t code) noexcept nogil:
     """An action code's notation key (Engine.history_keys)."""
     return code & KEY_MASK if code < WORD_STOP else code
 
+cdef bint leaf_buffers_new(LeafBuffers* b, int batch_size) noexcept nogil
+cdef void leaf_buffers_free(LeafBuffers* b) noexcept nogil
 cdef int puct_gather(PuctC* t, int want, int64_t* done) noexcept nogil
 cdef void puct_c_batch(PuctC* t, int k) noexcept nogil
 cdef int puct_step(PuctC* t, int64_t iterations) noexcept nogil

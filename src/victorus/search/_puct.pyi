@@ -20,14 +20,10 @@ _Evaluator = Callable[["LeafBatch"], tuple[ArrayLike | None, ArrayLike]] | None
 
 
 class LeafBatch:
-    """The leaves a PUCT search asks its evaluator about, ``size`` of them (from one tree,
-    or from several searched together): what an evaluator reads. ``observations``
-    [size, planes, cells] in each leaf's mover's frame (uint8 or float32 as the search
-    was asked; None if it was not), ``legal_ids`` [size, width] the legal action ids in
-    legal_actions() order, padded with -1 (absolute ids, or in the mover's frame with
-    ``id_frame="observer"``), ``num_legal`` [size], ``seats`` [size] the army to act.
-    :meth:`game` gives a leaf as a Game. A batch is valid only during the evaluator's
-    call: its arrays are views of buffers the next batch reuses, so copy what you keep."""
+    """The leaves a PUCT search asks its evaluator about, ``size`` of them: ``observations``,
+    ``legal_ids``, ``num_legal``, ``seats`` and :meth:`game`, as docs/search.md ("PUCT with
+    your evaluator") describes them. Valid only during the evaluator's call: its arrays are
+    views of buffers the next batch reuses, so copy what you keep."""
 
     @property
     def size(self) -> int: ...

@@ -98,14 +98,10 @@ cdef tuple parse_evaluation(result, int k, int width):
 
 
 cdef class LeafBatch:
-    """The leaves a PUCT search asks its evaluator about, ``size`` of them (from one tree,
-    or from several searched together): what an evaluator reads. ``observations``
-    [size, planes, cells] in each leaf's mover's frame (uint8 or float32 as the search
-    was asked; None if it was not), ``legal_ids`` [size, width] the legal action ids in
-    legal_actions() order, padded with -1 (absolute ids, or in the mover's frame with
-    ``id_frame="observer"``), ``num_legal`` [size], ``seats`` [size] the army to act.
-    :meth:`game` gives a leaf as a Game. A batch is valid only during the evaluator's
-    call: its arrays are views of buffers the next batch reuses, so copy what you keep."""
+    """The leaves a PUCT search asks its evaluator about, ``size`` of them: ``observations``,
+    ``legal_ids``, ``num_legal``, ``seats`` and :meth:`game`, as docs/search.md ("PUCT with
+    your evaluator") describes them. Valid only during the evaluator's call: its arrays are
+    views of buffers the next batch reuses, so copy what you keep."""
 
     cdef readonly int size
     cdef readonly object observations, legal_ids, num_legal, seats
@@ -124,6 +120,23 @@ cdef class LeafBatch:
             if i < tree.t.k:
                 return tree.game_factory(tree.leaf_engine(i))
             i -= tree.t.k
+
+
+cdef bint leaf_buffers_new(LeafBuffers* b, int batch_size) noexcept nogil:
+    """Room for a batch of ``batch_size`` leaves; False when out of memory (what was
+    made stays in ``b`` for leaf_buffers_free)."""
+    b.states = <StateC*>malloc(batch_size * sizeof(StateC))
+    b.node = <int32_t*>malloc(batch_size * sizeof(int32_t))
+    b.n = <int32_t*>malloc(batch_size * sizeof(int32_t))
+    b.actions = <int32_t*>malloc(<size_t>batch_size * MAX_ACTIONS * sizeof(int32_t))
+    return b.states != NULL and b.node != NULL and b.n != NULL and b.actions != NULL
+
+
+cdef void leaf_buffers_free(LeafBuffers* b) noexcept nogil:
+    free(b.states)
+    free(b.node)
+    free(b.n)
+    free(b.actions)
 
 
 cdef bint puct_reserve(PuctC* t, int32_t more) noexcept nogil:
@@ -261,7 +274,7 @@ cdef int puct_gather(PuctC* t, int want, int64_t* done) noexcept nogil:
     cdef double value[NUM_SEATS]
     cdef float returns[NUM_SEATS]
     while k < want and t.nodes[0].proof < 0:
-        s = &t.leaf_states[k]
+        s = &t.leaf.states[k]
         memcpy(s, &t.root, sizeof(StateC))
         at = 0
         while t.nodes[at].first_child >= 0 and t.nodes[at].proof < 0:
@@ -290,8 +303,8 @@ cdef int puct_gather(PuctC* t, int want, int64_t* done) noexcept nogil:
             continue
         t.nodes[at].seat = s.turn.to_move
         t.nodes[at].flags |= FLAG_QUEUED
-        t.leaf_node[k] = at
-        t.leaf_n[k] = gen_actions(s, t.r, t.leaf_actions + <Py_ssize_t>k * MAX_ACTIONS)
+        t.leaf.node[k] = at
+        t.leaf.n[k] = gen_actions(s, t.r, t.leaf.actions + <Py_ssize_t>k * MAX_ACTIONS)
         while at >= 0:
             t.nodes[at].pending += 1
             at = t.nodes[at].parent
@@ -305,12 +318,12 @@ cdef void puct_expand_leaf(PuctC* t, int k, const double* priors, const double* 
     """Leaf ``k`` of the batch gets its children (priors normalised over its legal
     actions; uniform if they sum to 0) unless the tree is full; its value is backed
     up. ``priors`` NULL: uniform."""
-    cdef int32_t at = t.leaf_node[k], first
-    cdef int n = t.leaf_n[k], i
+    cdef int32_t at = t.leaf.node[k], first
+    cdef int n = t.leaf.n[k], i
     cdef double total = 0
     t.nodes[at].flags &= ~FLAG_QUEUED
     if puct_reserve(t, n):
-        first = puct_new_children(t, at, n, t.leaf_actions + <Py_ssize_t>k * MAX_ACTIONS)
+        first = puct_new_children(t, at, n, t.leaf.actions + <Py_ssize_t>k * MAX_ACTIONS)
         if priors != NULL:
             for i in range(n):
                 total += priors[i]
@@ -326,7 +339,7 @@ cdef void puct_release_batch(PuctC* t, int k) noexcept nogil:
     cdef int j
     cdef int32_t at
     for j in range(k):
-        at = t.leaf_node[j]
+        at = t.leaf.node[j]
         t.nodes[at].flags &= ~FLAG_QUEUED
         while at >= 0:
             t.nodes[at].pending -= 1
@@ -369,10 +382,10 @@ cdef void puct_c_batch(PuctC* t, int k) noexcept nogil:
     cdef double priors[MAX_ACTIONS]
     cdef bint have
     for j in range(k):
-        have = evaluator_priors(t.ev, t.ev_workspace, &t.leaf_states[j], t.r,
-                                t.leaf_actions + <Py_ssize_t>j * MAX_ACTIONS, t.leaf_n[j],
+        have = evaluator_priors(t.ev, t.ev_workspace, &t.leaf.states[j], t.r,
+                                t.leaf.actions + <Py_ssize_t>j * MAX_ACTIONS, t.leaf.n[j],
                                 &t.rng, priors)
-        t.ev.value(t.ev, t.ev_workspace, &t.leaf_states[j], t.r, &t.rng, v)
+        t.ev.value(t.ev, t.ev_workspace, &t.leaf.states[j], t.r, &t.rng, v)
         for a in range(NUM_SEATS):
             value[a] = v[a]
         puct_expand_leaf(t, j, priors if have else NULL, value)
@@ -438,7 +451,7 @@ cdef int puct_leaves_wanted(PuctC* t, int64_t iterations) noexcept nogil:
 cdef int puct_widest(PuctC* t) noexcept nogil:
     cdef int j, width = 0
     for j in range(t.k):
-        width = max(width, t.leaf_n[j])
+        width = max(width, t.leaf.n[j])
     return width
 
 
@@ -450,7 +463,7 @@ cdef void puct_expand_rows(PuctC* t, const double* priors, Py_ssize_t stride,
     cdef double value[NUM_SEATS]
     for j in range(t.k):
         if values == NULL:
-            seat = t.leaf_states[j].turn.to_move
+            seat = t.leaf.states[j].turn.to_move
             for a in range(NUM_SEATS):
                 value[a] = (0.0 if not (t.r.present >> a) & 1
                             else mover_values[j] if t.r.team[a] == t.r.team[seat]
@@ -543,10 +556,7 @@ cdef class PuctTree:
         self.t.ev_workspace = NULL
         self.t.nodes = NULL
         self.t.root_prior = NULL
-        self.t.leaf_states = NULL
-        self.t.leaf_node = NULL
-        self.t.leaf_actions = NULL
-        self.t.leaf_n = NULL
+        memset(&self.t.leaf, 0, sizeof(LeafBuffers))
 
     def __init__(self, Engine engine, int batch_size, int max_nodes, double c_puct,
                  double fpu_reduction, str observation, bint observer_ids, game_factory,
@@ -567,12 +577,7 @@ cdef class PuctTree:
         if not puct_set_evaluator(&self.t, NULL if evaluator is None else evaluator_c(evaluator)):
             raise MemoryError()
         self.obs_kind = {"none": 0, "uint8": 1, "float32": 2}[observation]
-        self.t.leaf_states = <StateC*>malloc(batch_size * sizeof(StateC))
-        self.t.leaf_node = <int32_t*>malloc(batch_size * sizeof(int32_t))
-        self.t.leaf_n = <int32_t*>malloc(batch_size * sizeof(int32_t))
-        self.t.leaf_actions = <int32_t*>malloc(<size_t>batch_size * MAX_ACTIONS * sizeof(int32_t))
-        if (self.t.leaf_states == NULL or self.t.leaf_node == NULL or self.t.leaf_n == NULL
-                or self.t.leaf_actions == NULL):
+        if not leaf_buffers_new(&self.t.leaf, batch_size):
             raise MemoryError()
         cdef int cells = engine.rules.c.t.ncells
         if self.obs_kind:
@@ -588,10 +593,7 @@ cdef class PuctTree:
         puct_set_evaluator(&self.t, NULL)
         free(self.t.nodes)
         free(self.t.root_prior)
-        free(self.t.leaf_states)
-        free(self.t.leaf_node)
-        free(self.t.leaf_n)
-        free(self.t.leaf_actions)
+        leaf_buffers_free(&self.t.leaf)
 
     def reset(self, Engine engine):
         """Forget the tree: a new root at ``engine``'s position."""
@@ -625,22 +627,22 @@ cdef class PuctTree:
             obs32 = self.obs_buffer
         with nogil:
             for j in range(k):
-                seat = self.t.leaf_states[j].turn.to_move
-                n = self.t.leaf_n[j]
+                seat = self.t.leaf.states[j].turn.to_move
+                n = self.t.leaf.n[j]
                 num[j] = n
                 seats[j] = seat
                 col = self.rules.c.view[seat]
                 for i in range(n):
-                    code = self.t.leaf_actions[<Py_ssize_t>j * MAX_ACTIONS + i]
+                    code = self.t.leaf.actions[<Py_ssize_t>j * MAX_ACTIONS + i]
                     ids[j, i] = action_id(code, cells)
                     if self.observer_ids:
                         ids[j, i] = id_in_frame(ids[j, i], cells, col)
                 for i in range(n, width):
                     ids[j, i] = -1
                 if self.obs_kind == 1:
-                    observation_uint8(&self.t.leaf_states[j], &self.rules.c, seat, &obs8[j, 0, 0])
+                    observation_uint8(&self.t.leaf.states[j], &self.rules.c, seat, &obs8[j, 0, 0])
                 elif self.obs_kind == 2:
-                    observation_float32(&self.t.leaf_states[j], &self.rules.c, seat, &obs32[j, 0, 0])
+                    observation_float32(&self.t.leaf.states[j], &self.rules.c, seat, &obs32[j, 0, 0])
         return 0
 
     def run(self, evaluator, int64_t iterations, double deadline, double noise_alpha,
@@ -702,7 +704,7 @@ cdef class PuctTree:
     cdef object leaf_engine(self, int k):
         """Leaf ``k``'s position in a new Engine without history."""
         cdef Engine engine = Engine.__new__(Engine, self.rules)
-        memcpy(&engine.s, &self.t.leaf_states[k], sizeof(StateC))
+        memcpy(&engine.s, &self.t.leaf.states[k], sizeof(StateC))
         return engine
 
 

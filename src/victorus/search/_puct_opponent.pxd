@@ -1,11 +1,11 @@
 # cython: language_level=3
 # PUCT with a C evaluator as an opponent inside the vector games' step
-# (victorus.search._puct_opponent): a victorus.search._policy.ChooseFn, its parameter block, its
-# workspace and its memory of a game (the tree kept between decisions).
+# (victorus.search._puct_opponent): its parameter block. Its functions (ChooseFn, workspace,
+# its memory of a game: the tree kept between decisions) are the module's own: nothing
+# cimports them.
 
-from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdint cimport int32_t, int64_t
 
-from victorus._engine cimport StateC, RulesC
 from victorus.evaluation._evaluator cimport EvaluatorC
 from victorus.search._policy cimport Opponent
 
@@ -20,13 +20,3 @@ ctypedef struct PuctParams:
 
 cdef class PuctOpponent(Opponent):
     cdef PuctParams params
-
-cdef void* puct_workspace_new(const void* params, const int* cancel) noexcept nogil
-cdef void puct_workspace_free(void* workspace) noexcept nogil
-cdef void* puct_memory_new(const void* params) noexcept nogil
-cdef void puct_memory_free(void* memory) noexcept nogil
-cdef void puct_note(void* memory, int32_t code) noexcept nogil
-cdef void puct_forget(void* memory) noexcept nogil
-cdef int puct_choose(const StateC* s, const RulesC* r, const void* params, void* workspace,
-                     void* memory, uint64_t* rng, const int32_t* actions,
-                     int nactions) noexcept nogil

@@ -7,16 +7,16 @@ victorus.search._puct."""
 cimport cython
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.string cimport memcpy
-from libc.stdlib cimport calloc, malloc, free
+from libc.stdlib cimport calloc, free
 
 from victorus._engine cimport StateC, RulesC, MAX_ACTIONS, splitmix64
 from victorus._portable cimport atomic_load, RELAXED, now_seconds
 from victorus.evaluation._evaluator cimport (Evaluator, EvaluatorC, evaluator_c, evaluator_workspace,
                                              evaluator_workspace_free)
-from victorus.search._policy cimport decisive_index
+from victorus.search._policy cimport decisive_index, plug_search
 from victorus.search._puct cimport (
-    PuctC, code_key, puct_step, puct_pick, puct_begin, puct_reset, puct_follow,
-    puct_keep_subtree, same_state)
+    PuctC, LeafBuffers, leaf_buffers_new, leaf_buffers_free, code_key, puct_step, puct_pick,
+    puct_begin, puct_reset, puct_follow, puct_keep_subtree, same_state)
 
 
 # -- the opponent inside the vector games' step (victorus.search._policy) ------------------------
@@ -43,19 +43,15 @@ cdef class PuctOpponent:
         self.params.noise_alpha, self.params.noise_fraction = noise_alpha, noise_fraction
         self.params.reuse_tree = reuse_tree
         self.params.ev = evaluator_c(evaluator)
-        self.evaluator = evaluator
-        self.choose, self.block, self.note, self.forget = puct_choose, &self.params, puct_note, puct_forget
-        self.workspace_new, self.workspace_free = puct_workspace_new, puct_workspace_free
+        plug_search(self, puct_choose, &self.params, puct_workspace_new, puct_workspace_free, evaluator)
+        self.note, self.forget = puct_note, puct_forget
         self.memory_new, self.memory_free = puct_memory_new, puct_memory_free
 
 
 ctypedef struct PuctWorkspace:
     StateC trial                     # the decisive shortcut's
     const int* cancel                # the vector's (Ctrl-C)
-    StateC* leaf_states              # the batch's buffers, lent to the tree searched
-    int32_t* leaf_node
-    int32_t* leaf_actions
-    int32_t* leaf_n
+    LeafBuffers leaf                 # the batch's buffers, lent to the tree searched
     const EvaluatorC* evaluator
     void* ev_workspace               # the evaluator's, lent to the tree searched
 
@@ -67,18 +63,13 @@ ctypedef struct PuctMemory:
 
 cdef void* puct_workspace_new(const void* params, const int* cancel) noexcept nogil:
     cdef const PuctParams* p = <const PuctParams*>params
-    cdef PuctWorkspace* w = <PuctWorkspace*>malloc(sizeof(PuctWorkspace))
+    cdef PuctWorkspace* w = <PuctWorkspace*>calloc(1, sizeof(PuctWorkspace))
     if w == NULL:
         return NULL
     w.cancel = cancel
-    w.ev_workspace = NULL
-    w.leaf_states = <StateC*>malloc(p.batch_size * sizeof(StateC))
-    w.leaf_node = <int32_t*>malloc(p.batch_size * sizeof(int32_t))
-    w.leaf_n = <int32_t*>malloc(p.batch_size * sizeof(int32_t))
-    w.leaf_actions = <int32_t*>malloc(<size_t>p.batch_size * MAX_ACTIONS * sizeof(int32_t))
     w.evaluator = p.ev
-    if (w.leaf_states == NULL or w.leaf_node == NULL or w.leaf_n == NULL
-            or w.leaf_actions == NULL or not evaluator_workspace(p.ev, &w.ev_workspace)):
+    if not (leaf_buffers_new(&w.leaf, p.batch_size)
+            and evaluator_workspace(p.ev, &w.ev_workspace)):
         puct_workspace_free(w)
         return NULL
     return w
@@ -86,13 +77,9 @@ cdef void* puct_workspace_new(const void* params, const int* cancel) noexcept no
 
 cdef void puct_workspace_free(void* workspace) noexcept nogil:
     cdef PuctWorkspace* w = <PuctWorkspace*>workspace
-    if w != NULL:
-        evaluator_workspace_free(w.evaluator, w.ev_workspace)
-        free(w.leaf_states)
-        free(w.leaf_node)
-        free(w.leaf_n)
-        free(w.leaf_actions)
-        free(w)
+    evaluator_workspace_free(w.evaluator, w.ev_workspace)
+    leaf_buffers_free(&w.leaf)
+    free(w)
 
 
 cdef void* puct_memory_new(const void* params) noexcept nogil:
@@ -110,10 +97,9 @@ cdef void* puct_memory_new(const void* params) noexcept nogil:
 
 cdef void puct_memory_free(void* memory) noexcept nogil:
     cdef PuctMemory* m = <PuctMemory*>memory
-    if m != NULL:
-        free(m.tree.nodes)
-        free(m.tree.root_prior)
-        free(m)
+    free(m.tree.nodes)
+    free(m.tree.root_prior)
+    free(m)
 
 
 cdef void puct_note(void* memory, int32_t code) noexcept nogil:
@@ -152,8 +138,7 @@ cdef int puct_choose(const StateC* s, const RulesC* r, const void* params, void*
     if index >= 0:
         return index
     t.r = r
-    t.leaf_states, t.leaf_node = w.leaf_states, w.leaf_node
-    t.leaf_actions, t.leaf_n = w.leaf_actions, w.leaf_n
+    t.leaf = w.leaf
     t.ev_workspace = w.ev_workspace
     if not (p.reuse_tree and m.cursor >= 0 and same_state(&m.at, s)
             and puct_keep_subtree(t, m.cursor, s)) and not puct_reset(t, s):
