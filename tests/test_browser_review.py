@@ -15,6 +15,8 @@ import test_browser
 import victorus
 from helpers import serving
 from test_browser import TIMEOUT_MS, new_game
+from victorus.clock import ManualTime
+from victorus.geometry import SEAT_NAMES
 from victorus.page.analysis import Analysis, Review
 from victorus.page.server import PERSON, Server, Table
 
@@ -154,6 +156,41 @@ def test_a_finished_game_is_reviewed_and_a_marked_move_shows_its_position(opened
         if len(mark["cells"]) == 2:
             page.wait_for_selector("#board .analysis-arrow")
         page.screenshot(path=picture(tmp_path, "serve-review.png"))
+
+
+def test_an_unattended_clock_pauses_and_the_review_lists_the_turns_forfeited(opened):
+    """Hot seat on a clock (moved by hand), nobody plays: after a whole round forfeited
+    the page says the clock is paused; agents then finish the game, and the review lists
+    each forfeited turn as such (never marked), a click away from its position."""
+    now = ManualTime()
+    table = Table("compact", 2, seats=[PERSON] * 6, time_limit=10, agent_delay=0, now=now)
+    table.review = Review(seconds=None, iterations=50)       # the same on every machine
+    with serving(table, worker=False) as srv:
+        page = opened(srv, 1280, 800)
+        for _ in range(6):
+            now.advance(11)
+            assert srv.work() is True                        # a turn forfeited on time
+        page.wait_for_selector("#clocks td.clock-paused")
+        page.wait_for_function("() => document.querySelector('#clock').textContent"
+                               ".startsWith('clock paused')")
+        assert page.inner_text("#clock") == ("clock paused (a whole round forfeited on time) "
+                                             "until you play")
+        now.advance(100)
+        assert srv.work() is False and srv.table.game.ply == 6
+        table.set_seats(["greedy"] * 6)
+        while srv.work():
+            pass
+        page.wait_for_function("() => S.over && review.status === 'done'")
+        items = page.eval_on_selector_all(".review-forfeit", "bs => bs.map(b => b.textContent)")
+        assert [item.split(":")[0] for item in items] == [
+            f"{n}. {name}" for n, name in enumerate(SEAT_NAMES, 1)]
+        assert all(": forfeited on time" in item for item in items)
+        assert all(m["index"] > 6 for m in page.evaluate("() => review.marks"))
+        assert "6 turns forfeited on time" in page.inner_text("#review-status")
+        page.click('.review-forfeit[data-index="2"]')
+        page.wait_for_function("() => S.browse && S.browse.index === 1")
+        page.wait_for_function("() => document.querySelector('#analysis').textContent"
+                               ".startsWith('review: ')")
 
 
 def test_analysis_answers_for_the_position_browsed_during_and_after_the_game(opened):

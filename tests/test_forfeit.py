@@ -127,3 +127,99 @@ def test_bad_time_limit_header_is_a_clear_error(value):
 def test_bad_time_limit_argument_is_a_clear_error(value):
     with pytest.raises(victorus.ConfigError, match="time limit must be a number of seconds"):
         record.dumps(victorus.Game(), time_limit=value)
+
+
+# -- an unattended timed game (docs/serve.md, The clock's rules) -------------------------
+def _forfeit_round(table, now, turns):
+    """``turns`` turns let pass on the fake clock, each forfeited by the table's worker."""
+    for _ in range(turns):
+        now.advance(2)
+        assert table.tick()
+
+
+def test_an_unattended_timed_game_pauses_after_a_whole_round_and_stops_growing():
+    """Every seat a person, nobody plays: each turn is forfeited on time until a whole
+    round is (one turn per live army); then the clock pauses, and however long the game
+    is left, it holds no more actions, versions, states or memory. The army to act's
+    first action starts the clock again; another whole round pauses it again."""
+    import gc
+    import tracemalloc
+
+    from victorus.clock import ManualTime
+    from victorus.page.table import PERSON, WATCHED_KEPT, Table
+    now = ManualTime()
+    table = Table("compact", 2, seats=[PERSON] * 6, time_limit=1, agent_delay=0, now=now)
+    table.state()
+    _forfeit_round(table, now, 5)
+    assert table.state()["clock"] == 1.0                      # orange's turn is timed
+    _forfeit_round(table, now, 1)                             # the sixth: a whole round
+    state = table.state()
+    assert table.game.ply == 6 and state["clock"] is None
+    assert "the clock is paused until red plays" in state["message"]
+    assert [c["state"] for c in state["army_clocks"]] == ["paused"] + ["waiting"] * 5
+    version, watched = table.version, table.notice(None)
+    table.state(frame="")                                     # (its states made once)
+    tracemalloc.start()
+    try:
+        gc.collect()
+        before = tracemalloc.get_traced_memory()[0]
+        for _ in range(500):                                   # left alone for a long time
+            now.advance(2)
+            assert table.tick() is False
+            table.state(frame="")
+            table.notice((table.instance, version))
+        gc.collect()
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert table.game.ply == 6 and table.version == version and grown < 64 * 1024
+    assert table.notice(None) == watched and len(table._watched) <= WATCHED_KEPT
+    table.play("g6-g10")                                      # red acts: the clock runs again
+    while table.game.phase != "start":
+        table.play(next(a for a in table.game.legal_actions() if not a.is_leg).text)
+    assert table.game.to_move == 1 and table.state()["clock"] == 1.0
+    _forfeit_round(table, now, 5)                             # blue to orange: not a round
+    assert table.state()["clock"] == 1.0
+    _forfeit_round(table, now, 1)                             # red's too: paused again
+    assert table.state()["clock"] is None and table.tick() is False
+
+
+def test_agents_too_slow_for_the_clock_act_once_it_pauses():
+    """An agent whose delay is longer than the time limit has every turn forfeited; once
+    a whole round is, the paused clock lets the army to act's agent play: the game goes
+    on (and stays within the page's cap of actions)."""
+    from victorus.clock import ManualTime
+    from victorus.page.table import Table
+    now = ManualTime()
+    table = Table("compact", 2, seats=["random"] * 6, time_limit=1, agent_delay=5, now=now)
+    table.state()
+    _forfeit_round(table, now, 6)
+    assert table.clock.paused(table.game) and table.tick() is False   # the agent's delay
+    now.advance(5)
+    assert table.tick() and table.game.history()[-1].text != "pass"
+
+
+def test_the_session_s_clock_pauses_after_a_whole_round_forfeited():
+    """victorus.session (shared with victorus play): a forfeit by an army whose only
+    legal action is pass counts toward the round (nobody acted); an action, a restart
+    (undo, load) resumes the clock."""
+    from victorus.clock import ManualTime
+    from victorus.session import PERSON, Session
+    now = ManualTime()
+    s = Session(victorus.Game("compact", players=2), [PERSON] * 6, time_limit=5, now=now)
+    for _ in range(6):
+        assert not s.clock.paused(s.game) and s.clock.remaining(s.game) == 5
+        now.advance(6)
+        assert s.clock.expired(s.game)
+        s.forfeit()
+    assert s.clock.paused(s.game) and s.clock.remaining(s.game) is None
+    now.advance(100)
+    assert not s.clock.expired(s.game)
+    s.replace_game(s.game.copy())
+    assert not s.clock.paused(s.game) and s.clock.remaining(s.game) == 5
+    g = victorus.Game.from_vpn(position({"i20": "1Tb"}, variant="players2"))
+    s = Session(g, [PERSON] * 6, time_limit=5, now=now)
+    for _ in range(6):                        # red, black, ... have only pass: their
+        assert not s.clock.paused(s.game)        # forfeits are those passes (R26)
+        s.forfeit()
+    assert s.clock.paused(s.game) and not s.game.is_over    # blue's forfeit reset the count

@@ -8,7 +8,20 @@ import pytest
 
 import victorus
 from helpers import call, serving, settled
-from victorus.page.analysis import REVIEW_MAX_POSITIONS, Analysis, Review, _spread, chance
+from victorus import record
+from victorus.clock import ManualTime
+from victorus.game import replay_action
+from victorus.page.analysis import (
+    REVIEW_MAX_POSITIONS,
+    Analysis,
+    Review,
+    _loss,
+    _search,
+    _spread,
+    chance,
+    describe,
+    mark_of,
+)
 from victorus.page.server import PERSON, Table
 
 TAB_A, TAB_B = "0123456789abcdef", "fedcba9876543210"
@@ -74,6 +87,57 @@ def test_a_finished_game_is_reviewed_position_by_position(server):
     assert call(server, "/api/review?from=5")[1]["points"] == points[5:]
     status, data = call(server, "/api/review", {"cancel": "yes"})
     assert status == 400 and "'cancel' must be true or false" in data["error"]
+
+
+def test_a_turn_forfeited_on_time_is_reviewed_as_a_point_of_its_own_kind():
+    """A timed game (a fake clock) where red forfeits its first turn, then agents play it
+    out: the review completes; the forfeit is a point of kind ``forfeit`` (never looked up
+    among the legal actions, never marked), listed in ``forfeits``; every other point is
+    what the review made before (the same search, loss and mark); the watched record of
+    the game is reviewed the same."""
+    now = ManualTime()
+    table = Table("compact", 2, seats=[PERSON] + ["greedy"] * 5, time_limit=10,
+                  agent_delay=0, now=now)
+    table.review = Review(seconds=None, iterations=50)
+    table.state()                                         # the first look starts the clock
+    now.advance(11)
+    assert table.tick() and table.game.history()[0].text == "pass"
+    table.set_seats(["greedy"] * 6)
+    while table.work():
+        pass
+    assert table.game.is_over
+    table.review_game()
+    table.review.thread.join(120)
+    state = table.review.state()
+    assert state["status"] == "done", state.get("error")
+    points = state["points"]
+    assert [p["index"] for p in points] == list(range(table.game.ply + 1))
+    forfeit = points[0]
+    assert forfeit["kind"] == "forfeit" and forfeit["played"] == "pass"
+    assert forfeit["loss"] is None and forfeit["mark"] is None and forfeit["best"] is not None
+    assert state["forfeits"] == [{"index": 1, "seat": 0, "name": "red", "team": 0,
+                                  "before": forfeit["chances"][0], "best": forfeit["best"],
+                                  "cells": forfeit["cells"]}]
+    assert all(m["index"] != 1 for m in state["marks"])
+    assert [p["kind"] for p in points[1:]] == ["played"] * (len(points) - 2) + ["end"]
+    replay = record.starting_game(table.game)
+    history = [a.text for a in table.game.history()]
+    replay_action(replay, history[0], clock=True)
+    for point in points[1:-1]:                            # as the review made them before
+        position = replay.copy()
+        result = _search(position, None, point["index"], 50)
+        found = describe(position, result)
+        assert (point["chances"], point["best"], point["played"]) == \
+            (found["chances"], found["best"], history[point["index"]])
+        assert point["loss"] == _loss(position, result, point["played"])
+        assert point["mark"] == mark_of(point["loss"], state["thresholds"])
+        replay.play(history[point["index"]])
+    table.start_watch(table.record_text())               # the record says it was timed
+    table.review_game()
+    table.review.thread.join(120)
+    watched = table.review.state()
+    assert watched["status"] == "done" and watched["points"] == points
+    assert watched["forfeits"] == state["forfeits"]
 
 
 def test_a_review_is_cancelled_between_two_positions_and_by_a_new_game():

@@ -95,9 +95,11 @@ class Session:
 
     def forfeit(self) -> None:
         """The army to act forfeits its turn on time (Game.forfeit); undo never takes a
-        forfeit back (the turn would get its whole time again)."""
+        forfeit back (the turn would get its whole time again). Once a whole round is
+        forfeited so, the clock pauses until the army to act plays (TurnClock.paused)."""
         self.game.forfeit()
         self.forfeit_ply = self.game.ply
+        self.clock.forfeited(self.game)
 
     def _undo_plies(self) -> int:
         """How many actions undo() takes back; VictorusError says why it cannot."""

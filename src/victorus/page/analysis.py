@@ -1,8 +1,9 @@
 """Analysis for ``victorus serve``'s page: the C MCTS's view of a position (the chances
 of the army to act's team, and its best move), searched in a thread of its own; and the
 review of a finished game (`Review`): a search of every position, one after the
-other in the background, each bounded in time, for a win-chance graph per army and the
-actions where a team's chance fell most.
+other in the background, each bounded in time, for a win-chance graph per army, the
+actions where a team's chance fell most, and the turns forfeited on time (points of
+their own kind: no action was chosen there, so none is judged).
 
 The searches ([`MCTSAgent.search`][victorus.search.mcts.MCTSAgent.search]) run without the
 GIL on copies of the positions, so the game, the agents and the event loop go on meanwhile; one analysis
@@ -23,7 +24,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterable
-from typing import TypedDict
+from typing import Literal, TypedDict
 
 from .. import record
 from ..agents import MCTSAgent
@@ -54,11 +55,20 @@ REVIEW_NICE = 10
 come first."""
 
 
+#: The kinds of a review's point: an action played from the position (judged against
+#: the best one), a turn forfeited on time there (not judged: nothing was chosen), or the
+#: game's last position.
+PointKind = Literal["played", "forfeit", "end"]
+
+
 class Point(TypedDict):
-    """One position of a review: its index (actions played), the army to act, each army's
-    chance (None where not valued) and the best move found (its cells when a leg)."""
+    """One position of a review: its index (actions played), its ``kind`` (`PointKind`),
+    the army to act, each army's chance (None where not valued), the best move found (its
+    cells when a leg), the action played from it (``pass`` for a forfeit), and for an
+    action played its loss against the best one and its mark."""
 
     index: int
+    kind: PointKind
     seat: int
     chances: list[float | None]
     best: str | None
@@ -68,20 +78,34 @@ class Point(TypedDict):
     mark: str | None
 
 
-class Mark(TypedDict):
-    """An action whose mover lost against the best action (`marks`)."""
+class Turn(TypedDict):
+    """A point of the review as its lists give it: the action's number ``index`` (the
+    position before it is ``index - 1``), the army, its team, the best action found there
+    and the cells it marks (`point_turn`)."""
 
     index: int
     seat: int
     name: str
     team: int
+    best: str | None
+    cells: list[str]
+
+
+class Mark(Turn):
+    """An action whose mover lost against the best action (`marks`): the action played, its
+    mark, the chance after the best action (``before``) and after the one played, the loss."""
+
     played: str | None
     mark: str
     before: float
     after: float
     drop: float
-    best: str | None
-    cells: list[str]
+
+
+class Forfeit(Turn):
+    """A turn forfeited on time (`forfeits`): its team's chance at the turn's start."""
+
+    before: float | None
 
 
 def chance(value: float, teams: int) -> float:
@@ -384,8 +408,8 @@ class Review:
     REVIEW_MAX_POSITIONS, each for ``seconds``) in a thread of its own, cancellable
     between two positions. Its state: ``status`` (``none``, ``running``, ``done``,
     ``cancelled``, ``error``), ``key`` (the game reviewed), ``total`` positions and the
-    ``points`` searched so far (each position's index, army to act, chances, best
-    move), then the ``marks``.
+    ``points`` searched so far (each position's index, kind, army to act, chances, best
+    move), then the ``marks`` and the ``forfeits``.
 
     Args:
         seconds: The search's budget per position in seconds (None: ``iterations`` only).
@@ -430,7 +454,7 @@ class Review:
             start = record.starting_game(final)
             indices = _spread(len(actions) + 1, self.max_positions)
             self._state = {"status": "running", "key": key, "total": len(indices),
-                           "length": len(actions), "points": [], "marks": [],
+                           "length": len(actions), "points": [], "marks": [], "forfeits": [],
                            "counts": counts([]),
                            "thresholds": mark_thresholds(len(_teams(final))),
                            "seconds": self.seconds, "elapsed": None}
@@ -489,16 +513,20 @@ class Review:
                     return
                 played: str | None = None
                 loss: float | None = None
+                kind: PointKind = "end"
                 if game.is_over or index == len(actions):
                     found = dict(outcome, **_position(game))
                 else:
                     result = _search(game, self.seconds, self.seed + index, self.iterations)
                     found = describe(game, result)
                     played = actions[index]
-                    loss = _loss(game, result, played)
-                point: Point = {"index": index, "seat": found["seat"], "chances": found["chances"],
-                                "best": found["best"], "cells": found["cells"], "played": played,
-                                "loss": loss, "mark": mark_of(loss, thresholds)}
+                    kind = "forfeit" if _forfeited(game, played, clock) else "played"
+                    if kind == "played":
+                        loss = _loss(game, result, played)
+                point: Point = {"index": index, "kind": kind, "seat": found["seat"],
+                                "chances": found["chances"], "best": found["best"],
+                                "cells": found["cells"], "played": played, "loss": loss,
+                                "mark": mark_of(loss, thresholds)}
                 with self._lock:
                     if cancel.is_set() or self._state["key"] != key:
                         return
@@ -506,6 +534,7 @@ class Review:
             with self._lock:
                 if self._state["key"] == key and not cancel.is_set():
                     self._state["marks"] = marks(self._state["points"], game)
+                    self._state["forfeits"] = forfeits(self._state["points"], game)
                     self._state["counts"] = counts(self._state["points"])
                     self._state["status"] = "done"
                     self._state["elapsed"] = round(time.perf_counter() - began, 2)
@@ -576,6 +605,14 @@ def mark_of(loss: float | None, thresholds: dict[str, float]) -> str | None:
     return found
 
 
+def _forfeited(game: Game, played: str, clock: bool) -> bool:
+    """Whether ``played`` (a record's text) from ``game`` is a turn forfeited on time, read
+    as `replay_action` reads it: on a clock, a ``pass`` opening a turn that had other
+    legal actions."""
+    return clock and played == "pass" and game.phase == "start" and \
+        all(action.text != "pass" for action in game.legal_actions())
+
+
 def _loss(game: Game, result: SearchResult, played: str) -> float:
     """What the mover's team lost by ``played`` against the best action, both valued by
     the same search ``result`` (chances: `chance`); 0 for a forced action (one legal
@@ -620,20 +657,50 @@ def marks(points: list[Point], game: Game) -> list[Mark]:
     Returns:
         The marks, in the game's order.
     """
-    teams = game.config.teams
     found: list[Mark] = []
     for point in points:
-        mark, loss, seat = point.get("mark"), point.get("loss"), point["seat"]
+        mark, loss = point.get("mark"), point.get("loss")
         if not mark or loss is None:
             continue
-        before = point["chances"][seat]
+        before = point["chances"][point["seat"]]
         assert before is not None
-        found.append({"index": point["index"] + 1, "seat": seat, "name": SEAT_NAMES[seat],
-                      "team": teams[seat], "played": point["played"], "mark": mark,
-                      "before": before, "after": round(max(0.0, before - loss), 3),
-                      "drop": loss, "best": point["best"], "cells": point["cells"]})
+        found.append({**point_turn(point, game), "played": point["played"], "mark": mark,
+                      "before": before, "after": round(max(0.0, before - loss), 3), "drop": loss})
     return found
 
 
-__all__ = ["ANALYSIS_SECONDS", "MARKS", "REVIEW_SECONDS", "Analysis", "Review", "chance",
-           "counts", "describe", "mark_of", "mark_thresholds", "marks", "over"]
+def point_turn(point: Point, game: Game) -> Turn:
+    """What every list of the review says of a point (`Turn`).
+
+    Args:
+        point: A point of the review.
+        game: The game reviewed (its teams).
+
+    Returns:
+        Its turn's fields.
+    """
+    seat = point["seat"]
+    return {"index": point["index"] + 1, "seat": seat, "name": SEAT_NAMES[seat],
+            "team": game.config.teams[seat], "best": point["best"], "cells": point["cells"]}
+
+
+def forfeits(points: list[Point], game: Game) -> list[Forfeit]:
+    """Every turn forfeited on time (a point of kind ``forfeit``), in the game's order:
+    the action's number ``index`` (the position before it is ``index - 1``), the army,
+    its team's chance at the turn's start (``before``) and the best action found there.
+    Never marked: no action was chosen.
+
+    Args:
+        points: The review's points, in order.
+        game: The game reviewed (its teams).
+
+    Returns:
+        The forfeits, in the game's order.
+    """
+    return [{**point_turn(p, game), "before": p["chances"][p["seat"]]}
+            for p in points if p["kind"] == "forfeit"]
+
+
+__all__ = ["ANALYSIS_SECONDS", "MARKS", "REVIEW_SECONDS", "Analysis", "Review",
+           "chance", "counts", "describe", "forfeits", "mark_of", "mark_thresholds", "marks", "point_turn",
+           "over"]

@@ -434,12 +434,25 @@ def resigned_fields(game: Game, seat: int, person_seats: Collection[int]) -> Sta
                        "reason": "resignation", "winners": winners, "yours": yours}}
 
 
-def army_clocks(game: Game, turns: Iterable[TurnLine], over: bool) -> list[State]:
+def capped_fields(cap: int) -> State:
+    """A game played that reached the page's cap of ``cap`` actions (R36): it stops
+    there, unfinished, as if over (nobody wins, nobody acts)."""
+    return {"over": True, "winners": [], "reason": "unfinished", "watching": None,
+            "legal": None, "person_to_act": False, "can_undo": False,
+            "result": {"title": f"unfinished: the game stopped at the page's cap of "
+                                f"{cap:,} actions", "reason": "unfinished", "winners": [],
+                       "yours": None}}
+
+
+def army_clocks(game: Game, turns: Iterable[TurnLine], over: bool,
+                paused: bool = False) -> list[State]:
     """Per seat, its clock in the game played (the rulebook's Time Management: a turn
     must be started within the limit): ``state`` ``acting`` (its time runs: the state's
-    ``clock``), ``started`` (its turn begun, the clock stopped), ``waiting`` (it will
-    have the whole limit), ``out`` (R30), ``absent`` (R33) or ``over``; ``forfeits``:
-    its turns forfeited on time (``turns``: the game's record.TurnLine)."""
+    ``clock``), ``paused`` (the army to act's, once a whole round was forfeited on time:
+    ``paused``, the clock waits for its first action), ``started`` (its turn begun, the
+    clock stopped), ``waiting`` (it will have the whole limit), ``out`` (R30), ``absent``
+    (R33) or ``over``; ``forfeits``: its turns forfeited on time (``turns``: the game's
+    record.TurnLine)."""
     states = game.view().states
     forfeits = [0] * 6
     for turn in turns:
@@ -453,7 +466,7 @@ def army_clocks(game: Game, turns: Iterable[TurnLine], over: bool) -> list[State
         elif over or game.is_over:
             state = "over"
         elif seat == game.to_move:
-            state = "acting" if game.phase == "start" else "started"
+            state = ("paused" if paused else "acting") if game.phase == "start" else "started"
         else:
             state = "waiting"
         out.append({"seat": seat, "state": state, "forfeits": forfeits[seat]})

@@ -44,6 +44,11 @@ MAX_VARIATION = 200
 #: A watched game (record or simulation) is replayed in full before it is shown; this
 #: bounds its memory (two games' histories and the log, about 70 MB) and time (~1 s).
 MAX_WATCH_ACTIONS = 100_000
+#: The most actions of a game played on the page (R36's cap, as random play's): there it
+#: stops, unfinished (its record says ``result: unfinished``), and nobody acts again; this
+#: bounds what the game holds (about 1.2 KB an action: docs/serve.md, What a page game
+#: holds).
+PAGE_MAX_ACTIONS = DEFAULT_MAX_ACTIONS
 
 
 #: The versions whose watched state is kept for the socket's deltas.
@@ -106,7 +111,8 @@ class Table:
     def __init__(self, board: str = "standard", players: int | None = None,
                  variant: str = "standard", seats: list[Any] | None = None,
                  time_limit: float | None = None, agent_delay: float = 0.3, seed: int = 0,
-                 now: Callable[[], float] = time.monotonic) -> None:
+                 now: Callable[[], float] = time.monotonic,
+                 max_actions: int = PAGE_MAX_ACTIONS) -> None:
         self.lock = threading.RLock()
         self.changed = threading.Condition(self.lock)   # notified at every new version
         self.version = 0
@@ -132,6 +138,7 @@ class Table:
         self.review = Review(seed=seed)          # of a finished game (review_game)
         self.seed = seed
         self.now = now                       # the time source of the clock and agent delays
+        self.max_actions = check_int("max_actions", max_actions, 1, PAGE_MAX_ACTIONS)
         self.new_game(board, players, variant, seats, time_limit, agent_delay)
 
     @property
@@ -169,6 +176,12 @@ class Table:
     @property
     def time_limit(self) -> float | None:
         return self.session.time_limit
+
+    @property
+    def capped(self) -> bool:
+        """The game played has reached the page's cap (``max_actions``) unfinished: it
+        stops there, as if over (nobody acts, the clock stops)."""
+        return self.game.ply >= self.max_actions and not self.game.is_over
 
     # -- the one path of every change ----------------------------------------------------
     def _changed(self, message: str | None = None, game: bool = True) -> None:
@@ -247,7 +260,7 @@ class Table:
         """(in `_changed`, under the lock) Play the premove if this change brought a
         person's turn: at once if it is legal then, else it is dropped, said in words."""
         text = self.premove
-        if (text is None or self.watch is not None or self.resigned is not None
+        if (text is None or self.watch is not None or self.resigned is not None or self.capped
                 or self.game.phase != "start" or not self.session.person_to_act()):
             return
         self.premove = None
@@ -328,6 +341,8 @@ class Table:
             self._require_play()
             if self.resigned is not None:
                 raise RequestError("the game was resigned; start a new game")
+            if self.capped:
+                raise RequestError(self._cap_words())
             try:
                 self.session.undo()
             except VictorusError as exc:
@@ -375,15 +390,21 @@ class Table:
             self._changed()
 
     def tick(self) -> bool:
-        """One step of the worker: forfeit a late turn, or let an agent act."""
+        """One step of the worker: forfeit a late turn, or let an agent act; nothing once
+        the game is over or at the page's cap."""
         with self.lock:
-            if self.watch is not None or self.game.is_over or self.resigned is not None:
+            if self.watch is not None or self.game.is_over or self.resigned is not None or \
+                    self.capped:
                 return False
             seat = self.game.to_move
             if self.clock.expired(self.game):
                 self.session.forfeit()
-                self._changed(f"{SEAT_NAMES[seat]} did not start the turn within "
-                              f"{self.time_limit:g} s and forfeits it (pass)")
+                words = (f"{SEAT_NAMES[seat]} did not start the turn within "
+                         f"{self.time_limit:g} s and forfeits it (pass)")
+                if self.clock.paused(self.game):
+                    words += (f"; a whole round was forfeited on time: the clock is paused "
+                              f"until {SEAT_NAMES[self.game.to_move]} plays")
+                self._changed(words)
                 return True
             agent = self.session.agent_to_act()
             if agent is None or self.now() < self.changed_at + self.agent_delay:
@@ -525,7 +546,7 @@ class Table:
         for _ in range(self.game.ply - at):
             game.undo()
         return game, {"index": at, "length": self.game.ply,
-                      "over": self.game.is_over or self.resigned is not None}
+                      "over": self.game.is_over or self.resigned is not None or self.capped}
 
     def _state(self, seat_view: int | None, labels: bool, layered: bool,
                browsed: tuple[Game, State] | None = None) -> State:
@@ -535,7 +556,7 @@ class Table:
         game = browsed[0] if browsed else (watch.game if watch else self.game)
         bottom = game.to_move if seat_view is None else seat_view
         people_turn = (watch is None and browsed is None and self.resigned is None
-                       and self.session.person_to_act())
+                       and not self.capped and self.session.person_to_act())
         state = {"version": self.version, "instance": self.instance,
                  "mode": "watch" if watch else "play", **page_state.game_fields(game, bottom),
                  "message": self.message, "person_to_act": people_turn,
@@ -561,7 +582,8 @@ class Table:
             state["browse"] = browsed[1] if browsed else None
             state["clock_seat"] = self.game.to_move      # the live game's, even when browsing
             state["army_clocks"] = None if self.time_limit is None else \
-                page_state.army_clocks(self.game, lines, self.resigned is not None)
+                page_state.army_clocks(self.game, lines, self.resigned is not None or self.capped,
+                                       self.clock.paused(self.game))
             state["record_head"] = "\n".join(record.header_lines(
                 self.game, agents=self.controllers, time_limit=self.time_limit,
                 resigned=self.resigned, turns=lines))
@@ -569,6 +591,8 @@ class Table:
             state.update(page_state.outcome(game, people))
             if self.resigned is not None and browsed is None:
                 state.update(page_state.resigned_fields(game, self.resigned, people))
+            elif self.capped and browsed is None:
+                state.update(page_state.capped_fields(self.max_actions))
             events = self._events()
         state.update(page_state.log_fields(self._log_entries(lines, events), self.log_key,
                                            None))
@@ -614,7 +638,7 @@ class Table:
     def _clock(self) -> float | None:
         """Seconds left to start the turn, or None (no clock, turn started, watching,
         resigned)."""
-        if self.watch is not None or self.resigned is not None:
+        if self.watch is not None or self.resigned is not None or self.capped:
             return None
         left = self.clock.remaining(self.game)
         return None if left is None else round(left, 1)
@@ -631,6 +655,12 @@ class Table:
         if self.game.is_over:
             raise RequestError(f"the game is over ({self.game.result_reason}); start a "
                                f"new game")
+        if self.capped:
+            raise RequestError(self._cap_words())
+
+    def _cap_words(self) -> str:
+        return (f"the game stopped unfinished at the page's cap of {self.max_actions:,} "
+                f"actions; start a new game")
 
     def analyse(self, at: int | None = None, vpn: object = None, moves: object = None,
                 stop: object = False) -> State:
@@ -728,7 +758,7 @@ class Table:
                 return self.review.start(w.final, f"{self.log_key}.watch", w.clock,
                                          record.resignation_winners(w.final, w.resigned)
                                          if w.resigned is not None else None)
-            if not (self.game.is_over or self.resigned is not None):
+            if not (self.game.is_over or self.resigned is not None or self.capped):
                 raise RequestError("the review comes once the game is over; until then "
                                    "analyse a position (live or browsed)")
             return self.review.start(self.game, self.log_key, self.time_limit is not None,
@@ -788,4 +818,4 @@ class Table:
                 f"simulation seed {seed}, game {index}")
 
 
-__all__ = ["MAX_WATCH_ACTIONS", "PERSON", "RequestError", "Table", "Watch"]
+__all__ = ["MAX_WATCH_ACTIONS", "PAGE_MAX_ACTIONS", "PERSON", "RequestError", "Table", "Watch"]

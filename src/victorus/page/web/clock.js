@@ -22,6 +22,13 @@ export function tickClock(st) {
   const S = st.S, line = $("clock");
   const left = st.clock.left === null ? null : Math.max(0, st.clock.left - (performance.now() - st.clock.at) / 1000);
   drawClocks(st, left);
+  const paused = S && S.mode === "play" && !S.over && S.army_clocks ? S.army_clocks.find((c) => c.state === "paused") : null;
+  if (paused) {           // (a whole round forfeited on time: the clock waits for an action)
+    const who = personSeats(st).includes(paused.seat) ? "you play" : `${st.meta.seatNames[paused.seat]} plays`;
+    line.textContent = `clock paused (a whole round forfeited on time) until ${who}`;
+    line.classList.remove("low");
+    return;
+  }
   if (left === null || !S || S.over) { line.textContent = ""; line.classList.remove("low"); return; }
   const seat = S.clock_seat === undefined ? S.to_move : S.clock_seat;
   const who = personSeats(st).includes(seat) ? "you have" : `${st.meta.seatNames[seat]} has`;
@@ -33,7 +40,8 @@ export function tickClock(st) {
 }
 
 // Every army's clock: its time left while it acts, the whole limit when its turn comes,
-// "started" once its turn has begun, and its turns forfeited on time. Without a time
+// "started" once its turn has begun, "paused" once a whole round was forfeited on time,
+// and its turns forfeited on time. Without a time
 // limit the table is empty, and hidden from screen readers (it keeps its height).
 /** @param {State} st */
 function drawClocks(st, left) {
@@ -56,14 +64,16 @@ function drawClocks(st, left) {
   present.forEach((c, k) => {
     const td = row.cells[k];
     const time = c.state === "acting" && left !== null ? `${left.toFixed(1)} s` :
-      c.state === "waiting" ? `${S.time_limit} s` : c.state === "started" ? "started" : c.state === "out" ? "out" : "-";
+      c.state === "waiting" ? `${S.time_limit} s` : c.state === "started" ? "started" :
+      c.state === "paused" ? "paused" : c.state === "out" ? "out" : "-";
     const lost = c.forfeits ? ` \u2717${c.forfeits}` : "";
     const text = time + lost;
     if (td.lastChild.textContent !== text) td.lastChild.textContent = text;
     td.className = `clock-${c.state}`;
     td.classList.toggle("low", c.state === "acting" && left !== null && lowTime(st, left));
     const words = c.state === "acting" ? `${time} left to start the turn` : c.state === "waiting" ?
-      `${time} to start its next turn` : c.state === "started" ? "its turn has started: the clock stopped" : c.state;
+      `${time} to start its next turn` : c.state === "started" ? "its turn has started: the clock stopped" :
+      c.state === "paused" ? "a whole round was forfeited on time: the clock waits for its first action" : c.state;
     td.title = `${st.meta.seatNames[c.seat]}: ${words}; ${c.forfeits} turn${c.forfeits === 1 ? "" : "s"} forfeited on time`;
   });
 }

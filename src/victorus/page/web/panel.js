@@ -103,7 +103,7 @@ export function drawStatus(st) {
   } else if (S.over) {
     const winners = S.winners.map((s) => seatNames[s]).join(", ");
     text = S.winners.length ? `Game over (${S.reason}): ${winners} ${S.winners.length > 1 ? "win" : "wins"}`
-      : `Game over (${S.reason}): a draw`;
+      : S.reason === "unfinished" ? "Game stopped unfinished at the page's cap of actions" : `Game over (${S.reason}): a draw`;
   } else {
     text = `${name[0].toUpperCase()}${name.slice(1)} to act, round ${S.round}: ${phaseWords(S)}`;
     if (S.mode === "play" && !S.person_to_act) text += ` (${S.seats[S.to_move]})`;

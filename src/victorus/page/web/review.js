@@ -1,7 +1,8 @@
 // The review of a finished game: each army's chance to win, action by action. Once a game
 // is over (or a watched game on request), the server searches every position in the
 // background; the page draws the chances as they come, a line per army, and marks the
-// actions where a team's chance fell most, each a click away.
+// actions where a team's chance fell most, each a click away. A turn forfeited on time is
+// listed as such among them (never marked: no action was chosen there).
 import { $, pause, gameKey } from "./state.js";
 import { api } from "./connection.js";
 import { showIndex } from "./watch.js";
@@ -21,7 +22,7 @@ export async function followReview(st, asked = false) {
   const game = gameKey(st);
   st.reviewing = game;
   /** @type {State["review"]} */
-  const review = { key: null, game, points: [], marks: [], status: "running", length: 0 };
+  const review = { key: null, game, points: [], marks: [], forfeits: [], status: "running", length: 0 };
   st.review = review;
   drawReview(st);
   try {
@@ -32,7 +33,7 @@ export async function followReview(st, asked = false) {
       if (state.key !== review.key) review.points = [];
       review.key = state.key;
       review.points.push(...state.points);
-      Object.assign(review, { status: state.status, marks: state.marks, length: state.length,
+      Object.assign(review, { status: state.status, marks: state.marks, forfeits: state.forfeits || [], length: state.length,
                               total: state.total, error: state.error, counts: state.counts,
                               thresholds: state.thresholds });
       drawReview(st);
@@ -82,6 +83,7 @@ export function drawReview(st) {
   const ours = review.game === gameKey(st) && review.game !== null;
   const done = ours ? review.points.length : 0;
   const marks = reviewMarks(st);
+  const lapsed = ours && review.forfeits ? review.forfeits.length : 0;
   $("review-cancel").hidden = !(ours && review.status === "running");
   $("review-start").hidden = !(S && ((S.mode === "watch" && !ours) || (ours && review.status === "cancelled")));
   $("mistake-prev").disabled = $("mistake-next").disabled = !marks.length;
@@ -90,7 +92,8 @@ export function drawReview(st) {
   $("review-status").textContent = !ours ? (S && S.mode === "watch" ? "the review: each army's chance to win move by move" :
     "after the game: its review, each army's chance to win move by move") :
     review.status === "running" ? `reviewing: ${done} of ${review.total || "?"} positions searched` :
-    review.status === "done" ? `review: each army's chance to win; ${marks.length ? `${marks.length} marked actions (click one, or n)` : "no action marked"}` :
+    review.status === "done" ? `review: each army's chance to win; ${marks.length ? `${marks.length} marked actions (click one, or n)` : "no action marked"}` +
+      (lapsed ? `; ${lapsed} turn${lapsed === 1 ? "" : "s"} forfeited on time` : "") :
     review.status === "cancelled" ? `review stopped after ${done} positions` :
     review.status === "error" ? `review: ${review.error}` : "";
   drawCounts(st, ours);
@@ -125,13 +128,18 @@ export function drawReview(st) {
       `r="${m.mark === "??" ? 5 : m.mark === "?" ? 4 : 3.2}" fill="${colors[m.seat]}"><title>${words}</title></circle>`;
   }
   graph.innerHTML = svg;
-  for (const m of marks) {
+  // The marked actions and the turns forfeited on time, in the game's order.
+  const forfeits = review.forfeits || [];
+  const items = [...marks.map((m) => ({ index: m.index, words: markWords(st, m), forfeit: false })),
+    ...forfeits.map((f) => ({ index: f.index, words: forfeitWords(st, f), forfeit: true }))]
+    .sort((a, b) => a.index - b.index);
+  for (const item of items) {
     const li = document.createElement("li");
     const button = document.createElement("button");
-    button.className = "review-jump";
-    button.dataset.index = m.index;
-    button.textContent = markWords(st, m);
-    button.title = `show the position before action ${m.index} with the move the search preferred`;
+    button.className = item.forfeit ? "review-jump review-forfeit" : "review-jump";
+    button.dataset.index = String(item.index);
+    button.textContent = item.words;
+    button.title = `show the position before action ${item.index} with the move the search preferred`;
     li.appendChild(button);
     list.appendChild(li);
   }
@@ -145,6 +153,12 @@ export function drawReview(st) {
 function markWords(st, m) {
   return `${m.index}. ${m.name} ${m.played}${m.mark} (${MARK_NAMES[m.mark]}): ${Math.round(100 * m.before)}% \u2192 ` +
     `${Math.round(100 * m.after)}%` + (m.best ? `, best was ${m.best}` : "");
+}
+
+// A turn forfeited on time: no action was chosen, so it is told, never judged.
+/** @param {State} st */
+function forfeitWords(st, f) {
+  return `${f.index}. ${f.name}: forfeited on time` + (f.best ? ` (best was ${f.best})` : "");
 }
 
 // Each army's marked actions, counted: "red ?! 2 ? 1 ?? 0".

@@ -167,8 +167,8 @@ function tabName() {
  * @property {any} analysis
  * @property {Tree | null} board
  * @property {{on: boolean | null, found: any, key: string | null, asked: any}} live
- * @property {{key: string | null, game: string | null, points: any[], marks: any[], status: string,
- *   length: number, total?: number, error?: string, counts?: any, thresholds?: any}} review
+ * @property {{key: string | null, game: string | null, points: any[], marks: any[], forfeits?: any[],
+ *   status: string, length: number, total?: number, error?: string, counts?: any, thresholds?: any}} review
  * @property {string | null} reviewing
  * @property {any} reviewPoint
  * @property {string | null} reviewDeclined
