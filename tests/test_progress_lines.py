@@ -119,3 +119,63 @@ def test_the_default_interval_is_read_when_a_progress_is_made(monkeypatch):
         bar.advance()
     assert [line.split(",")[0] for line in out.getvalue().splitlines()] == \
         ["games: 1/2 (50%)", "games: 2/2 (100%)"]
+
+
+# -- no standard error: progress is dropped, the run goes on ---------------------------------
+
+class Broken(Pipe):
+    """A stream whose reader left: every write and flush fails (EPIPE)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tries = 0
+
+    def write(self, text: str) -> int:
+        self.tries += 1
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def flush(self) -> None:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+@pytest.mark.parametrize("enabled", [None, True])
+def test_with_no_stderr_progress_goes_nowhere(monkeypatch, enabled):
+    """sys.stderr None (``2>&-``, a daemon, pythonw): lines and the bar are dropped."""
+    monkeypatch.setattr("sys.stderr", None)
+    clock = Clock()
+    with Progress(3, "games", enabled, interval=1.0, clock=clock) as bar:
+        for _ in range(3):
+            clock.now += 2.0
+            bar.advance()
+    assert bar.done == 3 and not bar.stream.isatty()
+
+
+@pytest.mark.parametrize("enabled", [None, True])
+def test_a_stream_that_fails_is_left_not_raised(enabled):
+    """A write that fails (a reader gone, a descriptor closed) is the last one tried."""
+    clock, out = Clock(), Broken()
+    with Progress(5, "games", enabled, stream=out, interval=1.0, clock=clock) as bar:
+        for _ in range(5):
+            clock.now += 2.0
+            bar.advance()
+    assert bar.done == 5 and out.tries == 1
+
+
+def test_a_library_run_with_no_stderr_goes_on(monkeypatch):
+    """simulate's progress left to its default, with no stderr: the games are played."""
+    from victorus.simulate import simulate
+    monkeypatch.setattr("sys.stderr", None)
+    monkeypatch.setattr(progress, "LINE_SECONDS", 0.0)     # a line for each game
+    assert [game.index for game in simulate(2, max_actions=100, workers=1)] == [0, 1]
+
+
+def test_a_quiet_stream_of_nothing():
+    """What a QuietStream of no stream answers: no terminal, no descriptor, utf-8."""
+    import io as io_module
+    nowhere = progress.QuietStream(None)
+    assert nowhere.write("dropped") == 7 and not nowhere.isatty()
+    assert nowhere.encoding == "utf-8" and nowhere.writable()
+    with pytest.raises(io_module.UnsupportedOperation):
+        nowhere.fileno()
+    nowhere.flush()
+    assert progress.quiet(nowhere) is nowhere

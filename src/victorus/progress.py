@@ -5,16 +5,22 @@ terminal codes as a terminal does). Elsewhere (a log file, a pipe, a batch job) 
 that is left to its default prints a plain line on stderr now and then instead: the
 label, done/total, the percent, the time so far, the rate and the ETA, at most one line
 every LINE_SECONDS, and one at the end once it has printed any (a run shorter than that
-prints nothing). No dependency: tqdm is not needed."""
+prints nothing). No dependency: tqdm is not needed.
+
+Where there is no standard error (closed, ``2>&-``, a daemon's, pythonw's ``None``, a pipe
+whose reader left), progress is silently dropped and the run goes on: every line goes
+through a `QuietStream`, whose writes never fail. `hold_standard_fds` keeps the standard
+descriptors 0-2 taken, so that a file or a worker's pipe opened later is never one of them."""
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import Protocol, TextIO
+from typing import Protocol, TextIO, cast
 
 
 class _DisplayHandle(Protocol):
@@ -30,6 +36,85 @@ LINE_SECONDS = 30.0
 """Off a terminal, the seconds between two progress lines (read when a Progress is made)."""
 
 
+class QuietStream(io.TextIOBase):
+    """A text stream whose writes never fail: each goes to ``stream`` while it takes them,
+    and is dropped where there is none (None) or once a write or flush has failed (a
+    closed descriptor, a pipe whose reader left). What it asks for (``isatty``, ``fileno``,
+    ``encoding``) is ``stream``'s, or that of nowhere.
+
+    Args:
+        stream: Where to write, or None (nowhere).
+    """
+
+    def __init__(self, stream: TextIO | None) -> None:
+        super().__init__()
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        if self._stream is not None:
+            try:
+                self._stream.write(text)
+            except (OSError, ValueError):     # gone (EPIPE, EBADF, closed): nowhere now
+                self._stream = None
+        return len(text)
+
+    def flush(self) -> None:
+        if self._stream is not None:
+            try:
+                self._stream.flush()
+            except (OSError, ValueError):
+                self._stream = None
+
+    def isatty(self) -> bool:
+        try:
+            return self._stream is not None and self._stream.isatty()
+        except (OSError, ValueError):
+            return False
+
+    def fileno(self) -> int:
+        if self._stream is None:
+            raise io.UnsupportedOperation("no standard error to write to")
+        return self._stream.fileno()
+
+    # io's are read-only properties too; typeshed declares them attributes.
+    @property
+    def encoding(self) -> str:                      # type: ignore[override]
+        return getattr(self._stream, "encoding", None) or "utf-8"
+
+    @property
+    def errors(self) -> str | None:                 # type: ignore[override]
+        return getattr(self._stream, "errors", None)
+
+    def writable(self) -> bool:
+        return True
+
+
+def quiet(stream: TextIO | None) -> TextIO:
+    """``stream`` as a `QuietStream` (itself if it is one): a ``TextIO`` for all that
+    writes to it (typeshed's ``TextIO`` is a protocol io's classes do not declare)."""
+    return stream if isinstance(stream, QuietStream) else cast(TextIO, QuietStream(stream))
+
+
+def hold_standard_fds() -> None:
+    """Standard input, output and error's descriptors (0, 1, 2) taken: each one that is
+    closed (``2>&-``, a daemon, pythonw) opened on the null device. Otherwise the next
+    file or pipe opened would get it, and a worker started then would write its standard
+    error into that pipe, or a library's warning on descriptor 2 into that file."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            try:
+                null = os.open(os.devnull, os.O_RDWR)
+            except OSError:
+                return
+            if null != fd:
+                os.dup2(null, fd)                    # inheritable, as a standard one is
+                os.close(null)
+            else:
+                os.set_inheritable(fd, True)         # os.open's are not (PEP 446)
+
+
 class Progress:
     """``with Progress(total, "games") as bar: bar.advance()`` draws
     ``games: [####    ] 40/100 (2.5/s, ETA 24 s)`` on a terminal; off one, with ``enabled``
@@ -40,7 +125,8 @@ class Progress:
         label: What the bar or line names first.
         enabled: True: the bar, always; False: nothing; None: the bar on a terminal, in a
             notebook or with VICTORUS_PROGRESS=1, else a line now and then.
-        stream: Where to write (None: stderr, or a notebook's display).
+        stream: Where to write (None: stderr, or a notebook's display; with no stderr,
+            nowhere).
         interval: Off a terminal, the seconds between two lines (None: LINE_SECONDS).
         clock: The seconds clock (tests give their own).
     """
@@ -48,7 +134,8 @@ class Progress:
     def __init__(self, total: int, label: str, enabled: bool | None = None,
                  stream: TextIO | None = None, *, interval: float | None = None,
                  clock: Callable[[], float] = time.perf_counter) -> None:
-        self.stream: TextIO = stream or sys.stderr
+        #: Where it writes: ``stream`` or stderr, as a `QuietStream` (a write never fails).
+        self.stream: TextIO = quiet(sys.stderr if stream is None else stream)
         # In a notebook (and no stream given), the bar is a display handle's text.
         self._display = _notebook_display() if stream is None else None
         #: Whether it prints a plain line now and then (off a terminal, left to its default).

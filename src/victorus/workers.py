@@ -8,25 +8,44 @@ with a `WorkerLost` naming the process, how it ended and the task it held, where
 ``multiprocessing.Pool`` would wait forever. `ray_map` is the same contract on Ray: a
 lost task or worker is a `WorkerLost`, never retried behind the caller's back. The results
 finished before a loss have been handed to the caller, which keeps them.
+
+A worker never outlives its parent: on Linux the kernel kills it when its parent dies
+(``PR_SET_PDEATHSIG``), and everywhere a watchdog thread in the worker ends it quietly
+within `PARENT_SECONDS` of its parent's death (SIGKILL, the out-of-memory killer, a
+``kill`` the parent does not handle), even in the middle of a long task: no result, no
+traceback, no output.
 """
 
 from __future__ import annotations
 
 import collections
+import ctypes
 import multiprocessing
+import os
 import pickle
 import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager
 from multiprocessing.connection import Connection
 from multiprocessing.connection import wait as wait_for
 from multiprocessing.context import SpawnContext
+from multiprocessing.reduction import ForkingPickler
 from typing import Any, TypeVar
 
 from .errors import WorkerLost, optional_imports
+from .progress import hold_standard_fds
 
 #: How long a worker that was told to stop may take before it is terminated.
 STOP_SECONDS = 5.0
+
+#: The most seconds between two looks of a worker's watchdog for its parent.
+PARENT_SECONDS = 0.5
+
+#: prctl(2)'s option: the signal a process gets when its parent dies (Linux).
+_PR_SET_PDEATHSIG = 1
 
 _Shared = TypeVar("_Shared")
 _Task = TypeVar("_Task")
@@ -55,10 +74,12 @@ def how_it_ended(exitcode: int | None) -> str:
     return f"exited with status {exitcode}"
 
 
-def _serve(function: Callable[[Any, Any], Any], conn: Connection) -> None:
-    """A worker: read the shared data, then answer each (index, task) sent on ``conn``
-    with (index, ok, result or exception) until told to stop (None) or the parent goes."""
+def _serve(function: Callable[[Any, Any], Any], conn: Connection, parent: int) -> None:
+    """A worker of process ``parent``: read the shared data, then answer each (index, task)
+    sent on ``conn`` with (index, ok, result or exception) until told to stop (None) or the
+    parent goes (then it ends quietly, its task or not)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C is the parent's to handle
+    _end_with(parent)
     try:
         shared = conn.recv()
     except (EOFError, OSError):
@@ -76,9 +97,48 @@ def _serve(function: Callable[[Any, Any], Any], conn: Connection) -> None:
         except Exception as exc:                       # the caller's to see, as raised
             answer = (index, False, _travelling(exc))
         try:
-            conn.send(answer)
+            data = ForkingPickler.dumps(answer)
         except Exception as exc:                       # a result that won't pickle
-            conn.send((index, False, RuntimeError(f"{type(exc).__name__}: {exc}")))
+            data = ForkingPickler.dumps((index, False, RuntimeError(f"{type(exc).__name__}: {exc}")))
+        try:
+            conn.send_bytes(data)
+        except OSError:                                # the parent is gone: so is its answer
+            return
+
+
+def _end_with(parent: int) -> None:
+    """This worker's end tied to its parent's (process ``parent``): on Linux the kernel
+    kills it when the parent dies (``PR_SET_PDEATHSIG``; "the parent" is the thread that
+    started the worker, which is the one that maps), and a watchdog thread ends it within
+    `PARENT_SECONDS` everywhere. A parent already gone (before the kernel was told) ends
+    it here."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None)
+            libc.prctl(_PR_SET_PDEATHSIG, ctypes.c_ulong(signal.SIGKILL), ctypes.c_ulong(0),
+                       ctypes.c_ulong(0), ctypes.c_ulong(0))
+        except (OSError, AttributeError):             # no C library to ask: the watchdog
+            pass
+    if not _parent_alive(parent):
+        os._exit(0)
+    threading.Thread(target=_watch, args=(parent,), name="victorus-parent-watch",
+                     daemon=True).start()
+
+
+def _parent_alive(parent: int) -> bool:
+    """Whether process ``parent`` is still this worker's parent: this process's parent pid
+    still ``parent`` (an orphan gets another on POSIX) and the parent's sentinel
+    (multiprocessing's pipe or process handle, ready once the parent has ended) not ready."""
+    process = multiprocessing.parent_process()
+    return os.getppid() == parent and (process is None or process.is_alive())
+
+
+def _watch(parent: int) -> None:
+    """The watchdog: a look for the parent every PARENT_SECONDS, and the worker ended at
+    once (``os._exit``: no cleanup, no output) when it is gone."""
+    while _parent_alive(parent):
+        time.sleep(PARENT_SECONDS)
+    os._exit(0)
 
 
 def _travelling(exc: Exception) -> Exception:
@@ -101,7 +161,7 @@ class _Worker:
 
     def __init__(self, context: SpawnContext, function: Callable[[Any, Any], Any], number: int) -> None:
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=_serve, args=(function, child),
+        self.process = context.Process(target=_serve, args=(function, child, os.getpid()),
                                        name=f"victorus-worker-{number}", daemon=True)
         self.process.start()
         child.close()
@@ -142,6 +202,7 @@ def process_map(function: Callable[[_Shared, _Task], _Result], shared: _Shared,
         WorkerLost: If a worker dies.
     """
     context = multiprocessing.get_context("spawn")
+    hold_standard_fds()                  # a closed stderr never becomes a worker's pipe
     waiting = collections.deque(range(len(tasks)))
     pool: list[_Worker] = []
     finished = False
