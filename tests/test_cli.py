@@ -11,6 +11,7 @@ import sys
 
 import pytest
 
+from victorus.checks import shown_path
 from victorus.cli import main
 
 
@@ -74,7 +75,7 @@ def test_outputs_checked_before_any_work(argv, case, tmp_path, monkeypatch, caps
         os.mkdir(path)
     assert main(argv) == 2
     line = one_error_line(capsys, *words)
-    assert repr(path) in line and ".tmp" not in line             # the user's path, named
+    assert shown_path(path) in line and ".tmp" not in line       # the user's path, named
 
 
 def test_png_without_cairosvg_is_one_line(tmp_path, monkeypatch, capsys):

@@ -79,3 +79,16 @@ def test_train_help_shows_its_settings(capsys):
     assert f"(default: {Settings().games})" in text
     assert "(default warning)" in text and "(default: None)" not in text
     assert "(default: False)" not in text and "(default: 0)" not in text.split("--verbose")[1]
+
+
+def test_play_and_serve_take_one_set_of_table_options():
+    """A game at a table (victorus.session) is set alike for play and serve: the game, the
+    seats' agent, the clock and the agents' seed, each with the same default and help (the
+    seats' help apart: whose seats they are differs)."""
+    def table(name: str) -> dict[str, tuple[object, str]]:
+        parser = PARSERS[f"victorus {name}"]
+        return {action.dest: (action.default, _help_text(parser, action))
+                for action in parser._actions if action.dest in
+                ("board", "players", "variant", "agent", "time_limit", "seed")}
+    assert table("play") == table("serve")
+    assert set(table("play")) == {"board", "players", "variant", "agent", "time_limit", "seed"}

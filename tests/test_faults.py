@@ -415,6 +415,15 @@ def common_damages(path):
             data[start + at] |= 1
         path.write_bytes(bytes(data))
 
+    def oversized():
+        """The first member's central record declaring 2 GiB: more than the file holds (its
+        header and its declared size would then agree, so only this check tells it)."""
+        import struct
+        data = bytearray(path.read_bytes())
+        at = data.index(b"PK\x01\x02")
+        data[at + 20:at + 28] = struct.pack("<II", 1 << 31, 1 << 31)
+        path.write_bytes(bytes(data))
+
     def fifo():
         path.unlink()
         os.mkfifo(path)
@@ -432,6 +441,8 @@ def common_damages(path):
         "a compressed array": (lambda: np.savez_compressed(path, **arrays_of(path)),
                                "compressed"),
         "an encrypted member": (flagged, "encrypted"),
+        "a member larger than the file": (oversized, "its arrays declare more bytes than the "
+                                                     "file holds"),
         "a FIFO": (fifo, "not a regular file"),
         "a link to a device": (device, "not a regular file"),
     }
@@ -486,6 +497,8 @@ def damaged_windows(out):
         "a word outside the words": (change("target0", lambda a: a + 10**6),
                                      "an action outside its board's cells"),
         "a policy target above 1": (change("policy1", lambda a: a + 2), "a policy target outside"),
+        "a NaN policy target": (change("policy1", lambda a: a * np.nan),
+                                "policy holds values that are not finite"),
         "a pickled object": (change("teams0", lambda a: np.array([object()] * len(a))),
                              "object"),
         "a header longer than numpy reads": (long_header, "targets0.npy"),
@@ -497,8 +510,9 @@ DAMAGED_WINDOWS = ["missing", "empty", "truncated", "not a zip", "a header of 10
                    "fewer targets", "counts off", "a row outside its block", "a negative row",
                    "an unknown board", "a team out of range", "a NaN target",
                    "a NaN capture prior", "action counts off", "an action outside the board",
-                   "a word outside the words", "a policy target above 1", "a compressed array",
-                   "a pickled object", "an encrypted member", "a FIFO", "a link to a device",
+                   "a word outside the words", "a policy target above 1", "a NaN policy target",
+                   "a compressed array", "a pickled object", "an encrypted member",
+                   "a member larger than the file", "a FIFO", "a link to a device",
                    "a header longer than numpy reads"]
 
 
@@ -597,7 +611,8 @@ DAMAGED_OPTIMISERS = ["missing", "empty", "truncated", "not a zip", "a header of
                       "a missing step count", "a missing row_t", "a step count for w1",
                       "an extra array", "a NaN moment", "an infinite moment",
                       "a negative step count", "a negative row count", "a compressed array",
-                      "an encrypted member", "a FIFO", "a folder", "a link to a device"]
+                      "an encrypted member", "a member larger than the file", "a FIFO", "a folder",
+                      "a link to a device"]
 
 
 def test_the_damages_of_an_optimiser_are_each_told_apart(run_copy):
@@ -751,7 +766,86 @@ def damaged_curves():
         "searched by -2": (point(searched_by=-2), "point 2: searched_by must be"),
         "searched by true": (point(searched_by=True), "point 2: searched_by must be"),
         "round 0 searched by round 0": (first(searched_by=0), "point 0: searched_by must be"),
+        # the rounds agreeing with each other and with the run's gate, round by round
+        **contradictions(),
     }
+
+
+def contradictions():
+    """Curves whose rounds contradict each other or the run's gate (the finished run: gated
+    rounds 1 and 2 at threshold 0.0, both accepted, their curve matches played): (how, the
+    words of the refusal). A match given as its counts gets the score they make."""
+    def points(*changes, **settings):
+        def do(curve):
+            curve["settings"].update(settings)
+            for point, change in zip(curve["points"], changes):
+                point.update(change)
+                for name in ("gate", "vs_start", "vs_heuristic"):
+                    if isinstance(change.get(name), dict):
+                        point[name] = curve_score(**change[name])
+        return do
+
+    refused = dict(accepted=False, vs_start=None, vs_heuristic=None)
+    won, drawn, lost = {"wins": 2, "losses": 0}, {"wins": 0, "losses": 0}, {"wins": 0, "losses": 2}
+    return {
+        "an accepted round below the threshold": (
+            points({}, {"gate": won}, {"gate": drawn}, gate_threshold=0.75),
+            "round 2 is accepted, but its gate score 0.5 is below the gate threshold 0.75"),
+        "a refused round at the threshold": (
+            points({}, {}, {**refused, "best": 1, "gate": lost}),
+            "round 2 is refused, but its gate score 0 reaches the gate threshold 0"),
+        "a refused round whose best is round 0": (
+            points({}, {"gate": won}, {**refused, "best": 0, "gate": drawn}, gate_threshold=0.75),
+            "round 2 is refused, so its best is the best after round 1 (round 1), not round 0"),
+        "searched by a round never the best": (
+            points({}, {**refused, "best": 0, "gate": drawn}, {"gate": won, "searched_by": 1},
+                   gate_threshold=0.75),
+            "round 2 was searched by round 1, but self-play searches with round 0's network or "
+            "with the best after round 1 (round 0)"),
+        "round 1 searched by no round": (points({}, {"searched_by": -1}),
+                                         "round 1 was searched by round -1"),
+        "a gate score that is not its games'": (
+            points({}, {}, {"gate": {"score": 0.9}}),
+            "round 2: its gate score 0.9 is not its games' (1 won and 1 lost of 2, a draw as "
+            "half: 0.5000)"),
+        "an ungated round of a gated run": (points({}, {}, {"gate": None}),
+                                            "round 2 has no gate, but the run's gate_games is 2"),
+        "a gated round of an ungated run": (points(gate_games=0),
+                                            "round 1 has a gate, but the run's gate_games is 0"),
+        "a refused round without a gate": (
+            points({}, {"gate": None}, {"gate": None, **refused, "best": 1}, gate_games=0),
+            "round 2 is refused without a gate (an ungated round is accepted)"),
+        "a gate of other games": (points({}, {}, {"gate": {"games": 4}}),
+                                  "round 2: its gate of 4 games (1 won, 1 lost) is not the run's "
+                                  "gate of 2 games"),
+        "a gate winning more than it played": (points({}, {}, {"gate": {"wins": 2}}),
+                                               "round 2: its gate of 2 games (2 won, 1 lost)"),
+        "an accepted round without curve matches": (
+            points({}, {}, {"vs_start": None}),
+            "round 2 is accepted and the run's curve_games is 2, so its vs_start must be a match "
+            "of 2 games, got None"),
+        "a refused round with curve matches": (
+            points({}, {"gate": won}, {"accepted": False, "best": 1, "gate": drawn},
+                   gate_threshold=0.75),
+            "round 2 is refused and the run's curve_games is 2, so its vs_start must be null"),
+        "curve matches of other games": (points({}, {}, {"vs_heuristic": {"games": 4}}),
+                                         "so its vs_heuristic must be a match of 2 games"),
+        "curve matches in a run without them": (points(curve_games=0),
+                                                "round 1 is accepted and the run's curve_games is 0"),
+        "round 0 with a gate": (points({"gate": {}}), "round 0 (the start) plays no gate and no match"),
+        "a threshold of a string": (points(gate_threshold="high"),
+                                    "settings: gate_threshold must be a number from 0 to 1"),
+        "gate games of a float": (points(gate_games=2.0),
+                                  "settings: gate_games must be an integer from 0 to 100000"),
+    }
+
+
+def curve_score(games=2, wins=1, losses=1, **given):
+    """A match's score as the curve holds it: its counts, and the score they make (a draw as
+    half) unless ``given``."""
+    score = (wins + (games - wins - losses) / 2) / games
+    return {"score": score, "low": 0.0, "high": 1.0, "games": games, "wins": wins,
+            "losses": losses, **given}
 
 
 @pytest.mark.parametrize("damage", list(damaged_curves()))
@@ -770,29 +864,39 @@ def test_a_damaged_or_crafted_curve_is_refused_in_one_line(run_copy, damage):
 
 
 def accepted_curves():
-    """Changes of the curve that are still a curve: (what was done, the round of the
-    network.vnet the resumed run keeps as its best)."""
+    """Changes of the curve that are still a curve: (what was done, the settings it was
+    trained with, the round of the network.vnet the resumed run keeps as its best)."""
     def point(**changes):
         return lambda curve: curve["points"][-1].update(changes)
+
+    def each(**changes):
+        return lambda curve: [p.update(changes) for p in curve["points"][1:]]
+
+    def refused(curve):
+        curve["points"][1]["gate"] = curve_score(wins=2, losses=0)
+        curve["points"][2].update(accepted=False, best=1, vs_start=None, vs_heuristic=None,
+                                  gate=curve_score(wins=1, losses=1))
     return {
-        "an ungated round": (point(gate=None), LAST),
-        "a round without curve matches": (point(vs_start=None, vs_heuristic=None), LAST),
-        "a refused round": (point(accepted=False, best=1, vs_start=None, vs_heuristic=None), 1),
-        "a round searched by round 0": (point(searched_by=0), LAST),
+        "an ungated run": (each(gate=None), {"gate_games": 0}, LAST),
+        "a run without curve matches": (each(vs_start=None, vs_heuristic=None),
+                                        {"curve_games": 0}, LAST),
+        "a refused round": (refused, {"gate_threshold": 0.75}, 1),
+        "a round searched by round 0": (point(searched_by=0), {}, LAST),
         "NaN losses (no held-out set)": (point(validation_loss=float("nan"),
                                                heuristic_loss=float("nan"),
-                                               policy_loss=float("nan")), LAST),
-        "a rate of 0": (point(labelled_per_second=0), LAST),
+                                               policy_loss=float("nan")), {}, LAST),
+        "a rate of 0": (point(labelled_per_second=0), {}, LAST),
     }
 
 
 @pytest.mark.parametrize("change", list(accepted_curves()))
 def test_a_curve_within_its_ranges_is_resumed(run_copy, change):
-    do, best = accepted_curves()[change]
+    do, settings, best = accepted_curves()[change]
     curve = json.loads((run_copy / "curve.json").read_text())
     do(curve)
+    curve["settings"].update(settings)
     (run_copy / "curve.json").write_text(json.dumps(curve))
-    assert resume(run_copy, rounds=LAST).info["round"] == best    # nothing trained
+    assert resume(run_copy, rounds=LAST, **settings).info["round"] == best    # nothing trained
 
 
 @pytest.mark.parametrize("content", [b"", b"{", b"\xff\xfe", b"[]", b"null"])
@@ -985,3 +1089,115 @@ def test_messages_show_their_input_only_through_shown():
             whole += [f"{path.name}:{number}: map(repr, {m})"
                       for m in re.findall(r"map\(repr, ([^)]+)\)", line) if not m.isupper()]
     assert whole == []
+
+
+# -- a loss stops the others at once; a run with no standard error ---------------------------
+
+def sleeps_or_dies(folder, task):
+    """A pool task: a sleeper marks its start, sleeps a minute and marks its end; "die"
+    waits until both sleepers have started, then kills its own process."""
+    from pathlib import Path
+    if task == "die":
+        while len(list(Path(folder).glob("started-*"))) < 2:
+            time.sleep(0.01)
+        os.kill(os.getpid(), signal.SIGKILL)
+    (Path(folder) / f"started-{os.getpid()}").touch()
+    time.sleep(60)
+    (Path(folder) / f"finished-{os.getpid()}").touch()
+    return task
+
+
+@needs_kill
+def test_a_loss_stops_the_other_workers_at_once_not_after_their_tasks(tmp_path, monkeypatch):
+    """The workers still playing when one dies are ended, not waited for: even given an
+    hour to stop politely (STOP_SECONDS), none of their long tasks ends, and each process
+    is gone (ended and reaped) when the error is raised."""
+    from victorus import workers
+    monkeypatch.setattr(workers, "STOP_SECONDS", 3600.0)
+    with pytest.raises(victorus.WorkerLost, match="while working on die$"):
+        dict(process_map(sleeps_or_dies, str(tmp_path), ["sleep", "sleep", "die"], 3,
+                         describe=lambda task: f"working on {task}"))
+    sleepers = [int(path.name.split("-")[1]) for path in tmp_path.glob("started-*")]
+    assert len(sleepers) == 2
+    for pid in sleepers:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+    assert not list(tmp_path.glob("finished-*"))
+
+
+#: Each bulk command, its progress left to its default; "{out}" is where it writes.
+NO_STDERR_RUNS = {
+    "simulate": (["simulate", "2", "--workers", "2", "--max-actions", "300", "--json", "{out}"],
+                 "games: 2, finished"),
+    "match": (["match", "random", "greedy", "--games", "2", "--workers", "2", "--json", "{out}"],
+              "A's score"),
+    "tournament": (["tournament", "2", "random", "greedy", "--workers", "2", "--max-actions",
+                    "300", "--json", "{out}"], "random"),
+    "train": (["train", "{out}", "--rounds", "1", "--games", "2", "--iterations", "8",
+               "--label-iterations", "8", "--hidden", "8", "--hidden2", "4", "--holdout-games",
+               "0", "--gate-games", "0", "--curve-games", "0", "--workers", "2"],
+              "victorus: the best network is")}
+
+
+def wrote(command, out):
+    """What ``command`` wrote to ``out``: its JSON, or the training run's files."""
+    if command == "train":
+        return sorted(os.listdir(out))
+    return json.loads(out.read_text())
+
+
+@needs_proc
+@pytest.mark.parametrize("command", list(NO_STDERR_RUNS))
+def test_a_command_with_its_stderr_closed_runs_to_its_end(tmp_path, command):
+    """``2>&-``: descriptor 2 closed from the start (Python's sys.stderr is None), as
+    a daemon's may be; the run writes all it writes and exits 0."""
+    import subprocess
+    args, words = NO_STDERR_RUNS[command]
+    out = tmp_path / "out"
+    ran = subprocess.run(["sh", "-c", 'exec "$0" "$@" 2>&-', sys.executable, "-m", "victorus",
+                          *(arg.format(out=out) for arg in args)],
+                         stdout=subprocess.PIPE, text=True, timeout=300)
+    assert ran.returncode == 0 and words in ran.stdout, ran.stdout
+    assert wrote(command, out)
+
+
+@pytest.mark.parametrize("command", list(NO_STDERR_RUNS))
+def test_a_command_with_no_sys_stderr_runs_to_its_end(tmp_path, monkeypatch, capsys, command):
+    """sys.stderr None (pythonw, a daemon's Python): the same, in this process."""
+    args, words = NO_STDERR_RUNS[command]
+    out = tmp_path / "out"
+    monkeypatch.setattr(sys, "stderr", None)
+    assert main([arg.format(out=out) for arg in args]) == 0
+    assert words in capsys.readouterr().out and wrote(command, out)
+
+
+def test_with_no_stderr_the_text_of_json_to_stdout_goes_nowhere(monkeypatch, capsys):
+    """``--json -`` sends the table to standard error: with none, it is dropped, never
+    mixed into the JSON on standard output; an error line is dropped alike."""
+    monkeypatch.setattr(sys, "stderr", None)
+    assert main(["match", "random", "greedy", "--games", "2", "--json", "-"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 2
+    assert main(["match", "random", "nonsense", "--games", "2"]) == 2
+    assert capsys.readouterr().out == ""
+
+
+def standard_error_of(_, task):
+    """A pool task: what the worker's descriptor 2 is."""
+    return os.readlink("/proc/self/fd/2")
+
+
+@needs_proc
+def test_a_worker_of_a_process_with_no_stderr_writes_to_the_null_device():
+    """With descriptor 2 closed, the pool's first pipe would take it, and a worker started
+    then would have another worker's pipe as its standard error: descriptor 2 is held
+    on the null device first."""
+    import subprocess
+    script = ("import sys\n"
+              "sys.path.insert(0, sys.argv[1])\n"
+              "from test_faults import standard_error_of\n"
+              "from victorus.workers import process_map\n"
+              "print(sorted(set(dict(process_map(standard_error_of, None, [0, 1], 2)).values())))\n")
+    ran = subprocess.run(["sh", "-c", 'exec "$0" "$@" 2>&-', sys.executable, "-c", script,
+                          os.path.dirname(__file__)], stdout=subprocess.PIPE, text=True,
+                         timeout=300)
+    assert ran.returncode == 0 and ran.stdout == f"[{os.devnull!r}]\n", ran.stdout

@@ -187,3 +187,64 @@ def test_tournaments_take_a_network_per_agent(tmp_path, network_file):
     counts = calibrate([f"best-net({network_file}):0.01s"], positions=1)
     assert counts.budgets[f"best-net({network_file}):0.01s"].startswith(f"best-net({network_file}):")
     assert victorus.ConfigError is ConfigError
+
+
+# -- each network read once, at the start ----------------------------------------------------
+
+def content_name(path) -> str:
+    import hashlib
+    with open(path, "rb") as fh:
+        return hashlib.sha256(fh.read()).hexdigest()[:12]
+
+
+def test_a_network_replaced_mid_match_changes_no_game(tmp_path):
+    """A spec's file is read once, at the match's start: replacing it while the games are
+    played (here by B's factory, at each game it builds B for) changes no game's agent,
+    and the result names the content that played. Read per game, the replacement (made for
+    another board) would stop the match half way."""
+    path = tmp_path / "mine.vnet"
+    Network.fresh(4, 4, seed=3).save(path)
+    content = content_name(path)
+    spec = f"best-net({path}):5"
+    reference = match(spec, "greedy", games=4, opening=2, seed=1, progress=False)
+    other = Network(Network.load(path).arrays, {"boards": ["standard"], "players": [6]})
+    built = []
+
+    def greedy_replacing_a(seed):
+        if built:                                      # the match has started: A's file replaced
+            other.save(path)
+        built.append(seed)
+        return make_agent("greedy", seed)
+    played = match(spec, greedy_replacing_a, games=4, opening=2, seed=1, progress=False)
+    assert len(built) == 5 and content_name(path) != content            # replaced during the games
+    assert played.tournament.outcomes == reference.tournament.outcomes
+    assert played.tournament.networks == reference.tournament.networks == {spec: content}
+    assert played.as_dict()["networks"] == {spec: content}
+    assert f"{spec} played network {content}" in played.table().splitlines()
+
+
+def test_workers_play_the_network_read_at_the_start(tmp_path):
+    """The workers get the network's bytes from the start, not its file: the same games as
+    in one process, whatever the file holds meanwhile."""
+    path = tmp_path / "mine.vnet"
+    Network.fresh(4, 4, seed=5).save(path)
+    spec = f"best-net({path}):5"
+    alone = tournament([spec, "greedy"], games=4, openings=2, seed=2, progress=False)
+    shared = tournament([spec, "greedy"], games=4, openings=2, seed=2, progress=False, workers=2)
+    assert shared.outcomes == alone.outcomes and shared.networks == {spec: content_name(path)}
+    assert json.loads(json.dumps(shared.as_dict()))["networks"] == {spec: content_name(path)}
+
+
+def test_a_spec_network_is_read_once_per_run(tmp_path, monkeypatch):
+    """However many games, a tournament reads a spec's file once."""
+    path = tmp_path / "mine.vnet"
+    Network.fresh(4, 4, seed=3).save(path)
+    reads = []
+    real = Network.load.__func__
+
+    def counted(cls, file):
+        reads.append(str(file))
+        return real(cls, file)
+    monkeypatch.setattr(Network, "load", classmethod(counted))
+    tournament([f"best-net({path}):5", "random"], games=6, openings=1, seed=3, progress=False)
+    assert reads == [str(path)]

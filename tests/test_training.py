@@ -12,6 +12,7 @@ import pytest
 
 import victorus
 from victorus import tensors
+from victorus.checks import shown_path
 from victorus.cli import main
 from victorus.errors import ConfigError
 from victorus.evaluation.network import Network
@@ -308,7 +309,7 @@ def test_the_command_line_trains_and_refuses_bad_folders(tmp_path, capsys):
     assert main(["train", str(out), "--rounds", "1", *small]) == 0
     printed = capsys.readouterr().out
     assert "round 0:" in printed and "round 1:" in printed and "gate" in printed
-    assert str(out / "network.vnet") in printed
+    assert f"the best network is {shown_path(str(out / 'network.vnet'), quoted=False)}" in printed
     Network.load(out / "network.vnet")
     assert main(["train", str(out), "--rounds", "1", "--resume", *small]) == 0
     assert "has rounds 0-1 already (--rounds 1): nothing to train" in capsys.readouterr().out

@@ -11,6 +11,7 @@ every environment's action goes through `check_action_id`, arrays of ids through
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections.abc import Callable
@@ -54,6 +55,51 @@ def shown(value: object, width: int = 24) -> str:
         return text
     head = (width - 3) * 2 // 3
     return f"{text[:head]}...{text[len(text) - (width - 3 - head):]}"
+
+
+PATH_WIDTH = 80
+"""The most characters a path is shown in (`shown_path`)."""
+_SEPARATORS = "/\\"
+
+
+def shown_path(path: object, width: int = PATH_WIDTH, quoted: bool = True) -> str:
+    """A user's path as messages show it: whole when it fits in ``width`` characters, else
+    cut in the middle with its file name (and its folder, when they fit) kept:
+    ``'/very/long/...aaa/dir/network.vnet'``. Characters that would break the line (a
+    newline, a control character) are escaped as ``repr`` escapes them; a 1 MB path or one
+    nested 5,000 folders deep is one short line.
+
+    Args:
+        path: The path: a str or an os.PathLike (anything else is shown as `shown` shows it).
+        width: The most characters shown, quotes included.
+        quoted: Shown in quotes, as `shown` shows a string (False: bare, for messages that
+            start with the path, ``network.vnet: truncated``).
+
+    Returns:
+        The short text.
+    """
+    try:
+        text = os.fspath(path) if isinstance(path, os.PathLike) else path
+    except (TypeError, ValueError, RecursionError):
+        text = path
+    if not isinstance(text, str):
+        return shown(text, width)
+    if quoted:
+        shown_text = repr(text)
+    else:
+        shown_text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    if len(shown_text) <= width:
+        return shown_text
+    room = max(width - 3, 2)                       # the characters kept around "..."
+    cut = len(shown_text) - 1 - (1 if quoted else 0)   # the text's end, past a closing quote
+    name = max(shown_text.rfind(s, 0, cut) for s in _SEPARATORS)   # the file name's separator
+    folder = max(shown_text.rfind(s, 0, name) for s in _SEPARATORS) if name > 0 else -1
+    keep = room * 2 // 3                           # the most the end keeps
+    start = folder if 0 <= folder and len(shown_text) - folder <= keep else name
+    if start < 0 or len(shown_text) - start > keep:
+        start = len(shown_text) - keep
+    tail = shown_text[start:]
+    return f"{shown_text[:room - len(tail)]}...{tail}"
 
 
 def _is_numpy_integer(value: object) -> bool:
@@ -244,5 +290,5 @@ def parse_int(name: str, text: object, low: int, high: int, error: ErrorFactory 
     return check_int(name, int(text), low, high, error)
 
 
-__all__ = ["accepted", "as_int", "as_int_array", "check_action_id", "check_int", "check_seat",
-           "check_seed", "parse_int", "shown"]
+__all__ = ["PATH_WIDTH", "accepted", "as_int", "as_int_array", "check_action_id", "check_int",
+           "check_seat", "check_seed", "parse_int", "shown", "shown_path"]

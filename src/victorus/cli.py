@@ -7,22 +7,25 @@ import argparse
 import json
 import os
 import re
+import signal
 import sys
+import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import __version__
 from .agents import AGENT_SPECS
-from .checks import parse_int, shown
+from .checks import parse_int, shown, shown_path
 from .constants import PIECE_LETTERS
 from .errors import AgentError, ConfigError, VictorusError, WorkerLost
-from .files import check_writable, write_atomic
+from .files import os_error_line, preflight, write_atomic
 from .game import DEFAULT_MAX_ACTIONS, MAX_ACTION_CAP, MAX_PERFT_HASH_MB, MAX_PERFT_THREADS, Game, _perft
 from .geometry import SEAT_NAMES
 from .match import COMPARE_GAMES, COMPARE_ITERATIONS, MATCH_GAMES, MATCH_OPENING
-from .progress import Progress
+from .progress import Progress, hold_standard_fds, quiet
 from .simulate import MAX_GAMES
 from .tournament import LINEUPS, MAX_OPENING_PLIES
 
@@ -64,14 +67,18 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
                    help="'standard' or a '+'-joined list of 'allied', 'quick<rounds>' (R39)")
 
 
-def _add_seat_options(p: argparse.ArgumentParser, seats_help: str) -> None:
-    """Who plays (people's seats, the agent elsewhere) and the clock: play and serve."""
+def _add_table_options(p: argparse.ArgumentParser, seats_help: str) -> None:
+    """A game at a table (victorus.session), play's and serve's: the game, who plays it
+    (people's seats, the agent elsewhere), the clock and the agents' seed."""
+    _add_game_options(p)
     p.add_argument("--seats", default=None, help=seats_help)
     p.add_argument("--agent", default="greedy",
                    help=f"the other seats' agent: {AGENT_SPECS}")
     p.add_argument("--time-limit", type=_seconds("--time-limit"), default=None, metavar="SECONDS",
                    help="seconds to start each turn, else it is forfeited (rulebook: 120 "
                         "for a serious game, 300 for learners); default: no clock")
+    p.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), default=0,
+                   help="the agents' seed (seat s: SEED + s)")
 
 
 def _add_json_option(p: argparse.ArgumentParser, what: str) -> None:
@@ -109,11 +116,25 @@ def _add_progress_option(p: argparse.ArgumentParser) -> None:
                    help="a progress bar with an ETA on standard error (default: on a terminal)")
 
 
-def _check_outputs(*paths: str | None) -> None:
-    """Refuse unwritable output files before any work (the error names the user's path)."""
-    for path in paths:
-        if path is not None:
-            check_writable(path)
+def _check_outputs(*outputs: tuple[str, str | None], inputs: Sequence[tuple[str, str | None]] = (),
+                   backend: str = "local") -> None:
+    """Refuse before any work what would refuse the command's writes (victorus.files.preflight):
+    an output (``(option, path)``) that is one of the ``inputs`` or cannot be written, a
+    backend that is not installed. The error names the option and the user's path."""
+    preflight(outputs=outputs, inputs=inputs, needs=[("--backend ray", "ray")] if backend == "ray" else ())
+
+
+def _spec_files(specs: Sequence[str], what: Callable[[int, str], str]) -> list[tuple[str, str | None]]:
+    """The network files that agent specs name (``best-net(FILE):400``), as the inputs of
+    `_check_outputs`, each called ``what(index, spec)``; a bad spec is refused here, as the
+    command would refuse it."""
+    from .evaluation.network import network_file
+    from .search.registry import split_spec
+    files = []
+    for index, spec in enumerate(specs):
+        network = split_spec(spec)[1]
+        files.append((what(index, spec), None if network is None else network_file(network.strip())))
+    return files
 
 
 def _write_json(target: str, data: object) -> None:
@@ -341,10 +362,7 @@ def _play_parser(commands: _Commands) -> None:
         "play", help="play in the terminal against agents",
         description="Play some seats yourself against an agent at the others; type 'help' "
                     "at the prompt for the commands.")
-    _add_game_options(p)
-    _add_seat_options(p, "your seats, comma-separated (default 0, red)")
-    p.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), default=0,
-                   help="the agents' seed (seat s: SEED + s)")
+    _add_table_options(p, "your seats, comma-separated (default 0, red)")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="paint the armies in their colors: 'auto' (default) on a terminal "
                         "unless NO_COLOR is set")
@@ -358,16 +376,14 @@ def _serve_parser(commands: _Commands) -> None:
         "serve", help="play and watch in the browser (a local web server)",
         description="Serve a page to play against agents, watch simulations and replay "
                     "records; the first game is set by the options, the page starts others.")
-    _add_game_options(p)
+    _add_table_options(p, "seats played from the page, comma-separated (default: red's "
+                          "whole team, red alone with 6 players; '' for none)")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=_int_in("--port", 0, 65535), default=8000,
                    help="port (default 8000; 0 picks a free one)")
-    _add_seat_options(p, "seats played from the page, comma-separated (default: red's "
-                         "whole team, red alone with 6 players; '' for none)")
     p.add_argument("--agent-delay", type=float, default=0.3, metavar="SECONDS",
                    help="pause before each agent action so it can be followed (default 0.3)")
-    p.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), default=0, help="the agents' seed")
     p.add_argument("--open", action="store_true", help="open the page in a web browser")
     _add_log_options(p)
 
@@ -484,7 +500,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         return 1
     if not reported:
         print(f"victorus: {_nothing_trained(args.out, args.rounds, args.minutes)}", flush=True)
-    print(f"victorus: the best network is {os.path.join(args.out, 'network.vnet')}", flush=True)
+    print(f"victorus: the best network is {shown_path(os.path.join(args.out, 'network.vnet'), quoted=False)}",
+          flush=True)
     return 0
 
 
@@ -493,14 +510,14 @@ def _nothing_trained(out: str, rounds: int, minutes: float) -> str:
     from .training.checkpoint import read_curve
     last = read_curve(os.path.join(out, "curve.json"))[1][-1]
     if last["round"] >= rounds:
-        return (f"{shown(out, 200)} has rounds 0-{last['round']} already (--rounds {rounds}): "
+        return (f"{shown_path(out)} has rounds 0-{last['round']} already (--rounds {rounds}): "
                 f"nothing to train; give more --rounds")
-    return (f"{shown(out, 200)} has spent {last['minutes']:g} minutes (--minutes {minutes:g}): "
+    return (f"{shown_path(out)} has spent {last['minutes']:g} minutes (--minutes {minutes:g}): "
             f"no new round starts; give more --minutes")
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
-    _check_outputs(args.json)
+    _check_outputs(("--json", args.json))
     out = sys.stderr if args.json == "-" else sys.stdout
     counts = []
     if args.vpn is not None:
@@ -565,7 +582,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.json == args.csv == "-":
         raise VictorusError("--json - and --csv - would both write to standard output, one "
                             "format inside the other; give one of them a file")
-    _check_outputs(args.json, args.csv)
+    _check_outputs(("--json", args.json), ("--csv", args.csv), backend=args.backend)
     start = time.perf_counter()
     stopped = None
     try:
@@ -612,7 +629,8 @@ def _write_csv(results: Sequence[SimulatedGame], target: str) -> None:
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     from . import tournament
-    _check_outputs(args.json)
+    _check_outputs(("--json", args.json), backend=args.backend,
+                   inputs=_spec_files(args.agents, lambda _, spec: f"the network of agent {shown(spec, 60)}"))
     agents, calibration = args.agents, None
     if args.equal_cpu:
         calibration = tournament.calibrate(agents, args.board, args.players, seed=args.seed,
@@ -659,7 +677,8 @@ def _report(args: argparse.Namespace, table: str, data: dict[str, object], stopp
 
 def cmd_match(args: argparse.Namespace) -> int:
     from .match import match
-    _check_outputs(args.json)
+    _check_outputs(("--json", args.json),
+                   inputs=_spec_files([args.a, args.b], lambda index, _: f"{'AB'[index]}'s network"))
     result = _finished(lambda: match(
         args.a, args.b, args.games, seed=args.seed, board=args.board, players=args.players,
         variant=args.variant, opening=args.opening, max_actions=args.max_actions,
@@ -668,8 +687,10 @@ def cmd_match(args: argparse.Namespace) -> int:
 
 
 def cmd_network(args: argparse.Namespace) -> int:
+    from .evaluation.network import network_file
     from .match import compare_networks
-    _check_outputs(args.json)             # (compare is the only action so far)
+    _check_outputs(("--json", args.json),             # (compare is the only action so far)
+                   inputs=[("network A", network_file(args.a)), ("network B", network_file(args.b))])
     comparison = _finished(lambda: compare_networks(
         args.a, args.b, args.games, args.iterations, seed=args.seed, board=args.board,
         players=args.players, variant=args.variant, opening=args.opening,
@@ -682,10 +703,10 @@ def cmd_render(args: argparse.Namespace) -> int:
     from .render import _cairosvg, render_png, render_svg
     png = args.out.lower().endswith(".png")
     if not png and not args.out.lower().endswith(".svg"):
-        raise VictorusError(f"OUT must end in .svg or .png, got {shown(args.out, 200)}")
+        raise VictorusError(f"OUT must end in .svg or .png, got {shown_path(args.out)}")
     if png:
         _cairosvg()                                       # the extra, before any work
-    _check_outputs(args.out)
+    _check_outputs(("OUT", args.out))
     if args.vpn is not None:
         game = Game.from_vpn(args.vpn)
     else:
@@ -694,7 +715,7 @@ def cmd_render(args: argparse.Namespace) -> int:
         render_png(game, args.out, seat=args.seat, labels=args.labels)
     else:
         write_atomic(args.out, render_svg(game, seat=args.seat, labels=args.labels))
-    print(f"wrote {args.out}")
+    print(f"wrote {shown_path(args.out, quoted=False)}")
     return 0
 
 
@@ -745,7 +766,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from .bench import format_table, run
-    _check_outputs(args.json)
+    _check_outputs(("--json", args.json))
     rows = run(quick=args.quick, progress=args.progress)
     print(format_table(rows), file=sys.stderr if args.json == "-" else sys.stdout)
     if args.json is not None:
@@ -760,11 +781,62 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "serve": cmd_serve, "train": cmd_train}
 
 
+#: The exit status of a command stopped by Ctrl-C (SIGINT), and by SIGTERM (128 + its number).
+INTERRUPTED, TERMINATED = 130, 143
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread as Ctrl-C raises KeyboardInterrupt: the command
+    stops as Ctrl-C stops it (its finished work kept), then exits with TERMINATED."""
+
+
+def _raise_terminated(signum: int, frame: object) -> None:
+    raise _Terminated
+
+
+@contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """SIGTERM handled as Ctrl-C while a command runs (in the main thread, where SIGTERM
+    is left to its default: not ignored, nor handled by a program calling main), and
+    its previous handling restored after."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL):
+        yield
+        return
+    signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+@contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """Standard error a `QuietStream` while a command runs, restored after: with none
+    (``2>&-``, a daemon, pythonw) or a reader gone, progress and messages are dropped and
+    the command runs to its end; the closed standard descriptors are opened on the null
+    device first (a file or a worker's pipe is never descriptor 2)."""
+    hold_standard_fds()
+    previous = sys.stderr
+    sys.stderr = quiet(previous)
+    try:
+        yield
+    finally:
+        sys.stderr = previous
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if hasattr(args, "log_level"):
-        args.log_level = _log_level(args)
+    with _quiet_stderr():
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if hasattr(args, "log_level"):
+            args.log_level = _log_level(args)
+        with _sigterm_as_interrupt():
+            return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """The command ``args`` asks for; its errors and interruptions as an exit status."""
     try:
         return COMMANDS[args.command](args)
     except VictorusError as exc:
@@ -777,11 +849,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             pass
         return 1
     except (OSError, ImportError) as exc:        # a file, or an extra not installed
-        print(f"victorus: error: {exc}", file=sys.stderr)
+        print(f"victorus: error: {os_error_line(exc) if isinstance(exc, OSError) else exc}",
+              file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("victorus: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as stop:              # Ctrl-C, or SIGTERM (_Terminated)
+        terminated = isinstance(stop, _Terminated)
+        print(f"victorus: {'terminated' if terminated else 'interrupted'}", file=sys.stderr)
+        return TERMINATED if terminated else INTERRUPTED
 
 
 if __name__ == "__main__":

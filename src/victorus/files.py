@@ -17,6 +17,7 @@ with no writer is an error, not a wait forever.
 from __future__ import annotations
 
 import errno
+import importlib.util
 import os
 import re
 import select
@@ -25,10 +26,10 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
-from .checks import ErrorFactory, shown
-from .errors import ConfigError
+from .checks import ErrorFactory, shown, shown_path
+from .errors import ConfigError, MissingDependencyError, install_hint
 
 READ_WAIT_SECONDS = 10.0
 """How long a read from a pipe or a device waits for data that has not come yet."""
@@ -53,7 +54,7 @@ def file_path(path: object) -> str:
     if isinstance(path, (str, os.PathLike)) and not isinstance(path, bytes):
         name: str = os.fspath(path)
         return name
-    raise ConfigError(f"a file name (str or pathlib.Path) is needed, got {shown(path, 200)}")
+    raise ConfigError(f"a file name (str or pathlib.Path) is needed, got {shown_path(path)}")
 
 
 def _umask() -> int:
@@ -265,22 +266,22 @@ def check_writable(path: str | os.PathLike[str]) -> str:
     except FileNotFoundError:
         info = None
     except OSError as exc:
-        raise ConfigError(f"cannot write {shown(path, 200)}: {exc.strerror}") from None
+        raise ConfigError(f"cannot write {shown_path(path)}: {exc.strerror}") from None
     if info is not None and stat.S_ISDIR(info.st_mode):
-        raise ConfigError(f"cannot write {shown(path, 200)}: it is a folder; give a file name")
+        raise ConfigError(f"cannot write {shown_path(path)}: it is a folder; give a file name")
     if info is not None and not stat.S_ISREG(info.st_mode):
         if not os.access(path, os.W_OK):
-            raise ConfigError(f"cannot write {shown(path, 200)}: permission denied")
+            raise ConfigError(f"cannot write {shown_path(path)}: permission denied")
         return path                                  # a device or a FIFO: written to
     if info is not None and read_only(os.path.realpath(path), info):
-        raise ConfigError(f"cannot write {shown(path, 200)}: the file is read-only (make it writable, "
+        raise ConfigError(f"cannot write {shown_path(path)}: the file is read-only (make it writable, "
                           f"or give another name)")
     folder = os.path.dirname(os.path.realpath(path))
-    named = shown(os.path.dirname(path) or ".", 200)
+    named = shown_path(os.path.dirname(path) or ".")
     if not os.path.isdir(folder):
-        raise ConfigError(f"cannot write {shown(path, 200)}: the folder {named} does not exist")
+        raise ConfigError(f"cannot write {shown_path(path)}: the folder {named} does not exist")
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise ConfigError(f"cannot write {shown(path, 200)}: the folder {named} is not writable")
+        raise ConfigError(f"cannot write {shown_path(path)}: the folder {named} is not writable")
     return path
 
 
@@ -317,7 +318,7 @@ def read_limited(path: str | os.PathLike[str], limit: int, error: ErrorFactory =
         else:
             data = _read_nonblocking(path, limit, error, wait, stat.S_ISFIFO(info.st_mode))
     if len(data) > limit:
-        raise error(f"{shown(path, 200)} is larger than {limit} bytes, the most that is read")
+        raise error(f"{shown_path(path)} is larger than {limit} bytes, the most that is read")
     return data
 
 
@@ -334,7 +335,7 @@ def _read_nonblocking(path: str, limit: int, error: ErrorFactory, wait: float, f
                 chunk = os.read(fd, min(1 << 20, limit + 1 - size))
             except BlockingIOError:
                 if not poller.poll(wait * 1000):
-                    raise error(f"{shown(path, 200)} gave nothing to read for {wait:g} s (a pipe or device "
+                    raise error(f"{shown_path(path)} gave nothing to read for {wait:g} s (a pipe or device "
                                 f"that is not written to)") from None
                 continue
             if not chunk:
@@ -344,10 +345,194 @@ def _read_nonblocking(path: str, limit: int, error: ErrorFactory, wait: float, f
     finally:
         os.close(fd)
     if fifo and not chunks:
-        raise error(f"{shown(path, 200)} is a FIFO with nothing to read (no writer has it open): "
+        raise error(f"{shown_path(path)} is a FIFO with nothing to read (no writer has it open): "
                     f"start the writer first, or give a regular file")
     return b"".join(chunks)
 
 
-__all__ = ["check_writable", "file_path", "read_limited", "read_only", "remove_stale_temporaries",
-           "write_atomic"]
+def os_error_line(exc: OSError) -> str:
+    """An OSError as one short line: as Python words it (``[Errno 2] No such file or
+    directory: 'x'``), the paths it names shown short (`victorus.checks.shown_path`), so a
+    1 MB path is never printed whole.
+
+    Args:
+        exc: The error.
+
+    Returns:
+        Its line.
+    """
+    if exc.errno is None or exc.filename is None:
+        return shown(str(exc), 200).strip("'\"")
+    text = f"[Errno {exc.errno}] {exc.strerror}: {shown_path(exc.filename)}"
+    return text if exc.filename2 is None else f"{text} -> {shown_path(exc.filename2)}"
+
+
+def _too_long(path: str, existing: str) -> str | None:
+    """Why ``path`` cannot be made below its existing folder ``existing`` (a name or the
+    whole path longer than the file system takes), or None where it can or no limit is known
+    (Windows has no pathconf)."""
+    try:
+        most_name = os.pathconf(existing or ".", "PC_NAME_MAX")
+        most_path = os.pathconf(existing or ".", "PC_PATH_MAX")
+    except (AttributeError, OSError, ValueError):
+        return None
+    if most_path > 0 and len(os.fsencode(os.path.abspath(path))) >= most_path:
+        return f"the path is longer than the {most_path} bytes this file system takes"
+    tail = os.path.relpath(path, existing or ".") if existing else path
+    if most_name > 0 and any(len(os.fsencode(name)) > most_name for name in re.split(r"[/\\]", tail)):
+        return f"a folder's name is longer than the {most_name} bytes this file system takes"
+    return None
+
+
+def make_folder(path: str | os.PathLike[str]) -> str:
+    """``path`` made a folder if it is none yet, its missing parents first, one at a time
+    (no recursion: a path 5,000 folders deep is refused in a line, not a RecursionError);
+    a path the file system could not hold is refused before any folder is made.
+
+    Args:
+        path: The folder.
+
+    Returns:
+        The path as a ``str``.
+
+    Raises:
+        ConfigError: ``path`` is a file, or cannot be made (naming it, cut short).
+    """
+    path = file_path(path)
+    missing: list[str] = []
+    head = path
+    try:
+        while head and not os.path.isdir(head):
+            if os.path.lexists(head):
+                raise ConfigError(f"cannot make the folder {shown_path(path)}: "
+                                  f"{shown_path(head)} is a file, not a folder")
+            missing.append(head)
+            parent = os.path.dirname(head)
+            if parent == head:
+                break
+            head = parent
+        why = _too_long(path, head) if missing else None
+        if why is not None:
+            raise ConfigError(f"cannot make the folder {shown_path(path)}: {why}")
+        for folder in reversed(missing):
+            try:
+                os.mkdir(folder)
+            except FileExistsError:
+                if not os.path.isdir(folder):
+                    raise
+    except ConfigError:
+        raise
+    except (OSError, ValueError) as exc:
+        words = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise ConfigError(f"cannot make the folder {shown_path(path)}: {shown(words, 200)}") from None
+    return path
+
+
+def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Whether two paths name one file: the same path once resolved (symlinks followed, even
+    to a file not made yet), or, when both exist, the same file on the same device (a hard
+    link, another spelling of a folder).
+
+    Args:
+        a: One path.
+        b: The other.
+
+    Returns:
+        True if writing one would change the other.
+    """
+    try:
+        if os.path.normcase(os.path.realpath(a)) == os.path.normcase(os.path.realpath(b)):
+            return True
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return False
+
+
+Named = Iterable[tuple[str, "str | os.PathLike[str] | None"]]
+"""What a command names: (what it is, as a refusal says it: an option such as ``--json``,
+``A``, ``OUT``), its path (None: not given)."""
+
+
+def _written_to(path: str) -> bool:
+    """Whether ``path`` is a stream written to (``-``, a device, a FIFO), never replaced."""
+    if path == "-":
+        return True
+    try:
+        return not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False                                 # a file to be made
+
+
+def _check_folder(what: str, folder: str) -> None:
+    """``folder`` a folder this process can write into: a file made there and removed (a
+    read-only mount, a full disk or a quota at its limit refuses it)."""
+    if not os.path.isdir(folder):
+        raise ConfigError(f"{what} {shown_path(folder)} is not a folder")
+    try:
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=f".probe.{os.getpid()}-", suffix=".tmp")
+    except OSError as exc:
+        raise ConfigError(f"{what} {shown_path(folder)}: nothing can be written into it "
+                          f"({exc.strerror})") from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(b"\0")
+            fh.flush()
+            os.fsync(fh.fileno())
+    except OSError as exc:
+        raise ConfigError(f"{what} {shown_path(folder)}: nothing can be written into it "
+                          f"({exc.strerror})") from None
+    finally:
+        _remove_temporary(probe)
+
+
+def preflight(outputs: Named = (), inputs: Named = (), folders: Named = (),
+              needs: Iterable[tuple[str, str]] = ()) -> None:
+    """Check everything that can refuse a command's writes before anything is written,
+    replaced or removed: the one rule of every command that writes a user's files (``--json``,
+    ``--csv``, ``OUT``; `victorus.training.train`'s run folder). Nothing is changed by it
+    (a folder's write test leaves nothing behind).
+
+    - each output is no input: not the same path once resolved, nor (both existing) the
+      same file by device and inode, so a symlink or a hard link to an input is caught;
+      and no two outputs are one file (streams, ``-`` and devices, aside);
+    - each output file can be written (`check_writable`), each output folder written into;
+    - each optional package a chosen option needs is installed.
+
+    Args:
+        outputs: The files written: (the option, its path or None).
+        inputs: The files read: (what names it, its path or None).
+        folders: The folders written into: (the option, the folder or None).
+        needs: The optional packages needed: (the option that needs it, the module).
+
+    Raises:
+        ConfigError: naming the option and the file refused.
+        MissingDependencyError: naming the option and what to install.
+    """
+    for what, module in needs:
+        if importlib.util.find_spec(module) is None:
+            raise MissingDependencyError(install_hint(what, module))
+    read = [(what, file_path(path)) for what, path in inputs if path is not None]
+    written = [(what, file_path(path)) for what, path in outputs if path is not None]
+    for i, (what, path) in enumerate(written):
+        if _written_to(path):
+            continue
+        for source, other in read:
+            if same_file(path, other):
+                raise ConfigError(f"{what} {shown_path(path)} is {source}, which is read: an "
+                                  f"output never replaces an input; give another file")
+        for later, other in written[i + 1:]:
+            if same_file(path, other):
+                raise ConfigError(f"{what} and {later} name one file, {shown_path(path)}: give "
+                                  f"each its own")
+    for what, path in written:
+        try:
+            check_writable(path)
+        except ConfigError as error:
+            raise ConfigError(f"{what}: {error}") from None
+    for what, folder in folders:
+        if folder is not None:
+            _check_folder(what, file_path(folder))
+
+
+__all__ = ["Named", "check_writable", "file_path", "make_folder", "os_error_line", "preflight",
+           "read_limited", "read_only", "remove_stale_temporaries", "same_file", "write_atomic"]

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from .agents import make_agent
-from .checks import check_int, shown
+from .checks import check_int, shown_path
 from .errors import AgentError, ConfigError, WorkerLost
 from .evaluation import Evaluator
 from .evaluation.compare import WeightComparison, compare_weights, network_label
@@ -30,7 +30,7 @@ from .game import Game
 from .ratings import wilson
 from .search.protocols import Agent
 from .simulate import MAX_GAMES
-from .tournament import TournamentResult, tournament
+from .tournament import TournamentResult, network_lines, tournament
 
 MATCH_GAMES = 120
 """A match's games by default: a multiple of every number of teams (2 to 6)."""
@@ -144,7 +144,7 @@ class MatchResult:
                 "wins": self.wins, "draws": self.draws, "unfinished": self.unfinished,
                 "losses": self.losses, "score": self.score, "wilson_95": list(self.interval()),
                 "fair_share": self.fair_share, "mean_actions": self.mean_actions,
-                "openings": self.tournament.openings,
+                "openings": self.tournament.openings, "networks": dict(self.tournament.networks),
                 "outcomes": [game.as_dict() for game in self.tournament.outcomes]}
 
     def table(self) -> str:
@@ -159,7 +159,7 @@ class MatchResult:
                     f"{sides}" if self.tournament.openings else f"from the start, A on {sides}")
         what = "score" if self.teams == 2 else f"share of the points, {self.teams} teams"
         draw = "half" if self.teams == 2 else f"1/{self.teams}"
-        lines = [f"A: {self.a}", f"B: {self.b}",
+        lines = [f"A: {self.a}", f"B: {self.b}", *network_lines(self.tournament.networks),
                  f"games: {self.games} ({openings})",
                  f"A: {self.wins} wins, {self.draws} draws, {self.losses} losses, "
                  f"{self.unfinished} unfinished",
@@ -323,7 +323,7 @@ def compare_networks(a: Network | str | os.PathLike[str], b: Network | str | os.
         try:
             network.check(start)
         except ConfigError as error:
-            raise ConfigError(f"network {shown(network_label(given), 80)}: {error}") from None
+            raise ConfigError(f"network {shown_path(network_label(given))}: {error}") from None
         agents.append(functools.partial(_named, name, f"best-net:{iterations}",
                                         network_evaluator(network)))
     try:

@@ -19,9 +19,9 @@ from collections.abc import Callable, Collection, Sequence
 from typing import TextIO
 
 from . import record
-from .checks import shown
+from .checks import shown, shown_path
 from .errors import VictorusError
-from .files import check_writable
+from .files import check_writable, os_error_line
 from .game import Game
 from .geometry import SEAT_NAMES
 from .render import text_board
@@ -165,7 +165,7 @@ class TerminalSession(Session):
                 check_writable(arg)                # a missing folder, named, not an errno
                 record.save(self.game, arg, agents=self.controllers,
                             time_limit=self.time_limit)
-                self.say(f"saved to {arg}")
+                self.say(f"saved to {shown_path(arg, quoted=False)}")
             elif word == "load":
                 if not arg:
                     raise VictorusError("load needs a file name: load FILE")
@@ -175,7 +175,7 @@ class TerminalSession(Session):
                 self.game.play(line)
                 self._after_action()
         except (VictorusError, OSError) as exc:
-            self.say(f"error: {exc}")
+            self.say(f"error: {os_error_line(exc) if isinstance(exc, OSError) else exc}")
         return None
 
     def undo(self) -> None:

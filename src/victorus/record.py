@@ -43,7 +43,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .checks import check_int, parse_int, shown
+from .checks import check_int, parse_int, shown, shown_path
 from .errors import ConfigError, RecordError, VictorusError
 from .files import file_path, read_limited, write_atomic
 from .game import Game, replay_action
@@ -298,16 +298,14 @@ def dumps(game: Game, seed: int | None = None, agents: Iterable[str] | None = No
           time_limit: float | None = None, resigned: int | None = None) -> str:
     """The record of ``game``'s history (from its origin to now) as text.
 
-    ``time_limit``: the per-turn limit in seconds the game was played with; it
-    is required when a turn was forfeited on time. ``resigned``: the seat whose army
-    gave up the game (going on) after its last action.
-
     Args:
         game: The game recorded.
         seed: The ``seed:`` header (0 to 2**64 - 1), or None.
         agents: Six agent names (one per seat: a spec, ``person`` or ``-``), or None.
-        time_limit: The per-turn limit in seconds, or None.
-        resigned: The seat that resigned after the last action, or None.
+        time_limit: The per-turn limit in seconds the game was played with, or None;
+            required when a turn was forfeited on time.
+        resigned: The seat whose army gave up the game (going on) after its last action,
+            or None.
 
     Returns:
         The record, ending in a newline.
@@ -338,11 +336,6 @@ def header_lines(game: Game, seed: int | None = None, agents: Iterable[str] | No
     makes the whole record from them.
 
     Args:
-        game: The game recorded.
-        seed: The ``seed:`` header (0 to 2**64 - 1), or None.
-        agents: Six agent names (one per seat: a spec, ``person`` or ``-``), or None.
-        time_limit: The per-turn limit in seconds, or None.
-        resigned: The seat that resigned after the last action, or None.
         turns: The game's turn lines if already made; None makes them when needed.
 
     Returns:
@@ -620,5 +613,5 @@ def load(path: str | os.PathLike[str]) -> Game:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise RecordError(f"record {shown(file_path(path), 200)} is not UTF-8 text: {exc}") from None
+        raise RecordError(f"record {shown_path(file_path(path))} is not UTF-8 text: {exc}") from None
     return loads(text)

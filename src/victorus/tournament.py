@@ -26,18 +26,19 @@ import pickle
 import random
 import statistics
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeGuard, cast
 
 from .agents import AGENT_SPECS, LADDER_SPECS, SearchAgent, make_agent
 from .checks import check_int, shown
 from .errors import AgentError, ConfigError, WorkerLost
+from .evaluation import Evaluator
 from .game import MAX_ACTION_CAP, Game, play_random
 from .notation import Action
 from .progress import Progress
 from .ratings import PairScore, Rating, bradley_terry, default_anchor, wilson
 from .search.protocols import Agent
-from .search.registry import kind_of
+from .search.registry import kind_of, read_spec_network, split_spec
 from .simulate import MAX_GAMES, game_seed
 from .workers import process_map, ray_map
 
@@ -91,6 +92,19 @@ class GameOutcome:
                 "actions": self.actions}
 
 
+def network_lines(networks: dict[str, str]) -> list[str]:
+    """The networks the agents' specs name, for a report: one line each, the agent and the
+    content name of the network it played (none: no line).
+
+    Args:
+        networks: Content names by agent name.
+
+    Returns:
+        The lines.
+    """
+    return [f"{agent} played network {content}" for agent, content in networks.items()]
+
+
 @dataclass(frozen=True)
 class TournamentResult:
     """Every game of a tournament, in index order, and what follows from them.
@@ -105,6 +119,8 @@ class TournamentResult:
         openings: The random plies of each opening (0: none).
         outcomes: Every game, in index order.
         stopped: Why the tournament stopped before its last game, else None.
+        networks: The content name of the network each agent's spec names (the first 12 hex
+            digits of the SHA-256 of its file's bytes, read once at the start), by agent name.
     """
 
     agents: tuple[str, ...]
@@ -115,6 +131,9 @@ class TournamentResult:
     #: Why the tournament stopped before its last game (AgentError's message), else None:
     #: ``outcomes`` are then the games finished before it.
     stopped: str | None = None
+    #: The content name of the network each agent's spec names (``best-net(FILE):400``), by
+    #: agent name: the network every game of that agent played, read once at the start.
+    networks: dict[str, str] = field(default_factory=dict)
 
     @property
     def games(self) -> int:
@@ -247,7 +266,7 @@ class TournamentResult:
                 "pairs": [{"a": p.a, "b": p.b, "wins_a": p.wins_a, "wins_b": p.wins_b,
                            "draws": p.draws, "score_a": p.score_a, "wilson_95": list(p.interval())}
                           for p in self.pairs()],
-                "ratings": [r.as_dict() for r in ratings],
+                "ratings": [r.as_dict() for r in ratings], "networks": dict(self.networks),
                 "outcomes": [game.as_dict() for game in self.outcomes]}
 
     def table(self) -> str:
@@ -265,6 +284,7 @@ class TournamentResult:
             low, high = self.interval(agent)
             lines.append(f"{agent:>{width}}: games {self.played(agent):>5}  wins {self.wins[agent]:>5}  "
                          f"rate {self.win_rate(agent):.3f}  95% CI [{low:.3f}, {high:.3f}]")
+        lines.extend(network_lines(self.networks))
         if self.lineup == "one-vs-rest":
             lines.append(f"{self.agents[0]} took {self.win_rate(self.agents[0]):.3f} of the wins "
                          f"playing one team of {self.teams} (fair share {1 / self.teams:.3f})")
@@ -293,15 +313,25 @@ class TournamentResult:
 
 @dataclass(frozen=True)
 class _Entrant:
-    """One agent of a tournament: exactly one of a spec, a factory or an agent object."""
+    """One agent of a tournament: exactly one of a spec, a factory or an agent object; a
+    spec naming a network file holds that network (``network``: the spec without the file
+    and the file's evaluator, read once at the tournament's start, which pickles as its
+    bytes), so that no game reads the file again."""
 
     name: str
     spec: str | None = None
     factory: Callable[[int], object] | None = None
     agent: Agent | None = None
+    network: tuple[str, Evaluator] | None = None
 
     def build(self, seed: int) -> Agent:
         """This entrant's agent for one game."""
+        if self.spec is not None and self.network is not None:
+            bare, evaluator = self.network
+            agent = make_agent(bare, seed=seed, network=evaluator)
+            kind, file, _ = split_spec(self.spec)          # named as make_agent(spec) names it
+            agent.name = f"{kind.name}({(file or '').strip()}):{agent.name.partition(':')[2]}"
+            return agent
         if self.spec is not None:
             return make_agent(self.spec, seed=seed)
         if self.factory is not None:
@@ -322,15 +352,17 @@ def _checked_agent(agent: object, source: str) -> Agent:
 
 def _entrant(item: object, start: Game) -> _Entrant:
     """An entrant from a spec string, an agent object or a factory ``seed -> agent``; a
-    spec's network (``best-net(FILE):400``) must have been trained for ``start``'s game."""
+    spec's network (``best-net(FILE):400``) is read here, once, and must have been trained
+    for ``start``'s game."""
     if isinstance(item, str):
-        agent = make_agent(item)                              # a bad spec fails here
+        bare, evaluator = read_spec_network(item)            # a bad spec or file fails here
+        agent = make_agent(bare, network=evaluator)
         if isinstance(agent, SearchAgent):
             try:
                 agent.check(start)
             except ConfigError as error:
                 raise ConfigError(f"agent {shown(item, 80)}: {error}") from None
-        return _Entrant(item, spec=item)
+        return _Entrant(item, spec=item, network=None if evaluator is None else (bare, evaluator))
     if _is_agent(item):
         try:
             copy.deepcopy(item)
@@ -616,7 +648,9 @@ def tournament(agents: Iterable[str | Agent | Callable[[int], Agent]], games: in
     if len(entrants) < 2:
         raise ConfigError(f"a tournament needs at least two agents, got {len(entrants)}")
     names = _distinct([entrant.name for entrant in entrants])
-    entrants = [_Entrant(name, e.spec, e.factory, e.agent) for name, e in zip(names, entrants)]
+    entrants = [replace(e, name=name) for name, e in zip(names, entrants)]
+    networks = {e.name: e.network[1].network.content for e in entrants
+                if e.network is not None and e.network[1].network is not None}
     teams = len(set(start.config.teams[s] for s in start.config.present))
     lineup, matches = _matches(len(entrants), lineup, teams)
     rotations = len(matches[0])
@@ -638,12 +672,12 @@ def tournament(agents: Iterable[str | Agent | Callable[[int], Agent]], games: in
         finished = tuple(sorted((item for item in lost.result if isinstance(item, GameOutcome)),
                                 key=lambda game: game.index))
         raise WorkerLost(stopped, TournamentResult(tuple(names), lineup, teams, openings,
-                                                   finished, stopped)) from None
-    return _result(played, len(plans), tuple(names), lineup, teams, openings)
+                                                   finished, stopped, networks)) from None
+    return _result(played, len(plans), tuple(names), lineup, teams, openings, networks)
 
 
 def _result(played: list[GameOutcome | _Fault], planned: int, names: tuple[str, ...], lineup: str,
-            teams: int, openings: int) -> TournamentResult:
+            teams: int, openings: int, networks: dict[str, str]) -> TournamentResult:
     """The games played, in order; AgentError (holding them) if an agent failed in one."""
     faults = sorted((item for item in played if isinstance(item, _Fault)), key=lambda f: f.index)
     outcomes = tuple(sorted((item for item in played if isinstance(item, GameOutcome)),
@@ -653,8 +687,8 @@ def _result(played: list[GameOutcome | _Fault], planned: int, names: tuple[str, 
         stopped = (f"{faults[0].message}; {len(outcomes)} of {planned} games were "
                    f"finished before it stopped the tournament")
         raise AgentError(stopped, TournamentResult(names, lineup, teams, openings, outcomes,
-                                                   stopped))
-    return TournamentResult(names, lineup, teams, openings, outcomes)
+                                                   stopped, networks))
+    return TournamentResult(names, lineup, teams, openings, outcomes, networks=networks)
 
 
 def _chunks(plans: list[_Plan], workers: int) -> list[list[_Plan]]:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from ..checks import shown_path
 from .network import Network, network_from
 
 STATUSES = ("identical", "differs", "shapes differ", "only in A", "only in B")
@@ -77,6 +78,9 @@ class WeightComparison:
         arrays: Every array of either, in A's order and then B's.
         trained_a: What A was trained for (``{"boards": [...], "players": [...]}``).
         trained_b: What B was trained for.
+        content_a: A's content name (`Network.content`: the first 12 hex digits of the
+            SHA-256 of its file's bytes); "" when not known.
+        content_b: B's, likewise.
     """
 
     a: str
@@ -84,6 +88,8 @@ class WeightComparison:
     arrays: tuple[ArrayDifference, ...]
     trained_a: Mapping[str, object]
     trained_b: Mapping[str, object]
+    content_a: str = ""
+    content_b: str = ""
 
     @property
     def identical(self) -> bool:
@@ -102,10 +108,11 @@ class WeightComparison:
         """The comparison for JSON (``victorus network compare --json``).
 
         Returns:
-            The networks' names, whether they are identical, the largest difference, what
-            each was trained for and every array's comparison.
+            The networks' names and content names, whether they are identical, the largest
+            difference, what each was trained for and every array's comparison.
         """
-        return {"a": self.a, "b": self.b, "identical": self.identical,
+        return {"a": self.a, "b": self.b, "content_a": self.content_a,
+                "content_b": self.content_b, "identical": self.identical,
                 "max_abs_difference": self.max_abs, "trained_a": dict(self.trained_a),
                 "trained_b": dict(self.trained_b), "arrays": [array.as_dict() for array in self.arrays]}
 
@@ -118,7 +125,9 @@ class WeightComparison:
         largest = "none comparable" if self.max_abs is None else f"{self.max_abs:.6g}"
         verdict = ("identical weights (the header's info left out)" if self.identical
                    else f"different networks; largest absolute difference {largest}")
-        lines = [f"A: {self.a}", f"B: {self.b}", verdict]
+        lines = [f"{side}: {shown_path(label, quoted=False)}" + (f", network {content}" if content else "")
+                 for side, label, content in (("A", self.a, self.content_a),
+                                              ("B", self.b, self.content_b))] + [verdict]
         width = max(len(array.name) for array in self.arrays) if self.arrays else 0
         for array in self.arrays:
             if array.status in ("identical", "differs"):
@@ -174,7 +183,8 @@ def compare_weights(a: Network | str | os.PathLike[str],
     net_a, net_b = network_from(a), network_from(b)
     names = list(net_a.arrays) + [name for name in net_b.arrays if name not in net_a.arrays]
     arrays = tuple(_difference(name, net_a.arrays.get(name), net_b.arrays.get(name)) for name in names)
-    return WeightComparison(network_label(a), network_label(b), arrays, net_a.trained, net_b.trained)
+    return WeightComparison(network_label(a), network_label(b), arrays, net_a.trained, net_b.trained,
+                            net_a.content, net_b.content)
 
 
 __all__ = ["STATUSES", "ArrayDifference", "WeightComparison", "compare_weights", "network_label"]

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, TypedDict
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..checks import check_int, check_seed, shown
+from ..checks import check_int, check_seed, shown, shown_path
 from ..errors import ConfigError
 from ..files import check_writable, file_path, read_limited, write_atomic
 from . import _network
@@ -75,6 +75,8 @@ POLICY_LAYOUT: str = _network.POLICY_LAYOUT
 """The policy head's layout, written in the header of a network that has one."""
 #: The largest network file read (a default network is about 2 MB).
 MAX_FILE_BYTES = 256 << 20
+CONTENT_DIGITS = 12
+"""The hex digits of a network's content name (`Network.content`), as the shipped files are named."""
 
 
 class _Trained(TypedDict):
@@ -109,7 +111,7 @@ class Network:
 
     def __init__(self, arrays: Mapping[str, ArrayLike], trained: Mapping[str, object] | None = None,
                  info: Mapping[str, object] | None = None, path: str | None = None) -> None:
-        where = f"{path}: " if path else ""
+        where = f"{shown_path(path, quoted=False)}: " if path else ""
         try:
             hidden, hidden2 = (int(np.shape(arrays[name])[0]) for name in ("b1", "b2"))
         except (KeyError, IndexError, TypeError):
@@ -136,6 +138,7 @@ class Network:
             raise NetworkFileError(f"{where}'info' must be a mapping, got {type(info).__name__}")
         self.info = dict(info or {})
         self.path = path
+        self._content: str | None = None         # the digest of the bytes it was read from
         self.core = _network.NetworkCore(held, board_cells(), board_rims())
         #: The weights (read-only views of the ones the C evaluator reads).
         self.arrays: dict[str, NDArray[np.float32]] = dict(self.core.arrays)
@@ -215,14 +218,15 @@ class Network:
             NetworkFileError: If the file cannot be read or is not a network this victorus reads.
         """
         path = file_path(path)
+        named = shown_path(path, quoted=False)
         try:
             data = read_limited(path, MAX_FILE_BYTES, NetworkFileError)
         except FileNotFoundError:
-            raise NetworkFileError(f"{path}: no such network file") from None
+            raise NetworkFileError(f"{named}: no such network file") from None
         except IsADirectoryError:
-            raise NetworkFileError(f"{path}: is a folder, not a network file") from None
+            raise NetworkFileError(f"{named}: is a folder, not a network file") from None
         except OSError as exc:
-            raise NetworkFileError(f"{path}: cannot read it: {exc.strerror}") from None
+            raise NetworkFileError(f"{named}: cannot read it: {exc.strerror}") from None
         return cls.from_bytes(data, path)
 
     @classmethod
@@ -239,19 +243,20 @@ class Network:
         Raises:
             NetworkFileError: If the bytes are not a network this victorus reads.
         """
+        named = shown_path(path, quoted=False)
         if not data.startswith(MAGIC):
-            raise NetworkFileError(f"{path}: not a victorus network file (it does not start "
+            raise NetworkFileError(f"{named}: not a victorus network file (it does not start "
                                    f"with {MAGIC!r})")
         fixed = len(MAGIC) + 8
         if len(data) < fixed + 32:
-            raise NetworkFileError(f"{path}: truncated ({len(data)} bytes)")
+            raise NetworkFileError(f"{named}: truncated ({len(data)} bytes)")
         version, header_size = struct.unpack_from("<II", data, len(MAGIC))
         if version != FORMAT_VERSION:
-            raise NetworkFileError(f"{path}: network format version {version}; this victorus "
+            raise NetworkFileError(f"{named}: network format version {version}; this victorus "
                                    f"reads version {FORMAT_VERSION}")
         body, digest = data[:-32], data[-32:]
         if hashlib.sha256(body).digest() != digest:
-            raise NetworkFileError(f"{path}: checksum mismatch: the file is damaged or "
+            raise NetworkFileError(f"{named}: checksum mismatch: the file is damaged or "
                                    f"truncated")
         try:
             header = json.loads(data[fixed:fixed + header_size].decode("utf-8"))
@@ -262,36 +267,38 @@ class Network:
                 raise TypeError("info")
         except (UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError,
                 RecursionError):
-            raise NetworkFileError(f"{path}: its header is not a network header") from None
+            raise NetworkFileError(f"{named}: its header is not a network header") from None
         if layout != LAYOUT and not (isinstance(layout, str) and LEGACY_LAYOUTS.get(layout) == LAYOUT):
-            raise NetworkFileError(f"{path}: feature layout {shown(layout, 60)}; this victorus reads "
+            raise NetworkFileError(f"{named}: feature layout {shown(layout, 60)}; this victorus reads "
                                    f"{LAYOUT!r}")
         if cells != dict(zip(BOARDS, board_cells())):
-            raise NetworkFileError(f"{path}: made for boards of {cells} cells; this victorus's "
+            raise NetworkFileError(f"{named}: made for boards of {cells} cells; this victorus's "
                                    f"boards have {dict(zip(BOARDS, board_cells()))}")
         if not (isinstance(hidden, list) and len(hidden) == 2
                 and all(type(h) is int and 1 <= h <= SIZES["max_hidden"] for h in hidden)):
-            raise NetworkFileError(f"{path}: hidden sizes {shown(hidden, 60)}: two integers from 1 to "
+            raise NetworkFileError(f"{named}: hidden sizes {shown(hidden, 60)}: two integers from 1 to "
                                    f"{SIZES['max_hidden']} are accepted")
         policy = header.get("policy")
         if policy is not None and policy != POLICY_LAYOUT:
-            raise NetworkFileError(f"{path}: policy layout {shown(policy, 60)}; this victorus reads "
+            raise NetworkFileError(f"{named}: policy layout {shown(policy, 60)}; this victorus reads "
                                    f"{POLICY_LAYOUT!r}")
         expect = shapes(hidden[0], hidden[1], policy is not None)
         if listed != [[name, list(shape)] for name, shape in expect.items()]:
-            raise NetworkFileError(f"{path}: its arrays {shown(listed, 60)} are not those of hidden "
+            raise NetworkFileError(f"{named}: its arrays {shown(listed, 60)} are not those of hidden "
                                    f"sizes {hidden}{' with a policy head' if policy else ''}")
         arrays: dict[str, NDArray[np.float32]] = {}
         offset = fixed + header_size
         for name in expect:
             count = int(np.prod(expect[name]))
             if offset + 4 * count > len(body):
-                raise NetworkFileError(f"{path}: truncated in array {shown(name, 60)}")
+                raise NetworkFileError(f"{named}: truncated in array {shown(name, 60)}")
             arrays[name] = np.frombuffer(body, "<f4", count, offset).reshape(expect[name])
             offset += 4 * count
         if offset != len(body):
-            raise NetworkFileError(f"{path}: {len(body) - offset} bytes after the arrays")
-        return cls(arrays, trained, info, path)
+            raise NetworkFileError(f"{named}: {len(body) - offset} bytes after the arrays")
+        network = cls(arrays, trained, info, path)
+        network._content = hashlib.sha256(data).hexdigest()[:CONTENT_DIGITS]
+        return network
 
     def to_bytes(self) -> bytes:
         """The network as a file's bytes.
@@ -336,13 +343,23 @@ class Network:
         """
         boards, players = self.trained["boards"], self.trained["players"]
         if game.board.name not in boards or game.config.players not in players:
-            raise ConfigError(f"{self.name}: trained for boards {boards} and players {players}, "
-                              f"not {game.board.name} with {game.config.players}")
+            raise ConfigError(f"{shown_path(self.name, quoted=False)}: trained for boards {boards} "
+                              f"and players {players}, not {game.board.name} with "
+                              f"{game.config.players}")
 
     @property
     def name(self) -> str:
         """The file it came from, or 'network'."""
         return os.path.basename(self.path) if self.path else "network"
+
+    @property
+    def content(self) -> str:
+        """Its content name: the first 12 hex digits of the SHA-256 of the bytes of the file it
+        was read from (of `to_bytes` for a network made here), as the shipped networks are
+        named: two files of one content name hold one network."""
+        if self._content is not None:
+            return self._content
+        return hashlib.sha256(self.to_bytes()).hexdigest()[:CONTENT_DIGITS]
 
     def evaluate(self, game: Game) -> tuple[float, ...]:
         """Per seat (6 floats, 0 for absent seats): the network's value of ``game``'s
@@ -404,9 +421,10 @@ class Network:
         policy = ", policy" if self.policy else ""
         return f"Network({self.name!r}, hidden={self.hidden}, hidden2={self.hidden2}{policy})"
 
-    def __reduce__(self) -> tuple[Callable[[bytes, str | None], Network], tuple[bytes, str | None]]:
-        """Pickled as its file's bytes (for worker processes and Ray)."""
-        return (_from_pickle, (self.to_bytes(), self.path))
+    def __reduce__(self) -> tuple[Callable[[bytes, str | None, str], Network],
+                                  tuple[bytes, str | None, str]]:
+        """Pickled as its file's bytes (for worker processes and Ray), its content name kept."""
+        return (_from_pickle, (self.to_bytes(), self.path, self.content))
 
     def __copy__(self) -> "Network":
         return self                  # immutable: a copy is itself
@@ -415,9 +433,10 @@ class Network:
         return self
 
 
-def _from_pickle(data: bytes, path: str | None) -> Network:
+def _from_pickle(data: bytes, path: str | None, content: str) -> Network:
     network = Network.from_bytes(data, path or "<bytes>")
     network.path = path
+    network._content = content
     return network
 
 
@@ -470,11 +489,12 @@ def shipped_network(name: str) -> Network:
         if file not in _shipped:
             try:
                 source = resources.files("victorus.evaluation.networks").joinpath(file)
-            except ModuleNotFoundError:
-                source = None
-            if source is None or not source.is_file():
-                raise NetworkFileError(f"victorus/evaluation/networks/{file}: no such network is "
-                                       f"shipped with this installation")
+                shipped = source.is_file()
+            except (ModuleNotFoundError, OSError):   # no such package, or a name too long
+                shipped = False
+            if not shipped:
+                named = shown_path(f"victorus/evaluation/networks/{file}", quoted=False)
+                raise NetworkFileError(f"{named}: no such network is shipped with this installation")
             with resources.as_file(source) as path:
                 _shipped[file] = Network.load(path)
         return _shipped[file]
@@ -519,5 +539,21 @@ def network_from(spec: Network | str | os.PathLike[str]) -> Network:
                       f"shipped network's name, got {shown(spec, 60)}")
 
 
-__all__ = ["FORMAT_VERSION", "LAYOUT", "POLICY_LAYOUT", "Network", "NetworkFileError", "default_network",
-           "network_from", "shipped_network"]
+def network_file(spec: object) -> str | None:
+    """The file `network_from` reads for ``spec``: its path, or None for a Network, "default"
+    and a shipped network's name (read from the package), so a command can tell its inputs.
+
+    Args:
+        spec: A Network, a ``.vnet`` file's path, "default" or a shipped network's name.
+
+    Returns:
+        The file's path, or None.
+    """
+    if isinstance(spec, Network) or spec == "default" or (isinstance(spec, str)
+                                                         and SHIPPED_NAME.match(spec)):
+        return None
+    return os.fspath(spec) if isinstance(spec, (str, os.PathLike)) else None
+
+
+__all__ = ["CONTENT_DIGITS", "FORMAT_VERSION", "LAYOUT", "POLICY_LAYOUT", "Network", "NetworkFileError",
+           "default_network", "network_file", "network_from", "shipped_network"]

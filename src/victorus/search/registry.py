@@ -265,6 +265,30 @@ def _spec_network(spec: str, network: str) -> Evaluator:
         raise NetworkFileError(f"agent {shown(spec, 80)}: {error} ({NETWORK_HELP})") from None
 
 
+def read_spec_network(spec: str) -> tuple[str, Evaluator | None]:
+    """The network file an agent spec names (``best-net(FILE):400``), read once: the spec
+    without it (``best-net:400``) and the evaluator of its network (``spec`` itself and None
+    when it names none). ``make_agent(bare, seed, network=evaluator)`` is the spec's agent
+    (but for its name, ``best-net:400``), built without reading the file again: a run that
+    builds an agent per game reads each file at its start only.
+
+    Args:
+        spec: An agent spec (AGENT_SPECS).
+
+    Returns:
+        The spec without its network, and the network's evaluator (None: none named).
+
+    Raises:
+        ConfigError: If the spec or its budget is not accepted.
+        NetworkFileError: If the network it names cannot be read.
+    """
+    kind, network, budget = split_spec(spec)
+    if network is None:
+        return spec, None
+    parse_budget(kind.name, budget or "", spec, threads=kind.threads)     # refused before the file
+    return kind.name + ("" if budget is None else f":{budget}"), _spec_network(spec, network)
+
+
 def _build(kind: AgentKind, spec: str, network: str | None, seed: int | None, budget: Mapping[str, Any],
            settings: Mapping[str, Any], given: NetworkLike | None = None) -> BuiltinAgent:
     """``kind``'s agent from what it declares (its settings, its evaluator spec with the network
@@ -393,4 +417,4 @@ __all__ = ["AGENT_SPECS", "BEST_EVALUATOR", "BEST_HEURISTIC_EVALUATOR", "BEST_SE
            "DEFAULT_SECONDS", "KINDS", "LADDER_SPECS", "NETWORK_HELP", "NETWORK_KINDS",
            "OPPONENT_SPECS", "PAGE_MENU", "REGISTRY", "VECTOR_KINDS", "AgentKind", "BuiltinAgent",
            "PageLimits", "VectorAgent", "kind_of", "make_agent", "make_page_agent",
-           "make_vector_opponent", "split_spec"]
+           "make_vector_opponent", "read_spec_network", "split_spec"]

@@ -142,7 +142,7 @@ def read_window(path: str, most: int) -> list[list[Sample]]:
         count = len(members) // len(PACKED)
         expected = {f"{name}{i}.npy" for i in range(count) for name in PACKED}
         if not 1 <= count <= most or set(members) != expected:
-            raise refuse(f"it holds {sorted(members)[:8]}, not the arrays {PACKED} of 1 to "
+            raise refuse(f"it holds {shown(sorted(members)[:8], 200)}, not the arrays {PACKED} of 1 to "
                          f"{most} rounds")
         _check_members(path, members, refuse)
         arrays: dict[str, NDArray[Any]] = {}
@@ -278,7 +278,8 @@ def read_arrays(path: str, layout: Layout, what: str,
     with archive:
         members = {info.filename: info for info in archive.infolist()}
         if set(members) != {f"{name}.npy" for name in layout}:
-            raise refuse(f"it holds {sorted(members)[:6]}, not the arrays {sorted(layout)[:6]}...")
+            raise refuse(f"it holds {shown(sorted(members)[:6], 200)}, not the arrays "
+                         f"{sorted(layout)[:6]}...")
         _check_members(path, members, refuse)
         arrays = {name: _read_array(archive, members[f"{name}.npy"], refuse, layout[name])
                   for name in layout}
@@ -395,7 +396,83 @@ def read_curve(path: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     for number, point in enumerate(curve["points"]):
         _check_point(point, number, minutes, refuse)
         minutes = point["minutes"]
+    _check_agreement(curve["settings"], curve["points"], refuse)
     return curve["settings"], curve["points"]
+
+
+GATE_ROUNDING = 5e-5
+"""How far a gate's score in the curve may be from its games' (the curve keeps 4 places)."""
+
+
+def _gate_score(gate: dict[str, Any]) -> float:
+    """A gate's score from its games, as the gate computed it (victorus.match.MatchResult:
+    the gate's games have two teams, a draw or an unfinished game counts half)."""
+    games, wins, losses = gate["games"], gate["wins"], gate["losses"]
+    return float((wins + (games - wins - losses) / 2) / games)
+
+
+def _setting(settings: dict[str, Any], name: str, high: float, whole: bool,
+             refuse: Callable[[str], CheckpointError]) -> float:
+    """A gate's setting of the saved ``settings``, checked: a number from 0 to ``high``
+    (``whole``: an integer)."""
+    value: Any = settings.get(name)
+    if not _number(value, 0, high) or (whole and not isinstance(value, int)):
+        raise refuse(f"settings: {name} must be {'an integer' if whole else 'a number'} from 0 to "
+                     f"{high:g}, got {shown(value)}")
+    return float(value)
+
+
+def _check_agreement(settings: dict[str, Any], points: list[dict[str, Any]],
+                     refuse: Callable[[str], CheckpointError]) -> None:
+    """The rounds agree with each other and with the run's gate (victorus.training.run's
+    loop): round 0 plays no match; a round is gated when ``gate_games`` is not 0, its gate
+    of ``gate_games`` games; accepted when ungated or when its gate scored at least
+    ``gate_threshold`` (refused below it); a refused round's best is the round before's; its
+    games searched by round 0's network or by the best after the round before; an accepted
+    round, and only one, plays its ``curve_games`` against round 0 and best-heuristic."""
+    gate_games = _setting(settings, "gate_games", 100_000, True, refuse)
+    threshold = _setting(settings, "gate_threshold", 1, False, refuse)
+    curve_games = _setting(settings, "curve_games", 100_000, True, refuse)
+    first = points[0]
+    if any(first[name] is not None for name in ("gate", "vs_start", "vs_heuristic")):
+        raise refuse("round 0 (the start) plays no gate and no match, but its point holds one")
+    for before, point in zip(points, points[1:]):
+        where, gate, accepted = f"round {point['round']}", point["gate"], point["accepted"]
+        if (gate is None) != (gate_games == 0):
+            raise refuse(f"{where} {'has no gate' if gate is None else 'has a gate'}, but the run's "
+                         f"gate_games is {gate_games:g}")
+        if gate is not None:
+            if gate["games"] != gate_games or gate["wins"] + gate["losses"] > gate["games"]:
+                raise refuse(f"{where}: its gate of {gate['games']} games ({gate['wins']} won, "
+                             f"{gate['losses']} lost) is not the run's gate of {gate_games:g} games")
+            score = _gate_score(gate)          # as the gate computed it, from its games
+            if abs(gate["score"] - score) > GATE_ROUNDING:
+                raise refuse(f"{where}: its gate score {gate['score']:g} is not its games' "
+                             f"({gate['wins']} won and {gate['losses']} lost of {gate['games']}, a "
+                             f"draw as half: {score:.4f})")
+            if accepted and score < threshold:
+                raise refuse(f"{where} is accepted, but its gate score {gate['score']:g} is below "
+                             f"the gate threshold {threshold:g}")
+            if not accepted and score >= threshold:
+                raise refuse(f"{where} is refused, but its gate score {gate['score']:g} reaches "
+                             f"the gate threshold {threshold:g}")
+        elif not accepted:
+            raise refuse(f"{where} is refused without a gate (an ungated round is accepted)")
+        if not accepted and point["best"] != before["best"]:
+            raise refuse(f"{where} is refused, so its best is the best after round "
+                         f"{before['round']} (round {before['best']}), not round {point['best']}")
+        if point["searched_by"] not in (0, before["best"]):
+            raise refuse(f"{where} was searched by round {point['searched_by']}, but self-play "
+                         f"searches with round 0's network or with the best after round "
+                         f"{before['round']} (round {before['best']})")
+        played = accepted and curve_games > 0
+        for name in ("vs_start", "vs_heuristic"):
+            match = point[name]
+            if (match is not None) != played or (match is not None and match["games"] != curve_games):
+                raise refuse(f"{where} is {'accepted' if accepted else 'refused'} and the run's "
+                             f"curve_games is {curve_games:g}, so its {name} must be "
+                             f"{f'a match of {curve_games:g} games' if played else 'null'}, got "
+                             f"{shown(match)}")
 
 
 def _number(value: object, low: float, high: float, nan: bool = False) -> bool:

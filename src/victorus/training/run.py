@@ -55,13 +55,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ..checks import shown
+from ..checks import shown, shown_path
 from ..errors import ConfigError, WorkerLost
 from ..evaluation import Evaluator
-from ..evaluation.network import Network, network_from
+from ..evaluation.network import Network, network_file, network_from
 from ..evaluation.registry import network as network_evaluator
 from ..evaluation.twin import Batch, losses
-from ..files import check_writable, remove_stale_temporaries, write_atomic
+from ..files import make_folder, preflight, remove_stale_temporaries, write_atomic
 from .checkpoint import arrays_bytes, optimiser_layout, read_arrays, read_curve, read_window, window_bytes
 from .gating import MatchScore, passes, score
 from .selfplay import Task, self_play
@@ -156,7 +156,7 @@ def train(out: str, settings: Settings | None = None, resume: bool = False,
     settings = (settings or Settings()).check()
     if resume and overwrite:
         raise ConfigError("give resume or overwrite, not both")
-    os.makedirs(out, exist_ok=True)
+    out = make_folder(out)
     with _run_lock(out):
         return _train(out, settings, resume, progress, report, overwrite)
 
@@ -196,11 +196,11 @@ def _run_lock(out: str) -> Iterator[None]:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise ConfigError(f"cannot train into {shown(out, 200)}: another run is training "
+            raise ConfigError(f"cannot train into {shown_path(out)}: another run is training "
                               f"into it now; wait for it to end, or give another folder") from None
         except OSError as exc:
             log.warning("%s cannot be locked (%s): a second run into it would not be refused",
-                        out, exc.strerror)
+                        shown_path(out), exc.strerror)
         yield
     finally:
         os.close(fd)
@@ -233,19 +233,30 @@ class _Run:
                      s.address, self.progress)
 
 
-def _prepare(out: str, resume: bool, overwrite: bool) -> None:
-    """The run's files in ``out`` checked writable; a run there removed (``overwrite``)
-    or refused (neither ``resume`` nor ``overwrite``)."""
+def _preflight(out: str, settings: Settings, resume: bool, overwrite: bool) -> None:
+    """Everything that can refuse the run, checked before anything in ``out`` is removed or
+    written (victorus.files.preflight): the backend installed, the run's files that it will
+    replace or remove writable and none of them the start network, the folder writable."""
     existing = run_files(out)
     replaced = existing if overwrite else [n for n in existing if n.startswith("window-")]
-    for name in {"network.vnet", "curve.json", *replaced}:   # before anything is removed
-        check_writable(os.path.join(out, name))               # or written
+    label = "--overwrite" if overwrite else "OUT"
+    preflight(outputs=[(label, os.path.join(out, name))
+                       for name in sorted({"network.vnet", "curve.json", *replaced})],
+              inputs=[] if resume else [("the start network (--start)", network_file(settings.start))],
+              folders=[("OUT", out)],
+              needs=[("backend 'ray' (--backend ray)", "ray")] if settings.backend == "ray" else [])
+
+
+def _prepare(out: str, resume: bool, overwrite: bool) -> None:
+    """A run in ``out`` removed (``overwrite``) or refused (neither ``resume`` nor
+    ``overwrite``), once `_preflight` has passed."""
+    existing = run_files(out)
     for path in remove_stale_temporaries(out, lambda name: _RUN_FILE.match(name) is not None):
-        log.info("removed %s, left by a write that was killed", path)
+        log.info("removed %s, left by a write that was killed", shown_path(path))
     if existing and not resume:
         if not overwrite:
             rounds = sum(name.startswith("round-") for name in existing)
-            raise ConfigError(f"{shown(out, 200)} holds a training run ({rounds} round file"
+            raise ConfigError(f"{shown_path(out)} holds a training run ({rounds} round file"
                               f"{'' if rounds == 1 else 's'}: {', '.join(existing[:4])}"
                               f"{', ...' if len(existing) > 4 else ''}): go on with resume "
                               f"(--resume), replace it with overwrite (--overwrite), or give "
@@ -255,18 +266,30 @@ def _prepare(out: str, resume: bool, overwrite: bool) -> None:
 
 
 def _start_network(settings: Settings) -> Network:
-    """Round 0's network, with a policy head."""
+    """Round 0's network, with a policy head; a start network is read and must have been
+    trained for every game of the run's mix (its boards and players)."""
     if settings.start is None:
         network = Network.fresh(settings.hidden, settings.hidden2, settings.seed,
                                 settings.trained())
-    else:
+        return network.with_policy()
+    try:
         network = network_from(settings.start)
+    except ConfigError as error:
+        raise ConfigError(f"the start network (--start): {error}") from None
+    boards, players = network.trained["boards"], network.trained["players"]
+    for board, count, variant, _ in settings.mix:
+        if board not in boards or count not in players:
+            raise ConfigError(f"the start network (--start) {shown_path(settings.start)} was trained "
+                              f"for boards {boards} and players {players}, not the run's {board} "
+                              f"with {count} players ({variant}, in its mix): give a start trained "
+                              f"for the mix, or a mix of its games")
     return network.with_policy()
 
 
 def _train(out: str, settings: Settings, resume: bool, progress: bool | None,
            report: Callable[[Point], None] | None, overwrite: bool) -> Network:
     start = None if resume else _start_network(settings)     # before anything is removed
+    _preflight(out, settings, resume, overwrite)
     _prepare(out, resume, overwrite)
     if start is None:
         run = _resume(out, settings, progress)
@@ -284,7 +307,7 @@ def _train(out: str, settings: Settings, resume: bool, progress: bool | None,
             point = _round(run, number)
         except WorkerLost as lost:
             saved = (f"round{'s 0-' if number > 1 else ' '}{number - 1} "
-                     f"{'are' if number > 1 else 'is'} saved in {shown(out, 200)}: --resume goes "
+                     f"{'are' if number > 1 else 'is'} saved in {shown_path(out)}: --resume goes "
                      f"on from there")
             raise WorkerLost(f"{lost}; round {number} is lost, {saved}") from None
         _record(run, point, report)
@@ -441,7 +464,7 @@ def _resume(out: str, settings: Settings, progress: bool | None) -> _Run:
             optimiser = Adam.restored(network.arrays, settings.learning_rate,
                                       settings.weight_decay, state)
     except ConfigError as exc:
-        raise ConfigError(f"cannot resume from {shown(out, 200)}: {exc}") from None
+        raise ConfigError(f"cannot resume from {shown_path(out)}: {exc}") from None
     run = _Run(out, settings, progress, start, network, best, points, windows,
                time.perf_counter() - last.minutes * 60, optimiser=optimiser)
     if len(points) <= settings.rounds:
