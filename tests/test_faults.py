@@ -707,6 +707,8 @@ def damaged_curves():
     not_a_score = "must be null or a match's score (fields score, low, high, games, wins, losses)"
     return {
         "a string round": (point(round="1"), "round must be an integer"),
+        "a network that is no content name": (point(network="../x"),
+                                              "network must be a network's content name"),
         "a negative minutes": (point(minutes=-1), "minutes must be a number"),
         "1e308 minutes": (point(minutes=1e308), "minutes must be a number"),
         "minutes going back": (None, "from 5 (the round before)"),
@@ -861,6 +863,29 @@ def test_a_damaged_or_crafted_curve_is_refused_in_one_line(run_copy, damage):
     message = refused_on_resume(run_copy, "cannot resume from")
     assert expected in message, message
     assert "Infinity" not in message
+
+
+def test_every_round_records_its_networks_content_and_a_replaced_file_is_refused(run_copy):
+    """Each point names the content of its round's network file (the gate's two networks are
+    this round's and the best after the round before); a round file replaced since (here by
+    another round's network) is refused on resume, naming the file and both contents."""
+    from victorus.evaluation.network import Network
+    from victorus.training import read_run
+    points = read_run(str(run_copy))[1]
+    for point in points:
+        assert point.network == Network.load(run_copy / f"round-{point.round}.vnet").content
+    assert len({p.network for p in points}) == len(points)
+    (run_copy / f"round-{LAST}.vnet").write_bytes((run_copy / "round-1.vnet").read_bytes())
+    message = refused_on_resume(run_copy, f"round-{LAST}.vnet holds the network")
+    assert points[1].network in message and points[LAST].network in message
+
+
+def test_a_curve_written_before_networks_were_named_is_resumed(run_copy):
+    curve = json.loads((run_copy / "curve.json").read_text())
+    for point in curve["points"]:
+        del point["network"]
+    (run_copy / "curve.json").write_text(json.dumps(curve))
+    assert resume(run_copy, rounds=LAST).info["round"] == LAST         # nothing trained
 
 
 def accepted_curves():

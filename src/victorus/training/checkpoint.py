@@ -18,6 +18,7 @@ import io
 import json
 import math
 import os
+import re
 import stat
 import zipfile
 from collections.abc import Callable, Mapping
@@ -52,8 +53,9 @@ CURVE_LIMIT = 64 << 20
 """The largest curve.json read (a run of 10,000 rounds is far below it)."""
 POINT_FIELDS = ("round", "minutes", "games", "positions", "train_loss", "validation_loss",
                 "heuristic_loss", "policy_loss", "searched_by", "gate", "accepted", "best", "vs_start",
-                "vs_heuristic", "labelled_per_second")
-"""A curve point's fields (victorus.training.run.Point says what each holds)."""
+                "vs_heuristic", "labelled_per_second", "network")
+"""A curve point's fields (victorus.training.run.Point says what each holds); ``network`` may be
+missing in a curve written before it was kept."""
 SCORE_FIELDS = ("score", "low", "high", "games", "wins", "losses")
 """A match's fields in a curve point (victorus.training.gating.MatchScore)."""
 #: The most minutes a run can have spent (victorus.training.settings.Settings' cap on ``minutes``).
@@ -485,8 +487,12 @@ def _number(value: object, low: float, high: float, nan: bool = False) -> bool:
 def _check_point(point: object, number: int, earlier: float,
                  refuse: Callable[[str], CheckpointError]) -> None:
     where = f"point {number}"
-    if not isinstance(point, dict) or set(point) != set(POINT_FIELDS):
+    if not isinstance(point, dict) or set(point) | {"network"} != set(POINT_FIELDS):
         raise refuse(f"{where} must be an object with the fields {', '.join(POINT_FIELDS)}")
+    content = point.get("network", "")
+    if not isinstance(content, str) or not re.fullmatch(r"(?:[0-9a-f]{12})?", content):
+        raise refuse(f"{where}: network must be a network's content name (12 hex digits), got "
+                     f"{shown(point.get('network'))}")
     _check_rounds(point, where, number, refuse)
     for name in ("round", "games", "positions"):
         value = point[name]

@@ -49,7 +49,7 @@ import re
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -108,6 +108,9 @@ class Point:
         vs_start: An accepted round's score against round 0 (None: not played).
         vs_heuristic: An accepted round's score against best-heuristic (None: not played).
         labelled_per_second: Positions labelled a second per worker in self-play.
+        network: The content name of the round's network (``round-<n>.vnet``:
+            `Network.content`), so the gate's two networks (this round's and the best
+            after the round before) are named; "" in a curve written before it was kept.
     """
 
     round: int
@@ -125,6 +128,7 @@ class Point:
     vs_start: dict[str, float | int] | None = None
     vs_heuristic: dict[str, float | int] | None = None
     labelled_per_second: float = 0.0
+    network: str = ""
 
 
 def train(out: str, settings: Settings | None = None, resume: bool = False,
@@ -385,10 +389,11 @@ def _round(run: _Run, number: int) -> Point:
 
 def _record(run: _Run, point: Point, report: Callable[[Point], None] | None) -> None:
     """The round's point kept and its files written; ``report`` told."""
-    run.points.append(point)
     info = {"made": "victorus train", "settings": _settings_json(run.settings),
             "round": point.round, "minutes": point.minutes}
     network = Network(run.network.arrays, run.network.trained, info)
+    point = replace(point, network=network.content)        # the file round-<n>.vnet's
+    run.points.append(point)
     if point.accepted:
         run.best = network
     run.network = network
@@ -455,6 +460,7 @@ def _resume(out: str, settings: Settings, progress: bool | None) -> _Run:
         if not (start.policy and network.policy and best.policy):
             raise ConfigError("its networks have no policy head (a run of an earlier victorus)")
         _check_shapes(settings, {0: start, last.round: network, last.best: best})
+        _check_contents(points, {0: start, last.round: network, last.best: best})
         optimiser = None
         if last.round:
             layout = optimiser_layout(network.arrays)
@@ -470,6 +476,16 @@ def _resume(out: str, settings: Settings, progress: bool | None) -> _Run:
     if len(points) <= settings.rounds:
         _holdout(run)
     return run
+
+
+def _check_contents(points: list[Point], networks: Mapping[int, Network]) -> None:
+    """ConfigError unless each round's network file is the one its point names (replaced
+    since, the run would go on from a network its curve never measured)."""
+    for number, network in sorted(networks.items()):
+        recorded = points[number].network
+        if recorded and network.content != recorded:
+            raise ConfigError(f"round-{number}.vnet holds the network {network.content}, not the "
+                              f"network {recorded} that round {number} recorded (replaced since?)")
 
 
 def _check_shapes(settings: Settings, networks: Mapping[int, Network]) -> None:
@@ -519,11 +535,12 @@ def format_point(point: Point) -> str:
         point: The point.
 
     Returns:
-        Its round, minutes, games, positions, losses, gate and matches.
+        Its round, minutes, games, positions, losses, gate, matches and network.
     """
+    named = f"; network {point.network}" if point.network else ""
     if point.round == 0:
         return (f"round 0: the start; held-out value loss {point.validation_loss:.4f} "
-                f"(heuristic {point.heuristic_loss:.4f}), policy {point.policy_loss:.4f}")
+                f"(heuristic {point.heuristic_loss:.4f}), policy {point.policy_loss:.4f}{named}")
     verdict = "accepted" if point.accepted else f"refused (best: round {point.best})"
     return (f"round {point.round}: {point.minutes:6.1f} min, {point.games} games, "
             f"{point.positions} positions ({point.labelled_per_second:.1f}/s a worker), "
@@ -531,7 +548,7 @@ def format_point(point: Point) -> str:
             f"held-out value {point.validation_loss:.4f} (heuristic "
             f"{point.heuristic_loss:.4f}), policy {point.policy_loss:.4f}; gate "
             f"{_score(point.gate)}: {verdict}; vs round 0 {_score(point.vs_start)}, vs "
-            f"best-heuristic {_score(point.vs_heuristic)}")
+            f"best-heuristic {_score(point.vs_heuristic)}{named}")
 
 
 
