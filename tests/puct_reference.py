@@ -84,7 +84,7 @@ def gather(root, game, want, c_puct, fpu_reduction):
             break
         if node.proof is None and sim.is_over:
             node.seat = sim.to_move
-            backup(node, list(sim.returns()), 0)
+            backup(node, list(sim.share_returns()), 0)
             node.proof = node
             prove_up(node)
         elif node.proof is not None:

@@ -23,7 +23,7 @@ def reference_value(game, depth, root_seat, ply=0):
     """Minimax of the root team's value (R33): its armies take the most, every other army
     the least (negamax with two teams, paranoid with more), ``depth`` actions deep."""
     if game.is_over:
-        return game.returns()[root_seat] * (1 - ply * WIN_DECAY)
+        return game.share_returns()[root_seat] * (1 - ply * WIN_DECAY)
     if depth == 0:
         return evaluate(game)[root_seat]
     teams = game.config.teams

@@ -120,8 +120,10 @@ def test_weights_change_the_value_and_bad_weights_are_refused():
     vpn = position({"h1": "0K", "f3": "0Ub", "i20": "1Q"})
     game = victorus.Game.from_vpn(vpn)
     only_material = evaluate(game, {name: 0 for name in TERMS} | {"material": 1.0})
-    mean = (1.2 + 1.0) / 6                                # six teams, two with material
-    assert only_material[0] == pytest.approx(VALUE_BOUND * math.tanh(1.2 - mean))
+    # six teams, two with material: team 0's share of the win is the softmax of the scores
+    share = math.exp(1.2) / (math.exp(1.2) + math.exp(1.0) + 4 * math.exp(0.0))
+    assert only_material[0] == pytest.approx(VALUE_BOUND * (2 * share - 1))
+    assert only_material[2] == pytest.approx(VALUE_BOUND * (2 / (math.exp(1.2) + math.exp(1.0) + 4) - 1))
     assert evaluate(game, dict(DEFAULT_WEIGHTS)) == evaluate(game)
     for bad in ({"speed": 1}, {"material": "1"}, {"danger": float("nan")}, [1, 2]):
         with pytest.raises(ConfigError):

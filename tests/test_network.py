@@ -103,14 +103,14 @@ def test_values_are_per_team_and_centred(trained):
         assert all(abs(v) < 1 for v in value)
 
 
-def test_team_matrix_averages_mates_and_centres_teams():
+def test_team_matrix_averages_mates():
     teams = [0, 1, 0, 1, -1, 2]
     m = team_matrix(teams)
     raw = np.array([1.0, 2.0, 3.0, 5.0, 100.0, 9.0])
     scores = {0: 2.0, 1: 3.5, 2: 9.0}
-    mean = sum(scores.values()) / 3
-    expect = [scores[t] - mean if t >= 0 else 0 for t in teams]
+    expect = [scores[t] if t >= 0 else 0 for t in teams]
     assert m @ raw == pytest.approx(expect)
+    assert np.diag(m) == pytest.approx([0.5, 0.5, 0.5, 0.5, 0, 1])
 
 
 def observed_rows(game):

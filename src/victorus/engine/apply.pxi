@@ -165,6 +165,36 @@ cdef void team_returns(const StateC* s, const RulesC* r, float* out) noexcept no
             out[a] = 1.0 if (s.winners >> a) & 1 else -1.0
 
 
+cdef void share_returns(const StateC* s, const RulesC* r, float* out) noexcept nogil:
+    """Per seat, a finished game's value on the share scale that every evaluation and
+    search uses: 2 x its team's share of the win - 1. A won game: ``team_returns``
+    (+1 / -1). A draw shares the win equally among the teams with an active army: each of
+    their seats 2/k - 1 for k such teams, the other present seats -1 (no army active:
+    every present team shares; two teams: 0, as ``team_returns``). 0 for a game not over
+    and for an absent seat."""
+    cdef int a, k = 0
+    cdef bint live[NUM_SEATS]
+    team_returns(s, r, out)
+    if s.result == RESULT_NONE or s.winners:
+        return
+    for a in range(NUM_SEATS):
+        live[a] = False
+    for a in range(NUM_SEATS):
+        if (r.present >> a) & 1 and s.army_state[a] == ARMY_ACTIVE:
+            live[r.team[a]] = True
+    for a in range(NUM_SEATS):
+        k += live[a]
+    if k == 0:                              # (no army active: every present team shares)
+        for a in range(NUM_SEATS):
+            if (r.present >> a) & 1:
+                live[r.team[a]] = True
+        for a in range(NUM_SEATS):
+            k += live[a]
+    for a in range(NUM_SEATS):
+        if (r.present >> a) & 1:
+            out[a] = 2.0 / k - 1.0 if live[r.team[a]] else -1.0
+
+
 cdef void material_points(const StateC* s, const RulesC* r, int* board, int* held) noexcept nogil:
     """R37 points per seat: its own pieces on the board, and the pieces it holds (R20)."""
     cdef int i

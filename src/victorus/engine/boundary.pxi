@@ -187,6 +187,13 @@ cdef class Engine:
         team_returns(&self.s, &self.rules.c, out)
         return tuple(out[a] for a in range(NUM_SEATS))
 
+    def share_returns(self):
+        """Per seat (6): a finished game's value on the share scale (a won game as
+        ``returns``; a draw shares the win among the teams with an active army)."""
+        cdef float out[NUM_SEATS]
+        share_returns(&self.s, &self.rules.c, out)
+        return tuple(out[a] for a in range(NUM_SEATS))
+
     def material(self):
         """(on the board, held) R37 points per seat: each army's own pieces on the
         board, and the pieces it holds (R20)."""

@@ -18,14 +18,16 @@ negated:
 - ``mobility``: the legal actions of the team's live armies at the start of their turns,
   per 100.
 
-The value of a team is ``0.99 tanh(sum of weight x term)``; a finished game is worth its
-returns exactly (+1 / -1 / 0, ``team_returns``), so a real win counts for more than any
-position. ``danger`` and ``mobility`` generate every army's actions; with both weights at
+A team's score is the sum of weight x term; its value is on the share scale of a finished
+game (``_terms.team_values``): ``0.99 (2 p - 1)`` where ``p`` is its share of the win, the
+softmax of the scores over the present teams (two teams: ``0.99 tanh(score)``, the scores
+being centred). A finished game is worth its ``share_returns`` exactly (+1 a win, -1 a
+loss, a draw shared: 2/k - 1 for the k teams with an active army), so a real win counts
+for more than any position. ``danger`` and ``mobility`` generate every army's actions; with both weights at
 0 the evaluation generates only the army to act's.
 """
 
 cimport cython
-from libc.math cimport tanh
 from libc.string cimport memcpy, memset
 
 from libc.stdint cimport int32_t, uint64_t
@@ -33,10 +35,10 @@ from libc.stdint cimport int32_t, uint64_t
 from victorus._core cimport (BB, NUM_SEATS, RESULT_NONE, ARMY_ACTIVE, ROYAL_KINDS,
                              WORD_STOP, CAPTURE_FLAG, code_target, turn_new_move,
                              bb_clear, bb_add, bb_has)
-from victorus._engine cimport (StateC, RulesC, Engine, MAX_ACTIONS, gen_actions, team_returns,
+from victorus._engine cimport (StateC, RulesC, Engine, MAX_ACTIONS, gen_actions, share_returns,
                                info_kind)
 from victorus.evaluation._evaluator cimport made_once, Evaluator, EvaluatorC
-from victorus.evaluation._terms cimport (VALUE_BOUND, board_rim, royal_progress, team_material,
+from victorus.evaluation._terms cimport (team_values, board_rim, royal_progress, team_material,
                                          best_capture)
 
 #: The terms, in the order of their weights (EvalWeights) and of ``terms()``'s rows.
@@ -107,16 +109,17 @@ cdef void eval_terms(const StateC* s, const RulesC* r, bint with_moves,
 
 cdef void evaluate(const StateC* s, const RulesC* r, const EvalWeights* w,
                    float* out) noexcept nogil:
-    """Per seat in (-1, 1): ``VALUE_BOUND tanh`` of the weighted terms of its team
-    against the mean of the present teams; a finished game: its returns exactly."""
+    """Per seat in (-1, 1): ``team_values`` of the weighted terms of the teams (each taken
+    against the mean of the present teams); a finished game: its share_returns exactly."""
     cdef float terms[EVAL_TERMS * NUM_SEATS]
     cdef float weight[EVAL_TERMS]
     cdef double score[NUM_SEATS]
+    cdef double value[NUM_SEATS]
     cdef double mean, total
     cdef bint present[NUM_SEATS]
     cdef int a, t, teams = 0
     if s.result != RESULT_NONE:
-        team_returns(s, r, out)
+        share_returns(s, r, out)
         return
     weight[0] = w.material
     weight[1] = -w.danger
@@ -142,8 +145,9 @@ cdef void evaluate(const StateC* s, const RulesC* r, const EvalWeights* w,
         mean = total / teams
         for a in range(NUM_SEATS):
             score[a] += weight[t] * (terms[t * NUM_SEATS + a] - mean)
+    team_values(score, present, value)
     for a in range(NUM_SEATS):
-        out[a] = VALUE_BOUND * tanh(score[r.team[a]]) if (r.present >> a) & 1 else 0.0
+        out[a] = value[r.team[a]] if (r.present >> a) & 1 else 0.0
 
 
 cdef int read_weights(object weights, EvalWeights* w) except -1:

@@ -1,20 +1,22 @@
 # cython: language_level=3, cdivision=True
 """``material``: the UCT's own scoring of a position, as an evaluator: a finished game's
-returns; otherwise each team's R37 material (board and held) against the teams' mean,
-squashed into (-0.5, 0.5) so that a real win always counts for more. No priors of its own."""
+returns (``share_returns``: a draw shared among the teams still in it); otherwise each
+team's R37 material (board and held) against the teams' mean, squashed into (-0.5, 0.5) so
+that a real win always counts for more (the UCT's scale of its own, centred). No priors of
+its own."""
 
 cimport cython
 from libc.math cimport tanh
 from libc.stdint cimport uint64_t
 
 from victorus._core cimport NUM_SEATS, RESULT_NONE
-from victorus._engine cimport StateC, RulesC, team_returns, material_points
+from victorus._engine cimport StateC, RulesC, share_returns, material_points
 from victorus.evaluation._evaluator cimport made_plain, Evaluator, EvaluatorC
 
 
 cdef void material_value(const EvaluatorC* e, void* workspace, const StateC* s,
                          const RulesC* r, uint64_t* rng, float* out) noexcept nogil:
-    """Per seat: the result (team_returns) of a finished game; otherwise the team's R37
+    """Per seat: the result (share_returns) of a finished game; otherwise the team's R37
     material against the teams' mean, squashed into (-0.5, 0.5)."""
     cdef double team_points[NUM_SEATS]
     cdef bint team_present[NUM_SEATS]
@@ -23,7 +25,7 @@ cdef void material_value(const EvaluatorC* e, void* workspace, const StateC* s,
     cdef double total = 0, mean
     cdef int a, teams = 0
     if s.result != RESULT_NONE:
-        team_returns(s, r, out)
+        share_returns(s, r, out)
         return
     material_points(s, r, board, held)
     for a in range(NUM_SEATS):

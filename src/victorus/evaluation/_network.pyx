@@ -26,9 +26,11 @@ the same).
   seat ``i``'s team: with ``w3 = b3 = 0`` and ``skip`` the heuristic's weights, the
   network *is* the heuristic evaluation (without its danger and mobility terms, off by
   default), which is where training starts.
-- **Value:** a team's score is the mean ``raw`` of its present seats; each seat gets
-  ``0.99 tanh(its team's score - the mean over present teams)``, as the heuristic
-  evaluation; a finished game is worth its returns exactly.
+- **Value:** a team's score is the mean ``raw`` of its present seats; each seat gets its
+  team's share of the win on the scale of a finished game, ``0.99 (2 p - 1)`` with ``p``
+  the softmax of the scores over the present teams (``_terms.team_values``; two teams:
+  ``0.99 tanh(its team's score - the mean over present teams)``), as the heuristic
+  evaluation; a finished game is worth its ``share_returns`` exactly (a draw shared).
 - **Policy** (a network with a policy head): the logit of a move's leg is
   ``[h1, 1] . policy_from[origin column] + [h1, 1] . policy_to[target column]``, of a word
   (stop, end, pass) ``[h1, 1] . policy_word[word]``, each plus ``policy_capture x
@@ -37,7 +39,7 @@ the same).
 """
 
 cimport cython
-from libc.math cimport tanh, exp, log
+from libc.math cimport exp, log
 from libc.string cimport memset, memcpy, memcmp
 from libc.stdlib cimport malloc, free
 from libc.stdint cimport int32_t, uint64_t
@@ -45,11 +47,11 @@ from libc.stdint cimport int32_t, uint64_t
 from victorus._core cimport (NUM_SEATS, NUM_KINDS, MAX_CELLS, RESULT_NONE, ARMY_ACTIVE, KING,
                              QUEEN, WORD_STOP, WORD_END, NUM_ID_WORDS, bb_has, lowest_bit,
                              code_origin, code_target)
-from victorus._engine cimport (StateC, RulesC, Engine, MAX_ACTIONS, team_returns, info_kind,
+from victorus._engine cimport (StateC, RulesC, Engine, MAX_ACTIONS, share_returns, info_kind,
                                info_royal, gen_actions)
 from victorus.evaluation._evaluator cimport made_once, Evaluator, EvaluatorC, capture_priors
 from victorus.evaluation._heuristic cimport EvalWeights, default_weights, evaluate
-from victorus.evaluation._terms cimport (VALUE_BOUND, board_rim, royal_progress, team_material,
+from victorus.evaluation._terms cimport (team_values, board_rim, royal_progress, team_material,
                                          best_capture)
 
 from types import MappingProxyType
@@ -204,7 +206,7 @@ cdef inline void add_row(float* out, const float* row, float x, int n) noexcept 
 cdef void network_evaluate(const StateC* s, const RulesC* r, const NetworkC* net,
                            float* acc, float* h2, float* out) noexcept nogil:
     """Per seat in (-1, 1): the network's value of the position (the module's docstring);
-    a finished game: its returns exactly. ``acc`` and ``h2``: room for the two layers
+    a finished game: its share_returns exactly. ``acc`` and ``h2``: room for the two layers
     (``hidden`` and ``hidden2`` floats). The board must have a block in ``net`` (checked
     when a search is given the network)."""
     cdef int32_t rows[MAX_SPARSE]
@@ -213,13 +215,15 @@ cdef void network_evaluate(const StateC* s, const RulesC* r, const NetworkC* net
     cdef int teams[NUM_SEATS]
     cdef double raw[NUM_SEATS]
     cdef double score[NUM_SEATS]
+    cdef double value[NUM_SEATS]
+    cdef bint present[NUM_SEATS]
     cdef int members[NUM_SEATS]
     cdef int H = net.hidden, H2 = net.hidden2, p = s.turn.to_move
-    cdef int i, j, k, n, start, nteams = 0
+    cdef int i, j, k, n, start
     cdef float x
-    cdef double v, mean = 0
+    cdef double v
     if s.result != RESULT_NONE:
-        team_returns(s, r, out)
+        share_returns(s, r, out)
         return
     cdef int b = network_block(r, net)
     if b < 0:                        # no block for the board (agents check it first: Network.check)
@@ -250,7 +254,7 @@ cdef void network_evaluate(const StateC* s, const RulesC* r, const NetworkC* net
         for k in range(SKIP_TERMS):
             v += net.skip[k] * skip_terms[k * NUM_SEATS + i]
         raw[i] = v
-    # R33: a team's score is its seats' mean; centred on the present teams' mean
+    # R33: a team's score is its seats' mean; its value its share of the win (team_values)
     for i in range(NUM_SEATS):
         score[i] = 0
         members[i] = 0
@@ -259,14 +263,12 @@ cdef void network_evaluate(const StateC* s, const RulesC* r, const NetworkC* net
             score[teams[i]] += raw[i]
             members[teams[i]] += 1
     for i in range(NUM_SEATS):
+        present[i] = members[i] > 0
         if members[i]:
             score[i] /= members[i]
-            mean += score[i]
-            nteams += 1
-    mean /= nteams
+    team_values(score, present, value)
     for i in range(NUM_SEATS):
-        out[(p + i) % NUM_SEATS] = VALUE_BOUND * tanh(score[teams[i]] - mean) \
-            if teams[i] >= 0 else 0.0
+        out[(p + i) % NUM_SEATS] = value[teams[i]] if teams[i] >= 0 else 0.0
 
 
 cdef inline double row_dot(const float* row, const float* h1, int H) noexcept nogil:

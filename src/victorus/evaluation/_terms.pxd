@@ -1,6 +1,7 @@
 # cython: language_level=3
 # The terms that the heuristic evaluation (_heuristic) and the learned one (_network) both
-# read, written once (victorus.evaluation._terms): the value bound, the race's progress
+# read, written once (victorus.evaluation._terms): the value bound, the share scale of a
+# value (team_values), the race's progress
 # (R28, R29), material (R37) and the best capture open to the army to act.
 
 from libc.stdint cimport int32_t
@@ -15,6 +16,7 @@ cdef extern from *:
     """
     const double VALUE_BOUND "VICTORUS_VALUE_BOUND"
 
+cdef void team_values(const double* score, const bint* present, double* out) noexcept nogil
 cdef int centre_distance(const RulesC* r, int cell) noexcept nogil
 cdef int board_rim(const RulesC* r) noexcept nogil
 cdef double royal_progress(const StateC* s, const RulesC* r, int cell, int rim) noexcept nogil

@@ -1,9 +1,11 @@
 # cython: language_level=3, cdivision=True
 """The terms that the heuristic evaluation (``_heuristic``) and the learned one
-(``_network``) both read, each computed here once: the value bound, the race to the centre
+(``_network``) both read, each computed here once: the value bound, the share scale of a
+value (`team_values`), the race to the centre
 of a King or Queen (R28, R29), the teams' material (R37, board and held) and the best
 capture open to the army to act."""
 
+from libc.math cimport exp
 from libc.stdint cimport int32_t
 
 from victorus._core cimport NUM_SEATS, QUEEN, WORD_STOP, CAPTURE_FLAG, code_target, kind_points
@@ -12,6 +14,24 @@ from victorus._engine cimport (StateC, RulesC, gen_actions, material_points,
 
 #: An unfinished position's value stays within (-VALUE_BOUND, VALUE_BOUND).
 VALUE_BOUND_VALUE = VALUE_BOUND
+
+
+cdef void team_values(const double* score, const bint* present, double* out) noexcept nogil:
+    """Per team number 0-5, its value on the share scale of a finished game's
+    ``share_returns``: ``VALUE_BOUND (2 p - 1)``, ``p`` its share of the win, the softmax of
+    ``score`` over the ``present`` teams (0 for a team not present). Two teams: ``VALUE_BOUND
+    tanh((score - the other's) / 2)``; k even teams: ``VALUE_BOUND (2/k - 1)``, what a
+    drawn or balanced position is worth to each."""
+    cdef double top = -1e300, total = 0
+    cdef int t
+    for t in range(NUM_SEATS):
+        if present[t] and score[t] > top:
+            top = score[t]
+    for t in range(NUM_SEATS):
+        out[t] = exp(score[t] - top) if present[t] else 0.0
+        total += out[t]
+    for t in range(NUM_SEATS):
+        out[t] = VALUE_BOUND * (2 * out[t] / total - 1) if present[t] else 0.0
 
 
 cdef int centre_distance(const RulesC* r, int cell) noexcept nogil:

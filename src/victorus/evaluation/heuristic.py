@@ -7,9 +7,12 @@ of every term over the public API (``reference_terms``), which the tests compare
     >>> evaluate(victorus.Game("compact", players=2))      # the start: even
     (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 
-Each term is a number per team (R33); a team's value is ``0.99 tanh`` of the weighted sum
-of its terms minus their mean over the present teams, so with two teams one team's value
-is the other's negated. A finished game is worth its returns (+1, -1, 0) exactly.
+Each term is a number per team (R33); a team's score is the weighted sum of its terms minus
+their mean over the present teams, and its value its share of the win on the scale of a
+finished game (`share_values`: ``0.99 (2 p - 1)``, ``p`` the softmax of the scores), so with
+two teams one team's value is the other's negated (``0.99 tanh(score)``) and with ``k``
+even teams each is worth ``0.99 (2/k - 1)``. A finished game is worth its
+``Game.share_returns`` exactly (+1 a win, -1 a loss, a draw shared).
 docs/agents.md ("The heuristic evaluation") gives the terms and the tuned weights.
 """
 
@@ -123,7 +126,7 @@ def reference_evaluate(game: Game, weights: Mapping[str, float] | None = None) -
         The value of each seat (6 floats).
     """
     if game.is_over:
-        return tuple(game.returns())
+        return tuple(game.share_returns())
     weights = {**DEFAULT_WEIGHTS, **(weights or {})}
     teams, present = game.config.teams, game.config.present
     team_ids = sorted({teams[s] for s in present})
@@ -134,5 +137,22 @@ def reference_evaluate(game: Game, weights: Mapping[str, float] | None = None) -
         mean = sum(raw[name][t] for t in team_ids) / len(team_ids)
         for t in team_ids:
             score[t] += sign * weights[name] * (raw[name][t] - mean)
-    return tuple(VALUE_BOUND * math.tanh(score[teams[s]]) if s in present else 0.0
-                 for s in range(NUM_SEATS))
+    value = share_values(score)
+    return tuple(value[teams[s]] if s in present else 0.0 for s in range(NUM_SEATS))
+
+
+def share_values(scores: Mapping[int, float]) -> dict[int, float]:
+    """Each team's value from its score, on the share scale of a finished game (in Python,
+    as the C evaluations compute it): ``VALUE_BOUND (2 p - 1)``, ``p`` the team's share of
+    the win, the softmax of the scores over the teams given.
+
+    Args:
+        scores: Each present team's score.
+
+    Returns:
+        Each team's value, in (-VALUE_BOUND, VALUE_BOUND).
+    """
+    top = max(scores.values())
+    weight = {t: math.exp(x - top) for t, x in scores.items()}
+    total = sum(weight.values())
+    return {t: VALUE_BOUND * (2 * w / total - 1) for t, w in weight.items()}

@@ -125,8 +125,8 @@ def inputs(game: Game) -> Inputs:
 
 
 def team_matrix(teams: Iterable[int]) -> NDArray[np.float32]:
-    """The linear map from the raw outputs per seat to each seat's centred team score
-    (R33): a team's score is its seats' mean, less the mean over present teams.
+    """The linear map from the raw outputs per seat to each seat's team score (R33): a
+    team's score is its seats' mean (its diagonal: one over the seat's team size).
 
     Args:
         teams: Each seat's team (-1: absent), 6 of them.
@@ -140,10 +140,7 @@ def team_matrix(teams: Iterable[int]) -> NDArray[np.float32]:
     m = np.zeros((SEATS, SEATS), dtype=np.float32)
     for i in present:
         for j in groups[teams[i]]:
-            m[i, j] += 1.0 / len(groups[teams[i]])
-        for members in groups.values():
-            for j in members:
-                m[i, j] -= 1.0 / (len(groups) * len(members))
+            m[i, j] = 1.0 / len(groups[teams[i]])
     return m
 
 
@@ -306,7 +303,19 @@ def forward(arrays: Mapping[str, NDArray[np.floating]], batch: Batch) -> NDArray
     Returns:
         The values, [B, 6].
     """
-    return VALUE_BOUND * np.tanh(_layers(arrays, batch)[5]) * batch.present
+    return VALUE_BOUND * (2 * _shares(_layers(arrays, batch)[5], batch) - 1) * batch.present
+
+
+def _shares(score: NDArray[np.floating], batch: Batch) -> NDArray[np.floating]:
+    """Each seat's team's share of the win ([B, 6], 0 for absent seats): the softmax of
+    the team scores over the present teams (``_terms.team_values``), seat by seat (a team
+    counted once: each seat weighs one over its team's size, the matrices' diagonal)."""
+    present = batch.present
+    top = np.where(present, score, -np.inf).max(axis=1, keepdims=True)
+    e = np.where(present, np.exp(np.where(present, score - top, 0.0)), 0.0)
+    weight = np.einsum("bii->bi", batch.matrices)
+    shares: NDArray[np.floating] = e / (e * weight).sum(axis=1, keepdims=True)
+    return shares
 
 
 def _policy_logits(arrays: Mapping[str, NDArray[np.floating]], h1: NDArray[np.floating],
@@ -395,13 +404,16 @@ def loss_and_gradients(arrays: Mapping[str, NDArray[np.floating]], batch: Batch,
         The loss and the gradients.
     """
     acc, h1, z2, h2, raw, score = _layers(arrays, batch)
-    t = np.tanh(score)
-    value = VALUE_BOUND * t
+    share = _shares(score, batch)
+    value = VALUE_BOUND * (2 * share - 1)
     mask = batch.present
     count = max(int(mask.sum()), 1)
     error = (value - targets) * mask
     loss = float((error ** 2).sum() / count)
-    d_score = 2 * error / count * VALUE_BOUND * (1 - t ** 2)
+    # d share_i / d score_k = share_i (1[i = k] - weight_k share_k) (`_shares`)
+    d_share = 2 * error / count * 2 * VALUE_BOUND
+    weight = np.einsum("bii->bi", batch.matrices)
+    d_score = share * (d_share - weight * (d_share * share).sum(axis=1, keepdims=True))
     d_raw = np.einsum("bij,bi->bj", batch.matrices, d_score)
     grads: Gradients = {"b3": d_raw.sum(0), "w3": h2.T @ d_raw,
              "skip": np.einsum("bi,bki->k", d_raw, batch.terms)}

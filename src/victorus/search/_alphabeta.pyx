@@ -25,7 +25,7 @@ from libc.stdlib cimport calloc, malloc, free, qsort
 
 from victorus._core cimport NUM_SEATS, RESULT_NONE, WORD_STOP, CAPTURE_FLAG, code_target, kind_points
 from victorus._engine cimport (StateC, RulesC, Engine, StopToken, MAX_ACTIONS, gen_actions,
-                               apply_action, team_returns, position_key, stop_flag, mix64,
+                               apply_action, share_returns, position_key, stop_flag, mix64,
                                splitmix64, atomic_load, RELAXED, info_kind, info_royal)
 from victorus.evaluation._evaluator cimport (Evaluator, EvaluatorC, evaluator_c, evaluator_workspace,
                                              evaluator_workspace_free)
@@ -141,7 +141,7 @@ cdef float leaf_value(Search* t, const StateC* s, int ply) noexcept nogil:
     else the evaluation."""
     cdef float out[NUM_SEATS]
     if s.result != RESULT_NONE:
-        team_returns(s, t.r, out)
+        share_returns(s, t.r, out)
         return out[t.root_seat] * (1 - ply * WIN_DECAY)
     t.ev.value(t.ev, t.ev_workspace, s, t.r, &t.ev_rng, out)
     return out[t.root_seat]

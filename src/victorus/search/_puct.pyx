@@ -13,7 +13,7 @@ from libc.math cimport log, sqrt, pow, cos, INFINITY
 from victorus._core cimport (
     NUM_SEATS, RESULT_NONE, NUM_PLANES, action_id, id_in_frame)
 from victorus._engine cimport (
-    StateC, RulesC, Engine, Rules, StopToken, MAX_ACTIONS, gen_actions, apply_action, team_returns,
+    StateC, RulesC, Engine, Rules, StopToken, MAX_ACTIONS, gen_actions, apply_action, share_returns,
     stop_flag, splitmix64, mix64, observation_uint8, observation_float32)
 from victorus._portable cimport atomic_load, RELAXED, now_seconds
 from victorus.evaluation._evaluator cimport (EvaluatorC, Evaluator, evaluator_c, evaluator_priors,
@@ -283,7 +283,7 @@ cdef int puct_gather(PuctC* t, int want, int64_t* done) noexcept nogil:
         if t.nodes[at].flags & FLAG_QUEUED:
             return k
         if t.nodes[at].proof < 0 and s.result != RESULT_NONE:
-            team_returns(s, t.r, returns)
+            share_returns(s, t.r, returns)
             for a in range(NUM_SEATS):
                 value[a] = returns[a]
             t.nodes[at].flags |= FLAG_TERMINAL

@@ -191,7 +191,7 @@ class PythonMCTSAgent(AgentBase):
     def _returns(self, game: Game) -> list[float]:
         teams = game.config.teams
         if game.is_over:
-            return list(game.returns())
+            return list(game.share_returns())
         material = game.material()
         by_team: dict[int, float] = {}
         for seat in game.config.present:
