@@ -10,7 +10,9 @@ and only move the game on, as KataGo's playout cap randomisation does: labels fr
 search much deeper than most of the game's. A kept position is labelled with
 
 - **a value per seat**: ``blend`` x the deep search's root value + (1 - blend) x the
-  game's result (a game stopped at ``max_actions``: the search's value alone);
+  game's result on the share scale of every evaluation (`Game.share_returns`: a draw
+  shared among the teams still in it, so that a 3-6 team label is one the value head can
+  give); a game stopped at ``max_actions``: the search's value alone;
 - **a policy**: the deep search's visit distribution over the legal actions
   (`SearchResult.policy`), the target of the network's policy head.
 """
@@ -141,7 +143,7 @@ def _play(task: Task, evaluator: Evaluator | None, play: Play) -> list[Sample]:
             kept.append((inputs(game), moves(game), values,
                          np.array(result.policy(1.0), np.float32), seat))
         game.play(result.action)
-    returns = game.returns() if game.is_over else None
+    returns = game.share_returns() if game.is_over else None
     samples: list[Sample] = []
     for features, legal_moves, values, policy, seat in kept:
         if returns is None:
