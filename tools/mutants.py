@@ -8,7 +8,9 @@ wrong comparison, a dropped condition, a wrong direction), never an equivalent c
 and lists the tests that must kill it (a pytest selection: files or node ids).
 
 ``CARRIERS`` says which implementations carry each ruling R1-R40; every pair has at
-least one mutant (tests/test_mutants.py checks it, and that no mutant is stale).
+least one mutant (tests/test_mutants.py checks it, and that no mutant is stale). The
+mutants of ``NO_RULING``'s implementations (learning, the searches' choices) break a rule
+of no ruling: they have none, and name the tests that pin them.
 """
 
 from __future__ import annotations
@@ -29,12 +31,21 @@ IMPLEMENTATIONS = {
     # the learned evaluation: its C evaluator and its numpy twin
     "network": ("src/victorus/evaluation/_network.pyx", "src/victorus/evaluation/_terms.pyx",
                 "src/victorus/evaluation/network.py", "src/victorus/evaluation/twin.py"),
+    # learning: self-play's labels and the training step
+    "training": ("src/victorus/training/selfplay.py", "src/victorus/training/step.py"),
+    # the searches' choices: PUCT's (in C) and the UCT's (in C)
+    "puct": ("src/victorus/search/_puct.pyx",),
+    "uct": ("src/victorus/search/_mcts.pyx",),
 }
+#: Implementations whose mutants break no ruling of the rules (R1-R40) but a rule of
+#: learning or of a search's choice: their mutants have no ruling.
+NO_RULING = ("training", "puct", "uct")
 #: Implementations compiled into extensions: a mutant there needs a rebuild; the file
 #: touched so that the build sees the change (an engine .pxi is included by _engine.pyx).
 COMPILED = {"engine": "src/victorus/_engine.pyx", "core": "src/victorus/_core.pyx",
             "geometry": "src/victorus/constants.py",
-            "network": "src/victorus/evaluation/_network.pyx"}
+            "network": "src/victorus/evaluation/_network.pyx",
+            "puct": "src/victorus/search/_puct.pyx", "uct": "src/victorus/search/_mcts.pyx"}
 
 #: Ruling -> the implementations that carry it (R1-R9 and R11: geometry feeds the core's
 #: tables and the engine; the reference recomputes colours, flanks and walls itself).
@@ -77,6 +88,8 @@ RECORD = "tests/test_record.py"
 GAME_ENDS = "tests/test_game_ends.py"
 NETWORK_INPUTS = "tests/test_network_inputs.py"
 ALL_PASS = "tests/test_all_pass_draw.py"
+LEARNING = "tests/test_learning_pins.py"
+TIES = "tests/test_search_ties.py"
 HELD_ORDER = tuple(f"tests/test_keys.py::{name}" for name in (
     "test_the_order_of_an_armys_held_pieces_decides_which_royal_comes_back_r31_r39",
     "test_every_order_of_held_pieces_is_its_own_position_r39",
@@ -531,8 +544,8 @@ MUTANTS: list[Mutant] = [
        ("tests/test_game_ends.py::test_keys_and_equality_see_every_field_of_the_state",
         "tests/test_keys.py")),
     # -- the learned evaluation (R22, R24, R29, R33 as its inputs and values see them) ------
-    _m("net-team-centre", 33, "network", "    mean /= nteams\n", "",
-       "R33: the C evaluator centres team scores on their sum, not their mean",
+    _m("net-team-centre", 33, "network", "            score[i] /= members[i]\n", "            pass\n",
+       "R33: the C evaluator scores a team by its seats' sum, not their mean",
        ("tests/test_network.py::test_a_fresh_network_is_the_heuristic_evaluation",
         "tests/test_network.py::test_the_c_evaluator_is_its_numpy_twin")),
     _m("net-seat-frame", 33, "network",
@@ -588,4 +601,59 @@ MUTANTS: list[Mutant] = [
        "R22: the value kept with the priors is given for the next position asked, whichever "
        "(a rollout's end, a position mid-move)",
        "tests/test_network.py::test_puct_searches_with_the_policy_head_as_its_priors"),
+    # -- learning: self-play's labels, the training step (no ruling) ------------------------
+    _m("sp-result-army", (), "training", "[returns[(seat + i) % 6]", "[returns[(seat - i) % 6]",
+       "a label's result read from the wrong army (seat - i): the same army with two teams, "
+       "another team's result with 3-6",
+       f"{LEARNING}::test_a_won_games_label_reads_each_armys_result"),
+    _m("sp-value-army", (), "training", "result.seat_values[(seat + i) % 6]",
+       "result.seat_values[(seat - i) % 6]",
+       "a label's search value read from the wrong army (seat - i)",
+       f"{LEARNING}::test_the_deep_searchs_value_is_read_per_army"),
+    _m("sp-capped-returns", (), "training", " if game.is_over else None", "",
+       "a game stopped at its action cap labelled with its returns (0: a draw's) blended in, "
+       "not with the search's value alone",
+       f"{LEARNING}::test_a_game_stopped_at_its_cap_is_labelled_with_the_search_value_alone"),
+    _m("sp-draw-zero", (), "training", "returns = game.share_returns()", "returns = game.returns()",
+       "a drawn game of 3-6 teams labelled 0 (its returns), not each team's equal share of the "
+       "win (2/k - 1)",
+       f"{LEARNING}::test_a_drawn_games_label_is_each_teams_equal_share"),
+    _m("sp-label-share", (), "training", "rng.random() < play.label_share",
+       "rng.random() >= play.label_share",
+       "the deep-search share inverted: 0.75 of the decisions searched deep and kept at 0.25",
+       f"{LEARNING}::test_a_quarter_of_the_decisions_is_searched_deep_and_kept"),
+    _m("sp-blend-swap", (), "training", "play.blend * values + (1 - play.blend) * final",
+       "(1 - play.blend) * values + play.blend * final",
+       "the label blend swapped: blend x the result + (1 - blend) x the search's value",
+       f"{LEARNING}::test_the_blend_weighs_the_deep_search_by_its_share"),
+    _m("adam-w1-decay", (), "training",
+       "                self._decay(arrays, name, rows)\n", "",
+       "AdamW's weight decay dropped on the first layer's touched rows",
+       f"{LEARNING}::test_adamw_decays_the_touched_rows_of_the_first_layer_by_hand"),
+    # -- the searches' choices (no ruling) -------------------------------------------------
+    _m("puct-noise-mix", (), "puct",
+       "((1 - t.noise_fraction) * t.nodes[t.nodes[0].first_child + i].prior\n"
+       "                           + t.noise_fraction * (",
+       "(t.noise_fraction * t.nodes[t.nodes[0].first_child + i].prior\n"
+       "                           + (1 - t.noise_fraction) * (",
+       "the root noise's mix swapped: fraction x the prior + (1 - fraction) x the noise",
+       f"{TIES}::test_root_noise_weighs_the_priors_by_one_minus_its_fraction"),
+    _m("puct-pick-last", (), "puct", "c.visits == best_visits and value > best_value",
+       "c.visits == best_visits and value >= best_value",
+       "PUCT's choice among equally visited, equally valued children: the last, not the first",
+       f"{TIES}::test_puct_takes_the_first_of_equally_visited_equally_valued_children"),
+    _m("puct-pick-visits-last", (), "puct", "i == 0 or c.visits > best_visits or",
+       "i == 0 or c.visits >= best_visits or",
+       "PUCT's choice among equally visited children: the last, whatever their values",
+       (f"{TIES}::test_puct_takes_the_first_of_equally_visited_equally_valued_children",
+        f"{TIES}::test_puct_picks_the_most_visited_then_the_best_valued_then_the_first")),
+    _m("uct-pick-last", (), "uct", "if visits[i] > visits[best]:", "if visits[i] >= visits[best]:",
+       "the UCT's choice among equally visited children: the last, not the first",
+       f"{TIES}::test_the_uct_takes_the_first_of_equally_visited_children"),
+    _m("puct-step-ends", (), "puct",
+       "    if not t.k:\n        return puct_leaves_wanted(t, iterations) != 0",
+       "    if not t.k:\n        return 0",
+       "PUCT's step ends the search, iterations left, when a batch's walks all end in finished "
+       "or proven positions",
+       f"{TIES}::test_walks_ending_in_finished_games_do_not_end_the_search"),
 ]

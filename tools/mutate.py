@@ -7,7 +7,8 @@ The mutants are in tools/mutants.py. The checkout's files (git ls-files, with un
 changes) are copied into build/mutate/tree, built there with CMake at -O1 into a
 persistent build directory (build/mutate/cmake: a mutant recompiles only the extension
 it touches), the extensions copied next to the sources, and the tests run from that tree
-with ``PYTHONPATH=src`` (the current interpreter needs the test extras: pip install .[test]).
+with ``PYTHONPATH=src`` (the current interpreter needs the test extras, pip install .[test],
+and no editable install of victorus: its import hook would shadow PYTHONPATH).
 First a baseline: every mutant's tests must pass on the unmutated tree. Then per mutant:
 apply the change, rebuild if compiled, run its tests with ``-x`` (``--full``: the whole
 suite), restore. Outcomes: killed (a test failed, or the run timed out), survived,
@@ -124,6 +125,11 @@ def select(spec: str | None) -> list[Mutant]:
     return out
 
 
+def ruled(rulings) -> str:
+    """A mutant's rulings as text: ``R31,39``, or ``-`` for a mutant of no ruling."""
+    return f"R{','.join(map(str, rulings))}" if rulings else "-"
+
+
 def first_failure(output: str) -> str:
     for line in output.splitlines():
         if line.startswith("FAILED ") or line.startswith("ERROR "):
@@ -137,7 +143,8 @@ TABLE_END = "<!-- end of mutants table -->"
 
 
 def table() -> str:
-    """docs/testing.md's table: per ruling, its mutants and the tests that must kill them."""
+    """docs/testing.md's tables: per ruling, its mutants and the tests that must kill them;
+    then each mutant of no ruling (learning, the searches' choices) and its tests."""
     lines = [TABLE_START, "", "| Ruling | Mutants (implementation) | Tests that must kill them |",
              "|---|---|---|"]
     for n in range(1, 41):
@@ -145,6 +152,12 @@ def table() -> str:
         names = ", ".join(f"`{m.id}` ({m.impl})" for m in ms) or "none"
         tests = sorted({t.replace("tests/", "") for m in ms for t in m.tests})
         lines.append(f"| R{n} | {names} | {', '.join(f'`{t}`' for t in tests)} |")
+    lines += ["", "Mutants of no ruling: mistakes of learning and of the searches' choices.", "",
+              "| Mutant (implementation) | The mistake | Tests that must kill it |", "|---|---|---|"]
+    for m in MUTANTS:
+        if not m.rulings:
+            tests = ", ".join(f"`{t.replace('tests/', '')}`" for t in m.tests)
+            lines.append(f"| `{m.id}` ({m.impl}) | {m.description} | {tests} |")
     return "\n".join(lines + ["", TABLE_END])
 
 
@@ -177,7 +190,7 @@ def main(argv=None) -> int:
             status, path, count = locate(ROOT, m)
             bad += status != "ok"
             where = path.relative_to(ROOT) if path else f"{count} occurrences"
-            print(f"{m.id:24} R{','.join(map(str, m.rulings)):8} {m.impl:10} {status:9} {where}  "
+            print(f"{m.id:24} {ruled(m.rulings):9} {m.impl:10} {status:9} {where}  "
                   f"{m.description}")
         print(f"{len(mutants)} mutants, {bad} stale or ambiguous")
         return 1 if bad else 0
@@ -216,7 +229,7 @@ def main(argv=None) -> int:
         eta = ""
         if spent:
             eta = f", ETA {sum(spent) / len(spent) * (len(mutants) - i + 1) / 60:.1f} min"
-        print(f"[{i}/{len(mutants)}{eta}] {m.id} ({m.impl}, R{','.join(map(str, m.rulings))}): ",
+        print(f"[{i}/{len(mutants)}{eta}] {m.id} ({m.impl}, {ruled(m.rulings)}): ",
               end="", flush=True)
         status, path, count = locate(TREE, m)
         result = {"id": m.id, "rulings": list(m.rulings), "impl": m.impl, "tests": list(m.tests),
@@ -259,7 +272,7 @@ def main(argv=None) -> int:
     print(f"\nscore: {len(killed)}/{len(results)} killed "
           f"({100 * len(killed) / len(results):.0f}%) in {total / 60:.1f} min")
     for r in bad:
-        print(f"  {r['outcome'].upper():9} {r['id']} ({r['impl']}, R{','.join(map(str, r['rulings']))}): "
+        print(f"  {r['outcome'].upper():9} {r['id']} ({r['impl']}, {ruled(r['rulings'])}): "
               f"{r['description']}; tests: {' '.join(r['tests'])}"
               + (f"; {r['detail'][:200]}" if r["detail"] else ""))
     if args.json:

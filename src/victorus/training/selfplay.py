@@ -3,11 +3,14 @@ searched with the evaluator of the network so far, the positions worth learning 
 their labels.
 
 A game starts from up to ``opening`` random actions. Each later decision is searched by
-PUCT with root Dirichlet noise (``noise``, alpha 0.3, so that games cover what the
-search would not try); a share ``label_share`` of them, drawn per decision, gets the deep
-search (``label_iterations``) and is kept, the others get the fast one (``iterations``)
-and only move the game on, as KataGo's playout cap randomisation does: labels from a
-search much deeper than most of the game's. A kept position is labelled with
+PUCT; a share ``label_share`` of them, drawn per decision, gets the deep search
+(``label_iterations``) and is kept, the others get the fast one (``iterations``) and only
+move the game on, as KataGo's playout cap randomisation does: labels from a search much
+deeper than most of the game's. The fast searches mix root Dirichlet noise into their
+priors (``noise``, alpha 0.3, so that games cover what the search would not try); the
+deep one its own share (``label_noise``; training's settings: none, so that its visits,
+the policy label, are the search's choice and not the noise's). A kept position is
+labelled with
 
 - **a value per seat**: ``blend`` x the deep search's root value + (1 - blend) x the
   game's result on the share scale of every evaluation (`Game.share_returns`: a draw
@@ -51,7 +54,9 @@ class Play:
         blend: The deep search's value's share of a value label, 0 to 1.
         label_iterations: The deep search's iterations (None: ``iterations``).
         label_share: The share of decisions searched deep and kept, 0 to 1.
-        noise: The root Dirichlet noise's share of the priors, 0 to 1.
+        noise: The fast search's root Dirichlet noise's share of the priors, 0 to 1.
+        label_noise: The deep search's, 0 to 1 (its visits are the policy label: without
+            noise they are the search's own choice, not the noise's); None: ``noise``.
     """
 
     iterations: int
@@ -61,6 +66,7 @@ class Play:
     label_iterations: int | None = None
     label_share: float = 1.0
     noise: float = 0.0
+    label_noise: float | None = None
 
 
 def search_agent(evaluator: Evaluator | None, iterations: int, seed: int,
@@ -88,15 +94,18 @@ def search_agent(evaluator: Evaluator | None, iterations: int, seed: int,
 def _agents(seed: int, evaluator: Evaluator | None, play: Play) -> tuple[PUCTAgent, PUCTAgent]:
     """The fast and the deep search of a game."""
     rng = random.Random(seed)
-    fast, deep = (search_agent(evaluator, iterations, rng.getrandbits(64), noise_fraction=play.noise)
-                  for iterations in (play.iterations, play.label_iterations or play.iterations))
+    fast, deep = (search_agent(evaluator, iterations, rng.getrandbits(64), noise_fraction=noise)
+                  for iterations, noise in ((play.iterations, play.noise),
+                                            (play.label_iterations or play.iterations,
+                                             play.noise if play.label_noise is None
+                                             else play.label_noise)))
     return fast, deep
 
 
 def play_game(task: Task, evaluator: Evaluator | None, iterations: int,
               opening: int, max_actions: int, blend: float, *,
               label_iterations: int | None = None, label_share: float = 1.0,
-              noise: float = 0.0) -> list[Sample]:
+              noise: float = 0.0, label_noise: float | None = None) -> list[Sample]:
     """One self-play game: its kept positions' inputs and labels (the module's docstring).
     With the defaults every decision is searched with ``iterations`` and kept.
 
@@ -110,14 +119,15 @@ def play_game(task: Task, evaluator: Evaluator | None, iterations: int,
         blend: The deep search's value's share of a value label.
         label_iterations: The deep search's iterations (None: ``iterations``).
         label_share: The share of decisions searched deep and kept.
-        noise: The root Dirichlet noise's share of the priors.
+        noise: The fast search's root Dirichlet noise's share of the priors.
+        label_noise: The deep search's (None: ``noise``).
 
     Returns:
         One sample per kept position: its inputs, value label, legal actions' `Moves`
         and policy label.
     """
     return _play(task, evaluator, Play(iterations, opening, max_actions, blend,
-                                       label_iterations, label_share, noise))
+                                       label_iterations, label_share, noise, label_noise))
 
 
 def _play(task: Task, evaluator: Evaluator | None, play: Play) -> list[Sample]:

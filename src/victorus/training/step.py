@@ -32,6 +32,9 @@ class Adam:
     """Adam over a network's arrays, with decoupled weight decay (AdamW) on the weights
     (not the biases, not ``skip`` nor ``policy_capture``); the first layer's rows lazily
     (only the rows a batch touches are updated and decayed, with their own step counts).
+    The decay pulls toward ``anchor`` (arrays of the same shapes, such as the best network
+    so far: what a round learnt is kept unless its data says otherwise) or, with None,
+    toward 0.
     A run keeps one from round to round (`state`, `restored`): a fresh one's first steps
     move every weight a batch touches by about the learning rate, whatever its gradient,
     which would shake the network at the start of every round.
@@ -40,12 +43,15 @@ class Adam:
         arrays: The arrays it will update, by name.
         rate: The learning rate.
         decay: The weight decay, per unit of learning rate.
+        anchor: The arrays the decay pulls toward (None: 0); settable between steps.
     """
 
     DECAYED = ("w1", "wd", "w2", "w3", "policy_from", "policy_to", "policy_word")
 
-    def __init__(self, arrays: Mapping[str, NDArray[np.float32]], rate: float, decay: float = 0.0) -> None:
+    def __init__(self, arrays: Mapping[str, NDArray[np.float32]], rate: float, decay: float = 0.0,
+                 anchor: Mapping[str, NDArray[np.float32]] | None = None) -> None:
         self.rate, self.decay = rate, decay
+        self.anchor = anchor
         # float64 moments (the gradients' type), but the first layer's float32 (its size)
         self.m: dict[str, NDArray[np.floating]] = {
             k: np.zeros_like(v, dtype=np.float32 if k == "w1" else np.float64)
@@ -69,7 +75,7 @@ class Adam:
                 rows, g = cast(tuple[NDArray[np.intp], NDArray[np.float64]], gradient)
                 self.row_t[rows] += 1
                 steps = self.row_t[rows][:, None]
-                arrays[name][rows] *= 1 - self.rate * self.decay
+                self._decay(arrays, name, rows)
                 m = self.m[name][rows] = b1 * self.m[name][rows] + (1 - b1) * g
                 v = self.v[name][rows] = b2 * self.v[name][rows] + (1 - b2) * g * g
                 arrays[name][rows] -= (self.rate * (m / (1 - b1 ** steps))
@@ -79,11 +85,21 @@ class Adam:
             self.t[name] += 1
             t = self.t[name]
             if name in self.DECAYED:
-                arrays[name] *= 1 - self.rate * self.decay
+                self._decay(arrays, name, slice(None))
             self.m[name] = b1 * self.m[name] + (1 - b1) * grad
             self.v[name] = b2 * self.v[name] + (1 - b2) * grad * grad
             arrays[name] -= self.rate * (self.m[name] / (1 - b1 ** t)) / \
                 (np.sqrt(self.v[name] / (1 - b2 ** t)) + eps)
+
+    def _decay(self, arrays: dict[str, NDArray[np.float32]], name: str,
+               rows: NDArray[np.intp] | slice) -> None:
+        """``arrays[name][rows]`` moved ``rate x decay`` of the way to the anchor's (or 0)."""
+        keep = 1 - self.rate * self.decay
+        if self.anchor is None:
+            arrays[name][rows] *= keep
+        else:
+            toward = self.anchor[name][rows]
+            arrays[name][rows] = toward + keep * (arrays[name][rows] - toward)
 
     def state(self) -> dict[str, NDArray[Any]]:
         """Its moments and step counts as arrays (victorus.training.checkpoint writes and checks them).
