@@ -228,19 +228,24 @@ def test_a_training_run_whose_worker_dies_stops_and_resumes(tmp_path):
             f"out-of-memory killer))") in err
     assert f"; round 1 is lost, round 0 is saved in {str(out)!r}: --resume goes on " \
            f"from there" in err
-    assert sorted(os.listdir(out)) == ["curve.json", "network.vnet", "round-0.vnet", "window-0.npz"]
+    assert sorted(os.listdir(out)) == ["curve.json", "curve.svg", "network.vnet",
+                                       "round-0.vnet", "window-0.npz"]
     subprocess.run([sys.executable, "-c", TRAIN, str(out), "--resume"], check=True)
     assert [p["round"] for p in json.loads((out / "curve.json").read_text())["points"]] == [0, 1]
-    assert sorted(os.listdir(out)) == ["curve.json", "network.vnet", "optimiser-1.npz",
-                                       "round-0.vnet", "round-1.vnet", "window-1.npz"]
+    assert sorted(os.listdir(out)) == ["curve.json", "curve.svg", "network.vnet", "optimiser-1.npz",
+                                       "positions-1.npz", "round-0.vnet",
+                                       "round-1.vnet", "window-1.npz"]
 
 
 # -- a folder that holds a run, a damaged checkpoint -----------------------------------------
 
+#: An acceptance test that accepts every candidate not infinitely weaker (its hypotheses
+#: 4,000 Elo below the best, both bounds 0), and the anchors played (round 2: round 0).
 TINY = dict(rounds=2, games=4, iterations=12, label_iterations=16, label_share=1.0,
             max_actions=40, epochs=2, batch=64, hidden=8, hidden2=4, window=2,
-            holdout_games=2, gate_games=2, gate_threshold=0.0, match_iterations=8,
-            curve_games=2, mix=(("compact", 2, "standard", 1),))
+            holdout_games=2, gate_games=2, elo0=-4000, elo1=-3999, alpha=0.5, beta=0.5,
+            anchor_games=2, match_iterations=8, curve_games=2,
+            mix=(("compact", 2, "standard", 1),))
 #: No matches and no held-out set: for the runs whose files alone matter.
 QUIET = dict(holdout_games=0, gate_games=0, curve_games=0)
 #: The finished run's last round, and its files that --resume reads.
@@ -262,7 +267,9 @@ def finished_run(tmp_path_factory):
     from victorus.training import Settings, train
     out = tmp_path_factory.mktemp("finished") / "run"
     train(str(out), Settings(**TINY), progress=False)
-    assert sorted(os.listdir(out)) == ["curve.json", "network.vnet", OPTIMISER, "round-0.vnet",
+    assert sorted(os.listdir(out)) == ["curve.json", "curve.svg", "network.vnet", OPTIMISER,
+                                       "positions-1.npz", "positions-2.npz",
+                                       "positions-holdout.npz", "round-0.vnet",
                                        "round-1.vnet", "round-2.vnet", WINDOW]
     return out
 
@@ -288,7 +295,7 @@ def test_a_second_run_into_a_runs_folder_is_refused_and_changes_nothing(run_copy
     before = listing(run_copy)
     from victorus.training import Settings, train
     with pytest.raises(victorus.ConfigError, match=r"holds a training run \(3 round files: "
-                       r"curve\.json, network\.vnet, optimiser-2\.npz, round-0\.vnet, \.\.\.\): go "
+                       r"curve\.json, curve\.svg, network\.vnet, optimiser-2\.npz, \.\.\.\): go "
                        r"on with resume \(--resume\), replace it with overwrite \(--overwrite\)"):
         train(str(run_copy), Settings(**TINY), progress=False)
     assert main(["train", str(run_copy), "--rounds", "1", "--games", "2"]) == 2
@@ -303,7 +310,7 @@ def test_overwrite_replaces_the_run_and_only_its_files(run_copy):
         (run_copy / name).write_text("mine")
     tiny_run(run_copy, overwrite=True)
     assert sorted(p.name for p in run_copy.iterdir()) == sorted(
-        ["curve.json", "network.vnet", "round-0.vnet", "window-0.npz", *mine])
+        ["curve.json", "curve.svg", "network.vnet", "round-0.vnet", "window-0.npz", *mine])
     assert all((run_copy / name).read_text() == "mine" for name in mine)
     assert [p["round"] for p in json.loads((run_copy / "curve.json").read_text())["points"]] == [0]
     with pytest.raises(victorus.ConfigError, match="resume or overwrite, not both"):
@@ -705,6 +712,9 @@ def damaged_curves():
         return lambda curve: curve["points"][0].update(changes)
 
     not_a_score = "must be null or a match's score (fields score, low, high, games, wins, losses)"
+    not_a_test = ("must be null or an acceptance test (fields verdict, llr, lower, upper, games, "
+                  "groups, score, low, high, verdict one of accept, reject, cap)")
+    not_anchors = "anchors must be a list of matches against earlier rounds"
     return {
         "a string round": (point(round="1"), "round must be an integer"),
         "a network that is no content name": (point(network="../x"),
@@ -736,15 +746,44 @@ def damaged_curves():
         "a rate as a string": (point(labelled_per_second="fast"),
                                "point 2: labelled_per_second must be"),
         # the matches: null or a score
-        "a gate of a number": (point(gate=0.5), f"point 2: gate {not_a_score}"),
-        "a gate as a list": (point(gate=[0.5, 0.4, 0.6, 2, 1, 0]), f"point 2: gate {not_a_score}"),
-        "a gate without its wins": (dropped("gate", "wins"), f"point 2: gate {not_a_score}"),
-        "a gate with an extra field": (score("gate", draws=0), f"point 2: gate {not_a_score}"),
-        "a gate scoring 1.5": (score("gate", score=1.5), f"point 2: gate {not_a_score}"),
-        "a gate's NaN low end": (score("gate", low=float("nan")), f"point 2: gate {not_a_score}"),
-        "a gate's negative games": (score("gate", games=-2), f"point 2: gate {not_a_score}"),
-        "a gate's games as true": (score("gate", games=True), f"point 2: gate {not_a_score}"),
-        "a gate's wins as a string": (score("gate", wins="1"), f"point 2: gate {not_a_score}"),
+        "a gate of a number": (point(gate=0.5), f"point 2: gate {not_a_test}"),
+        "a gate as a list": (point(gate=["accept", 0.5, 0, 0, 2, 1, 1, 1, 1]),
+                             f"point 2: gate {not_a_test}"),
+        "a gate without its groups": (dropped("gate", "groups"), f"point 2: gate {not_a_test}"),
+        "a gate with an extra field": (score("gate", draws=0), f"point 2: gate {not_a_test}"),
+        "a gate scoring 1.5": (score("gate", score=1.5), f"point 2: gate {not_a_test}"),
+        "a gate's NaN low end": (score("gate", low=float("nan")), f"point 2: gate {not_a_test}"),
+        "a gate's score outside its interval": (score("gate", low=0.9, high=1.0, score=0.5),
+                                                f"point 2: gate {not_a_test}"),
+        "a gate's negative games": (score("gate", games=-2), f"point 2: gate {not_a_test}"),
+        "a gate's games as true": (score("gate", games=True), f"point 2: gate {not_a_test}"),
+        "a gate of more groups than games": (score("gate", groups=3), f"point 2: gate {not_a_test}"),
+        "a gate's groups as a string": (score("gate", groups="1"), f"point 2: gate {not_a_test}"),
+        "a gate's unknown verdict": (score("gate", verdict="maybe"), f"point 2: gate {not_a_test}"),
+        "a gate's infinite LLR": (score("gate", llr=float("inf")), f"point 2: gate {not_a_test}"),
+        "anchors as null": (point(anchors=None), f"point 2: {not_anchors}"),
+        "an anchor of a later round": (lambda curve: curve["points"][-1]["anchors"][0].update(round=2),
+                                       f"point 2: {not_anchors}"),
+        "an anchor without its high end": (lambda curve: curve["points"][-1]["anchors"][0].pop("high"),
+                                           f"point 2: {not_anchors}"),
+        "a rating as a number": (point(rating=12.5), "point 2: rating must be null or a rating"),
+        "a rating outside its interval": (lambda curve: curve["points"][-1]["rating"].update(
+            elo=1e5), "point 2: rating must be null or a rating"),
+        "a rating not the ladder's": (lambda curve: curve["points"][-1]["rating"].update(
+            elo=curve["points"][-1]["rating"]["low"]), "point 2: its rating {"),
+        "a held-out configuration of another board": (
+            lambda curve: curve["points"][-1]["holdout_by_config"][0].update(board="hexagon"),
+            "point 2: holdout_by_config must be a list of a configuration's losses"),
+        "a held-out configuration of 7 teams": (
+            lambda curve: curve["points"][-1]["holdout_by_config"][0].update(teams=7),
+            "point 2: holdout_by_config must be"),
+        "held-out losses as an object": (point(holdout_by_config={}),
+                                         "point 2: holdout_by_config must be"),
+        "no format": (lambda curve: curve.pop("format"),
+                      "curve.json was written by an earlier victorus (its rounds were gated by a "
+                      "fixed score, not the acceptance test): this victorus reads curves of "
+                      "format 2; train a new run"),
+        "format 3": (lambda curve: curve.update(format=3), "it needs an object with 'format' (2)"),
         "vs round 0 as a string": (point(vs_start="won"), f"point 2: vs_start {not_a_score}"),
         "vs round 0 without its score": (dropped("vs_start", "score"),
                                          f"point 2: vs_start {not_a_score}"),
@@ -774,69 +813,80 @@ def damaged_curves():
 
 
 def contradictions():
-    """Curves whose rounds contradict each other or the run's gate (the finished run: gated
-    rounds 1 and 2 at threshold 0.0, both accepted, their curve matches played): (how, the
-    words of the refusal). A match given as its counts gets the score they make."""
+    """Curves whose rounds contradict each other or the run's acceptance test (the finished
+    run: rounds 1 and 2 accepted by a test whose bounds are both 0, round 2 against the anchor
+    round 0, their curve matches played): (how, the words of the refusal). A point's change
+    of ``gate`` or of its anchor updates the fields it names."""
     def points(*changes, **settings):
         def do(curve):
             curve["settings"].update(settings)
             for point, change in zip(curve["points"], changes):
+                change = dict(change)
+                if isinstance(change.get("gate"), dict) and point["gate"] is not None:
+                    point["gate"].update(change.pop("gate"))
+                if "anchor" in change:
+                    point["anchors"][0].update(change.pop("anchor"))
                 point.update(change)
-                for name in ("gate", "vs_start", "vs_heuristic"):
-                    if isinstance(change.get(name), dict):
-                        point[name] = curve_score(**change[name])
         return do
 
-    refused = dict(accepted=False, vs_start=None, vs_heuristic=None)
-    won, drawn, lost = {"wins": 2, "losses": 0}, {"wins": 0, "losses": 0}, {"wins": 0, "losses": 2}
+    refused = dict(accepted=False, vs_start=None, vs_heuristic=None, anchors=[])
+    rejected = {"verdict": "reject", "llr": -1.0}
     return {
-        "an accepted round below the threshold": (
-            points({}, {"gate": won}, {"gate": drawn}, gate_threshold=0.75),
-            "round 2 is accepted, but its gate score 0.5 is below the gate threshold 0.75"),
-        "a refused round at the threshold": (
-            points({}, {}, {**refused, "best": 1, "gate": lost}),
-            "round 2 is refused, but its gate score 0 reaches the gate threshold 0"),
+        "an accepted round the test refused": (
+            points({}, {}, {"gate": rejected, "anchors": []}),
+            "round 2 is accepted, but its test's verdict is 'reject'"),
+        "a verdict its ratio does not give": (
+            points({}, {}, {"gate": {"verdict": "reject"}}),
+            "round 2: its test's verdict 'reject' does not follow from its LLR"),
+        "a cap not reached": (
+            points({}, {}, {**refused, "best": 1, "gate": {"verdict": "cap"}}),
+            "round 2: its test's verdict 'cap' does not follow"),
+        "bounds that are not the run's": (
+            points(alpha=0.05), "round 1: its test's bounds [0, 0] are not the run's alpha and "
+                                "beta's [-0.6419, 2.3026]"),
+        "an accepted round that lost to an anchor": (
+            points({}, {}, {"anchor": {"score": 0.2, "low": 0.1, "high": 0.4}}),
+            "round 2 is accepted, but its test's verdict is 'accept' and its anchors' high ends "
+            "[0.4] (below 0.5 refuses)"),
+        "a refused round with no anchor lost": (
+            points({}, {}, {**refused, "best": 1}),
+            "round 2's anchors are rounds [], not the run's anchors for it, rounds [0]"),
+        "an anchor missing": (points({}, {}, {"anchors": []}),
+                              "round 2's anchors are rounds [], not the run's anchors for it"),
+        "an anchor of too few games": (points(anchor_games=4),
+                                       "round 2's anchors are rounds [0], not the run's anchors "
+                                       "for it, rounds [0], of 4 games or more"),
         "a refused round whose best is round 0": (
-            points({}, {"gate": won}, {**refused, "best": 0, "gate": drawn}, gate_threshold=0.75),
+            points({}, {}, {**refused, "best": 0, "gate": rejected}),
             "round 2 is refused, so its best is the best after round 1 (round 1), not round 0"),
         "searched by a round never the best": (
-            points({}, {**refused, "best": 0, "gate": drawn}, {"gate": won, "searched_by": 1},
-                   gate_threshold=0.75),
+            points({}, {**refused, "best": 0, "gate": rejected}, {"searched_by": 1, "anchors": []}),
             "round 2 was searched by round 1, but self-play searches with round 0's network or "
             "with the best after round 1 (round 0)"),
         "round 1 searched by no round": (points({}, {"searched_by": -1}),
                                          "round 1 was searched by round -1"),
-        "a gate score that is not its games'": (
-            points({}, {}, {"gate": {"score": 0.9}}),
-            "round 2: its gate score 0.9 is not its games' (1 won and 1 lost of 2, a draw as "
-            "half: 0.5000)"),
         "an ungated round of a gated run": (points({}, {}, {"gate": None}),
                                             "round 2 has no gate, but the run's gate_games is 2"),
         "a gated round of an ungated run": (points(gate_games=0),
                                             "round 1 has a gate, but the run's gate_games is 0"),
         "a refused round without a gate": (
             points({}, {"gate": None}, {"gate": None, **refused, "best": 1}, gate_games=0),
-            "round 2 is refused without a gate (an ungated round is accepted)"),
-        "a gate of other games": (points({}, {}, {"gate": {"games": 4}}),
-                                  "round 2: its gate of 4 games (1 won, 1 lost) is not the run's "
-                                  "gate of 2 games"),
-        "a gate winning more than it played": (points({}, {}, {"gate": {"wins": 2}}),
-                                               "round 2: its gate of 2 games (2 won, 1 lost)"),
+            "round 2 is refused or plays anchors without a gate"),
         "an accepted round without curve matches": (
             points({}, {}, {"vs_start": None}),
             "round 2 is accepted and the run's curve_games is 2, so its vs_start must be a match "
             "of 2 games, got None"),
         "a refused round with curve matches": (
-            points({}, {"gate": won}, {"accepted": False, "best": 1, "gate": drawn},
-                   gate_threshold=0.75),
+            points({}, {}, {"accepted": False, "best": 1, "gate": rejected, "anchors": []}),
             "round 2 is refused and the run's curve_games is 2, so its vs_start must be null"),
-        "curve matches of other games": (points({}, {}, {"vs_heuristic": {"games": 4}}),
+        "curve matches of other games": (points({}, {}, {"vs_heuristic": curve_score(games=4)}),
                                          "so its vs_heuristic must be a match of 2 games"),
         "curve matches in a run without them": (points(curve_games=0),
                                                 "round 1 is accepted and the run's curve_games is 0"),
-        "round 0 with a gate": (points({"gate": {}}), "round 0 (the start) plays no gate and no match"),
-        "a threshold of a string": (points(gate_threshold="high"),
-                                    "settings: gate_threshold must be a number from 0 to 1"),
+        "round 0 with a gate": (points({"vs_start": curve_score()}),
+                                "round 0 (the start) plays no gate and no match"),
+        "an alpha of a string": (points(alpha="high"),
+                                 "settings: alpha must be a number from 1e-300 to 0.5"),
         "gate games of a float": (points(gate_games=2.0),
                                   "settings: gate_games must be an integer from 0 to 100000"),
     }
@@ -880,12 +930,18 @@ def test_every_round_records_its_networks_content_and_a_replaced_file_is_refused
     assert points[1].network in message and points[LAST].network in message
 
 
-def test_a_curve_written_before_networks_were_named_is_resumed(run_copy):
+def test_a_curve_of_an_earlier_victorus_is_refused_naming_why(run_copy, capsys):
+    """A curve of the fixed gate (no ``format``, a gate of a score over a fixed number of
+    games) is neither resumed nor drawn: one line says why."""
     curve = json.loads((run_copy / "curve.json").read_text())
-    for point in curve["points"]:
-        del point["network"]
+    del curve["format"]
     (run_copy / "curve.json").write_text(json.dumps(curve))
-    assert resume(run_copy, rounds=LAST).info["round"] == LAST         # nothing trained
+    message = refused_on_resume(run_copy, "curve.json was written by an earlier victorus")
+    assert "this victorus reads curves of format 2" in message
+    capsys.readouterr()
+    assert main(["curve", str(run_copy)]) == 2
+    err = capsys.readouterr().err
+    assert "curve.json was written by an earlier victorus" in err and err.count("\n") == 1
 
 
 def accepted_curves():
@@ -898,14 +954,22 @@ def accepted_curves():
         return lambda curve: [p.update(changes) for p in curve["points"][1:]]
 
     def refused(curve):
-        curve["points"][1]["gate"] = curve_score(wins=2, losses=0)
+        curve["points"][2]["gate"].update(verdict="reject", llr=-0.5)
         curve["points"][2].update(accepted=False, best=1, vs_start=None, vs_heuristic=None,
-                                  gate=curve_score(wins=1, losses=1))
+                                  anchors=[])
+
+    def capped(curve):
+        curve["points"][2]["gate"].update(verdict="cap", llr=-0.5, lower=-2.9444, upper=2.9444)
+        curve["points"][1]["gate"].update(llr=3.0, lower=-2.9444, upper=2.9444)
+        curve["points"][2].update(accepted=False, best=1, vs_start=None, vs_heuristic=None,
+                                  anchors=[])
     return {
-        "an ungated run": (each(gate=None), {"gate_games": 0}, LAST),
+        "an ungated run": (each(gate=None, anchors=[]), {"gate_games": 0}, LAST),
         "a run without curve matches": (each(vs_start=None, vs_heuristic=None),
                                         {"curve_games": 0}, LAST),
-        "a refused round": (refused, {"gate_threshold": 0.75}, 1),
+        "a run without anchors": (each(anchors=[]), {"anchor_games": 0}, LAST),
+        "a refused round": (refused, {}, 1),
+        "a round refused at the cap": (capped, {"alpha": 0.05, "beta": 0.05}, 1),
         "a round searched by round 0": (point(searched_by=0), {}, LAST),
         "NaN losses (no held-out set)": (point(validation_loss=float("nan"),
                                                heuristic_loss=float("nan"),
@@ -916,10 +980,13 @@ def accepted_curves():
 
 @pytest.mark.parametrize("change", list(accepted_curves()))
 def test_a_curve_within_its_ranges_is_resumed(run_copy, change):
+    from victorus.training.ladder import ladder
     do, settings, best = accepted_curves()[change]
     curve = json.loads((run_copy / "curve.json").read_text())
     do(curve)
     curve["settings"].update(settings)
+    for point, rating in zip(curve["points"], ladder(curve["points"])):   # its matches' ladder
+        point["rating"] = rating
     (run_copy / "curve.json").write_text(json.dumps(curve))
     assert resume(run_copy, rounds=LAST, **settings).info["round"] == best    # nothing trained
 
@@ -958,7 +1025,10 @@ def test_a_round_network_of_another_shape_is_refused_naming_it(run_copy, name):
 def test_a_whole_run_resumes_after_the_checks(run_copy):
     network = resume(run_copy)
     assert network.info["round"] == 3
-    assert sorted(os.listdir(run_copy)) == ["curve.json", "network.vnet", "optimiser-3.npz",
+    assert sorted(os.listdir(run_copy)) == ["curve.json", "curve.svg", "network.vnet",
+                                            "optimiser-3.npz", "positions-1.npz",
+                                            "positions-2.npz", "positions-3.npz",
+                                            "positions-holdout.npz",
                                             "round-0.vnet", "round-1.vnet", "round-2.vnet",
                                             "round-3.vnet", "window-3.npz"]
     points = json.loads((run_copy / "curve.json").read_text())["points"]

@@ -134,7 +134,7 @@ def test_a_fit_start_overwrites(run_copy, tmp_path):
     start = tmp_path / "start.vnet"
     Network.fresh(8, 4, trained={"boards": ["compact", "standard"], "players": [2, 3]}).save(start)
     train(str(run_copy), Settings(**{**TINY, "start": str(start)}), overwrite=True, progress=False)
-    assert sorted(p.name for p in run_copy.iterdir()) == ["curve.json", "network.vnet",
+    assert sorted(p.name for p in run_copy.iterdir()) == ["curve.json", "curve.svg", "network.vnet",
                                                           "round-0.vnet", "window-0.npz"]
 
 

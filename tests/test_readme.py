@@ -152,11 +152,13 @@ def test_agents_doc_examples_run(capsys):
 
 
 def test_training_doc_examples_run(tmp_path, monkeypatch, capsys):
-    """docs/training.md: the shipped network and a fresh one evaluate a position, and a
-    tiny training run writes its network, run as written."""
+    """docs/training.md: the shipped network and a fresh one evaluate a position, a tiny
+    training run writes its network, and its dataset reads back, run as written."""
     monkeypatch.chdir(tmp_path)
-    namespace = run_doc_blocks("training.md", 2)
+    namespace = run_doc_blocks("training.md", 3)
     assert namespace["network"].info["round"] == namespace["points"][-1].best
+    data = namespace["data"]                        # the dataset of the tiny run's round 1
+    assert len(data.samples) == namespace["points"][-1].positions and data.position(0).ply == data.ply[0]
     assert namespace["points"][-1].round == 1 and namespace["policy"].sum() > 0.99
     assert (tmp_path / "runs" / "tiny" / "network.vnet").exists()
     out = capsys.readouterr().out

@@ -18,10 +18,15 @@ from victorus.errors import ConfigError
 from victorus.evaluation.network import Network
 from victorus.evaluation.twin import Batch, inputs, loss_and_gradients, moves
 from victorus.training import Settings, game_tasks, play_game, read_run, train
+from victorus.training.dataset import read_dataset
+from victorus.training.labels import LabelSet
 
+#: An acceptance test that accepts every candidate not infinitely weaker: its hypotheses
+#: 4,000 Elo below the best, both bounds 0.
+ACCEPT_ALL = dict(elo0=-4000, elo1=-3999, alpha=0.5, beta=0.5)
 TINY = dict(rounds=2, games=4, iterations=12, label_iterations=16, label_share=1.0,
             max_actions=40, epochs=2, batch=64, hidden=8, hidden2=4, window=2,
-            holdout_games=2, gate_games=2, gate_threshold=0.0, match_iterations=8,
+            holdout_games=2, gate_games=2, **ACCEPT_ALL, anchor_games=2, match_iterations=8,
             curve_games=2, mix=(("compact", 2, "standard", 1), ("standard", 3, "quick", 1)))
 
 
@@ -35,16 +40,25 @@ def run(tmp_path, name, **changes):
 
 def test_a_tiny_run_writes_its_checkpoints_and_curve(tmp_path):
     out, network, points = run(tmp_path, "run")
-    assert sorted(os.listdir(out)) == ["curve.json", "network.vnet", "optimiser-2.npz",
-                                       "round-0.vnet", "round-1.vnet", "round-2.vnet",
-                                       "window-2.npz"]
+    assert sorted(os.listdir(out)) == ["curve.json", "curve.svg", "network.vnet",
+                                       "optimiser-2.npz", "positions-1.npz", "positions-2.npz",
+                                       "positions-holdout.npz", "round-0.vnet", "round-1.vnet",
+                                       "round-2.vnet", "window-2.npz"]
     curve = json.loads((out / "curve.json").read_text())
+    for number in (1, 2):                                   # every round's games, kept whole
+        data = read_dataset(str(out / f"positions-{number}.npz"))
+        assert len(data.games) == 4 and len(data.samples) == curve["points"][number]["positions"] \
+            - (curve["points"][1]["positions"] if number == 2 else 0)
+    for point in curve["points"][1:]:                       # the label study, every round
+        labels = point["labels"]
+        assert labels["positions"] == len(LabelSet.read().positions)
+        assert 0 < labels["floor"] < labels["student"] and labels["teacher"] > 0
     assert [p["round"] for p in curve["points"]] == [0, 1, 2] == [p.round for p in points]
     assert curve["points"][0]["games"] == 0 and curve["points"][0]["searched_by"] == -1
     for point in curve["points"][1:]:
         assert point["games"] == 4 and point["positions"] > 0
         assert all(np.isfinite(point["train_loss"])) and len(point["train_loss"]) == 2
-        assert point["accepted"] and point["gate"]["games"] == 2
+        assert point["accepted"] and point["gate"]["verdict"] == "accept"
         assert point["vs_start"]["games"] == point["vs_heuristic"]["games"] == 2
         assert point["labelled_per_second"] > 0 and np.isfinite(point["policy_loss"])
     loaded = Network.load(out / "network.vnet")
@@ -97,7 +111,9 @@ def test_resuming_goes_on_as_one_run_would(tmp_path):
 def test_the_loop_data_reads_back_through_read_run(tmp_path):
     out, _, points = run(tmp_path, "run", window=1)
     settings, saved, windows = read_run(str(out))
-    assert settings["games"] == 4 and saved == points
+    # the ladder is refitted every round: a reported point's rating is the one of its round
+    assert settings["games"] == 4 and saved[-1] == points[-1]
+    assert [{**vars(p), "rating": None} for p in saved] == [{**vars(p), "rating": None} for p in points]
     assert len(windows) == 1 and len(windows[0]) == points[-1].positions
     board, rows, dense, terms, teams, target, origin, to, capture, policy = windows[0][0]
     assert board in ("compact", "standard") and len(origin) == len(to) == len(capture) \
@@ -149,10 +165,11 @@ def test_the_gate_refuses_a_weaker_candidate(tmp_path, monkeypatch):
         arrays["skip"] = -3 * arrays["skip"]
         return Network(arrays, network.trained, network.info), [0.0]
     monkeypatch.setattr(loop, "fit", backwards)
-    out, best, points = run(tmp_path, "gated", gate_games=8, gate_threshold=0.55,
-                            match_iterations=40, curve_games=0, rounds=1,
+    out, best, points = run(tmp_path, "gated", gate_games=8, elo0=0, elo1=200, alpha=0.05,
+                            beta=0.05, match_iterations=40, curve_games=0, rounds=1,
                             mix=(("compact", 2, "standard", 1),))
-    assert points[1].gate["score"] < 0.55 and not points[1].accepted and points[1].best == 0
+    assert points[1].gate["verdict"] in ("reject", "cap") and points[1].gate["score"] < 0.5
+    assert not points[1].accepted and points[1].best == 0 and not points[1].anchors
     assert points[1].vs_start is None
     start = Network.load(out / "round-0.vnet")
     assert Network.load(out / "network.vnet").arrays["skip"].tobytes() == \
@@ -281,8 +298,11 @@ def test_the_policy_gradients_are_those_of_the_loss():
 
 def test_settings_are_checked():
     for bad in ({"backend": "spark"}, {"games": 0}, {"blend": 1.5}, {"weight_decay": -1},
-                {"mix": (("hexagon", 2, "standard", 1),)}, {"gate_games": 3},
-                {"label_share": 1.5}, {"policy_weight": -1}, {"gate_threshold": 2},
+                {"mix": (("hexagon", 2, "standard", 1),)}, {"gate_games": -1},
+                {"label_share": 1.5}, {"policy_weight": -1}, {"alpha": 0.6}, {"beta": 0},
+                {"elo0": 20, "elo1": 20}, {"elo1": 5000}, {"anchor_games": -2},
+                {"gate_mix": (("standard", 6, "standard", 1),)},
+                {"gate_mix": (("compact", 2, "standard", 0),)},
                 {"start": 5}, {"label_iterations": 0}, {"seed": -1}, {"seed": None},
                 {"mix": (("compact", 2, "standard", 0),)}, {"mix": (("compact", 2, "standard", 1.5),)},
                 {"mix": ()}, {"hidden": 0}, {"label_share": 0}, {"address": 5}):

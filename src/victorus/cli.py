@@ -1,5 +1,5 @@
 """Command line: ``victorus perft | simulate | bench | tournament | match | network compare | render |
-play | serve | train``."""
+play | serve | train | curve``."""
 
 from __future__ import annotations
 
@@ -198,6 +198,7 @@ def build_parser() -> argparse.ArgumentParser:
     _render_parser(commands)
     _bench_parser(commands)
     _train_parser(commands)
+    _curve_parser(commands)
     return parser
 
 
@@ -413,14 +414,16 @@ def _bench_parser(commands: _Commands) -> None:
 
 def _train_parser(commands: _Commands) -> None:
     from .training import BACKENDS, Settings
+    from .training.settings import DECAY_TOWARD
     d = Settings()
     p = commands.add_parser(
         "train", help="train the learned evaluation from self-play of best",
         description="Train a network for the learned evaluation, its value and its policy: "
                     "rounds of self-play by best with the best network so far, training on the "
-                    "positions searched deep, and a gate the new network must pass to replace "
-                    "the best; a checkpoint after each round in OUT (network.vnet: the best, "
-                    "round-N.vnet, curve.json). docs/training.md tells the recipe.")
+                    "positions searched deep, and an acceptance test (a sequential probability "
+                    "ratio test) the new network must pass to replace the best; a checkpoint "
+                    "after each round in OUT (network.vnet: the best, round-N.vnet, curve.json, "
+                    "curve.svg). docs/training.md tells the recipe.")
     p.add_argument("out", metavar="OUT", help="the folder of the checkpoints and the curve")
     def setting(flag: str, ints: tuple[int, int] | None, help: str) -> None:
         """An option for the Settings field of its name: an int from ``ints[0]`` to
@@ -441,7 +444,9 @@ def _train_parser(commands: _Commands) -> None:
     setting("--label-iterations", (1, 1_000_000),
             "the deep search's iterations (the decisions kept for training)")
     setting("--label-share", None, "the share of self-play decisions searched deep and kept")
-    setting("--noise", None, "the root Dirichlet noise's share of self-play's priors")
+    setting("--noise", None, "the root Dirichlet noise's share of the fast searches' priors")
+    setting("--label-noise", None,
+            "the deep search's root noise (its visit counts are the policy label)")
     setting("--blend", None,
             "the deep search's value's share of a value label (the rest: the game's result)")
     setting("--epochs", (0, 1000), "passes over the window's positions a round")
@@ -452,10 +457,18 @@ def _train_parser(commands: _Commands) -> None:
     setting("--hidden2", (1, 1024), "units of the second layer of a fresh start")
     setting("--learning-rate", None, "Adam's step size")
     setting("--weight-decay", None, "AdamW's decay of the weights, per unit of learning rate")
+    p.add_argument("--decay-toward", choices=DECAY_TOWARD, default=d.decay_toward,
+                   help="what the decay pulls the weights toward: the best network so far, or 0")
     setting("--holdout-games", (0, 100_000), "games of the fixed held-out set")
     setting("--gate-games", (0, 100_000),
-            "games of the gate against the best so far (0: accept every round)")
-    setting("--gate-threshold", None, "the score a new network needs in the gate")
+            "the acceptance test's cap on its games against the best so far (0: no test, "
+            "accept every round)")
+    setting("--elo0", None, "the test's H0: the new network this many Elo above the best")
+    setting("--elo1", None, "the test's H1: the new network this many Elo above the best")
+    setting("--alpha", None, "the test's most probability of accepting under H0")
+    setting("--beta", None, "the test's most probability of refusing under H1")
+    setting("--anchor-games", (0, 100_000),
+            "games of an accepted network against each anchor (round 0, the first accepted)")
     setting("--match-iterations", (1, 1_000_000),
             "iterations a decision in the gate's and the curve's matches")
     setting("--curve-games", (0, 100_000),
@@ -476,11 +489,43 @@ def _train_parser(commands: _Commands) -> None:
     _add_log_options(p)
 
 
+def _curve_parser(commands: _Commands) -> None:
+    p = commands.add_parser(
+        "curve", help="a training run's curve: a line a round, and its picture",
+        description="Print the curve of the training run in RUN (victorus train's OUT; its "
+                    "curve.json, checked), a line a round; --plot draws it as an SVG: the "
+                    "losses per epoch and per configuration, the ladder's Elo by round with "
+                    "95%% intervals, and the acceptance decisions.")
+    p.add_argument("run", metavar="RUN", help="the folder of a training run")
+    p.add_argument("--plot", default=None, metavar="FILE",
+                   help="write the curve's picture to FILE (.svg); unset, none")
+
+
+def cmd_curve(args: argparse.Namespace) -> int:
+    from .training import Point, format_point
+    from .training.checkpoint import read_curve
+    from .training.plot import curve_svg
+    path = os.path.join(args.run, "curve.json")
+    if args.plot is not None:
+        if not args.plot.lower().endswith(".svg"):
+            raise VictorusError(f"--plot must end in .svg, got {shown_path(args.plot)}")
+        _check_outputs(("--plot", args.plot), inputs=[("RUN's curve", path)])
+    settings, points = read_curve(path)
+    for point in points:
+        print(format_point(Point(**point)))
+    if args.plot is not None:
+        write_atomic(args.plot, curve_svg(settings, points))
+        print(f"wrote {shown_path(args.plot, quoted=False)}")
+    return 0
+
+
 #: The options of ``victorus train`` that are training.Settings' fields of the same name.
 TRAIN_SETTINGS = ("rounds", "minutes", "start", "games", "iterations", "label_iterations",
-                  "label_share", "noise", "blend", "epochs", "window", "batch", "policy_weight",
-                  "hidden", "hidden2", "learning_rate", "weight_decay", "holdout_games",
-                  "gate_games", "gate_threshold", "match_iterations", "curve_games", "seed",
+                  "label_share", "noise", "label_noise", "blend", "epochs", "window", "batch",
+                  "policy_weight", "hidden", "hidden2", "learning_rate", "weight_decay",
+                  "decay_toward", "holdout_games",
+                  "gate_games", "elo0", "elo1", "alpha", "beta", "anchor_games",
+                  "match_iterations", "curve_games", "seed",
                   "workers", "backend", "address", "distil")
 
 
@@ -778,7 +823,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "perft": cmd_perft, "simulate": cmd_simulate, "bench": cmd_bench,
     "tournament": cmd_tournament, "match": cmd_match, "network": cmd_network,
     "render": cmd_render, "play": cmd_play,
-    "serve": cmd_serve, "train": cmd_train}
+    "serve": cmd_serve, "train": cmd_train, "curve": cmd_curve}
 
 
 #: The exit status of a command stopped by Ctrl-C (SIGINT), and by SIGTERM (128 + its number).

@@ -8,8 +8,11 @@ folder's modules:
   games are dealt over (`MIX`);
 - `victorus.training.selfplay`: the games and their labelled positions;
 - `victorus.training.step`: batches of positions, AdamW and `fit`;
-- `victorus.training.gating`: the gate's rule and its matches (victorus.match);
-- `victorus.training.checkpoint`: the run's files, written and checked when read back.
+- `victorus.training.gating`: the acceptance test and its matches (victorus.match);
+- `victorus.training.sprt`: the test's statistics (a game's score, the GSPRT);
+- `victorus.training.ladder`: every round's network rated from the run's matches;
+- `victorus.training.checkpoint`: the run's files, written and checked when read back;
+- `victorus.training.plot`: the curve's picture (``curve.svg``, ``victorus curve``).
 
 The names users import are handed on here.
 """

@@ -5,8 +5,11 @@ byte read on resume checked before it is trusted.
   pickles), one group of arrays per round (`PACKED`, suffixed with the group's number).
   Each array's declared type and shape are read from its header and checked against the
   file's real sizes before anything is allocated, then every value against its range.
-- ``curve.json``: the run's settings and one point per finished round, each field's type
-  and range checked.
+- ``curve.json``: its format (`CURVE_FORMAT`), the run's settings and one point per finished
+  round, each field's type and range checked, the rounds agreeing with each other and with
+  the run's acceptance test, and every rating the ladder's refit of the curve's matches. A
+  curve of an earlier format (a run gated by a fixed score over a fixed number of games) is
+  refused in one line: this victorus neither resumes nor reads it.
 
 A file that fails raises `CheckpointError` (a ConfigError) naming the file (its name in
 the run's folder) and what is wrong in it.
@@ -31,6 +34,8 @@ from ..checks import shown
 from ..errors import ConfigError
 from ..evaluation.twin import BOARDS, SEATS, SIZES, block_starts, board_cells, shapes
 from ..files import read_limited
+from .ladder import DECIMALS, ladder
+from .sprt import ACCEPT, CAP, REJECT, VERDICTS, bounds
 from .step import Sample
 
 PACKED = ("boards", "counts", "rows", "dense", "terms", "teams", "targets", "moves", "origin", "target",
@@ -51,13 +56,31 @@ _LAYOUT: dict[str, tuple[type[np.generic], tuple[int, ...]]] = {
     "policy": (np.float32, ())}
 CURVE_LIMIT = 64 << 20
 """The largest curve.json read (a run of 10,000 rounds is far below it)."""
+CURVE_FORMAT = 2
+"""The format of the curves this victorus writes and reads (1, unnumbered: a fixed gate)."""
 POINT_FIELDS = ("round", "minutes", "games", "positions", "train_loss", "validation_loss",
                 "heuristic_loss", "policy_loss", "searched_by", "gate", "accepted", "best", "vs_start",
-                "vs_heuristic", "labelled_per_second", "network")
-"""A curve point's fields (victorus.training.run.Point says what each holds); ``network`` may be
-missing in a curve written before it was kept."""
+                "vs_heuristic", "labelled_per_second", "network", "anchors", "rating",
+                "holdout_by_config", "labels")
+"""A curve point's fields (victorus.training.run.Point says what each holds)."""
 SCORE_FIELDS = ("score", "low", "high", "games", "wins", "losses")
 """A match's fields in a curve point (victorus.training.gating.MatchScore)."""
+TRIAL_FIELDS = ("games", "groups", "score", "low", "high")
+"""The fields of a match of the acceptance test or an anchor (victorus.training.gating.Trial)."""
+GATE_FIELDS = ("verdict", "llr", "lower", "upper", *TRIAL_FIELDS)
+"""The acceptance test's fields in a curve point (victorus.training.gating.acceptance)."""
+ANCHOR_FIELDS = ("round", *TRIAL_FIELDS)
+"""An anchor match's fields (victorus.training.gating.anchor)."""
+RATING_FIELDS = ("elo", "low", "high")
+"""A rating's fields (victorus.training.ladder)."""
+CONFIG_FIELDS = ("board", "teams", "positions", "value_loss", "policy_loss")
+"""The fields of a held-out configuration's losses."""
+LABEL_FIELDS = ("student", "teacher", "trained", "floor", "excess", "ahead", "positions")
+"""The fields of a round's label study (victorus.training.labels.measure)."""
+ROUNDING = 5e-5
+"""How far a bound in the curve may be from the settings' (the curve keeps 4 places)."""
+ELO_MOST = 1e6
+"""The largest rating a curve may hold, either way."""
 #: The most minutes a run can have spent (victorus.training.settings.Settings' cap on ``minutes``).
 MOST_MINUTES = 1e6
 
@@ -390,10 +413,15 @@ def read_curve(path: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         curve = json.loads(text)
     except (ValueError, RecursionError) as exc:           # UnicodeDecodeError included
         raise refuse(f"not JSON ({_first_line(exc)})") from None
-    if not isinstance(curve, dict) or not isinstance(curve.get("settings"), dict) \
+    if isinstance(curve, dict) and "format" not in curve and "points" in curve:
+        raise CheckpointError(f"{os.path.basename(path)} was written by an earlier victorus (its "
+                              f"rounds were gated by a fixed score, not the acceptance test): this "
+                              f"victorus reads curves of format {CURVE_FORMAT}; train a new run")
+    if not isinstance(curve, dict) or curve.get("format") != CURVE_FORMAT \
+            or not isinstance(curve.get("settings"), dict) \
             or not isinstance(curve.get("points"), list) or not curve["points"]:
-        raise refuse("it needs an object with 'settings' (an object) and 'points' (a "
-                     "non-empty list)")
+        raise refuse(f"it needs an object with 'format' ({CURVE_FORMAT}), 'settings' (an object) "
+                     f"and 'points' (a non-empty list)")
     minutes = 0.0
     for number, point in enumerate(curve["points"]):
         _check_point(point, number, minutes, refuse)
@@ -402,64 +430,79 @@ def read_curve(path: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     return curve["settings"], curve["points"]
 
 
-GATE_ROUNDING = 5e-5
-"""How far a gate's score in the curve may be from its games' (the curve keeps 4 places)."""
-
-
-def _gate_score(gate: dict[str, Any]) -> float:
-    """A gate's score from its games, as the gate computed it (victorus.match.MatchResult:
-    the gate's games have two teams, a draw or an unfinished game counts half)."""
-    games, wins, losses = gate["games"], gate["wins"], gate["losses"]
-    return float((wins + (games - wins - losses) / 2) / games)
-
-
-def _setting(settings: dict[str, Any], name: str, high: float, whole: bool,
+def _setting(settings: dict[str, Any], name: str, low: float, high: float, whole: bool,
              refuse: Callable[[str], CheckpointError]) -> float:
-    """A gate's setting of the saved ``settings``, checked: a number from 0 to ``high``
-    (``whole``: an integer)."""
+    """A setting of the acceptance test in the saved ``settings``, checked: a number from
+    ``low`` to ``high`` (``whole``: an integer)."""
     value: Any = settings.get(name)
-    if not _number(value, 0, high) or (whole and not isinstance(value, int)):
-        raise refuse(f"settings: {name} must be {'an integer' if whole else 'a number'} from 0 to "
-                     f"{high:g}, got {shown(value)}")
+    if not _number(value, low, high) or (whole and not isinstance(value, int)):
+        raise refuse(f"settings: {name} must be {'an integer' if whole else 'a number'} from "
+                     f"{low:g} to {high:g}, got {shown(value)}")
     return float(value)
+
+
+def _check_gate(gate: dict[str, Any], where: str, cap: float, lower: float, upper: float,
+                refuse: Callable[[str], CheckpointError]) -> None:
+    """An acceptance test's verdict agrees with its ratio, its bounds and its games: accepted
+    at or above the upper bound, refused at or below the lower, the cap reached between."""
+    if abs(gate["lower"] - lower) > ROUNDING or abs(gate["upper"] - upper) > ROUNDING:
+        raise refuse(f"{where}: its test's bounds [{gate['lower']:g}, {gate['upper']:g}] are not "
+                     f"the run's alpha and beta's [{lower:.4f}, {upper:.4f}]")
+    ratio, verdict = gate["llr"], gate["verdict"]
+    expected = (ACCEPT if ratio >= gate["upper"] else REJECT if ratio <= gate["lower"]
+                else CAP if gate["games"] >= cap else None)
+    if verdict != expected:
+        raise refuse(f"{where}: its test's verdict {shown(verdict)} does not follow from its LLR "
+                     f"{ratio:g} in [{gate['lower']:g}, {gate['upper']:g}] after {gate['games']} "
+                     f"games of the cap's {cap:g}")
 
 
 def _check_agreement(settings: dict[str, Any], points: list[dict[str, Any]],
                      refuse: Callable[[str], CheckpointError]) -> None:
-    """The rounds agree with each other and with the run's gate (victorus.training.run's
-    loop): round 0 plays no match; a round is gated when ``gate_games`` is not 0, its gate
-    of ``gate_games`` games; accepted when ungated or when its gate scored at least
-    ``gate_threshold`` (refused below it); a refused round's best is the round before's; its
-    games searched by round 0's network or by the best after the round before; an accepted
-    round, and only one, plays its ``curve_games`` against round 0 and best-heuristic."""
-    gate_games = _setting(settings, "gate_games", 100_000, True, refuse)
-    threshold = _setting(settings, "gate_threshold", 1, False, refuse)
-    curve_games = _setting(settings, "curve_games", 100_000, True, refuse)
+    """The rounds agree with each other and with the run's acceptance test
+    (victorus.training.run's loop): round 0 plays no match; a round is tested when
+    ``gate_games`` is not 0, its verdict following from its ratio and bounds; accepted when
+    untested, or when the test accepted it and no anchor's interval lies below a half; the
+    anchors played (round 0 and the first accepted round, not the best before) when, and only
+    when, the test accepted; a refused round's best is the round before's; its games searched
+    by round 0's network or by the best after the round before; an accepted round, and only
+    one, plays its ``curve_games`` against round 0 and best-heuristic; every rating is the
+    ladder's refit of the curve's matches."""
+    gate_games = _setting(settings, "gate_games", 0, 100_000, True, refuse)
+    anchor_games = _setting(settings, "anchor_games", 0, 100_000, True, refuse)
+    curve_games = _setting(settings, "curve_games", 0, 100_000, True, refuse)
+    alpha, beta = (_setting(settings, name, 1e-300, 0.5, False, refuse) for name in ("alpha", "beta"))
+    lower, upper = bounds(alpha, beta)
     first = points[0]
-    if any(first[name] is not None for name in ("gate", "vs_start", "vs_heuristic")):
+    if any(first[name] is not None for name in ("gate", "vs_start", "vs_heuristic")) \
+            or first["anchors"]:
         raise refuse("round 0 (the start) plays no gate and no match, but its point holds one")
+    first_accepted = None
     for before, point in zip(points, points[1:]):
         where, gate, accepted = f"round {point['round']}", point["gate"], point["accepted"]
         if (gate is None) != (gate_games == 0):
             raise refuse(f"{where} {'has no gate' if gate is None else 'has a gate'}, but the run's "
                          f"gate_games is {gate_games:g}")
+        anchors = point["anchors"]
         if gate is not None:
-            if gate["games"] != gate_games or gate["wins"] + gate["losses"] > gate["games"]:
-                raise refuse(f"{where}: its gate of {gate['games']} games ({gate['wins']} won, "
-                             f"{gate['losses']} lost) is not the run's gate of {gate_games:g} games")
-            score = _gate_score(gate)          # as the gate computed it, from its games
-            if abs(gate["score"] - score) > GATE_ROUNDING:
-                raise refuse(f"{where}: its gate score {gate['score']:g} is not its games' "
-                             f"({gate['wins']} won and {gate['losses']} lost of {gate['games']}, a "
-                             f"draw as half: {score:.4f})")
-            if accepted and score < threshold:
-                raise refuse(f"{where} is accepted, but its gate score {gate['score']:g} is below "
-                             f"the gate threshold {threshold:g}")
-            if not accepted and score >= threshold:
-                raise refuse(f"{where} is refused, but its gate score {gate['score']:g} reaches "
-                             f"the gate threshold {threshold:g}")
-        elif not accepted:
-            raise refuse(f"{where} is refused without a gate (an ungated round is accepted)")
+            _check_gate(gate, where, gate_games, lower, upper, refuse)
+            wanted = ([n for n in (0, first_accepted) if n is not None and n != before["best"]]
+                      if gate["verdict"] == ACCEPT and anchor_games else [])
+            if [a["round"] for a in anchors] != wanted or any(a["games"] < anchor_games
+                                                                for a in anchors):
+                raise refuse(f"{where}'s anchors are rounds {[a['round'] for a in anchors]}, not "
+                             f"the run's anchors for it, rounds {wanted}, of {anchor_games:g} games "
+                             f"or more")
+            passed = gate["verdict"] == ACCEPT and all(a["high"] >= 0.5 for a in anchors)
+            if accepted != passed:
+                raise refuse(f"{where} is {'accepted' if accepted else 'refused'}, but its test's "
+                             f"verdict is {shown(gate['verdict'])} and its anchors' high ends "
+                             f"{[a['high'] for a in anchors]} (below 0.5 refuses)")
+        elif not accepted or anchors:
+            raise refuse(f"{where} is refused or plays anchors without a gate (an ungated round "
+                         f"is accepted, and plays none)")
+        if accepted and first_accepted is None:
+            first_accepted = point["round"]
         if not accepted and point["best"] != before["best"]:
             raise refuse(f"{where} is refused, so its best is the best after round "
                          f"{before['round']} (round {before['best']}), not round {point['best']}")
@@ -475,6 +518,18 @@ def _check_agreement(settings: dict[str, Any], points: list[dict[str, Any]],
                              f"curve_games is {curve_games:g}, so its {name} must be "
                              f"{f'a match of {curve_games:g} games' if played else 'null'}, got "
                              f"{shown(match)}")
+    _check_ladder(points, refuse)
+
+
+def _check_ladder(points: list[dict[str, Any]], refuse: Callable[[str], CheckpointError]) -> None:
+    """Every point's rating is the ladder's (victorus.training.ladder) from the curve's
+    matches, to the places the curve keeps."""
+    for point, rating in zip(points, ladder(points)):
+        kept = point["rating"]
+        if (kept is None) != (rating is None) or (kept is not None and rating is not None and any(
+                abs(kept[k] - rating[k]) > 0.6 * 10 ** -DECIMALS for k in RATING_FIELDS)):
+            raise refuse(f"point {point['round']}: its rating {shown(kept)} is not the ladder's "
+                         f"from the curve's matches ({shown(rating)})")
 
 
 def _number(value: object, low: float, high: float, nan: bool = False) -> bool:
@@ -487,10 +542,10 @@ def _number(value: object, low: float, high: float, nan: bool = False) -> bool:
 def _check_point(point: object, number: int, earlier: float,
                  refuse: Callable[[str], CheckpointError]) -> None:
     where = f"point {number}"
-    if not isinstance(point, dict) or set(point) | {"network"} != set(POINT_FIELDS):
+    if not isinstance(point, dict) or set(point) != set(POINT_FIELDS):
         raise refuse(f"{where} must be an object with the fields {', '.join(POINT_FIELDS)}")
-    content = point.get("network", "")
-    if not isinstance(content, str) or not re.fullmatch(r"(?:[0-9a-f]{12})?", content):
+    content = point["network"]
+    if not isinstance(content, str) or not re.fullmatch(r"[0-9a-f]{12}", content):
         raise refuse(f"{where}: network must be a network's content name (12 hex digits), got "
                      f"{shown(point.get('network'))}")
     _check_rounds(point, where, number, refuse)
@@ -514,11 +569,69 @@ def _check_point(point: object, number: int, earlier: float,
     if not _number(point["labelled_per_second"], 0, 1e12):
         raise refuse(f"{where}: labelled_per_second must be a number from 0, got "
                      f"{shown(point['labelled_per_second'])}")
-    for name in ("gate", "vs_start", "vs_heuristic"):
+    for name in ("vs_start", "vs_heuristic"):
         score = point[name]
         if score is not None and not _is_score(score):
             raise refuse(f"{where}: {name} must be null or a match's score (fields "
                          f"{', '.join(SCORE_FIELDS)}), got {shown(score)}")
+    _check_trials(point, where, number, refuse)
+    rating = point["rating"]
+    if rating is not None and not (isinstance(rating, dict) and set(rating) == set(RATING_FIELDS)
+                                   and all(_number(rating[k], -ELO_MOST, ELO_MOST)
+                                           for k in RATING_FIELDS)
+                                   and rating["low"] <= rating["elo"] <= rating["high"]):
+        raise refuse(f"{where}: rating must be null or a rating (fields {', '.join(RATING_FIELDS)}, "
+                     f"low <= elo <= high), got {shown(rating)}")
+    configs = point["holdout_by_config"]
+    if not isinstance(configs, list) or len(configs) > 1000 or not all(
+            isinstance(c, dict) and set(c) == set(CONFIG_FIELDS)
+            and c["board"] in BOARDS and isinstance(c["teams"], int)
+            and _number(c["teams"], 2, SEATS)
+            and _number(c["positions"], 1, 10**12) and isinstance(c["positions"], int)
+            and _number(c["value_loss"], 0, 1e30, nan=True)
+            and _number(c["policy_loss"], 0, 1e30, nan=True) for c in configs):
+        raise refuse(f"{where}: holdout_by_config must be a list of a configuration's losses "
+                     f"(fields {', '.join(CONFIG_FIELDS)})")
+    labels = point["labels"]
+    if labels is not None and not (
+            isinstance(labels, dict) and set(labels) == set(LABEL_FIELDS)
+            and all(_number(labels[k], 0, 1e30) for k in ("student", "teacher", "trained", "floor"))
+            and isinstance(labels["excess"], dict) and set(labels["excess"]) == {"student", "teacher"}
+            and all(_number(x, 0, 1e30) for x in labels["excess"].values())
+            and _number(labels["ahead"], -1e30, 1) and isinstance(labels["positions"], int)
+            and _number(labels["positions"], 1, 10**9)):
+        raise refuse(f"{where}: labels must be null or a label study (fields "
+                     f"{', '.join(LABEL_FIELDS)}), got {shown(labels)}")
+
+
+def _check_trials(point: dict[str, Any], where: str, number: int,
+                  refuse: Callable[[str], CheckpointError]) -> None:
+    """A point's acceptance test (null or its fields) and anchors (a list of matches against
+    earlier rounds)."""
+    gate = point["gate"]
+    if gate is not None and not (_is_trial(gate, GATE_FIELDS) and gate["verdict"] in VERDICTS
+                                 and all(_number(gate[k], -1e12, 1e12)
+                                         for k in ("llr", "lower", "upper"))):
+        raise refuse(f"{where}: gate must be null or an acceptance test (fields "
+                     f"{', '.join(GATE_FIELDS)}, verdict one of {', '.join(VERDICTS)}), got "
+                     f"{shown(gate)}")
+    anchors = point["anchors"]
+    if not isinstance(anchors, list) or not all(
+            _is_trial(a, ANCHOR_FIELDS) and isinstance(a["round"], int)
+            and not isinstance(a["round"], bool) and 0 <= a["round"] < number for a in anchors):
+        raise refuse(f"{where}: anchors must be a list of matches against earlier rounds (fields "
+                     f"{', '.join(ANCHOR_FIELDS)}), got {shown(anchors)}")
+
+
+def _is_trial(trial: object, fields: tuple[str, ...]) -> bool:
+    """Whether ``trial`` has exactly ``fields``, its games and groups counts (1 group or
+    more, no more groups than games) and its score inside its interval, all from 0 to 1."""
+    return (isinstance(trial, dict) and set(trial) == set(fields)
+            and all(isinstance(trial[k], int) and not isinstance(trial[k], bool)
+                    for k in ("games", "groups"))
+            and 1 <= trial["groups"] <= trial["games"] <= 10**9
+            and all(_number(trial[k], 0, 1) for k in ("score", "low", "high"))
+            and trial["low"] <= trial["score"] <= trial["high"])
 
 
 def _is_score(score: object) -> bool:
@@ -543,6 +656,8 @@ def _check_rounds(point: dict[str, Any], where: str, number: int,
         raise refuse(f"{where}: searched_by must be an earlier round or -1, got {shown(searched)}")
 
 
-__all__ = ["CURVE_LIMIT", "CheckpointError", "Layout", "PACKED", "PER_ACTION", "POINT_FIELDS", "SCORE_FIELDS",
+__all__ = ["ANCHOR_FIELDS", "CONFIG_FIELDS", "CURVE_FORMAT", "CURVE_LIMIT", "CheckpointError",
+           "GATE_FIELDS", "RATING_FIELDS", "TRIAL_FIELDS", "Layout", "PACKED", "PER_ACTION",
+           "POINT_FIELDS", "SCORE_FIELDS",
            "arrays_bytes", "optimiser_layout", "pack", "read_arrays", "read_curve", "read_window",
            "unpack", "window_bytes"]

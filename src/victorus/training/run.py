@@ -10,24 +10,33 @@ fresh one, which is the heuristic evaluation with the capture priors). Each late
 1. **Self-play** (victorus.training.selfplay). ``games`` games, spread over the
    configurations of ``mix`` (victorus.training.settings.MIX: both boards, 2-6 players,
    the allied and quick variants), each from a seeded random opening, searched by
-   ``best-net`` with the best network so far (``distil``; else always with round 0's) and
-   root noise. A share ``label_share`` of the decisions gets a search of
-   ``label_iterations`` and is kept, labelled with ``blend`` x its root value + the rest x
-   the game's result, and its visit distribution as the policy's target; the others get
-   ``iterations`` and only move the game on.
+   ``best-net`` with the best network so far (``distil``; else always with round 0's). A
+   share ``label_share`` of the decisions gets a search of ``label_iterations`` (with
+   ``label_noise`` at its root) and is kept, labelled with ``blend`` x its root value +
+   the rest x the game's result (on the share scale), and its visit distribution as the
+   policy's target; the others get ``iterations`` (with ``noise``) and only move the game
+   on. The round's games are kept whole in ``OUT/positions-<n>.npz``
+   (victorus.training.dataset), the held-out set's in ``OUT/positions-holdout.npz``.
 2. **Training.** The positions of the last ``window`` rounds (by default 1: each position
    is read once), ``epochs`` passes of AdamW in numpy (victorus.training.step) on the
    value's squared error plus ``policy_weight`` x the policy's cross-entropy, continuing
-   from the last round's network. The losses are measured on a fixed held-out set, the
-   same every round: ``holdout_games`` games played once by round 0's network, searched
-   as above.
-3. **Gating.** The candidate plays the best network so far, ``gate_games`` games at
-   ``match_iterations`` each (victorus.training.gating); it becomes the best only if it
-   scores at least ``gate_threshold``. An accepted round also plays round 0 and
-   ``best-heuristic`` (``curve_games`` each): the curve's strength.
+   from the last round's network, the weights decayed toward the best network so far
+   (``decay_toward``). The losses are measured on a fixed held-out set, the same every
+   round: ``holdout_games`` games played once by round 0's network, searched as above; the
+   labels on the fixed label set, whose outcomes were estimated from many continuations
+   (victorus.training.labels: is the teacher ahead of its student?).
+3. **Acceptance.** The candidate plays the best network so far on the gate's mix (2, 3 and
+   6 armies) at ``match_iterations`` a decision until a sequential probability ratio test
+   (``elo0``, ``elo1``, ``alpha``, ``beta``) decides, ``gate_games`` games at most; accepted,
+   it plays the anchors (round 0 and the first accepted round, ``anchor_games`` each) and
+   becomes the best only if it loses to none (victorus.training.gating). An accepted round
+   also plays round 0 and ``best-heuristic`` (``curve_games`` each, compact board, two
+   players). Every round's network is rated from all these matches (the ladder,
+   victorus.training.ladder).
 4. **Checkpoint.** ``OUT/round-<n>.vnet`` (the candidate), ``OUT/network.vnet`` (the best
-   so far), ``OUT/window-<n>.npz`` (the positions, for ``--resume``) and
-   ``OUT/curve.json``: every round's positions, losses, gate and matches.
+   so far), ``OUT/window-<n>.npz`` (the positions, for ``--resume``), ``OUT/curve.json``:
+   every round's positions, losses (per configuration too), acceptance test, matches and
+   rating, and ``OUT/curve.svg``, the curve drawn (victorus.training.plot).
    ``--resume`` goes on from the last checkpoint; `read_run` reads them back
    (victorus.training.checkpoint checks every file). The run holds its folder (a lock)
    while it trains.
@@ -49,23 +58,35 @@ import re
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
 from ..checks import shown, shown_path
 from ..errors import ConfigError, WorkerLost
 from ..evaluation import Evaluator
 from ..evaluation.network import Network, network_file, network_from
 from ..evaluation.registry import network as network_evaluator
-from ..evaluation.twin import Batch, losses
+from ..evaluation.twin import losses
 from ..files import make_folder, preflight, remove_stale_temporaries, write_atomic
-from .checkpoint import arrays_bytes, optimiser_layout, read_arrays, read_curve, read_window, window_bytes
-from .gating import MatchScore, passes, score
+from .checkpoint import (
+    CURVE_FORMAT,
+    arrays_bytes,
+    optimiser_layout,
+    read_arrays,
+    read_curve,
+    read_window,
+    window_bytes,
+)
+from .dataset import write_dataset
+from .gating import MatchScore, Source, acceptance, anchor, match_source, passes, score
+from .labels import measure
+from .ladder import ladder
+from .plot import curve_svg
 from .selfplay import Task, self_play
 from .settings import Settings
+from .sprt import ACCEPT, Sprt, score_elo
 from .step import Adam, Sample, fit, stack
 
 log = logging.getLogger("victorus.training")
@@ -102,7 +123,11 @@ class Point:
         heuristic_loss: The heuristic evaluation's value loss on the same.
         policy_loss: The policy's cross-entropy on the held-out set (NaN: none).
         searched_by: The round whose network searched the round's games (-1: none).
-        gate: The candidate's score against the best so far (None: not gated).
+        gate: The acceptance test against the best so far (None: not gated):
+            ``verdict`` ("accept", "reject" or "cap"), ``llr`` and its bounds ``lower`` and
+            ``upper``, ``games``, ``groups``, and the groups' mean ``score`` (a half: as
+            strong) with its 95% interval ``low``-``high``
+            (victorus.training.gating.acceptance).
         accepted: Whether the candidate became the best network.
         best: The round of the best network after this round.
         vs_start: An accepted round's score against round 0 (None: not played).
@@ -110,7 +135,22 @@ class Point:
         labelled_per_second: Positions labelled a second per worker in self-play.
         network: The content name of the round's network (``round-<n>.vnet``:
             `Network.content`), so the gate's two networks (this round's and the best
-            after the round before) are named; "" in a curve written before it was kept.
+            after the round before) are named.
+        anchors: The accepted candidate's matches against the anchors, each ``round`` (the
+            anchor's), ``games``, ``groups``, ``score``, ``low`` and ``high``
+            (victorus.training.gating.anchor); empty when none was played.
+        rating: The round's network on the ladder: ``elo``, ``low`` and ``high`` (its 95%
+            interval), round 0 at 0 (victorus.training.ladder); None: not linked to round 0
+            by any match.
+        labels: The round's label study on the fixed label set (victorus.training.labels
+            `measure`): the squared error to the estimated outcomes of the network that
+            searched the round (``student``), of its labelling search (``teacher``) and of
+            the network trained (``trained``), the set's own noise (``floor``), the errors
+            less it (``excess``), the share of the student's the teacher removes
+            (``ahead``) and the ``positions`` (None: none of the set's games served).
+        holdout_by_config: The held-out losses per configuration, each ``board``,
+            ``teams`` (the players', but for the allied variant), ``positions``,
+            ``value_loss`` and ``policy_loss``.
     """
 
     round: int
@@ -129,6 +169,10 @@ class Point:
     vs_heuristic: dict[str, float | int] | None = None
     labelled_per_second: float = 0.0
     network: str = ""
+    anchors: list[dict[str, Any]] = field(default_factory=list)
+    rating: dict[str, float] | None = None
+    holdout_by_config: list[dict[str, Any]] = field(default_factory=list)
+    labels: dict[str, Any] | None = None
 
 
 def train(out: str, settings: Settings | None = None, resume: bool = False,
@@ -181,7 +225,8 @@ def run_files(out: str) -> list[str]:
     return sorted(name for name in names if _RUN_FILE.match(name))
 
 
-_RUN_FILE = re.compile(r"^(curve\.json|network\.vnet|round-\d+\.vnet|(window|optimiser)-\d+\.npz)$")
+_RUN_FILE = re.compile(r"^(curve\.(json|svg)|network\.vnet|round-\d+\.vnet|(window|optimiser)-\d+\.npz"
+                       r"|positions-(\d+|holdout)\.npz)$")
 
 
 @contextmanager
@@ -224,7 +269,7 @@ class _Run:
     points: list[Point]
     windows: list[list[Sample]]
     began: float                     # perf_counter at the run's minute 0
-    holdout: tuple[Batch, NDArray[np.float32], NDArray[np.float32]] | None = None
+    holdout: list[Sample] | None = None     # the fixed held-out set's positions
     optimiser: Adam | None = None    # kept from round to round (None: made at round 1)
 
     def minutes(self) -> float:
@@ -235,6 +280,11 @@ class _Run:
         s = self.settings
         return score(first, second, games, s.match_iterations, seed, s.workers, s.backend,
                      s.address, self.progress)
+
+    def source(self, first: Evaluator, second: Evaluator) -> Source:
+        s = self.settings
+        return match_source(first, second, s.match_iterations, s.workers, s.backend, s.address,
+                            self.progress)
 
 
 def _preflight(out: str, settings: Settings, resume: bool, overwrite: bool) -> None:
@@ -326,25 +376,76 @@ def _holdout(run: _Run) -> None:
         return
     played = self_play(game_tasks(s, -1), s.play(), network_evaluator(run.start), s.workers,
                        s.backend, s.address, run.progress, "held-out games")
+    write_dataset(os.path.join(run.out, "positions-holdout.npz"), played.played)
     samples = [sample for game in played.games for sample in game]
-    run.holdout = stack(samples) if samples else None
+    run.holdout = samples or None
 
 
-def _validation(run: _Run, network: Network) -> tuple[float, float, float]:
-    """The value loss, the heuristic's and the policy loss on the held-out set."""
+def _validation(run: _Run, network: Network) -> tuple[float, float, float, list[dict[str, Any]]]:
+    """The value loss, the heuristic's and the policy loss on the held-out set, and the
+    network's value and policy losses per configuration of it: its board and its number of
+    teams (the players', but for the allied variant's 6 players in 2 teams)."""
     if run.holdout is None:
-        return float("nan"), float("nan"), float("nan")
-    batch, targets, policy = run.holdout
+        return float("nan"), float("nan"), float("nan"), []
+    batch, targets, policy = stack(run.holdout)
     value, policy_loss = losses(network.arrays, batch, targets, policy)
     heuristic = Network.fresh(network.hidden, network.hidden2, 0, network.trained)
-    return value, losses(heuristic.arrays, batch, targets)[0], policy_loss
+    configs: dict[tuple[str, int], list[Sample]] = {}
+    for sample in run.holdout:
+        teams = len({int(t) for t in sample[4] if t >= 0})
+        configs.setdefault((sample[0], teams), []).append(sample)
+    split = []
+    for (board, teams), samples in sorted(configs.items()):
+        each = losses(network.arrays, *stack(samples))
+        split.append({"board": board, "teams": teams, "positions": len(samples),
+                      "value_loss": round(each[0], 5), "policy_loss": round(each[1], 5)})
+    return value, losses(heuristic.arrays, batch, targets)[0], policy_loss, split
 
 
 def _round_zero(run: _Run) -> Point:
     """Round 0: the network the run starts from, measured on the held-out set."""
-    value, heuristic, policy = _validation(run, run.start)
+    value, heuristic, policy, split = _validation(run, run.start)
     return Point(0, run.minutes(), 0, 0, [], round(value, 5), round(heuristic, 5),
-                 round(policy, 5), -1, None, True, 0)
+                 round(policy, 5), -1, None, True, 0, holdout_by_config=split)
+
+
+def _anchor_rounds(run: _Run) -> list[int]:
+    """The anchors a candidate accepted by the test plays: round 0 and the first accepted
+    round, but not the best so far (the test has just beaten it)."""
+    first = next((p.round for p in run.points[1:] if p.accepted), None)
+    return [n for n in (0, first) if n is not None and n != run.points[-1].best]
+
+
+def _anchor_network(run: _Run, number: int) -> Network:
+    """An anchor's network: round 0's, or an earlier round's file, which must be the network
+    its point names."""
+    if number == 0:
+        return run.start
+    network = network_from(os.path.join(run.out, f"round-{number}.vnet"))
+    if network.content != run.points[number].network:
+        raise ConfigError(f"round-{number}.vnet holds the network {network.content}, not the "
+                          f"network {run.points[number].network} that round {number} recorded "
+                          f"(replaced since?)")
+    return network
+
+
+def _gate(run: _Run, number: int, judged: Evaluator) -> tuple[dict[str, Any] | None,
+                                                              list[dict[str, Any]]]:
+    """The acceptance test of the round's candidate and, if it passes, its anchors."""
+    s = run.settings
+    if not s.gate_games:
+        return None, []
+    configurations = s.gate_configurations()
+    gate = acceptance(run.source(judged, network_evaluator(run.best)),
+                      Sprt(s.elo0, s.elo1, s.alpha, s.beta, s.gate_games), configurations,
+                      s.seed + number)
+    anchors: list[dict[str, Any]] = []
+    if gate["verdict"] == ACCEPT and s.anchor_games:
+        for anchor_round in _anchor_rounds(run):
+            opponent = network_evaluator(_anchor_network(run, anchor_round))
+            anchors.append(anchor(run.source(judged, opponent), s.anchor_games, configurations,
+                                  s.seed + 30_000 + 100 * number + anchor_round, anchor_round))
+    return gate, anchors
 
 
 def _round(run: _Run, number: int) -> Point:
@@ -354,6 +455,7 @@ def _round(run: _Run, number: int) -> Point:
     searched_by = run.points[-1].best if s.distil else 0
     played = self_play(game_tasks(s, number), s.play(), network_evaluator(searcher), s.workers,
                        s.backend, s.address, run.progress, f"round {number} self-play")
+    write_dataset(os.path.join(run.out, f"positions-{number}.npz"), played.played)
     run.windows = (run.windows + [[x for game in played.games for x in game]])[-s.window:]
     samples = [x for window in run.windows for x in window]
     if not samples:
@@ -362,14 +464,14 @@ def _round(run: _Run, number: int) -> Point:
     batch, targets, policy = stack(samples)
     if run.optimiser is None:
         run.optimiser = Adam(run.network.arrays, s.learning_rate, s.weight_decay)
+    run.optimiser.anchor = run.best.arrays if s.decay_toward == "best" else None
     candidate, epoch_losses = fit(run.network, batch, targets, s,
                                   np.random.default_rng([s.seed, number]), run.progress,
                                   f"round {number} training", policy, run.optimiser)
     run.network = candidate
     judged = network_evaluator(candidate)
-    gate = (run.match(judged, network_evaluator(run.best), s.gate_games, s.seed + number)
-            if s.gate_games else None)
-    accepted = passes(gate, s.gate_threshold)
+    gate, anchors = _gate(run, number, judged)
+    accepted = passes(gate, anchors)
     vs_start = vs_heuristic = None
     if accepted:
         run.best = candidate
@@ -377,14 +479,16 @@ def _round(run: _Run, number: int) -> Point:
             vs_start = run.match(judged, network_evaluator(run.start), s.curve_games,
                                  s.seed + 10_000 + number)
             vs_heuristic = run.match(judged, None, s.curve_games, s.seed + 20_000 + number)
-    value, heuristic, policy_loss = _validation(run, candidate)
+    value, heuristic, policy_loss, split = _validation(run, candidate)
+    labels = measure(searcher, candidate, s.label_iterations)
     rate = played.positions / max(played.seconds * s.workers, 1e-9)
     return Point(number, run.minutes(), len(played.games), len(samples),
                  [round(x, 5) for x in epoch_losses], round(value, 5), round(heuristic, 5),
-                 round(policy_loss, 5), searched_by, None if gate is None else gate.as_dict(),
-                 accepted, number if accepted else run.points[-1].best,
+                 round(policy_loss, 5), searched_by, gate, accepted,
+                 number if accepted else run.points[-1].best,
                  None if vs_start is None else vs_start.as_dict(),
-                 None if vs_heuristic is None else vs_heuristic.as_dict(), round(rate, 2))
+                 None if vs_heuristic is None else vs_heuristic.as_dict(), round(rate, 2),
+                 anchors=anchors, holdout_by_config=split, labels=labels)
 
 
 def _record(run: _Run, point: Point, report: Callable[[Point], None] | None) -> None:
@@ -394,6 +498,9 @@ def _record(run: _Run, point: Point, report: Callable[[Point], None] | None) -> 
     network = Network(run.network.arrays, run.network.trained, info)
     point = replace(point, network=network.content)        # the file round-<n>.vnet's
     run.points.append(point)
+    rated = ladder([asdict(p) for p in run.points])        # every round, refitted
+    run.points[:] = [replace(p, rating=r) for p, r in zip(run.points, rated)]
+    point = run.points[-1]
     if point.accepted:
         run.best = network
     run.network = network
@@ -408,6 +515,8 @@ def _record(run: _Run, point: Point, report: Callable[[Point], None] | None) -> 
 def _settings_json(settings: Settings) -> dict[str, Any]:
     data = asdict(settings)
     data["mix"] = [list(c) for c in settings.mix]
+    if settings.gate_mix is not None:
+        data["gate_mix"] = [list(c) for c in settings.gate_mix]
     return data
 
 
@@ -423,9 +532,11 @@ def _checkpoint(out: str, network: Network, best: Network, points: list[Point],
     if optimiser is not None:
         write_atomic(os.path.join(out, f"optimiser-{number}.npz"), arrays_bytes(optimiser.state()))
     best.save(os.path.join(out, "network.vnet"))
+    saved = _settings_json(settings)
+    data = [asdict(p) for p in points]
+    write_atomic(os.path.join(out, "curve.svg"), curve_svg(saved, data).encode())
     write_atomic(os.path.join(out, "curve.json"), json.dumps(
-        {"settings": _settings_json(settings), "points": [asdict(p) for p in points]},
-        indent=1) + "\n")
+        {"format": CURVE_FORMAT, "settings": saved, "points": data}, indent=1) + "\n")
     for name in (f"window-{number - 1}.npz", f"optimiser-{number - 1}.npz"):
         try:
             os.unlink(os.path.join(out, name))
@@ -524,8 +635,19 @@ def read_run(out: str) -> tuple[dict[str, Any], list[Point], list[list[Sample]]]
     return settings, points, windows
 
 
-def _score(score: dict[str, float | int] | None) -> str:
+def _score(score: dict[str, Any] | None) -> str:
     return "-" if score is None else f"{score['score']:.3f} [{score['low']:.3f}, {score['high']:.3f}]"
+
+
+def _gate_text(gate: dict[str, Any] | None) -> str:
+    if gate is None:
+        return "none"
+    return (f"{gate['verdict']} at LLR {gate['llr']:.2f} [{gate['lower']:.2f}, {gate['upper']:.2f}] "
+            f"after {gate['games']} games, score {_score(gate)} ({score_elo(gate['score']):+.0f} Elo)")
+
+
+def _rating_text(rating: dict[str, float] | None) -> str:
+    return "-" if rating is None else f"{rating['elo']:+.0f} [{rating['low']:+.0f}, {rating['high']:+.0f}]"
 
 
 def format_point(point: Point) -> str:
@@ -542,13 +664,14 @@ def format_point(point: Point) -> str:
         return (f"round 0: the start; held-out value loss {point.validation_loss:.4f} "
                 f"(heuristic {point.heuristic_loss:.4f}), policy {point.policy_loss:.4f}{named}")
     verdict = "accepted" if point.accepted else f"refused (best: round {point.best})"
+    anchors = "".join(f"; vs anchor round {a['round']} {_score(a)}" for a in point.anchors)
     return (f"round {point.round}: {point.minutes:6.1f} min, {point.games} games, "
             f"{point.positions} positions ({point.labelled_per_second:.1f}/s a worker), "
             f"train loss {point.train_loss[-1] if point.train_loss else float('nan'):.4f}, "
             f"held-out value {point.validation_loss:.4f} (heuristic "
             f"{point.heuristic_loss:.4f}), policy {point.policy_loss:.4f}; gate "
-            f"{_score(point.gate)}: {verdict}; vs round 0 {_score(point.vs_start)}, vs "
-            f"best-heuristic {_score(point.vs_heuristic)}{named}")
+            f"{_gate_text(point.gate)}{anchors}: {verdict}; Elo {_rating_text(point.rating)}; vs "
+            f"round 0 {_score(point.vs_start)}, vs best-heuristic {_score(point.vs_heuristic)}{named}")
 
 
 

@@ -127,10 +127,35 @@ def play_game(task: Task, evaluator: Evaluator | None, iterations: int,
         and policy label.
     """
     return _play(task, evaluator, Play(iterations, opening, max_actions, blend,
-                                       label_iterations, label_share, noise, label_noise))
+                                       label_iterations, label_share, noise, label_noise)).samples
 
 
-def _play(task: Task, evaluator: Evaluator | None, play: Play) -> list[Sample]:
+@dataclass(frozen=True)
+class GamePlayed:
+    """One self-play game: its samples, and what a dataset keeps beside them so that every
+    label can be taken apart and every position rebuilt (victorus.training.dataset).
+
+    Args:
+        task: The game's task (board, players, variant, seed).
+        actions: Every action of the game from the start, in notation (its record).
+        samples: Its kept positions' samples.
+        plies: Each sample's position: the actions played before it.
+        values: Each sample's deep search value per seat, counted from the army to act.
+        result: The game's share returns per seat, counted from each sample's army to
+            act (NaN: a game stopped at its cap).
+        visits: Each sample's visit counts over its legal actions.
+    """
+
+    task: Task
+    actions: list[str]
+    samples: list[Sample]
+    plies: list[int]
+    values: list[NDArray[np.float32]]
+    result: list[NDArray[np.float32]]
+    visits: list[NDArray[np.int32]]
+
+
+def _play(task: Task, evaluator: Evaluator | None, play: Play) -> GamePlayed:
     board, players, variant, seed = task
     rng = random.Random(seed)
     fast, deep = _agents(rng.getrandbits(64), evaluator, play)
@@ -140,6 +165,8 @@ def _play(task: Task, evaluator: Evaluator | None, play: Play) -> list[Sample]:
             break
         game.play(rng.choice(game.legal_actions()))
     kept: list[tuple[Inputs, Moves, NDArray[np.float32], NDArray[np.float32], int]] = []
+    plies: list[int] = []
+    visits: list[NDArray[np.int32]] = []
     while not game.is_over and game.ply < play.max_actions:
         legal = game.legal_actions()
         if len(legal) == 1:
@@ -152,17 +179,23 @@ def _play(task: Task, evaluator: Evaluator | None, play: Play) -> list[Sample]:
             values = np.array([result.seat_values[(seat + i) % 6] for i in range(6)], np.float32)
             kept.append((inputs(game), moves(game), values,
                          np.array(result.policy(1.0), np.float32), seat))
+            plies.append(game.ply)
+            visits.append(np.array(result.visits, np.int32))
         game.play(result.action)
     returns = game.share_returns() if game.is_over else None
     samples: list[Sample] = []
+    results: list[NDArray[np.float32]] = []
     for features, legal_moves, values, policy, seat in kept:
         if returns is None:
             target = values
+            results.append(np.full(6, np.nan, np.float32))
         else:
             final = np.array([returns[(seat + i) % 6] for i in range(6)], np.float32)
             target = play.blend * values + (1 - play.blend) * final
+            results.append(final * (features[4] >= 0))
         samples.append((*features, target * (features[4] >= 0), *legal_moves, policy))
-    return samples
+    return GamePlayed(task, [a.text for a in game.history()], samples, plies,
+                      [k[2] for k in kept], results, visits)
 
 
 #: Games per unit of work sent to a worker: fixed, so that the games and their order do
@@ -170,23 +203,28 @@ def _play(task: Task, evaluator: Evaluator | None, play: Play) -> list[Sample]:
 CHUNK = 16
 
 
-def _play_chunk(evaluator: Evaluator | None, jobs: list[tuple[Task, Play]]) -> list[list[Sample]]:
+def _play_chunk(evaluator: Evaluator | None, jobs: list[tuple[Task, Play]]) -> list[GamePlayed]:
     """A worker's unit: several games with one copy of the evaluator."""
     return [_play(task, evaluator, play) for task, play in jobs]
 
 
 @dataclass(frozen=True)
 class Played:
-    """What `self_play` played: each game's samples, in the order of its tasks, and the
-    wall-clock seconds it took.
+    """What `self_play` played: each game, in the order of its tasks, and the wall-clock
+    seconds it took.
 
     Args:
-        games: Each game's samples.
+        played: Each game (`GamePlayed`).
         seconds: The wall-clock seconds of the whole self-play.
     """
 
-    games: list[list[Sample]]
+    played: list[GamePlayed]
     seconds: float
+
+    @property
+    def games(self) -> list[list[Sample]]:
+        """Each game's samples."""
+        return [game.samples for game in self.played]
 
     @property
     def positions(self) -> int:
@@ -227,8 +265,8 @@ def self_play(tasks: list[Task], play: Play, evaluator: Evaluator | None, worker
         first = starts[id(chunk)]
         return f"playing games {first}-{first + len(chunk) - 1} of {label}"
 
-    results: list[list[list[Sample]] | None] = [None] * len(chunks)
-    mapped: Generator[tuple[int, list[list[Sample]]], None, None]
+    results: list[list[GamePlayed] | None] = [None] * len(chunks)
+    mapped: Generator[tuple[int, list[GamePlayed]], None, None]
     with Progress(len(jobs), label, progress) as bar:
         if backend == "local" and workers == 1:
             mapped = ((i, _play_chunk(evaluator, chunk)) for i, chunk in enumerate(chunks))
@@ -242,8 +280,8 @@ def self_play(tasks: list[Task], play: Play, evaluator: Evaluator | None, worker
                 bar.advance(len(part))
         finally:
             mapped.close()                   # a stop here stops every worker at once
-    games = [game for part in cast(list[list[list[Sample]]], results) for game in part]
+    games = [game for part in cast(list[list[GamePlayed]], results) for game in part]
     return Played(games, time.perf_counter() - began)
 
 
-__all__ = ["Play", "Played", "Task", "play_game", "search_agent", "self_play"]
+__all__ = ["GamePlayed", "Play", "Played", "Task", "play_game", "search_agent", "self_play"]
