@@ -108,7 +108,8 @@ PUBLIC_MODULES = (
     "victorus.vector", "victorus.gym_env", "victorus.vector_env", "victorus.env",
     "victorus.openspiel", "victorus.training.run", "victorus.training.settings",
     "victorus.training.selfplay", "victorus.training.step", "victorus.training.gating",
-    "victorus.training.checkpoint", "victorus.render",
+    "victorus.training.checkpoint", "victorus.training.sprt", "victorus.training.ladder",
+    "victorus.training.dataset", "victorus.training.labels", "victorus.render",
     "victorus.page.analysis", "victorus.view", "victorus.files")
 #: The package's other modules, and why they are not on the reference page.
 NOT_ON_THE_SITE = {
@@ -128,6 +129,8 @@ NOT_ON_THE_SITE = {
     "victorus.page.page_state": "victorus serve's JSON state",
     "victorus.clock": "victorus serve's turn clock",
     "victorus.page.narration": "victorus serve's narration of the moves",
+    "victorus.page.calibration": "victorus serve's review: its win-chance curves (docs/serve.md)",
+    "victorus.training.plot": "the curve's picture, drawn by victorus curve --plot (docs/training.md)",
     "victorus.progress": "the commands' progress bars",
     "victorus.playthrough": "the golden playthrough files of the tests",
     "victorus.constants": "the rules' tables, generated into the C build (docs/rules.md)",

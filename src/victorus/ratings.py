@@ -203,7 +203,7 @@ def bradley_terry(agents: Iterable[str], scores: Sequence[PairScore], anchor: st
     _check_connected(agents, games)
     _check_scored(agents, points)
     free = [i for i in range(n) if agents[i] != anchor]
-    theta, covariance = _maximise(points, games, free)
+    theta, covariance = maximum_likelihood(points, games, free)
     spread = z * np.sqrt(np.maximum(np.diag(covariance), 0.0))
     counts = [sum(p.games for p in scores if name in (p.a, p.b)) for name in agents]
     ratings = []
@@ -228,22 +228,31 @@ def default_anchor(agents: Sequence[str]) -> str:
     return "random" if "random" in agents else agents[0]
 
 
-def _reached(links: NDArray[np.float64], start: int) -> set[int]:
-    """The agents reached from ``start`` along the nonzero entries of ``links``."""
-    reached, frontier = {start}, [start]
+def reached(links: NDArray[np.float64], start: int) -> set[int]:
+    """The agents reached from ``start`` along the nonzero entries of ``links`` (a pair
+    that played each other is linked): those a Bradley-Terry rating can place against it.
+
+    Args:
+        links: A square matrix, nonzero where two agents are linked.
+        start: The agent to start from.
+
+    Returns:
+        The indices reached, ``start`` included.
+    """
+    found, frontier = {start}, [start]
     while frontier:
         for j in np.nonzero(links[frontier.pop()])[0]:
-            if int(j) not in reached:
-                reached.add(int(j))
+            if int(j) not in found:
+                found.add(int(j))
                 frontier.append(int(j))
-    return reached
+    return found
 
 
 def _check_connected(agents: Sequence[str], games: NDArray[np.float64]) -> None:
     """Ratings compare agents only through games: every agent must be linked to all."""
-    reached = _reached(games, 0)
-    if len(reached) != len(agents):
-        missing = [agents[i] for i in range(len(agents)) if i not in reached]
+    linked = reached(games, 0)
+    if len(linked) != len(agents):
+        missing = [agents[i] for i in range(len(agents)) if i not in linked]
         raise ConfigError(f"ratings need every agent linked by games: {shown(missing, 60)} never "
                           f"met {shown(agents[0], 60)} even through others")
 
@@ -254,20 +263,31 @@ def _check_scored(agents: Sequence[str], points: NDArray[np.float64]) -> None:
     every other along 'scored against' links (a draw scores both ways)."""
     n = len(agents)
     for start in range(n):
-        reached = _reached(points, start)
-        if len(reached) != n:
-            never = [agents[i] for i in range(n) if i not in reached]
-            losers = [agents[i] for i in sorted(reached)]
+        linked = reached(points, start)
+        if len(linked) != n:
+            never = [agents[i] for i in range(n) if i not in linked]
+            losers = [agents[i] for i in sorted(linked)]
             raise ConfigError(
                 f"no maximum-likelihood rating exists: {shown(losers, 60)} never scored a point "
                 f"against {shown(never, 60)} (a clean sweep: the gap would be infinite); give "
                 f"prior > 0 (virtual draws per pair) for finite ratings")
 
 
-def _maximise(points: NDArray[np.float64], games: NDArray[np.float64], free: list[int],
-              iterations: int = 100) -> tuple[NDArray[np.float64], NDArray[np.floating]]:
-    """Newton's method on the log-likelihood over the ``free`` strengths (natural units);
-    the strengths and the covariance of the free ones."""
+def maximum_likelihood(points: NDArray[np.float64], games: NDArray[np.float64], free: list[int],
+                       iterations: int = 100) -> tuple[NDArray[np.float64], NDArray[np.floating]]:
+    """The Bradley-Terry strengths that make the results likeliest, by Newton's method on the
+    log-likelihood over the ``free`` strengths (natural units; the others stay at 0).
+
+    Args:
+        points: ``points[i, j]``: what agent ``i`` scored against ``j`` (a win 1, a draw
+            one half).
+        games: ``games[i, j]``: the games ``i`` and ``j`` played.
+        free: The agents whose strength is fitted (each linked to a fixed one by games).
+        iterations: The most Newton steps.
+
+    Returns:
+        The strengths, and the covariance of the free ones (their order).
+    """
     theta = np.zeros(len(points))
     for _ in range(iterations):
         expected = 1 / (1 + np.exp(theta[None, :] - theta[:, None]))   # P(i beats j)

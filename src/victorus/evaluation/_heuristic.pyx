@@ -38,7 +38,7 @@ from victorus._core cimport (BB, NUM_SEATS, RESULT_NONE, ARMY_ACTIVE, ROYAL_KIND
 from victorus._engine cimport (StateC, RulesC, Engine, MAX_ACTIONS, gen_actions, share_returns,
                                info_kind)
 from victorus.evaluation._evaluator cimport made_once, Evaluator, EvaluatorC
-from victorus.evaluation._terms cimport (team_values, board_rim, royal_progress, team_material,
+from victorus.evaluation._terms cimport (team_values, present_teams, board_rim, royal_progress, team_material,
                                          best_capture)
 
 #: The terms, in the order of their weights (EvalWeights) and of ``terms()``'s rows.
@@ -128,13 +128,8 @@ cdef void evaluate(const StateC* s, const RulesC* r, const EvalWeights* w,
     weight[4] = w.mobility
     eval_terms(s, r, w.danger != 0 or w.mobility != 0, terms)
     for a in range(NUM_SEATS):
-        present[a] = False
         score[a] = 0
-    for a in range(NUM_SEATS):
-        if (r.present >> a) & 1:
-            present[r.team[a]] = True
-    for a in range(NUM_SEATS):
-        teams += present[a]
+    teams = present_teams(r, present)
     for t in range(EVAL_TERMS):
         if weight[t] == 0:
             continue

@@ -16,6 +16,7 @@ cdef extern from *:
     """
     const double VALUE_BOUND "VICTORUS_VALUE_BOUND"
 
+cdef int present_teams(const RulesC* r, bint* present) noexcept nogil
 cdef void team_values(const double* score, const bint* present, double* out) noexcept nogil
 cdef int centre_distance(const RulesC* r, int cell) noexcept nogil
 cdef int board_rim(const RulesC* r) noexcept nogil

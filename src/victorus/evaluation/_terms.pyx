@@ -16,6 +16,20 @@ from victorus._engine cimport (StateC, RulesC, gen_actions, material_points,
 VALUE_BOUND_VALUE = VALUE_BOUND
 
 
+cdef int present_teams(const RulesC* r, bint* present) noexcept nogil:
+    """``present[t]``: whether team number ``t`` (0-5) has a present seat (R33); returns
+    how many teams have one."""
+    cdef int a, teams = 0
+    for a in range(NUM_SEATS):
+        present[a] = False
+    for a in range(NUM_SEATS):
+        if (r.present >> a) & 1:
+            present[r.team[a]] = True
+    for a in range(NUM_SEATS):
+        teams += present[a]
+    return teams
+
+
 cdef void team_values(const double* score, const bint* present, double* out) noexcept nogil:
     """Per team number 0-5, its value on the share scale of a finished game's
     ``share_returns``: ``VALUE_BOUND (2 p - 1)``, ``p`` its share of the win, the softmax of

@@ -10,6 +10,7 @@ from libc.stdint cimport uint64_t
 from victorus._core cimport NUM_SEATS, RESULT_NONE
 from victorus._engine cimport StateC, RulesC, share_returns
 from victorus.evaluation._evaluator cimport made_plain, Evaluator, EvaluatorC
+from victorus.evaluation._terms cimport present_teams
 
 
 cdef void uniform_value(const EvaluatorC* e, void* workspace, const StateC* s,
@@ -17,17 +18,11 @@ cdef void uniform_value(const EvaluatorC* e, void* workspace, const StateC* s,
     """The fair share per present seat (0 for an absent one); a finished game: its
     share_returns."""
     cdef bint present[NUM_SEATS]
-    cdef int a, teams = 0
+    cdef int a, teams
     if s.result != RESULT_NONE:
         share_returns(s, r, out)
         return
-    for a in range(NUM_SEATS):
-        present[a] = False
-    for a in range(NUM_SEATS):
-        if (r.present >> a) & 1:
-            present[r.team[a]] = True
-    for a in range(NUM_SEATS):
-        teams += present[a]
+    teams = present_teams(r, present)
     for a in range(NUM_SEATS):
         out[a] = 2.0 / teams - 1.0 if (r.present >> a) & 1 else 0.0
 

@@ -147,7 +147,13 @@ def sample_positions(configurations: Iterable[tuple[str, int, int]], spec: str, 
 
 @dataclass(frozen=True)
 class LabelSet:
-    """The fixed positions with estimated outcomes, and how they were made."""
+    """The fixed positions with estimated outcomes, and how they were made.
+
+    Args:
+        positions: The positions and their outcomes.
+        agent: The agent spec that played the games and their continuations.
+        seed: The seed the positions were drawn from.
+    """
 
     positions: tuple[Labelled, ...]
     agent: str

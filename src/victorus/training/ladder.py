@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from ..ratings import ELO_PER_NATURAL_UNIT, Z95
+from ..ratings import ELO_PER_NATURAL_UNIT, Z95, maximum_likelihood, reached
 
 PRIOR = 1.0
 """Virtual draws added to every pair of networks that played (victorus.ratings.bradley_terry's)."""
@@ -85,42 +85,19 @@ def ratings(rounds: int, found: Sequence[Comparison], z: float = Z95) \
     played = games > 0
     points += PRIOR / 2 * played
     games += PRIOR * played
-    linked = _linked(games)
+    linked = reached(games, 0)              # the rounds linked to round 0 by matches
     rated: list[tuple[float, float, float] | None] = [None] * rounds
     rated[0] = (0.0, 0.0, 0.0)
     free = [i for i in sorted(linked) if i != 0]
     if not free:
         return rated
-    theta = np.zeros(rounds)
-    for _ in range(100):
-        expected = 1 / (1 + np.exp(theta[None, :] - theta[:, None]))     # P(i beats j)
-        gradient = (points - games * expected).sum(axis=1)[free]
-        weights = games * expected * expected.T
-        information = np.diag(weights.sum(axis=1)) - weights
-        step = np.clip(np.linalg.solve(information[np.ix_(free, free)], gradient), -2.0, 2.0)
-        theta[free] += step
-        if np.max(np.abs(step)) < 1e-10:
-            break
-    expected = 1 / (1 + np.exp(theta[None, :] - theta[:, None]))
-    weights = games * expected * expected.T
-    information = np.diag(weights.sum(axis=1)) - weights
-    spread = z * np.sqrt(np.maximum(np.diag(np.linalg.inv(information[np.ix_(free, free)])), 0))
+    theta, covariance = maximum_likelihood(points, games, free)
+    spread = z * np.sqrt(np.maximum(np.diag(covariance), 0))
     for k, i in enumerate(free):
         centre, half = theta[i] * ELO_PER_NATURAL_UNIT, spread[k] * ELO_PER_NATURAL_UNIT
         rated[i] = (round(float(centre), DECIMALS), round(float(centre - half), DECIMALS),
                     round(float(centre + half), DECIMALS))
     return rated
-
-
-def _linked(games: np.ndarray[Any, np.dtype[np.float64]]) -> set[int]:
-    """The rounds linked to round 0 by matches, directly or through others."""
-    reached, frontier = {0}, [0]
-    while frontier:
-        for j in np.nonzero(games[frontier.pop()])[0]:
-            if int(j) not in reached:
-                reached.add(int(j))
-                frontier.append(int(j))
-    return reached
 
 
 def ladder(points: Sequence[Mapping[str, Any]]) -> list[dict[str, float] | None]:

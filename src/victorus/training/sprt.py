@@ -41,9 +41,12 @@ from dataclasses import dataclass
 
 EPSILON = 1e-3
 """The count given to the values 0 and 1 when no group scored them (fishtest's regularisation)."""
-ACCEPT, REJECT, CAP = "accept", "reject", "cap"
-"""The test's verdicts: H1 accepted (the candidate is stronger), H0 accepted (it is not), or
-the games' cap reached first (refused: nothing was shown)."""
+ACCEPT = "accept"
+"""The test's verdict when H1 is accepted: the candidate is stronger."""
+REJECT = "reject"
+"""The test's verdict when H0 is accepted: the candidate is not stronger."""
+CAP = "cap"
+"""The test's verdict when the games' cap came first: refused (nothing was shown)."""
 VERDICTS = (ACCEPT, REJECT, CAP)
 """Every verdict."""
 Z95 = 1.959963984540054
