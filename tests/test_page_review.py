@@ -15,13 +15,14 @@ from victorus.page.analysis import (
     REVIEW_MAX_POSITIONS,
     Analysis,
     Review,
-    _loss,
     _search,
     _spread,
     chance,
     describe,
     mark_of,
+    position_seed,
 )
+from victorus.page.calibration import Calibration
 from victorus.page.server import PERSON, Table
 
 TAB_A, TAB_B = "0123456789abcdef", "fedcba9876543210"
@@ -34,11 +35,12 @@ def server():
 
 
 
-def test_a_chance_is_the_fair_share_when_the_search_sees_nothing():
-    assert chance(0.0, 6) == pytest.approx(1 / 6, abs=1e-3)
-    assert chance(0.0, 2) == 0.5 and chance(1.0, 6) == 1.0 and chance(-1.0, 6) == 0.0
-    assert chance(0.5, 2) == 0.75 and chance(-0.5, 3) == pytest.approx(1 / 6, abs=1e-3)
-    assert chance(7.0, 2) == 1.0                                     # clamped
+def test_a_chance_without_a_fitted_curve_reads_the_value_as_twice_the_share_less_one():
+    uncalibrated = Calibration("best", 1, {})
+    assert chance(2 / 6 - 1, 6, uncalibrated) == pytest.approx(1 / 6, abs=1e-3)   # the fair share
+    assert chance(0.0, 2, uncalibrated) == 0.5 and chance(1.0, 6, uncalibrated) == 1.0
+    assert chance(-1.0, 6, uncalibrated) == 0.0 and chance(0.5, 2, uncalibrated) == 0.75
+    assert chance(7.0, 2, uncalibrated) == 1.0                       # clamped
 
 
 def test_a_browsed_position_is_analysed_and_a_finished_game_told_by_its_result(server):
@@ -120,17 +122,21 @@ def test_a_turn_forfeited_on_time_is_reviewed_as_a_point_of_its_own_kind():
                                   "cells": forfeit["cells"]}]
     assert all(m["index"] != 1 for m in state["marks"])
     assert [p["kind"] for p in points[1:]] == ["played"] * (len(points) - 2) + ["end"]
-    replay = record.starting_game(table.game)
+    start = record.starting_game(table.game)
+    replay = start.copy()
     history = [a.text for a in table.game.history()]
     replay_action(replay, history[0], clock=True)
-    for point in points[1:-1]:                            # as the review made them before
+    for point in points[1:-1]:              # each searched from its own position's seed
         position = replay.copy()
-        result = _search(position, None, point["index"], 50)
-        found = describe(position, result)
-        assert (point["chances"], point["best"], point["played"]) == \
-            (found["chances"], found["best"], history[point["index"]])
-        assert point["loss"] == _loss(position, result, point["played"])
-        assert point["mark"] == mark_of(point["loss"], state["thresholds"])
+        if not point["forced"]:
+            found = describe(position, _search(position, None,
+                                               position_seed(start, history[:point["index"]]), 50))
+            assert (point["chances"], point["best"]) == (found["chances"], found["best"])
+        after = points[point["index"] + 1]["chances"][point["seat"]]
+        loss = 0 if point["forced"] or point["played"] == point["best"] else \
+            round(max(0.0, point["chances"][point["seat"]] - after), 3)
+        assert point["played"] == history[point["index"]] and point["loss"] == loss
+        assert point["mark"] == mark_of(loss, state["thresholds"])
         replay.play(history[point["index"]])
     table.start_watch(table.record_text())               # the record says it was timed
     table.review_game()
@@ -143,7 +149,7 @@ def test_a_turn_forfeited_on_time_is_reviewed_as_a_point_of_its_own_kind():
 def test_a_review_is_cancelled_between_two_positions_and_by_a_new_game():
     game = victorus.Game("standard", players=6)
     victorus.game.play_random(game, seed=2, max_actions=200)
-    review = Review(seconds=0.05)
+    review = Review(iterations=2000)
     review.start(game, "a")
     assert review.cancel()["status"] in ("cancelled", "done")
     count = len(review.state()["points"])
@@ -153,7 +159,7 @@ def test_a_review_is_cancelled_between_two_positions_and_by_a_new_game():
     table = Table("compact", 2, seats=["greedy"] * 6, agent_delay=0)
     while table.work():
         pass
-    table.review = Review(seconds=0.05)
+    table.review = Review(iterations=2000)
     table.review_game()
     table.new_game("compact", 2)
     assert table.review.state()["status"] in ("cancelled", "done")

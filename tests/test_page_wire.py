@@ -103,12 +103,12 @@ def test_a_premove_is_played_when_its_turn_comes_and_legal():
 
 def test_a_premove_not_legal_then_is_dropped_with_a_note_and_the_clock_starts_after():
     table, clock = _premove_table()
-    table.set_premove("g6-g10")             # (a red piece)
+    table.set_premove("d13-d17")            # (blue's Templar never goes there)
     clock.advance(20)                                  # the agent thinks 20 s
     while table.game.to_move == 0:
         assert table.work()
     assert table.premove is None and table.message.startswith(
-        "blue's premove g6-g10 was not legal then: ")
+        "blue's premove d13-d17 was not legal then: ")
     assert table.state()["clock"] == 30.0              # blue's whole time, from now
     assert table.game.to_move == 1
 
@@ -179,8 +179,8 @@ def test_an_analysis_is_stopped_and_keeps_its_last_round():
 
 # -- the review's marks ----------------------------------------------------------------------
 def test_the_thresholds_are_lichess_s_for_two_teams_and_scale_by_the_fair_share():
-    assert mark_thresholds(2) == {"?!": 0.1, "?": 0.2, "??": 0.3}
-    assert mark_thresholds(6) == pytest.approx({"?!": 0.2 / 6, "?": 0.4 / 6, "??": 0.1}, abs=1e-4)
+    assert mark_thresholds(2) == {"?!": 0.05, "?": 0.1, "??": 0.15}
+    assert mark_thresholds(6) == pytest.approx({"?!": 0.1 / 6, "?": 0.2 / 6, "??": 0.05}, abs=1e-4)
 
 
 def _reviewed(board, players, seed, iterations):

@@ -1,53 +1,64 @@
-"""Analysis for ``victorus serve``'s page: the C MCTS's view of a position (the chances
-of the army to act's team, and its best move), searched in a thread of its own; and the
-review of a finished game (`Review`): a search of every position, one after the
-other in the background, each bounded in time, for a win-chance graph per army, the
-actions where a team's chance fell most, and the turns forfeited on time (points of
-their own kind: no action was chosen there, so none is judged).
+"""Analysis for ``victorus serve``'s page: the strongest search's view of a position (the
+chances of every team, its top three lines, the legal actions), deepening in a thread of its
+own; and the review of a finished game (`Review`): a search of every position, one after the
+other in the background, for a win-chance graph per army, the actions where a team's
+chance fell most (marked as lichess marks them), an accuracy per army, and the turns
+forfeited on time (points of their own kind: no action was chosen there, so none is judged).
 
-The searches ([`MCTSAgent.search`][victorus.search.mcts.MCTSAgent.search]) run without the
-GIL on copies of the positions, so the game, the agents and the event loop go on meanwhile; one analysis
-and one review at a time (a request while one runs gets that one's state). The page
-polls `Analysis.state` and `Review.state`.
+Both search with ``best``'s search (`REVIEW_AGENT`: the PUCT over rollouts scored by the
+learned evaluation, victorus.search.registry). The review spends a fixed number of
+iterations on each position (`REVIEW_ITERATIONS`, not seconds) from a seed derived from the
+position itself (`position_seed`: a SHA-256 digest of the record up to it), so the same
+record gives the same points and marks on any machine and under any load. A forced position
+(one legal action) is not searched: it carries the value of the position after it.
 
-A chance is read from the search's mean return ``v`` (+1 a win, -1 a loss; a playout
-that ends undecided is valued by the heuristic evaluation, 0 for an even position) for
-``teams`` teams: ``v = 0`` is the fair share ``1/teams``, ``v = 1`` certain victory,
-``v = -1`` certain defeat, linear in between (two teams: ``(v + 1) / 2``). The search
-values the army to act only: its team gets that chance, and with two teams the other
-team the rest.
+The searches run without the GIL on copies of the positions, so the game, the agents and
+the event loop go on meanwhile; one analysis and one review at a time (a request while one
+runs gets that one's state). The page polls `Analysis.state` and `Review.state`.
+
+A chance is read from the search's value ``v`` for the army to act (+1 a win, -1 a loss)
+by the calibration curve of the game's number of teams (`victorus.page.calibration`: a
+logistic fitted on self-play games of this very search): the team to act gets that
+chance, the other teams share the rest in proportion to their calibrated chances read
+from the root's value for each of them.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Literal, TypedDict
 
 from .. import record
-from ..agents import MCTSAgent
+from ..agents import REGISTRY, PUCTAgent, SearchResult
 from ..checks import shown
 from ..errors import Cancelled
 from ..game import Game, StopToken, replay_action
 from ..geometry import SEAT_NAMES
 from ..notation import Action
-from ..search.results import SearchResult
-from .page_state import State, placement
+from .calibration import CALIBRATION, Calibration, accuracy, move_accuracy
+from .page_state import RequestError, State, placement
 
+REVIEW_AGENT = "best"
+"""The kind of agent whose search the analysis and the review use (the strongest)."""
+REVIEW_ITERATIONS = 10_000
+"""The review's search per position, in iterations (about 0.11 s of one core; docs/serve.md)."""
+REVIEW_MAX_NODES = 400_000
+"""The review's and the analysis's tree bound (PUCT nodes of 88 bytes: 35 MB while a search
+runs; a search of REVIEW_ITERATIONS grows about 230,000)."""
 ANALYSIS_SECONDS = 4.0
 """The analysis's budget, every round of its deepening together: four seconds of one thread
 (the page's agents share the machine)."""
 LINE_LENGTH = 6
 """The most actions of an analysis's principal line."""
-REVIEW_SECONDS = 0.05
-"""The review's search budget per position, in seconds."""
+LINES = 3
+"""The most lines an analysis shows (the root's most visited actions)."""
 REVIEW_MAX_POSITIONS = 1000
 """The most positions a review searches (a longer game is reviewed at evenly spaced positions:
 its time and memory stay bounded)."""
-ANALYSIS_MAX_NODES = 100_000
-"""The search tree's bound (nodes of 56 bytes): about 5.6 MB while a search runs."""
 MARKS = ("?!", "?", "??")
 """The review's marks, from the least loss to the worst: inaccuracy, mistake, blunder."""
 REVIEW_NICE = 10
@@ -64,8 +75,9 @@ PointKind = Literal["played", "forfeit", "end"]
 class Point(TypedDict):
     """One position of a review: its index (actions played), its ``kind`` (`PointKind`),
     the army to act, each army's chance (None where not valued), the best move found (its
-    cells when a leg), the action played from it (``pass`` for a forfeit), and for an
-    action played its loss against the best one and its mark."""
+    cells when a leg), the action played from it (``pass`` for a forfeit), whether it was
+    ``forced`` (the only legal action: not searched, not judged), and for an action played
+    its loss against the best one and its mark."""
 
     index: int
     kind: PointKind
@@ -74,6 +86,7 @@ class Point(TypedDict):
     best: str | None
     cells: list[str]
     played: str | None
+    forced: bool
     loss: float | None
     mark: str | None
 
@@ -108,21 +121,20 @@ class Forfeit(Turn):
     before: float | None
 
 
-def chance(value: float, teams: int) -> float:
-    """The chance of winning read from a search's mean return (see the module's text).
+def chance(value: float, teams: int, calibration: Calibration = CALIBRATION) -> float:
+    """The chance of winning read from a search's value for the army to act (see the
+    module's text): the calibration curve of ``teams`` teams.
 
     Args:
-        value: The search's mean return for the army to act, from -1 (a loss) to +1 (a
-            win); a value outside is clipped.
+        value: The search's value for the army to act, from -1 (a loss) to +1 (a win); a
+            value outside is clipped.
         teams: How many teams play (at least 1).
+        calibration: The curves (the shipped ones unless given).
 
     Returns:
         The chance of the army to act's team, from 0 to 1, rounded to 3 places.
     """
-    fair = 1.0 / max(1, teams)
-    value = max(-1.0, min(1.0, value))
-    share = fair + value * (1 - fair) if value >= 0 else fair * (1 + value)
-    return round(share, 3)
+    return round(calibration.chance(value, teams), 3)
 
 
 def _teams(game: Game) -> list[list[int]]:
@@ -139,20 +151,166 @@ def _position(game: Game) -> State:
             "round": game.round}
 
 
+def _origin(start: Game) -> str:
+    """The text that names a game's starting position: its VPN (R39), or its board,
+    variant and placement where it has none (mid-turn)."""
+    if start.phase == "start" and not start.is_over:
+        return start.vpn()
+    return f"{start.board.name} {start.config.variant_string()} {placement(start)} " \
+           f"{start.to_move} {start.phase} {start.round}"
+
+
+def position_seed(start: Game, actions: Sequence[str], salt: int = 0) -> int:
+    """The seed of the review's search of the position that ``actions`` reach from
+    ``start``: the first 8 bytes of the SHA-256 digest of the start's VPN, ``salt`` and
+    the actions' texts, the same on every machine and in every run (never Python's
+    ``hash``, which varies by process).
+
+    Args:
+        start: The game's starting position.
+        actions: The actions played from it (R38 texts, as its record has them).
+        salt: The review's own seed (0 unless set).
+
+    Returns:
+        A seed from 0 to 2**64 - 1.
+    """
+    text = f"victorus review {salt}\n{_origin(start)}\n{' '.join(actions)}"
+    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "little")
+
+
 def _search(game: Game, seconds: float | None, seed: int, iterations: int | None = None,
             stop: StopToken | None = None) -> SearchResult:
-    """The C MCTS on a copy of ``game``: playouts of 10 actions whose ends are valued by
-    the heuristic evaluation (as ``best`` values them), so that a position far from any
-    end still reads as better or worse than the fair share. ``stop`` ends it early."""
-    return MCTSAgent(iterations, seconds=seconds, seed=seed, max_nodes=ANALYSIS_MAX_NODES,
-                     evaluator="rollouts(10, heuristic)").search(game.copy(history=False), stop)
+    """``REVIEW_AGENT``'s search (its evaluator and settings from the registry) on a copy
+    of ``game``, for ``iterations`` and at most ``seconds`` (either may be None, not
+    both), its tree bounded to REVIEW_MAX_NODES. ``stop`` ends it early."""
+    kind = REGISTRY[REVIEW_AGENT]
+    assert kind.evaluator is not None
+    agent = PUCTAgent(iterations, seconds=seconds, evaluator=kind.evaluator, seed=seed,
+                      max_nodes=REVIEW_MAX_NODES, reuse_tree=False, **kind.settings)
+    return agent.search(game.copy(history=False), stop)
+
+
+def review_search(game: Game, start: Game, moves: Sequence[str], iterations: int | None = REVIEW_ITERATIONS,
+                  salt: int = 0, seconds: float | None = None) -> SearchResult:
+    """The review's search of ``game``, the position ``moves`` reach from ``start``:
+    `REVIEW_AGENT`'s search for ``iterations`` from the position's own seed
+    (`position_seed`), the same on every machine (unless capped by ``seconds``).
+
+    Args:
+        game: The position (not over).
+        start: The game's starting position.
+        moves: The actions played from ``start`` to ``game`` (R38 texts).
+        iterations: The search's iterations.
+        salt: Mixed into the seed (a review's own seed).
+        seconds: A time cap besides ``iterations``, or None.
+
+    Returns:
+        The search's result.
+    """
+    return _search(game, seconds, position_seed(start, moves, salt), iterations)
+
+
+def _cells(game: Game, action: Action) -> list[str]:
+    """The cells an action marks: its leg's origin and target, none for another action."""
+    return ([game.board.labels[action.origin], game.board.labels[action.target]]
+            if action.is_leg else [])
+
+
+def valuation(game: Game, result: SearchResult,
+              calibration: Calibration = CALIBRATION) -> list[float | None]:
+    """Each seat's chance from a search of ``game``: the team to act's is the calibrated
+    chance of its best action's value; the other teams share the rest in proportion to
+    the calibrated chances of the root's value for each (two teams: the other gets the
+    rest); None for a seat not in the game.
+
+    Args:
+        game: The position searched.
+        result: The search's result on ``game``.
+        calibration: The curves.
+
+    Returns:
+        Six chances (0 to 1, rounded to 3 places) or None.
+    """
+    teams = _teams(game)
+    seat = game.to_move
+    own = calibration.chance(result.values[result.actions.index(result.action)], len(teams))
+    others = [t for t in teams if seat not in t]
+    weights = [calibration.chance(result.seat_values[t[0]], len(teams)) if result.seat_values
+               else 1.0 for t in others]
+    total = sum(weights)
+    chances: list[float | None] = [None] * 6
+    for team in teams:
+        share = own if seat in team else (1 - own) * (
+            weights[others.index(team)] / total if total > 0 else 1 / len(others))
+        for s in team:
+            chances[s] = round(share, 3)
+    return chances
+
+
+def describe(game: Game, result: SearchResult, calibration: Calibration = CALIBRATION) -> State:
+    """A search's result for the page: the best action (its cells when a leg), the army to
+    act's team's chance of winning and each army's (`valuation`), and the search's size.
+
+    Args:
+        game: The position searched.
+        result: The search's result on ``game``.
+        calibration: The curves.
+
+    Returns:
+        The fields ``status``, ``over``, ``best``, ``cells``, ``seat``, ``team``,
+        ``chance``, ``chances``, ``iterations`` and the position's ``placement``,
+        ``to_move``, ``phase`` and ``round``.
+    """
+    seat = game.to_move
+    team = next(t for t in _teams(game) if seat in t)
+    chances = valuation(game, result, calibration)
+    return {"status": "done", "over": False, "best": result.action.text,
+            "cells": _cells(game, result.action), "seat": seat,
+            "team": [SEAT_NAMES[s] for s in team], "chance": chances[seat], "chances": chances,
+            "iterations": result.iterations, **_position(game)}
+
+
+def over(game: Game, winners: Iterable[int] | None = None) -> State:
+    """A finished game's last position, as an analysis: each army's chance is 1 if its
+    team won, 0 if it lost, the fair share in a draw.
+
+    Args:
+        game: The finished game (or the resigned one).
+        winners: The winning seats if not the game's own (a resignation), or None.
+
+    Returns:
+        The analysis's fields, as `describe`'s, with ``over`` True and no best move.
+    """
+    winners = list(game.winners or ()) if winners is None else list(winners)
+    teams = _teams(game)
+    chances: list[float | None] = [None] * 6
+    for team in teams:
+        for seat in team:
+            chances[seat] = (1.0 if seat in winners else 0.0) if winners else \
+                round(1 / len(teams), 3)
+    seat = game.to_move
+    team = next((t for t in teams if seat in t), [seat])
+    return {"status": "done", "over": True, "best": None, "cells": [], "seat": seat,
+            "team": [SEAT_NAMES[s] for s in team], "chance": chances[seat], "chances": chances,
+            "iterations": 0, **_position(game)}
+
+
+def _step(game: Game, action: Action) -> State:
+    """One action of a line: its text, the army that plays it, its cells when a leg."""
+    return {"action": action.text, "seat": game.to_move, "cells": _cells(game, action)}
+
+
+def _vpn(game: Game) -> str | None:
+    """The VPN of ``game``, or None (mid-turn, over)."""
+    return game.vpn() if game.phase == "start" and not game.is_over else None
 
 
 class Analysis:
     """The last analysis asked for, deepening in a thread of its own: rounds of growing
     budgets, each replacing the result (``running``, then ``done``, ``stopped`` or
-    ``error``). Each round searches the position, then the positions along its line
-    (`LINE_LENGTH` actions: the best action, the best of a search after it, ...).
+    ``error``). Each round searches the position, then the positions along each of its
+    top lines (up to ``lines`` of the root's most visited actions, each followed for
+    ``line`` actions: the action, the best of a search after it, ...).
 
     Args:
         seconds: The analysis's budget in seconds, all rounds together (one thread);
@@ -161,14 +319,18 @@ class Analysis:
         iterations: The first round's iterations (each next round twice as many), or
             None: time budgets only (the first round a tenth of a second, each next twice).
         rounds: The most rounds (None: until ``seconds`` are spent or it is stopped).
-        line: The most actions of the principal line.
+        line: The most actions of a line.
+        lines: The most lines (the root's most visited actions).
+        calibration: The curves that read a value as a chance.
     """
 
     def __init__(self, seconds: float | None = ANALYSIS_SECONDS, seed: int = 0,
                  iterations: int | None = None, rounds: int | None = None,
-                 line: int = LINE_LENGTH) -> None:
+                 line: int = LINE_LENGTH, lines: int = LINES,
+                 calibration: Calibration = CALIBRATION) -> None:
         self.seconds, self.seed, self.iterations = seconds, seed, iterations
-        self.rounds, self.line = rounds, line
+        self.rounds, self.line, self.lines = rounds, line, lines
+        self.calibration = calibration
         self._lock = threading.Lock()
         self._state: State = {"status": "none", "serial": 0, "id": 0}
         self._key: object = None                 # what the last analysis was asked for
@@ -226,7 +388,8 @@ class Analysis:
                 back in the state; None: ``{"at": at, "moves": []}``.
 
         Returns:
-            The analysis's state so far (`state`).
+            The analysis's state so far (`state`): ``legal`` (the position's legal
+            actions) from the start.
         """
         source = {"at": at, "moves": []} if source is None else source
         key = (version, repr(sorted(source.items())), winners is not None)
@@ -238,14 +401,16 @@ class Analysis:
                 self._stop = None
             self._key = key
             ident = self._state["id"] + 1
-            base = {"id": ident, "version": version, "at": at, "source": source}
-            if game.is_over or winners is not None:
-                self._set({**over(game, winners), **base, "depth": 0, "line": [],
+            ended = game.is_over or winners is not None
+            legal = [] if ended else [a.text for a in game.legal_actions()]
+            base = {"id": ident, "version": version, "at": at, "source": source, "legal": legal}
+            if ended:
+                self._set({**over(game, winners), **base, "depth": 0, "line": [], "lines": [],
                            "elapsed": 0.0, "vpn": None})
                 return dict(self._state)
             trial = game.copy(history=False)
             self._stop = token = StopToken()
-            self._set({"status": "running", **base, "depth": 0, "vpn": _vpn(trial),
+            self._set({"status": "running", **base, "depth": 0, "vpn": _vpn(trial), "lines": [],
                        **_position(trial)})
         self.thread = threading.Thread(target=self._run, args=(trial, token, base), daemon=True,
                                        name="victorus-analysis")
@@ -255,8 +420,9 @@ class Analysis:
     def state(self) -> State:
         """The analysis's state: ``status`` (``none``, ``running``, ``done``, ``stopped``,
         ``error``), ``serial`` (one more at every update), ``id`` (one more at every new
-        analysis), ``source``, ``version``, ``at``, ``depth`` (rounds done) and, once a
-        round is done, `describe`'s fields with the ``line`` and ``elapsed`` seconds.
+        analysis), ``source``, ``version``, ``at``, ``legal`` (the position's legal
+        actions, in the engine's order), ``depth`` (rounds done) and, once a round is done,
+        `describe`'s fields with the ``line``, the ``lines`` and ``elapsed`` seconds.
 
         Returns:
             A copy of the state.
@@ -304,128 +470,87 @@ class Analysis:
 
     def _round(self, game: Game, seconds: float | None, iterations: int | None,
                token: StopToken) -> State | None:
-        """One round: the position's search and its line's; None if stopped meanwhile."""
+        """One round: the position's search and its lines'; None if stopped meanwhile."""
         result = _search(game, seconds, self.seed, iterations, token)
         if token.stopped:
             return None
-        found = describe(game, result)
+        found = describe(game, result, self.calibration)
         found["vpn"] = _vpn(game)
-        teams = _teams(game)
-        valued = {tuple(t) for t in teams if game.to_move in t}
-        line = [_step(game, result.action)]
-        trial = game.copy(history=False)
-        trial.play(result.action)
-        while len(line) < self.line and not trial.is_over:
-            after = _search(trial, None if seconds is None else seconds / 4, self.seed,
-                            None if iterations is None else max(1, iterations // 4), token)
-            if token.stopped:
+        teams = len(_teams(game))
+        chosen = result.actions.index(result.action)
+        order = [chosen] + sorted((i for i in range(len(result.actions))
+                                   if i != chosen and result.visits[i] > 0),
+                                  key=lambda i: (-result.visits[i], i))
+        lines: list[State] = []
+        for i in order[:self.lines]:
+            steps = self._line(game, result.actions[i], seconds, iterations, token)
+            if steps is None:
                 return None
-            team = next(t for t in teams if trial.to_move in t)
-            if tuple(team) not in valued and len(teams) > 2:
-                valued.add(tuple(team))
-                share = chance(after.values[after.actions.index(after.action)], len(teams))
-                for seat in team:
-                    found["chances"][seat] = share
-            line.append(_step(trial, after.action))
-            trial.play(after.action)
-        found["line"] = line
+            if not lines:
+                found["line"] = steps
+            lines.append({"action": result.actions[i].text,
+                          "chance": chance(result.values[i], teams, self.calibration),
+                          "line": [step["action"] for step in steps],
+                          "visits": result.visits[i]})
+        found["lines"] = lines
         return found
 
-
-def _step(game: Game, action: Action) -> State:
-    """One action of a line: its text, the army that plays it, its cells when a leg."""
-    cells = ([game.board.labels[action.origin], game.board.labels[action.target]]
-             if action.is_leg else [])
-    return {"action": action.text, "seat": game.to_move, "cells": cells}
-
-
-def _vpn(game: Game) -> str | None:
-    """The VPN of ``game``, or None (mid-turn, over)."""
-    return game.vpn() if game.phase == "start" and not game.is_over else None
-
-
-def over(game: Game, winners: Iterable[int] | None = None) -> State:
-    """A finished game's last position, as an analysis: each army's chance is 1 if its
-    team won, 0 if it lost, the fair share in a draw.
-
-    Args:
-        game: The finished game (or the resigned one).
-        winners: The winning seats if not the game's own (a resignation), or None.
-
-    Returns:
-        The analysis's fields, as `describe`'s, with ``over`` True and no best move.
-    """
-    winners = list(game.winners or ()) if winners is None else list(winners)
-    teams = _teams(game)
-    chances = [0.0] * 6
-    for team in teams:
-        for seat in team:
-            chances[seat] = (1.0 if seat in winners else 0.0) if winners else \
-                round(1 / len(teams), 3)
-    seat = game.to_move
-    team = next((t for t in teams if seat in t), [seat])
-    return {"status": "done", "over": True, "best": None, "cells": [], "seat": seat,
-            "team": [SEAT_NAMES[s] for s in team], "chance": chances[seat], "chances": chances,
-            "iterations": 0, **_position(game)}
-
-
-def describe(game: Game, result: SearchResult) -> State:
-    """A search's result for the page: the best action (its cells when a leg), the army to
-    act's team's chance of winning (`chance` of the best action's mean return), each
-    army's (``chances``: the other team's the rest with two teams, else None), and the
-    search's size.
-
-    Args:
-        game: The position searched.
-        result: The search's result on ``game``.
-
-    Returns:
-        The fields ``status``, ``over``, ``best``, ``cells``, ``seat``, ``team``,
-        ``chance``, ``chances``, ``iterations`` and the position's ``placement``,
-        ``to_move``, ``phase`` and ``round``.
-    """
-    best = result.actions.index(result.action)
-    value = result.values[best]
-    seat = game.to_move
-    teams = _teams(game)
-    team = next(t for t in teams if seat in t)
-    action = result.action
-    cells = ([game.board.labels[action.origin], game.board.labels[action.target]]
-             if action.is_leg else [])
-    share = chance(value, len(teams))
-    chances: list[float | None] = [None] * 6
-    for t in teams:
-        for s in t:
-            chances[s] = share if t is team else (round(1 - share, 3) if len(teams) == 2
-                                                  else None)
-    return {"status": "done", "over": False, "best": action.text, "cells": cells,
-            "seat": seat, "team": [SEAT_NAMES[s] for s in team], "chance": share,
-            "chances": chances, "iterations": result.iterations, **_position(game)}
+    def _line(self, game: Game, first: Action, seconds: float | None, iterations: int | None,
+              token: StopToken) -> list[State] | None:
+        """The line that starts with ``first``: each next action the only legal one or the
+        best of a search a quarter of the round's; None if stopped meanwhile."""
+        steps = [_step(game, first)]
+        trial = game.copy(history=False)
+        trial.play(first)
+        while len(steps) < self.line and not trial.is_over:
+            legal = trial.legal_actions()
+            if len(legal) == 1:
+                action = legal[0]
+            else:
+                action = _search(trial, None if seconds is None else seconds / 4, self.seed,
+                                 None if iterations is None else max(1, iterations // 4),
+                                 token).action
+                if token.stopped:
+                    return None
+            steps.append(_step(trial, action))
+            trial.play(action)
+        return steps
 
 
 class Review:
     """The review of a finished game: every position searched in turn (at most
-    REVIEW_MAX_POSITIONS, each for ``seconds``) in a thread of its own, cancellable
-    between two positions. Its state: ``status`` (``none``, ``running``, ``done``,
-    ``cancelled``, ``error``), ``key`` (the game reviewed), ``total`` positions and the
-    ``points`` searched so far (each position's index, kind, army to act, chances, best
-    move), then the ``marks`` and the ``forfeits``.
+    REVIEW_MAX_POSITIONS, each with ``iterations`` of `REVIEW_AGENT`'s search from the
+    seed `position_seed` gives it) in a thread of its own, cancellable between two
+    positions. Its state: ``status`` (``none``, ``running``, ``done``, ``cancelled``,
+    ``error``), ``key`` (the game reviewed), ``total`` positions and the ``points``
+    searched so far (each position's index, kind, army to act, chances, best move), then
+    the ``marks``, the ``forfeits``, the ``counts`` and the ``accuracy`` per army.
+
+    An action's loss is lichess's: the mover's team's chance after the best action (from
+    the search of the position) minus its chance after the action played (from the
+    review of the position it leads to); 0 for the best action itself and for a forced
+    one. A forced position (one legal action) is not searched: it carries the chances of
+    the position after it.
 
     Args:
-        seconds: The search's budget per position in seconds (None: ``iterations`` only).
-        seed: The searches' seed (position ``index`` is searched with ``seed + index``).
+        seconds: A time cap per position besides ``iterations`` (None: none; a review on
+            a clock is no longer the same on every machine).
+        seed: Mixed into every position's seed (`position_seed`'s ``salt``).
         max_positions: The most positions searched (a longer game is reviewed at evenly
             spaced positions).
-        iterations: A budget in iterations instead of (or besides) ``seconds`` (a review
-            that is the same on every machine).
+        iterations: The search per position, in iterations.
+        calibration: The curves that read a value as a chance.
     """
 
-    def __init__(self, seconds: float | None = REVIEW_SECONDS, seed: int = 0,
-                 max_positions: int = REVIEW_MAX_POSITIONS, iterations: int | None = None) -> None:
+    def __init__(self, seconds: float | None = None, seed: int = 0,
+                 max_positions: int = REVIEW_MAX_POSITIONS,
+                 iterations: int | None = REVIEW_ITERATIONS,
+                 calibration: Calibration = CALIBRATION) -> None:
         self.seconds, self.seed, self.max_positions = seconds, seed, max_positions
-        self.iterations = iterations
+        self.iterations, self.calibration = iterations, calibration
         self._lock = threading.Lock()
         self._state: State = {"status": "none", "key": None, "points": [], "marks": []}
+        self._record: tuple[Game, list[str], bool] | None = None   # the game reviewed
         self._cancel = threading.Event()
         self.thread: threading.Thread | None = None     # the last review's
 
@@ -452,12 +577,14 @@ class Review:
             self._cancel = cancel = threading.Event()
             actions = [a.text for a in final.history()]
             start = record.starting_game(final)
+            self._record = (start.copy(), list(actions), clock)
             indices = _spread(len(actions) + 1, self.max_positions)
             self._state = {"status": "running", "key": key, "total": len(indices),
                            "length": len(actions), "points": [], "marks": [], "forfeits": [],
-                           "counts": counts([]),
+                           "counts": counts([]), "accuracy": [None] * 6,
                            "thresholds": mark_thresholds(len(_teams(final))),
-                           "seconds": self.seconds, "elapsed": None}
+                           "iterations": self.iterations, "seconds": self.seconds,
+                           "elapsed": None}
             outcome = over(final, winners)
         self.thread = threading.Thread(target=self._run, name="victorus-review", daemon=True,
                                        args=(start, actions, indices, clock, outcome, cancel,
@@ -495,15 +622,21 @@ class Review:
         state["points"] = state["points"][first:]
         return state
 
-    def _run(self, game: Game, actions: list[str], indices: list[int], clock: bool, outcome: State,
-             cancel: threading.Event, key: str) -> None:
+    def _search(self, position: Game, start: Game, moves: Sequence[str]) -> SearchResult:
+        """The review's search of ``position``, which ``moves`` reach from ``start``."""
+        return review_search(position, start, moves, self.iterations, self.seed, self.seconds)
+
+    def _run(self, start: Game, actions: list[str], indices: list[int], clock: bool,
+             outcome: State, cancel: threading.Event, key: str) -> None:
         began = time.perf_counter()
-        thresholds = mark_thresholds(len(_teams(game)))
+        thresholds = mark_thresholds(len(_teams(start)))
         try:
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), REVIEW_NICE)
         except (AttributeError, OSError):             # (not Linux: the same priority)
             pass
+        game = start.copy()
         done = 0
+        ahead: dict[int, State] = {}        # positions valued ahead of the walk, by index
         try:
             for index in indices:
                 while done < index:
@@ -511,37 +644,149 @@ class Review:
                     done += 1
                 if cancel.is_set():
                     return
-                played: str | None = None
-                loss: float | None = None
-                kind: PointKind = "end"
-                if game.is_over or index == len(actions):
-                    found = dict(outcome, **_position(game))
-                else:
-                    result = _search(game, self.seconds, self.seed + index, self.iterations)
-                    found = describe(game, result)
-                    played = actions[index]
-                    kind = "forfeit" if _forfeited(game, played, clock) else "played"
-                    if kind == "played":
-                        loss = _loss(game, result, played)
-                point: Point = {"index": index, "kind": kind, "seat": found["seat"],
-                                "chances": found["chances"], "best": found["best"],
-                                "cells": found["cells"], "played": played, "loss": loss,
-                                "mark": mark_of(loss, thresholds)}
+                point = self._point(game, index, start, actions, clock, outcome, ahead,
+                                    thresholds)
+                for old in [i for i in ahead if i <= index]:
+                    del ahead[old]
                 with self._lock:
                     if cancel.is_set() or self._state["key"] != key:
                         return
                     self._state["points"].append(point)
             with self._lock:
                 if self._state["key"] == key and not cancel.is_set():
-                    self._state["marks"] = marks(self._state["points"], game)
-                    self._state["forfeits"] = forfeits(self._state["points"], game)
-                    self._state["counts"] = counts(self._state["points"])
+                    points = self._state["points"]
+                    self._state["marks"] = marks(points, game)
+                    self._state["forfeits"] = forfeits(points, game)
+                    self._state["counts"] = counts(points)
+                    self._state["accuracy"] = accuracy(points)
                     self._state["status"] = "done"
                     self._state["elapsed"] = round(time.perf_counter() - began, 2)
         except Exception as exc:                      # told to the page; the server goes on
             with self._lock:
                 if self._state["key"] == key:
                     self._state.update(status="error", error=f"the review failed: {shown(exc, 200)}")
+
+    def _point(self, game: Game, index: int, start: Game, actions: list[str], clock: bool,
+               outcome: State, ahead: dict[int, State], thresholds: dict[str, float]) -> Point:
+        """The point of position ``index`` (``game`` is there)."""
+        if game.is_over or index == len(actions):
+            return {"index": index, "kind": "end", "seat": game.to_move,
+                    "chances": list(outcome["chances"]), "best": None, "cells": [],
+                    "played": None, "forced": False, "loss": None, "mark": None}
+        played = actions[index]
+        seat = game.to_move
+        forfeit = _forfeited(game, played, clock)
+        legal = game.legal_actions()
+        forced = not forfeit and len(legal) == 1
+        found = self._valued(game, index, start, actions, clock, outcome, ahead)
+        best, cells = (legal[0].text, _cells(game, legal[0])) if forced else \
+            (found["best"], found["cells"])
+        loss: float | None = None               # (a forfeit: nothing chosen, nothing judged)
+        if not forfeit and (forced or played == best):
+            loss = 0.0
+        elif not forfeit:
+            after = game.copy(history=False)
+            replay_action(after, played, clock)
+            then = self._valued(after, index + 1, start, actions, clock, outcome, ahead)
+            loss = round(max(0.0, found["chances"][seat] - then["chances"][seat]), 3)
+        return {"index": index, "kind": "forfeit" if forfeit else "played", "seat": seat,
+                "chances": list(found["chances"]), "best": best, "cells": cells,
+                "played": played, "forced": forced, "loss": loss,
+                "mark": mark_of(loss, thresholds)}
+
+    def _valued(self, game: Game, index: int, start: Game, actions: list[str], clock: bool,
+                outcome: State, ahead: dict[int, State]) -> State:
+        """Position ``index`` of the record (``game`` is there; left as it is) valued:
+        searched, or at the end the result, or where forced the first position after it
+        that is not; remembered in ``ahead``."""
+        if index in ahead:
+            return ahead[index]
+        position = game.copy(history=False)
+        chain = []
+        at = index
+        while at not in ahead:
+            if position.is_over or at == len(actions):
+                ahead[at] = dict(outcome, **_position(position))
+            elif len(position.legal_actions()) == 1 and \
+                    not _forfeited(position, actions[at], clock):
+                chain.append(at)
+                replay_action(position, actions[at], clock)
+                at += 1
+            else:
+                ahead[at] = describe(position, self._search(position, start, actions[:at]),
+                                     self.calibration)
+        for forced in chain:
+            ahead[forced] = ahead[at]
+        return ahead[index]
+
+    def attempt(self, index: int, action: str) -> State:
+        """Judge ``action`` at the marked position ``index`` of the finished review (the
+        "learn from your mistakes" pass): the game replayed to that position, ``action``
+        judged as the review judged the action played there (the same search, seed and
+        calibration: the action played gets its point's loss).
+
+        Args:
+            index: A marked point's ``index`` (the number of actions played before it: a
+                mark's ``index`` minus one).
+            action: The action tried there, in R38 notation.
+
+        Returns:
+            ``index``, ``action``, ``loss`` (the mover's team's chance after the best
+            action minus after ``action``), ``mark`` (None if not marked), ``better``
+            (the loss is below the inaccuracy threshold), ``best`` (the search's best
+            action) and ``chance`` (the mover's team's chance after ``action``).
+
+        Raises:
+            RequestError: If the review is not done, ``index`` is not a marked point's,
+                or ``action`` is not a legal action's text there.
+        """
+        with self._lock:
+            state, reviewed = self._state, self._record
+            if state["status"] != "done" or reviewed is None:
+                raise RequestError(f"a move can be tried once the review is done; it is "
+                                   f"{state['status']}")
+            marked = [p["index"] for p in state["points"] if p["mark"]]
+            thresholds = dict(state["thresholds"])
+            points = {p["index"]: p for p in state["points"]}
+        if isinstance(index, bool) or not isinstance(index, int) or index not in marked:
+            raise RequestError(f"'index' must be the index of a marked point of the review "
+                               f"(one of {shown(marked, 80)}), got {shown(index, 40)}")
+        start, actions, clock = reviewed
+        position = start.copy()
+        for text in actions[:index]:
+            replay_action(position, text, clock)
+        legal = [a.text for a in position.legal_actions()]
+        if not isinstance(action, str) or action not in legal:
+            raise RequestError(f"'action' must be one of the {len(legal)} legal actions at "
+                               f"point {index} (such as {shown(legal[:5], 80)}), got "
+                               f"{shown(action, 40)}")
+        seat = position.to_move
+        found = describe(position, self._search(position, start, actions[:index]),
+                         self.calibration)
+        before = found["chances"][seat]
+        if action == found["best"]:
+            after = before
+        elif action == actions[index] and index + 1 in points:
+            after = points[index + 1]["chances"][seat]
+        else:
+            after = self._judged(position, action, start, actions[:index])["chances"][seat]
+        loss = round(max(0.0, before - after), 3)
+        return {"index": index, "action": action, "loss": loss,
+                "mark": mark_of(loss, thresholds), "better": loss < thresholds[MARKS[0]],
+                "best": found["best"], "chance": after}
+
+    def _judged(self, position: Game, action: str, start: Game, moves: list[str]) -> State:
+        """The position after ``action`` (off the record) valued as the review values one:
+        searched, or over, or where forced the first position after it that is not."""
+        trial = position.copy(history=False)
+        line = [*moves, action]
+        trial.play(action)
+        while not trial.is_over and len(legal := trial.legal_actions()) == 1:
+            line.append(legal[0].text)
+            trial.play(legal[0])
+        if trial.is_over:
+            return over(trial)
+        return describe(trial, self._search(trial, start, line), self.calibration)
 
 
 def _spread(count: int, most: int) -> list[int]:
@@ -552,28 +797,15 @@ def _spread(count: int, most: int) -> list[int]:
     return sorted({round(k * (count - 1) / (most - 1)) for k in range(most)})
 
 
-def carried(points: list[Point]) -> list[list[float | None]]:
-    """Each point's chances per army, an army's last known chance carried on where the
-    search did not value it (more than two teams: only the team to act is valued).
-
-    Args:
-        points: The review's points, in order.
-
-    Returns:
-        Per point, each army's chance (None until it is first valued).
-    """
-    last: list[float | None] = [None] * 6
-    out = []
-    for point in points:
-        last = [c if c is not None else last[s] for s, c in enumerate(point["chances"])]
-        out.append(list(last))
-    return out
+MARK_LOSSES = (0.05, 0.10, 0.15)
+"""lichess's least drops of a mark for two sides, in win chance from 0 to 1 (its 0.1, 0.2 and
+0.3 on its scale of winning chances from -1 to +1)."""
 
 
 def mark_thresholds(teams: int) -> dict[str, float]:
-    """The least loss of each mark for ``teams`` teams: lichess's 0.1, 0.2 and 0.3 (a
-    drop in winning chances, 0 to 1, for two sides) scaled by the fair share: 20%, 40%
-    and 60% of ``1/teams`` (docs/serve.md, The review's marks).
+    """The least loss of each mark for ``teams`` teams: lichess's `MARK_LOSSES` for two
+    teams, scaled by the fair share for more (``MARK_LOSSES`` times ``2/teams``: 10%, 20%
+    and 30% of ``1/teams``; docs/serve.md, The review's marks).
 
     Args:
         teams: How many teams play (at least 1).
@@ -581,8 +813,7 @@ def mark_thresholds(teams: int) -> dict[str, float]:
     Returns:
         ``{"?!": inaccuracy, "?": mistake, "??": blunder}``, rounded to 4 places.
     """
-    fair = 1.0 / max(1, teams)
-    return {mark: round(part * fair, 4) for mark, part in zip(MARKS, (0.2, 0.4, 0.6))}
+    return {mark: round(part * 2 / max(1, teams), 4) for mark, part in zip(MARKS, MARK_LOSSES)}
 
 
 def mark_of(loss: float | None, thresholds: dict[str, float]) -> str | None:
@@ -611,19 +842,6 @@ def _forfeited(game: Game, played: str, clock: bool) -> bool:
     legal actions."""
     return clock and played == "pass" and game.phase == "start" and \
         all(action.text != "pass" for action in game.legal_actions())
-
-
-def _loss(game: Game, result: SearchResult, played: str) -> float:
-    """What the mover's team lost by ``played`` against the best action, both valued by
-    the same search ``result`` (chances: `chance`); 0 for a forced action (one legal
-    action) and for the best one itself."""
-    if len(result.actions) <= 1:
-        return 0.0
-    teams = len(_teams(game))
-    texts = [a.text for a in result.actions]
-    best = chance(result.values[result.actions.index(result.action)], teams)
-    after = chance(result.values[texts.index(played)], teams)
-    return round(max(0.0, best - after), 3)
 
 
 def counts(points: list[Point]) -> list[dict[str, int]]:
@@ -701,6 +919,7 @@ def forfeits(points: list[Point], game: Game) -> list[Forfeit]:
             for p in points if p["kind"] == "forfeit"]
 
 
-__all__ = ["ANALYSIS_SECONDS", "MARKS", "REVIEW_SECONDS", "Analysis", "Review",
-           "chance", "counts", "describe", "forfeits", "mark_of", "mark_thresholds", "marks", "point_turn",
-           "over"]
+__all__ = ["ANALYSIS_SECONDS", "LINES", "MARKS", "REVIEW_AGENT", "REVIEW_ITERATIONS", "Analysis",
+           "Review", "accuracy", "chance", "counts", "describe", "forfeits", "mark_of",
+           "mark_thresholds", "marks", "move_accuracy", "over", "point_turn", "position_seed",
+           "review_search", "valuation"]

@@ -15,7 +15,7 @@ from .. import record, render
 from ..checks import shown
 from ..constants import CENTRE, EDGE_LETTERS, HOSPITALLER, KING, PIECE_LETTERS, PIECE_NAMES, QUEEN, ROYALS
 from ..errors import VictorusError
-from ..game import Game
+from ..game import Game, replay_action
 from ..geometry import SEAT_NAMES, Board, hex_distance, plane
 from ..notation import Action
 from ..pieces import Piece
@@ -636,3 +636,26 @@ def meta() -> State:
             "agents": list(PAGE_AGENTS), "frames_held": MAX_FRAMES_HELD,
             "team_groups": {n: [list(g) for g in groups] for n, groups in TEAM_GROUPS.items()},
             "allied_groups": [list(g) for g in ALLIED_GROUPS]}
+
+
+def turn_starts(game: Game, clock: bool) -> tuple[list[str], list[list[object]]]:
+    """``game``'s actions (R38 texts) and each turn's start as ``[actions before it, its
+    VPN]``, replayed from the game's start (the analysis board's record: it draws a turn's
+    start at once from its VPN); ``clock``: the game was played on a clock.
+
+    Args:
+        game: The game.
+        clock: The game was played on a clock (a pass may be a forfeit).
+
+    Returns:
+        The actions and the turns' starts.
+    """
+    replay, actions, starts = record.starting_game(game), list[str](), list[list[object]]()
+    for action in game.history():
+        if replay.phase == "start" and not replay.is_over:
+            starts.append([len(actions), replay.vpn()])
+        replay_action(replay, action.text, clock)
+        actions.append(action.text)
+    if replay.phase == "start" and not replay.is_over:
+        starts.append([len(actions), replay.vpn()])
+    return actions, starts

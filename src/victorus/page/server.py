@@ -21,7 +21,11 @@ with [`victorus.render.render_layers`][victorus.render.render_layers] and talks 
 * ``POST /api/review`` starts the review of the finished game shown (every position
   searched in the background, a bounded time each; ``{"cancel": true}`` stops it),
   ``GET /api/review?from=<points held>`` its state: win chances per army and the actions
-  where a team's chance fell most (`victorus.page.analysis.Review`);
+  where a team's chance fell most (`victorus.page.analysis.Review`); ``POST
+  /api/review/try`` (``index``, ``action``) judges an action tried at a marked position
+  of the finished review ("learn from your mistakes": `Review.attempt`);
+* ``POST /api/record/read`` a record (``record``; the game shown's without it) as the
+  analysis board holds it: its actions and the VPN of each turn's start;
 * ``POST /api/take`` this tab (``X-Victorus-Tab``) plays the person seats from now on:
   a page names its tab in its requests (``tab=`` on ``/api/state``, the header on
   POSTs); a page that is not watching (``claim=1``) holds the seats if no tab does, the others
@@ -61,10 +65,11 @@ from http import HTTPStatus
 from importlib import resources
 from typing import Any
 
-from ..checks import parse_int, shown
+from .. import record
+from ..checks import check_int, parse_int, shown
 from ..errors import VictorusError
 from . import page_state
-from .page_state import MAX_FRAMES_HELD, RequestError
+from .page_state import MAX_FRAMES_HELD, RequestError, State
 from .table import PERSON, SEATS_MOVED_WORDS, Table
 
 try:
@@ -111,6 +116,9 @@ SEATS_MOVED = SEATS_MOVED_WORDS
 LINGER_SECONDS, LINGER_BYTES = 2.0, 1024 * 1024
 #: The longest request line and query the server reads.
 MAX_URI = 8192
+#: The most actions of a record read for the analysis board (``POST /api/record/read``:
+#: its answer holds the VPN of every turn's start, about 600 bytes a turn).
+MAX_BOARD_ACTIONS = 5000
 #: The page's files: index.html at ``/``, and every ``.js`` module and ``.css`` file of
 #: victorus/page/web at ``/<name>`` (a new module needs no change here).
 KINDS = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
@@ -399,12 +407,16 @@ def _posts(server: Server) -> dict[str, Endpoint]:
     post_lock = threading.Lock()
 
     def _post(fields: tuple[str, ...], optional: tuple[str, ...],
-              call: Callable[[Table, dict[str, Any]], object]) -> Endpoint:
+              call: Callable[[Table, dict[str, Any]], object], answer: bool = False,
+              locked: bool = True) -> Endpoint:
+        """A POST call; ``answer``: the call's result is the answer (a JSON object);
+        ``locked=False``: the call runs after the lock, its small body checked (a search
+        under a lock of its own, which holds up no other call)."""
         async def endpoint(request: Request) -> Response:
             raw = await _read_body(request)
             tab = _tab(request.headers.get("x-victorus-tab"))
 
-            def run() -> None:
+            def run() -> object:
                 with post_lock:
                     body = _parse_body(raw)
                     _fields(body, fields, optional)
@@ -412,13 +424,14 @@ def _posts(server: Server) -> dict[str, Endpoint]:
                         raise RequestError("this tab watches: the game is played in another "
                                            "tab; take the seats (play from this tab) to "
                                            "play here", HTTPStatus.CONFLICT)
-                    call(server.table, body)
+                    result = call(server.table, body) if locked else None
                     if request.url.path == "/api/take":
                         server.take(tab)
                     if request.url.path == "/api/new" and tab is not None:
                         server.take(tab, quiet=True)      # a tab that starts a game plays it
-            await run_in_threadpool(run)
-            return _json({"ok": True, "version": server.table.version})
+                return result if locked else call(server.table, body)
+            result = await run_in_threadpool(run)
+            return _json(result if answer else {"ok": True, "version": server.table.version})
         return endpoint
 
     return {
@@ -440,7 +453,49 @@ def _posts(server: Server) -> dict[str, Endpoint]:
                             lambda t, b: t.start_watch(b.get("record"), b.get("simulate"))),
         "/api/step": _post(("index",), (), lambda t, b: t.step(b["index"])),
         "/api/take": _post((), (), lambda t, b: None),            # (see endpoint)
+        "/api/review/try": _post(("index", "action"), (), _review_try, answer=True,
+                                 locked=False),
+        "/api/record/read": _post((), ("record",), _read_record, answer=True),
     }
+
+
+def _review_try(table: Table, body: dict[str, Any]) -> object:
+    """``POST /api/review/try``: an action tried at a marked position of the finished
+    review (`victorus.page.analysis.Review.attempt`), judged by the review's search."""
+    index, action = body["index"], body["action"]
+    check_int("'index' (a marked position of the review)", index, 0, 10**9, RequestError)
+    if not isinstance(action, str) or not 0 < len(action) <= 16:
+        raise RequestError(f"'action' must be an action in R38 notation (a string of 1 to 16 "
+                           f"characters), got {shown(action, 60)}")
+    return table.review.attempt(index, action)
+
+
+def _read_record(table: Table, body: dict[str, Any]) -> State:
+    """``POST /api/record/read``: a game record (``record``, or the game shown's without
+    it) as the analysis board holds it: its ``actions`` (R38 texts) and each turn's start
+    as ``[actions before it, its VPN]`` (``starts``: the board draws a turn's start from
+    it at once, and asks for a position of a record given as the VPN of its turn's start
+    and the actions since); a game shown longer than MAX_BOARD_ACTIONS comes without."""
+    text = body.get("record")
+    of_shown = text is None
+    if text is None:
+        text = table.record_text()
+        head = record.parse(text)
+        actions = [a for _, _, turn in head.turns for a in turn]
+        if len(actions) > MAX_BOARD_ACTIONS:
+            return {"shown": True, "actions": actions, "starts": [], "board": head.board,
+                    "players": head.players}
+    if not isinstance(text, str):
+        raise RequestError(f"'record' must be the text of a game record, got "
+                           f"{type(text).__name__}")
+    try:
+        game = record.loads(text, max_actions=MAX_BOARD_ACTIONS)
+        clock = record.parse(text).clock
+    except VictorusError as exc:
+        raise RequestError(f"that record cannot be read: {exc}") from None
+    actions, starts = page_state.turn_starts(game, clock)
+    return {"shown": of_shown, "actions": actions, "starts": starts, "board": game.board.name,
+            "players": game.config.players}
 
 
 def _review_route(server: Server) -> Endpoint:

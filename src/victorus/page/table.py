@@ -130,6 +130,7 @@ class Table:
         self.thinking: StopToken | None = None   # the token of the agent thinking now
         self.resigned: int | None = None         # the seat that resigned the game played
         self.premove: str | None = None          # the person's next turn's first action
+        self.premove_army: int | None = None     # the army it was made for (its piece's)
         self.moves = 0                           # changes of the game (not of its words)
         self._watched: dict[int, State] = {}     # the watched state of recent versions
         self._deltas: dict[tuple[int, int], State | None] = {}
@@ -230,15 +231,17 @@ class Table:
             self._changed(message)
 
     def set_premove(self, text: object) -> None:
-        """Queue ``text`` (R38) as the first action of the person's next turn (None: drop
-        the one queued); refused when a person is to act now (play it), while watching,
-        or once the game is over. Its legality is judged when the turn comes."""
+        """Queue ``text`` (R38: a move of one of the person's pieces) as the first action
+        of the next turn of that piece's army (None: drop the one queued, accepted at any
+        time); refused when a person is to act now (play it), while watching, or once
+        the game is over. Its legality is judged when the turn comes."""
         with self.lock:
-            self._require_going_on()
-            if text is None:
-                self.premove = None
-                self._changed("premove dropped", game=False)
+            if text is None:                      # (nothing queued: nothing to do)
+                if self.premove is not None:
+                    self._drop_premove()
+                    self._changed("premove dropped", game=False)
                 return
+            self._require_going_on()
             if not isinstance(text, str):
                 raise RequestError(f"'action' must be a string in R38 notation or null, got "
                                    f"{shown(text, 60)}")
@@ -253,18 +256,51 @@ class Table:
                 action = parse_action(self.game.board, text)
             except VictorusError as exc:
                 raise RequestError(f"'action': {exc}") from None
+            self.premove_army = self._premove_army(action)
             self.premove = action.text
             self._changed(f"premove {action.text} queued", game=False)
 
+    def _premove_army(self, action: Action) -> int:
+        """(under the lock) The army a premove is made for: its piece's, which must be an
+        army played from the page and still in the game."""
+        code = self.game.piece_at(self.game.board.labels[action.origin]) if action.is_leg \
+            else None
+        seat = int(code[0]) if code else None
+        states = self.game.view().states
+        people = [s for s in self.game.config.present if self.controllers[s] == PERSON
+                  and states[s] != "eliminated"]
+        if seat not in people:
+            names = ", ".join(SEAT_NAMES[s] for s in people) or "none left"
+            what = (f"{action.text} moves no piece" if seat is None
+                    else f"{action.text} moves a piece of {SEAT_NAMES[seat]}")
+            raise RequestError(f"a premove moves a piece of an army played from the page "
+                               f"({names}); {what}")
+        return seat
+
+    def _drop_premove(self) -> None:
+        self.premove, self.premove_army = None, None
+
     def _try_premove(self) -> None:
-        """(in `_changed`, under the lock) Play the premove if this change brought a
-        person's turn: at once if it is legal then, else it is dropped, said in words."""
-        text = self.premove
-        if (text is None or self.watch is not None or self.resigned is not None or self.capped
-                or self.game.phase != "start" or not self.session.person_to_act()):
+        """(in `_changed`, under the lock) Play the premove if this change brought its
+        army's turn: at once if it is legal then, else it is dropped, said in words. The
+        turn of another army played from the page drops it (a premove is never played for
+        another army), and so does the game's end."""
+        text, army = self.premove, self.premove_army
+        if text is None:
             return
-        self.premove = None
+        if self.watch is not None or self.resigned is not None or self.capped or \
+                self.game.is_over:
+            self._drop_premove()                  # (the game's end is told on its own)
+            return
+        if self.game.phase != "start" or not self.session.person_to_act():
+            return
+        self._drop_premove()
         seat = self.game.to_move
+        if seat != army:
+            assert army is not None
+            self.message = (f"{SEAT_NAMES[army]}'s premove {text} was dropped: "
+                            f"{SEAT_NAMES[seat]}'s turn came first")
+            return
         try:
             self.game.play(text)
         except VictorusError as exc:
@@ -292,14 +328,15 @@ class Table:
             self.review.cancel()                  # (the game reviewed is left)
             self.analysis.cancel()                # its position is no longer shown
             self.session, self.agent_delay = session, delay
-            self.watch, self.resigned, self.premove = None, None, None
+            self.watch, self.resigned = None, None
+            self._drop_premove()
             self.number += 1
             self._changed("new game")
 
     def set_seats(self, seats: list[Any]) -> None:
         with self.lock:
             before = self.session.controllers
-            self.premove = None
+            self._drop_premove()
             try:
                 self.session.set_controllers(self._check_seats(seats))
             except VictorusError as exc:
@@ -332,7 +369,8 @@ class Table:
                           if self.controllers[s] == PERSON] or ["nobody"]
                 raise RequestError(f"only a person's army resigns; a person plays "
                                    f"{', '.join(people)}, got seat {shown(seat, 60)}")
-            self.resigned, self.premove = seat, None
+            self.resigned = seat
+            self._drop_premove()
             self._changed(f"{SEAT_NAMES[seat]} resigned")
 
     def undo(self) -> None:
@@ -347,7 +385,7 @@ class Table:
                 self.session.undo()
             except VictorusError as exc:
                 raise RequestError(str(exc)) from None
-            self.premove = None
+            self._drop_premove()
             self._changed("undone")
 
     def start_watch(self, text: str | None = None, simulate: dict[str, Any] | None = None) -> None:
@@ -369,7 +407,8 @@ class Table:
         with self.lock:
             self.review.cancel()
             self.analysis.cancel()
-            self.watch, self.premove = watch, None
+            self.watch = watch
+            self._drop_premove()
             self._changed(f"watching the {title}: {len(watch.actions)} actions")
 
     def step(self, index: int) -> None:
@@ -563,6 +602,7 @@ class Table:
                  "legal": page_state.legal(game) if people_turn else None,
                  "clock": self._clock(), "time_limit": self.time_limit,
                  "agent_delay": self.agent_delay, "premove": None if watch else self.premove,
+                 "premove_army": None if watch else self.premove_army,
                  "seats": list(watch.agents if watch else self.controllers),
                  **page_state.board_fields(game, bottom, labels, set() if layered else None)}
         if watch:

@@ -12,7 +12,7 @@ import { listen, setUpSounds } from "./sound.js";
 import { drawReview, followReview, setUpReview, reviewMarks, jumpToMistake, MARK_NAMES } from "./review.js";
 import { analyse, drawAnalysis } from "./analysis.js";
 import { setUpBoardInput } from "./input.js";
-import { setUpBoard, openBoard } from "./analysisboard.js";
+import { setUpBoard, openBoard, openLinked } from "./analysisboard.js";
 import { setUpEval, followEval } from "./liveeval.js";
 import { setUpControls } from "./controls.js";
 import { followPremove } from "./premove.js";
@@ -50,7 +50,7 @@ st.hooks = {
   frame: (svg) => showFrame(st, $("board"), svg),
   position: (html) => { showPosition($("board"), html); drawCoordinates($("board"), $("coordinates").checked); },
   log: (state) => updateLog(st, state),
-  shown: () => { listen(st); followPremove(st); },
+  shown: () => { listen(st); followPremove(st); openLinked(st); },
   clock: (clock) => showClock(st, clock),
   offline: () => { drawStatus(st); drawNotice(st); },
   meta: () => fillMenus(st),

@@ -41,7 +41,8 @@ function hideDecoration(box) {
 
 // The marks on the cells: what can move (blue), the piece picked, its destinations and
 // captures, the last turn's cells; ``view`` gives the legs and the last turn (the live
-// game's, or the analysis board's).
+// game's, or the analysis board's), and ``view.describe: false`` leaves the cells' words
+// to the caller (describeCells: the analysis board's, after the frame).
 /** @param {State} st */
 export function drawCells(st, box, view) {
   const armies = new Map([...box.querySelectorAll(".piece")]
@@ -64,7 +65,7 @@ export function drawCells(st, box, view) {
     cell.classList.toggle("capture", captures.has(label));
     cell.classList.toggle("premove", premove.has(label));
   }
-  describeCells(box, view.cursor);
+  if (view.describe !== false) describeCells(box, view.cursor);
 }
 
 // The live game's board.

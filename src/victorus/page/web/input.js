@@ -6,6 +6,7 @@ import { $, legs } from "./state.js";
 import { send } from "./connection.js";
 import { pieceAt, translateOf, describeCells } from "./board.js";
 import { premoveClick, cancelPremove } from "./premove.js";
+import { learnClick } from "./review.js";
 /** @typedef {import("./state.js").State} State */
 
 /** @param {State} st */
@@ -22,6 +23,7 @@ function boardClick(st, event) {
   if (st.offline) { $("error").textContent = "the server is not answering: moves wait until it is back"; return; }
   if (S.spectator) { $("error").textContent = "this tab watches: the game is played in another tab (play from this tab to take it)"; return; }
   const label = cell.dataset.cell;
+  if (learnClick(st, label)) return;       // (learn from your mistakes: an action tried)
   if (S.mode !== "play") return;
   if (S.browse) { $("error").textContent = "this is a past position: back to the game to play"; return; }
   if (!S.person_to_act) {

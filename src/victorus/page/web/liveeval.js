@@ -1,8 +1,10 @@
-// The live evaluation: while a game is played or stepped, the engine's chances for the
-// position shown, beside the board: one bar for two teams, a small bar per army for more.
-// Off by default in the player's own game under way (as lichess), on otherwise; the box
-// switches it (and is remembered for this tab's session).
-import { $, pause, personSeats } from "./state.js";
+// The live evaluation: the engine's chances for the position shown, in a column of its
+// own left of the board (never over it): one bar for two teams, a small bar per army for
+// more. On by default for a finished game (the game's own end: a past position of it
+// too) and a watched record; off by default for a game under way, whether played here
+// (as lichess: no engine while you play) or watched (each action would start a search
+// and send its answers); the box switches it (remembered for this tab's session).
+import { $, pause } from "./state.js";
 import { api } from "./connection.js";
 /** @typedef {import("./state.js").State} State */
 
@@ -13,8 +15,20 @@ function wanted(st) {
   const S = st.S;
   if (!S || st.board) return false;
   if (st.live.on !== null) return st.live.on;
-  return !(S.mode === "play" && !S.over && personSeats(st).length > 0);
+  return S.mode === "watch" || Boolean(S.browse ? S.browse.over : S.over);
 }
+
+// The seats of each team present (an army playing alone is a team of its own).
+function teamsOf(S) {
+  const teams = new Map();
+  for (const seat of S.present) {
+    const team = S.armies[seat].team ?? `s${seat}`;
+    if (!teams.has(team)) teams.set(team, []);
+    teams.get(team).push(seat);
+  }
+  return teams;
+}
+
 
 // The position shown, as the analysis knows it.
 function positionKey(S) {
@@ -68,14 +82,8 @@ export function drawEval(st) {
   if (!S || !found) { box.setAttribute("aria-label", "evaluation: searching"); return; }
   if (found.error) { box.setAttribute("aria-label", `evaluation: ${found.error}`); return; }
   const names = st.meta.seatNames, colors = st.meta.seatColors;
-  const teams = new Map();
-  for (const seat of S.present) {
-    const team = S.armies[seat].team ?? `s${seat}`;
-    if (!teams.has(team)) teams.set(team, []);
-    teams.get(team).push(seat);
-  }
+  const teams = teamsOf(S);
   const chanceOf = (seats) => seats.map((s) => found.chances[s]).find((c) => c !== null && c !== undefined);
-  box.classList.toggle("teams-two", teams.size === 2);
   if (teams.size === 2) {
     const [a, b] = [...teams.values()];
     const ca = chanceOf(a) ?? (1 - (chanceOf(b) ?? 0.5));

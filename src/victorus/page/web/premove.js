@@ -1,8 +1,9 @@
 // Premoves: during the agents' turns the player may queue their next turn's first action
 // by picking one of their pieces and a cell, as on their own turn. The server holds it
-// (POST /api/premove) and, when the player's turn comes, plays it at once if it is legal
-// then, else drops it and says so; the turn's clock starts after it was tried. A click on
-// the board or Escape cancels it.
+// (POST /api/premove) for the army whose piece it moves and, when that army's turn comes,
+// plays it at once if it is legal then, else drops it and says so; the turn's clock starts
+// after it was tried. Another of the player's armies coming to act first, the game's end,
+// a resignation and an undo drop it. A click on the board or Escape cancels it.
 import { $, activePeople } from "./state.js";
 import { api } from "./connection.js";
 /** @typedef {import("./state.js").State} State */
@@ -16,10 +17,19 @@ export function premoveOpen(st) {
                  !S.person_to_act && activePeople(st).length && !st.offline);
 }
 
-// The cells of the premove queued (the server's, or the one on its way).
+// Whether the game played here goes on (the game's own end, even on a past position).
+/** @param {State} st */
+function goingOn(st) {
+  const S = st.S;
+  return Boolean(S && S.mode === "play" && !(S.browse ? S.browse.over : S.over));
+}
+
+// The cells of the premove queued (the server's, or the one on its way): none once the
+// game is over.
 /** @param {State} st */
 export function premoveCells(st) {
-  const text = st.premove ? st.premove.action : st.S && st.S.premove;
+  if (!goingOn(st)) return [];
+  const text = st.premove ? st.premove.action : st.S.premove;
   if (!text) return st.preselected ? [st.preselected] : [];
   return text.split(/[-x]/);
 }
@@ -28,7 +38,7 @@ export function premoveCells(st) {
 // cell (the premove); a click with a premove queued cancels it. True if the click was one.
 /** @param {State} st */
 export function premoveClick(st, label) {
-  if (st.premove || (st.S && st.S.premove)) { cancelPremove(st); return true; }
+  if (goingOn(st) && (st.premove || st.S.premove)) { cancelPremove(st); return true; }
   if (!premoveOpen(st)) return false;
   const army = /** @type {SVGElement | null} */ ($("board").querySelector(`.piece[data-cell="${label}"]`))?.dataset.army;
   const own = army !== undefined && activePeople(st).includes(Number(army));
@@ -71,18 +81,25 @@ export function cancelPremove(st) {
   return true;
 }
 
-// A new state: the piece picked for a premove is let go once premoves are closed.
+// A new state: the piece picked for a premove is let go once premoves are closed, and a
+// premove on its way once the game is over (the server drops it: nothing is drawn).
 /** @param {State} st */
 export function followPremove(st) {
   if (st.preselected !== null && !premoveOpen(st)) st.preselected = null;
+  if (st.premove && !goingOn(st)) st.premove = null;
 }
 
 // Words for the status line: the premove queued.
 /** @param {State} st */
 export function premoveWords(st) {
   const S = st.S;
-  if (!S || S.mode !== "play") return "";
-  if (S.premove) return `premove queued: ${S.premove} (Escape cancels)`;
+  if (!goingOn(st)) return "";
+  if (S.premove) {
+    // (its army named when the player plays more than one)
+    const army = S.premove_army === null || activePeople(st).length < 2 ? "" :
+      ` for ${st.meta.seatNames[S.premove_army]}`;
+    return `premove queued${army}: ${S.premove} (Escape cancels)`;
+  }
   if (st.preselected) return `premove: ${st.preselected} picked; click where it goes`;
   return "";
 }

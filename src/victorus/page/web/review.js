@@ -2,8 +2,10 @@
 // is over (or a watched game on request), the server searches every position in the
 // background; the page draws the chances as they come, a line per army, and marks the
 // actions where a team's chance fell most, each a click away. A turn forfeited on time is
-// listed as such among them (never marked: no action was chosen there).
-import { $, pause, gameKey } from "./state.js";
+// listed as such among them (never marked: no action was chosen there). Above them, each
+// army's accuracy and counts; "next mistake" walks the player's marks, and "learn from
+// your mistakes" asks for a better action at each of them (POST /api/review/try).
+import { $, pause, gameKey, personSeats } from "./state.js";
 import { api } from "./connection.js";
 import { showIndex } from "./watch.js";
 /** @typedef {import("./state.js").State} State */
@@ -35,7 +37,7 @@ export async function followReview(st, asked = false) {
       review.points.push(...state.points);
       Object.assign(review, { status: state.status, marks: state.marks, forfeits: state.forfeits || [], length: state.length,
                               total: state.total, error: state.error, counts: state.counts,
-                              thresholds: state.thresholds });
+                              thresholds: state.thresholds, accuracy: state.accuracy });
       drawReview(st);
       st.hooks.marks();
       if (state.status !== "running") return;
@@ -76,17 +78,34 @@ export function reviewMarks(st) {
   return review.game === gameKey(st) && review.game !== null ? review.marks || [] : [];
 }
 
+// The marks of the player's armies (every mark when this page played none: a watched or
+// agents' game).
+/** @param {State} st */
+export function playerMarks(st) {
+  const marks = reviewMarks(st), people = reviewSeats(st);
+  return people.length ? marks.filter((m) => people.includes(m.seat)) : marks;
+}
+
+// The seats played from this page in the game reviewed.
+/** @param {State} st */
+function reviewSeats(st) {
+  return st.S && st.S.mode === "play" ? personSeats(st) : [];
+}
+
 /** @param {State} st */
 export function drawReview(st) {
   const S = st.S, review = st.review, colors = st.meta.seatColors;
   const graph = $("review-graph"), list = $("review-marks"), scroll = $("review-scroll");
   const ours = review.game === gameKey(st) && review.game !== null;
+  // A review of the game shown: its box moves up beside the board, above the armies.
+  $("review").parentElement.classList.toggle("reviewing", ours);
+  drawLearn(st, ours);
   const done = ours ? review.points.length : 0;
   const marks = reviewMarks(st);
   const lapsed = ours && review.forfeits ? review.forfeits.length : 0;
   $("review-cancel").hidden = !(ours && review.status === "running");
   $("review-start").hidden = !(S && ((S.mode === "watch" && !ours) || (ours && review.status === "cancelled")));
-  $("mistake-prev").disabled = $("mistake-next").disabled = !marks.length;
+  $("mistake-prev").disabled = $("mistake-next").disabled = !playerMarks(st).length;
   $("zoom-in").disabled = !done || st.zoom >= ZOOMS[ZOOMS.length - 1];
   $("zoom-out").disabled = !done || st.zoom <= 1;
   $("review-status").textContent = !ours ? (S && S.mode === "watch" ? "the review: each army's chance to win move by move" :
@@ -130,16 +149,16 @@ export function drawReview(st) {
   graph.innerHTML = svg;
   // The marked actions and the turns forfeited on time, in the game's order.
   const forfeits = review.forfeits || [];
-  const items = [...marks.map((m) => ({ index: m.index, words: markWords(st, m), forfeit: false })),
-    ...forfeits.map((f) => ({ index: f.index, words: forfeitWords(st, f), forfeit: true }))]
+  const items = [...marks.map((m) => ({ index: m.index, words: markWords(st, m), short: shortWords(st, m), forfeit: false })),
+    ...forfeits.map((f) => ({ index: f.index, words: forfeitWords(st, f), short: forfeitWords(st, f), forfeit: true }))]
     .sort((a, b) => a.index - b.index);
   for (const item of items) {
     const li = document.createElement("li");
     const button = document.createElement("button");
     button.className = item.forfeit ? "review-jump review-forfeit" : "review-jump";
     button.dataset.index = String(item.index);
-    button.textContent = item.words;
-    button.title = `show the position before action ${item.index} with the move the search preferred`;
+    button.textContent = item.short;
+    button.title = `${item.words}: show the position before action ${item.index} with the move the search preferred`;
     li.appendChild(button);
     list.appendChild(li);
   }
@@ -155,13 +174,21 @@ function markWords(st, m) {
     `${Math.round(100 * m.after)}%` + (m.best ? `, best was ${m.best}` : "");
 }
 
+// A mark in the list, short enough for its line: "12. red g6-g10?! 54%→43%" (the whole
+// words in its tooltip).
+/** @param {State} st */
+function shortWords(st, m) {
+  return `${m.index}. ${m.name} ${m.played}${m.mark} ${Math.round(100 * m.before)}%\u2192${Math.round(100 * m.after)}%`;
+}
+
 // A turn forfeited on time: no action was chosen, so it is told, never judged.
 /** @param {State} st */
 function forfeitWords(st, f) {
   return `${f.index}. ${f.name}: forfeited on time` + (f.best ? ` (best was ${f.best})` : "");
 }
 
-// Each army's marked actions, counted: "red ?! 2 ? 1 ?? 0".
+// Each army's accuracy and marked actions, counted: "red 87.3%: ?! 2, ? 1, ?? 0", every
+// army in full (a grid of two columns).
 /** @param {State} st */
 function drawCounts(st, ours) {
   const box = $("review-counts"), S = st.S, review = st.review;
@@ -173,9 +200,120 @@ function drawCounts(st, ours) {
     const span = document.createElement("span");
     span.className = "count";
     span.dataset.seat = String(seat);
-    span.textContent = `${st.meta.seatNames[seat]}: ?! ${c["?!"]}, ? ${c["?"]}, ?? ${c["??"]}`;
+    const swatch = document.createElement("span");
+    swatch.className = "count-swatch";
+    swatch.style.background = st.meta.seatColors[seat];
+    const accuracy = review.accuracy ? review.accuracy[seat] : null;
+    const score = document.createElement("span");
+    score.className = "accuracy";
+    score.title = "accuracy: lichess's, from the win chances this army lost (100: none lost)";
+    score.textContent = accuracy === null || accuracy === undefined ? "-" : `${accuracy.toFixed(1)}%`;
+    span.append(swatch, `${st.meta.seatNames[seat]} `, score, `: ?! ${c["?!"]}, ? ${c["?"]}, ?? ${c["??"]}`);
     box.appendChild(span);
   }
+}
+
+// -- learn from your mistakes -------------------------------------------------------------
+// At each of the player's marked actions (the position before it shown, the review's
+// answer hidden), the player plays a better action (a piece then its cell on the board,
+// or typed); the review's own search judges it: better (it loses less than an
+// inaccuracy) or not, and the best action.
+
+/** @param {State} st */
+function learnOpen(st) {
+  return Boolean(st.learn && st.learn.game === gameKey(st));
+}
+
+/** @param {State} st */
+function drawLearn(st, ours) {
+  const learn = learnOpen(st) ? st.learn : null, review = st.review;
+  const offered = ours && review.status === "done" && playerMarks(st).length > 0;
+  $("review-learn").hidden = !ours;
+  $("learn-start").hidden = !offered || learn !== null;
+  $("learn-form").hidden = !learn || learn.result !== null;
+  $("learn-next").hidden = !learn || (learn.result === null && !learn.error);
+  $("learn-stop").hidden = !learn;
+  $("learn-try").disabled = Boolean(learn && learn.busy);
+  if (!learn) { $("learn-words").textContent = ""; return; }
+  const m = learn.marks[learn.k], names = st.meta.seatNames;
+  const head = `${learn.k + 1}/${learn.marks.length}: ${m.index}. ${names[m.seat]} played ${m.played}${m.mark}`;
+  const r = learn.result;
+  $("learn-words").textContent = learn.busy ? `${head}; judging ${$("learn-move").value}...` :
+    learn.error ? `${head}: ${learn.error}` :
+    r === null ? `${head}: find a better action (a piece, then its cell)` :
+    r.better ? `${head}: ${r.action} is better (${Math.round(100 * r.chance)}%); best ${r.best}` :
+    `${head}: ${r.action} loses ${Math.round(100 * r.loss)}%${r.mark ? ` (${r.mark})` : ""}; best ${r.best}`;
+}
+
+/** @param {State} st */
+export function startLearn(st) {
+  const marks = playerMarks(st);
+  if (!marks.length) return;
+  st.learn = { game: gameKey(st), marks, k: 0, busy: false, result: null, error: "" };
+  showLearn(st);
+}
+
+/** @param {State} st */
+function showLearn(st) {
+  const learn = st.learn, m = learn.marks[learn.k];
+  learn.result = null;
+  learn.error = "";
+  st.selected = null;
+  $("learn-move").value = "";
+  st.reviewPoint = null;               // (the review's answer is not told before a try)
+  st.analysis = null;
+  st.zoomFollow = m.index;
+  showIndex(st, m.index - 1);
+  drawReview(st);
+}
+
+/** @param {State} st */
+export async function tryLearn(st, action) {
+  const learn = st.learn;
+  if (!learnOpen(st) || learn.busy || !action) return;
+  const m = learn.marks[learn.k];
+  learn.busy = true;
+  $("learn-move").value = action;
+  drawReview(st);
+  try {
+    learn.result = await api(st, "/api/review/try", { index: m.index - 1, action });
+    learn.error = "";
+  } catch (e) {
+    learn.error = e.message;           // (refused: said, and the player tries again)
+  }
+  learn.busy = false;
+  st.selected = null;
+  st.redraw();
+}
+
+/** @param {State} st */
+function nextLearn(st) {
+  if (!learnOpen(st)) return;
+  if (st.learn.k + 1 >= st.learn.marks.length) { stopLearn(st); return; }
+  st.learn.k += 1;
+  showLearn(st);
+}
+
+/** @param {State} st */
+function stopLearn(st) {
+  st.learn = null;
+  st.selected = null;
+  st.redraw();
+}
+
+// A click on the board during the pass: a piece, then its cell (the action tried). True
+// if the click was the pass's.
+/** @param {State} st */
+export function learnClick(st, label) {
+  if (!learnOpen(st) || st.learn.busy) return false;
+  const piece = /** @type {SVGElement | null} */ ($("board").querySelector(`.piece[data-cell="${label}"]`));
+  if (st.selected === null || st.selected === label) {
+    st.selected = st.selected === label || !piece ? null : label;
+  } else {
+    tryLearn(st, `${st.selected}${piece ? "x" : "-"}${label}`);
+  }
+  st.redraw();
+  return true;
 }
 
 // The graph scrolled so that the point of action ``index`` is in view (centred when
@@ -201,7 +339,7 @@ export function zoom(st, step) {
 // position before it, with the review's analysis.
 /** @param {State} st */
 export function jumpToMistake(st, step) {
-  const marks = reviewMarks(st);
+  const marks = playerMarks(st);
   if (!marks.length) return null;
   const at = reviewIndex(st);
   const before = marks.map((m) => m.index - 1);
@@ -244,6 +382,13 @@ export function setUpReview(st) {
   $("zoom-in").addEventListener("click", () => zoom(st, 1));
   $("zoom-out").addEventListener("click", () => zoom(st, -1));
   $("review-start").addEventListener("click", () => followReview(st, true));
+  $("learn-start").addEventListener("click", () => startLearn(st));
+  $("learn-next").addEventListener("click", () => nextLearn(st));
+  $("learn-stop").addEventListener("click", () => stopLearn(st));
+  $("learn-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    tryLearn(st, $("learn-move").value.trim());
+  });
   $("review-cancel").addEventListener("click", () => cancelReview(st));
   $("review-marks").addEventListener("click", (event) => {
     const button = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest(".review-jump"));

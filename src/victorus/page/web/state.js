@@ -18,6 +18,9 @@
  *   "ab-pass-word": "button", "ab-board": "div", "ab-side": "div", "ab-status": "div",
  *   "ab-engine": "div", "ab-chances": "div", "ab-moves": "div", "ab-vpn": "input",
  *   "ab-copy": "button", "ab-copied": "span", "ab-open": "form", "ab-vpn-in": "input",
+ *   "ab-lines": "ol", "ab-promote": "button", "ab-delete": "button", "ab-link": "input",
+ *   "ab-link-copy": "button", "ab-record": "form", "ab-record-in": "textarea",
+ *   "ab-record-error": "span",
  *   "status": "div", "announce": "div", "lines": "div", "notice": "div", "take-seats": "button",
  *   "lost-record": "a", "clock": "div", "clocks": "table", "controls": "div",
  *   "play-controls": "div", "stop": "button", "end": "button", "pass": "button", "undo": "button",
@@ -30,6 +33,8 @@
  *   "analysis": "div", "review": "section", "review-head": "div", "review-status": "span",
  *   "review-start": "button", "review-cancel": "button", "mistake-prev": "button",
  *   "mistake-next": "button", "zoom-out": "button", "zoom-in": "button", "review-counts": "div",
+ *   "review-learn": "div", "learn-start": "button", "learn-words": "span", "learn-form": "form",
+ *   "learn-move": "input", "learn-try": "button", "learn-next": "button", "learn-stop": "button",
  *   "review-body": "div", "review-scroll": "div", "review-graph": "svg", "review-marks": "ol",
  *   "log": "ul", "legend": "details", "legend-pieces": "span", "legend-marks": "span",
  *   "keys": "details", "shortcut-list": "dl", "rules": "details", "rules-phases": "ol",
@@ -99,6 +104,7 @@ function tabName() {
  * @property {{index: number, length: number, over: boolean} | null} browse
  * @property {{index: number, length: number, title: string} | null} watch
  * @property {string | null} premove
+ * @property {number | null} premove_army
  * @property {boolean} spectator
  * @property {string | null} record_head
  * @property {string} frame_key
@@ -107,17 +113,8 @@ function tabName() {
  */
 
 /**
- * The analysis board (analysisboard.js): its tree of variations, the node shown.
- * @typedef {{id: number, action: string | null, parent: TreeNode | null, children: TreeNode[], position: any}} TreeNode
- * @typedef {object} Tree
- * @property {{at?: number, vpn?: string}} source
- * @property {TreeNode[]} nodes
- * @property {TreeNode} at
- * @property {string | null} picked
- * @property {any} found
- * @property {number} asked
- * @property {boolean} running
- * @property {string} error
+ * The analysis board (analysisboard.js): its tree of variations, the node shown (abtree.js).
+ * @typedef {import("./abtree.js").Tree} Tree
  */
 
 /**
@@ -166,12 +163,15 @@ function tabName() {
  * @property {AudioContext | null} audio
  * @property {any} analysis
  * @property {Tree | null} board
+ * @property {boolean} linked
  * @property {{on: boolean | null, found: any, key: string | null, asked: any}} live
  * @property {{key: string | null, game: string | null, points: any[], marks: any[], forfeits?: any[],
- *   status: string, length: number, total?: number, error?: string, counts?: any, thresholds?: any}} review
+ *   status: string, length: number, total?: number, error?: string, counts?: any, thresholds?: any,
+ *   accuracy?: (number | null)[]}} review
  * @property {string | null} reviewing
  * @property {any} reviewPoint
  * @property {string | null} reviewDeclined
+ * @property {{game: string, marks: any[], k: number, busy: boolean, result: any, error: string} | null} learn
  * @property {number} zoom
  * @property {number | boolean | null} zoomFollow
  * @property {string | null} movesMarked
@@ -219,10 +219,11 @@ export function createState() {
     heard: null, announced: null, glided: null, bannerClosed: null, formFor: null,
     rulesAsked: false, soundLog: [], audio: null,
     // The analysis on request, the analysis board, the live evaluation.
-    analysis: null, board: null, live: { on: null, found: null, key: null, asked: null },
+    analysis: null, board: null, linked: false, live: { on: null, found: null, key: null, asked: null },
     // The review of a finished or watched game (review.js).
     review: { key: null, game: null, points: [], marks: [], status: "none", length: 0 },
     reviewing: null, reviewPoint: null, reviewDeclined: null,
+    learn: null,           // the "learn from your mistakes" pass under way (review.js)
     zoom: 1, zoomFollow: null,   // the review graph's zoom (1: the whole game in its box)
     movesMarked: null,     // what the move list's marks were drawn for
     // The connection (connection.js).
