@@ -9,7 +9,7 @@ row, or a word's row, plus ``policy_capture`` x the capture prior's log). Its lo
 training loop's: the value's mean squared error over present seats plus ``policy_weight`` x
 the policy's cross-entropy against the search's visit distribution.
 
-    python examples/train_torch.py RUN/positions/round-*.npz --out torch.vnet
+    python examples/train_torch.py RUN/positions-[0-9]*.npz --out torch.vnet
     victorus match "best-net(torch.vnet):200" "best-net:200" --games 100
 """
 
@@ -96,7 +96,9 @@ class TorchNet(torch.nn.Module):
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("datasets", nargs="+", help="dataset files (a run's positions/*.npz)")
+    parser.add_argument("datasets", nargs="+",
+                        help="dataset files (a run's positions-<n>.npz; positions-holdout.npz is "
+                             "its held-out set)")
     parser.add_argument("--start", default="default", help="the network trained from")
     parser.add_argument("--out", required=True, help="the .vnet file written")
     parser.add_argument("--epochs", type=int, default=1)

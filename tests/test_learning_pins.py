@@ -14,6 +14,7 @@ import random
 import numpy as np
 import pytest
 
+from victorus.constants import PIECE_LETTERS, points
 from victorus.game import Game
 from victorus.search.results import SearchResult
 from victorus.training import play_game, selfplay
@@ -29,9 +30,11 @@ def result_label(game: Game) -> list[float]:
     """Per seat (absolute), what a finished game's result is worth in its positions' value
     labels, 2 x the seat's team's share of the win - 1: +1 for the seats of the winning
     team and -1 for the other present seats; a draw shares the win equally among the k
-    teams with an active army (every present team if none is), 2/k - 1 for each of their
-    seats (two teams: 0) and -1 for the other present seats; 0 for an absent seat. The one
-    place where these tests say what a result is worth."""
+    teams it is drawn between (R37: at the quick game's round limit, the live teams tied at
+    the most points held; otherwise the teams with an active army, every present team if
+    none is), 2/k - 1 for each of their seats (two teams: 0) and -1 for the other present
+    seats; 0 for an absent seat. The one place where these tests say what a result is
+    worth."""
     assert game.winners is not None, "the game is not over"
     winners, present, teams = set(game.winners), game.config.present, game.config.teams
     if winners:
@@ -39,6 +42,13 @@ def result_label(game: Game) -> list[float]:
     states = game.view().states
     live = ({teams[seat] for seat in present if states[seat] == "active"}
             or {teams[seat] for seat in present})
+    if game.result_reason == "round-limit":
+        held = dict.fromkeys(live, 0)
+        for seat in present:
+            if teams[seat] in held:
+                held[teams[seat]] += sum(points(PIECE_LETTERS.index(code[1]), code.endswith("+"))
+                                         for code in game.held(seat))
+        live = {t for t in live if held[t] == max(held.values())}
     return [(2 / len(live) - 1 if teams[seat] in live else -1.0) if seat in present else 0.0
             for seat in range(6)]
 
@@ -98,13 +108,14 @@ def test_a_won_games_label_reads_each_armys_result(monkeypatch, task):
 @pytest.mark.parametrize("task", [("compact", 3, "quick12", 16), ("standard", 6, "quick12", 32)])
 def test_a_drawn_games_label_is_each_teams_equal_share(monkeypatch, task):
     """With blend 0, a drawn game's positions (equal top scores at a quick game's round
-    limit) are labelled with each team's equal share of the win: 2/3 - 1 with three teams,
-    2/6 - 1 with six (result_label), a value the head can give; not 0, which with 3-6
-    teams is more than a team's fair share."""
+    limit) are labelled with the drawing teams' equal share of the win, 2/k - 1 for the k
+    teams tied at the top and -1 for the others (result_label), a value the head can give;
+    not 0, which with 3-6 teams is more than a team's fair share."""
     samples, _, deep, game = scripted_play(monkeypatch, task, blend=0.0)
     assert game.is_over and game.winners == () and game.result_reason == "round-limit"
     final = result_label(game)
-    assert final[0] == pytest.approx(2 / len({game.config.teams[s] for s in game.config.present}) - 1)
+    shares = {game.config.teams[s]: (final[s] + 1) / 2 for s in game.config.present}
+    assert sum(shares.values()) == pytest.approx(1.0) and min(final) < 0
     assert len(samples) == len(deep.seats) > 50
     for sample, seat in zip(samples, deep.seats):
         assert sample[5] == pytest.approx(from_mover(final, seat, game), abs=1e-6)

@@ -13,6 +13,7 @@ import pytest
 import victorus
 from helpers import position
 from victorus._reference_game import ReferenceGame
+from victorus.constants import PIECE_LETTERS, points
 from victorus.evaluation import evaluate
 from victorus.evaluation.heuristic import DEFAULT_WEIGHTS, TERMS, VALUE_BOUND, reference_terms, share_values
 from victorus.evaluation.network import Network
@@ -118,3 +119,41 @@ def test_share_values_by_hand():
     assert sum((v / VALUE_BOUND + 1) / 2 for v in values.values()) == pytest.approx(1.0)
     big = share_values({0: 800.0, 1: 0.0})              # no overflow
     assert big[0] == pytest.approx(VALUE_BOUND) and big[1] == pytest.approx(-VALUE_BOUND)
+
+
+def test_a_round_limit_tie_is_shared_by_the_leaders_alone_r37():
+    """R37(a): a quick game that ends at its round limit with the top scores equal is drawn
+    between the live teams tied at the top: each of them 0 at three teams (2/2 - 1), the
+    team behind on points -1."""
+    game = victorus.Game("compact", players=3, variant="quick8")
+    victorus.play_random(game, 32)
+    assert game.result_reason == "round-limit" and game.winners == ()
+    states, teams = game.view().states, game.config.teams
+    held = dict.fromkeys({teams[s] for s in game.config.present}, 0)
+    live = set()
+    for seat in game.config.present:
+        for code in game.held(seat):
+            held[teams[seat]] += points(PIECE_LETTERS.index(code[1]), code.endswith("+"))
+        if states[seat] == "active":
+            live.add(teams[seat])
+    top = max(held[t] for t in live)
+    leaders = {t for t in live if held[t] == top}
+    assert 1 < len(leaders) < len(held)                  # the case: a tie, and a team behind
+    expected = [(2 / len(leaders) - 1 if teams[s] in leaders else -1.0)
+                if s in game.config.present else 0.0 for s in range(6)]
+    assert game.share_returns() == pytest.approx(expected)
+    assert game.returns() == (0.0,) * 6
+
+
+def test_the_uniform_and_material_values_are_centred_on_the_fair_share():
+    """An unfinished position's value for the evaluators with no opinion (``uniform``) and
+    for the UCT's material scoring sits at each live team's fair share, the value of a draw
+    between them, so that neither prefers a draw nor flees it."""
+    game = victorus.Game("standard", players=6)
+    fair = 2 / 6 - 1
+    assert game._engine.live_shares() == pytest.approx((fair,) * 6)
+    from victorus.search.puct import PUCTAgent
+    values = PUCTAgent(1, seed=0, evaluator="uniform").search(game).seat_values
+    assert values == pytest.approx((fair,) * 6, abs=1e-6)
+    two = victorus.Game("compact", players=2)
+    assert two._engine.live_shares() == (0.0,) * 6

@@ -90,7 +90,14 @@ def test_a_file_that_is_not_a_dataset_is_refused(played, tmp_path):
     with pytest.raises(ConfigError, match=f"this victorus reads {FORMAT}"):
         read_dataset(str(path))
     arrays["format"] = np.array(FORMAT)
-    arrays["ply"] = arrays["ply"][:-1]
-    np.savez(path, **arrays)
-    with pytest.raises(ConfigError, match="ply has"):
-        read_dataset(str(path))
+    for name, broken, why in (("ply", arrays["ply"][:-1], "ply has"),
+                              ("ply", arrays["ply"] + 10_000, "not within its game's record"),
+                              ("search_value", arrays["search_value"][:, 0], "shape"),
+                              ("game_players", np.array(2, np.int8), "single value")):
+        np.savez(path, **{**arrays, name: broken})
+        with pytest.raises(ConfigError, match=why):
+            read_dataset(str(path))
+    damaged = [a.replace("-", "~", 1) for a in arrays["game_actions"]]
+    np.savez(path, **{**arrays, "game_actions": np.array(damaged)})
+    with pytest.raises(ConfigError, match="does not replay"):
+        read_dataset(str(path)).position(len(arrays["ply"]) - 1)

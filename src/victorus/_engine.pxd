@@ -137,6 +137,7 @@ cdef void apply_action(StateC* s, const RulesC* r, int32_t code) noexcept nogil
 cdef uint64_t position_key(const StateC* s, const RulesC* r, uint64_t salt) noexcept nogil
 cdef void team_returns(const StateC* s, const RulesC* r, float* out) noexcept nogil
 cdef void share_returns(const StateC* s, const RulesC* r, float* out) noexcept nogil
+cdef void shared_among_live(const StateC* s, const RulesC* r, float* out) noexcept nogil
 cdef void material_points(const StateC* s, const RulesC* r, int* board, int* held) noexcept nogil
 cdef void observation_float32(const StateC* s, const RulesC* r, int seat, float* out) noexcept nogil
 cdef void observation_uint8(const StateC* s, const RulesC* r, int seat, uint8_t* out) noexcept nogil

@@ -282,10 +282,12 @@ class Game(GameCore):
     def share_returns(self) -> tuple[float, ...]:
         """Per seat (6), a finished game's value on the scale every evaluation and search
         of the package uses: 2 x its team's share of the win - 1. A won game as `returns`
-        (+1.0 / -1.0); a draw shares the win equally among the teams with an active army
-        (R39), each of their seats ``2/k - 1`` for ``k`` such teams and the other present
-        seats -1.0 (two teams: 0.0, as `returns`); 0.0 for a game not over and for an
-        absent seat. Self-play labels its positions with it."""
+        (+1.0 / -1.0); a draw shares the win equally among the teams it is drawn between
+        (at the quick game's round limit the live teams tied at the top, R37; otherwise
+        the teams with an active army, R39), each of their seats ``2/k - 1`` for ``k``
+        such teams and the other present seats -1.0 (two teams: 0.0, as `returns`); 0.0
+        for a game not over and for an absent seat. Self-play labels its positions with
+        it."""
         return self._engine.share_returns()
 
     def held(self, seat: int) -> tuple[str, ...]:

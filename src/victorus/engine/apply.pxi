@@ -168,17 +168,35 @@ cdef void team_returns(const StateC* s, const RulesC* r, float* out) noexcept no
 cdef void share_returns(const StateC* s, const RulesC* r, float* out) noexcept nogil:
     """Per seat, a finished game's value on the share scale that every evaluation and
     search uses: 2 x its team's share of the win - 1. A won game: ``team_returns``
-    (+1 / -1). A draw shares the win equally among the teams with an active army: each of
-    their seats 2/k - 1 for k such teams, the other present seats -1 (no army active:
-    every present team shares; two teams: 0, as ``team_returns``). 0 for a game not over
-    and for an absent seat."""
-    cdef int a, k = 0
-    cdef bint live[NUM_SEATS]
+    (+1 / -1). A draw shares the win equally among the teams it is drawn between: at the
+    quick game's round limit (R37) the live teams tied at the top, otherwise the teams
+    with an active army (`shared_among_live`); each of their seats 2/k - 1 for k such
+    teams, the other present seats -1 (two teams: 0, as ``team_returns``). 0 for a game
+    not over and for an absent seat."""
+    cdef bint leader[NUM_SEATS]
+    cdef int a, k
     team_returns(s, r, out)
     if s.result == RESULT_NONE or s.winners:
         return
+    if s.result != RESULT_ROUND_LIMIT:
+        shared_among_live(s, r, out)
+        return
+    k = round_limit_leaders(s, r, leader)
+    for a in range(NUM_SEATS):
+        if (r.present >> a) & 1:
+            out[a] = 2.0 / k - 1.0 if leader[r.team[a]] else -1.0
+
+
+cdef void shared_among_live(const StateC* s, const RulesC* r, float* out) noexcept nogil:
+    """Per seat, the win shared equally among the teams with an active army (R39): each of
+    their seats 2/k - 1 for k such teams, the other present seats -1, absent seats 0 (no
+    army active: every present team shares). A draw's value, and the fair share of an
+    unfinished position that nothing else values (the ``uniform`` evaluator)."""
+    cdef int a, k = 0
+    cdef bint live[NUM_SEATS]
     for a in range(NUM_SEATS):
         live[a] = False
+        out[a] = 0.0
     for a in range(NUM_SEATS):
         if (r.present >> a) & 1 and s.army_state[a] == ARMY_ACTIVE:
             live[r.team[a]] = True
@@ -207,11 +225,12 @@ cdef void material_points(const StateC* s, const RulesC* r, int* board, int* hel
         held[s.held[i].holder] += kind_points(info_kind(s.held[i].info), info_royal(s.held[i].info))
 
 
-cdef uint8_t round_limit_winners(const StateC* s, const RulesC* r) noexcept nogil:
-    """R37(a): the live team with the most points held by its armies; ties draw."""
+cdef int round_limit_leaders(const StateC* s, const RulesC* r, bint* leader) noexcept nogil:
+    """R37(a): ``leader[t]`` for the live teams (team numbers 0-5) tied at the most points
+    held by their armies; returns how many they are."""
     cdef int score[NUM_SEATS]
     cdef bint alive[NUM_SEATS]
-    cdef int a, i, best = -1, top = -1, ties = 0
+    cdef int a, i, best = -1, count = 0
     for a in range(NUM_SEATS):
         score[a] = 0
         alive[a] = False
@@ -223,17 +242,24 @@ cdef uint8_t round_limit_winners(const StateC* s, const RulesC* r) noexcept nogi
         if (r.present >> a) & 1:
             score[r.team[a]] += kind_points(info_kind(s.held[i].info), info_royal(s.held[i].info))
     for a in range(NUM_SEATS):
-        if not alive[a]:
-            continue
-        if score[a] > best:
+        if alive[a] and score[a] > best:
             best = score[a]
-            top = a
-            ties = 0
-        elif score[a] == best:
-            ties += 1
-    if ties:
+    for a in range(NUM_SEATS):
+        leader[a] = alive[a] and score[a] == best
+        count += leader[a]
+    return count
+
+
+cdef uint8_t round_limit_winners(const StateC* s, const RulesC* r) noexcept nogil:
+    """R37(a): the live team with the most points held by its armies; ties draw."""
+    cdef bint leader[NUM_SEATS]
+    cdef int a
+    if round_limit_leaders(s, r, leader) != 1:
         return 0
-    return team_seats(r, top)
+    for a in range(NUM_SEATS):
+        if leader[a]:
+            return team_seats(r, a)          # (a team's number is its first seat)
+    return 0
 
 
 cdef inline void moved_this_turn(const StateC* s, BB* out) noexcept nogil:

@@ -194,6 +194,14 @@ cdef class Engine:
         share_returns(&self.s, &self.rules.c, out)
         return tuple(out[a] for a in range(NUM_SEATS))
 
+    def live_shares(self):
+        """Per seat (6): the win shared among the teams with an active army (2/k - 1 each,
+        -1 for the other present seats, 0 for absent ones): a draw's value, and an
+        unfinished position's fair share."""
+        cdef float out[NUM_SEATS]
+        shared_among_live(&self.s, &self.rules.c, out)
+        return tuple(out[a] for a in range(NUM_SEATS))
+
     def material(self):
         """(on the board, held) R37 points per seat: each army's own pieces on the
         board, and the pieces it holds (R20)."""

@@ -32,8 +32,9 @@ class MCTSAgent(SearchAgent[SearchResult]):
     their returns). A new leaf is valued by ``evaluator``, any C evaluator of
     [`victorus.evaluation`][victorus.evaluation]; the UCT's own is
     ``rollouts(10, material)``: at most 10 uniformly random actions, an unfinished
-    rollout scored by R37 material (on the board and held, per team) squashed into
-    (-0.5, 0.5), so that a real win (+1) counts for more. An action that wins at once is
+    rollout scored by R37 material (on the board and held, per team) squashed about each
+    live team's fair share of the win (two teams: into (-0.5, 0.5) about 0), so that a real
+    win (+1) counts for more. An action that wins at once is
     taken without search.
 
     Budget per decision: ``iterations`` (deterministic for a seed and ``threads``),
@@ -198,8 +199,10 @@ class PythonMCTSAgent(AgentBase):
             by_team[teams[seat]] = by_team.get(teams[seat], 0.0) + material[seat]
         total = sum(by_team.values()) or 1.0
         mean = total / len(by_team)
-        return [0.5 * math.tanh(4 * (by_team[teams[s]] - mean) / total)
-                if s in game.config.present else 0.0 for s in range(NUM_SEATS)]
+        fair = game._engine.live_shares()        # a live team's fair share, -1 for the others
+        return [fair[s] + math.tanh(4 * (by_team[teams[s]] - mean) / total) / len(by_team)
+                if s in game.config.present and fair[s] > -1 else fair[s]
+                for s in range(NUM_SEATS)]
 
     def _choose(self, game: Game, actions: list[Action], stop: StopToken | None,
                 start: float) -> Action:

@@ -30,7 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..checks import shown, shown_path
-from ..errors import ConfigError
+from ..errors import ConfigError, VictorusError
 from ..files import write_atomic
 from ..game import Game
 from .checkpoint import PACKED, pack, unpack
@@ -78,11 +78,17 @@ class Dataset:
 
         Returns:
             A new game at that position.
+
+        Raises:
+            ConfigError: If its game's record does not replay (a damaged file).
         """
         board, players, variant, _, actions = self.games[int(self.game[index])]
-        game = Game(board, players=players, variant=variant)
-        for action in actions[:int(self.ply[index])]:
-            game.play(action)
+        try:
+            game = Game(board, players=players, variant=variant)
+            for action in actions[:int(self.ply[index])]:
+                game.play(action)
+        except VictorusError as exc:
+            raise ConfigError(f"position {index}'s game does not replay: {shown(exc, 120)}") from None
         return game
 
 
@@ -149,6 +155,8 @@ def read_dataset(path: str) -> Dataset:
     if str(arrays["format"]) != FORMAT:
         raise ConfigError(f"{where} is a dataset of format {shown(str(arrays['format']), 40)}; "
                           f"this victorus reads {FORMAT}")
+    if any(arrays[name].ndim == 0 for name in ARRAYS if name != "format"):
+        raise ConfigError(f"{where} is not a dataset ({FORMAT}): an array is a single value")
     n, games = len(arrays["boards"]), len(arrays["game_board"])
     moves = arrays["moves"]
     sizes = {"game": n, "ply": n, "search_value": n, "result": n, "visits": int(moves.sum()),
@@ -156,11 +164,18 @@ def read_dataset(path: str) -> Dataset:
     for name, size in sizes.items():
         if len(arrays[name]) != size:
             raise ConfigError(f"{where}: {name} has {len(arrays[name])} entries, not {size}")
+    for name in ("search_value", "result"):
+        if arrays[name].shape != (n, 6):
+            raise ConfigError(f"{where}: {name} must be a value per seat of each position, "
+                              f"shape ({n}, 6), got {arrays[name].shape}")
     if n and (arrays["game"].min() < 0 or arrays["game"].max() >= games):
         raise ConfigError(f"{where}: a position's game is not one of its {games} games")
+    lengths = np.array([len(str(a).split()) for a in arrays["game_actions"]], np.int64)
+    if n and ((arrays["ply"] < 0) | (arrays["ply"] >= lengths[arrays["game"]])).any():
+        raise ConfigError(f"{where}: a position's ply is not within its game's record")
     try:
         samples = unpack(arrays)
-    except (ValueError, IndexError) as exc:
+    except (ValueError, IndexError, TypeError) as exc:
         raise ConfigError(f"{where}: its training arrays do not fit: {shown(exc, 120)}") from None
     cuts = np.cumsum(moves)[:-1]
     return Dataset(samples, arrays["game"], arrays["ply"], arrays["search_value"],

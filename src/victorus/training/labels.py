@@ -54,12 +54,11 @@ class Labelled:
 
 
 def _share(game: Game) -> tuple[float, ...]:
-    """A continuation's result: its share returns, or an unfinished game's fair share."""
+    """A continuation's result: its share returns, or for a game stopped at MAX_ACTIONS the
+    win shared among the teams still in it (as a draw would share it)."""
     if game.is_over:
         return game.share_returns()
-    present = game.config.present
-    teams = len({game.config.teams[s] for s in present})
-    return tuple(2 / teams - 1 if s in present else 0.0 for s in range(6))
+    return tuple(game._engine.live_shares())
 
 
 def _continue(spec: str, task: tuple[str, int]) -> tuple[float, ...]:
@@ -251,7 +250,7 @@ def label_errors(student: Callable[[Game], Sequence[float]],
             "positions": len(label_set.positions)}
 
 
-def measure(searcher: Network, trained: Network, iterations: int,
+def measure(searcher: Network, trained: Network, iterations: int, noise: float = 0.0,
             label_set: LabelSet | None = None) -> dict[str, Any] | None:
     """A round's label study on the fixed set (the positions ``searcher`` serves): the
     searcher network alone (the student), its labelling search at ``iterations`` (the
@@ -261,6 +260,7 @@ def measure(searcher: Network, trained: Network, iterations: int,
         searcher: The network whose search labelled the round.
         trained: The network trained from the labels.
         iterations: The labelling search's iterations.
+        noise: Its root noise (self-play's ``label_noise``).
         label_set: The positions (None: the shipped set).
 
     Returns:
@@ -284,7 +284,7 @@ def measure(searcher: Network, trained: Network, iterations: int,
 
     def teacher(game: Game) -> tuple[float, ...]:
         seed = int.from_bytes(hashlib.sha256(game.vpn().encode()).digest()[:8], "little")
-        return search_agent(evaluator, iterations, seed).search(game).seat_values
+        return search_agent(evaluator, iterations, seed, noise_fraction=noise).search(game).seat_values
 
     found = label_errors(searcher.evaluate, teacher, kept)
     found["trained"] = round(errors(trained.evaluate, kept), 5)

@@ -480,7 +480,7 @@ def _round(run: _Run, number: int) -> Point:
                                  s.seed + 10_000 + number)
             vs_heuristic = run.match(judged, None, s.curve_games, s.seed + 20_000 + number)
     value, heuristic, policy_loss, split = _validation(run, candidate)
-    labels = measure(searcher, candidate, s.label_iterations)
+    labels = measure(searcher, candidate, s.label_iterations, s.label_noise)
     rate = played.positions / max(played.seconds * s.workers, 1e-9)
     return Point(number, run.minutes(), len(played.games), len(samples),
                  [round(x, 5) for x in epoch_losses], round(value, 5), round(heuristic, 5),
