@@ -111,9 +111,11 @@ def _log_level(args: argparse.Namespace) -> str:
     return level
 
 
-def _add_progress_option(p: argparse.ArgumentParser) -> None:
+def _add_long_job_options(p: argparse.ArgumentParser) -> None:
+    """The commands of a long job: a progress bar, and the log options."""
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="a progress bar with an ETA on standard error (default: on a terminal)")
+    _add_log_options(p)
 
 
 def _check_outputs(*outputs: tuple[str, str | None], inputs: Sequence[tuple[str, str | None]] = (),
@@ -242,8 +244,7 @@ def _simulate_parser(commands: _Commands) -> None:
                    help="'ray' fans the games out over a Ray cluster (pip install victorus[ray])")
     p.add_argument("--address", default=None,
                    help="Ray cluster address (with --backend ray); default: a local Ray")
-    _add_progress_option(p)
-    _add_log_options(p)
+    _add_long_job_options(p)
 
 
 def _tournament_parser(commands: _Commands) -> None:
@@ -282,8 +283,7 @@ def _add_run_outputs(p: argparse.ArgumentParser, what: str) -> None:
     """What a bulk run (tournament, match, network compare) shows and writes: ``what`` to
     --json, the progress, the log."""
     _add_json_option(p, what)
-    _add_progress_option(p)
-    _add_log_options(p)
+    _add_long_job_options(p)
 
 
 def _add_pair(p: argparse.ArgumentParser, what: str) -> None:
@@ -408,8 +408,7 @@ def _bench_parser(commands: _Commands) -> None:
                     "play+undo and state size, each against the pure-Python implementation.")
     p.add_argument("--quick", action="store_true", help="short workloads (a smoke run)")
     _add_json_option(p, "the rows")
-    _add_progress_option(p)
-    _add_log_options(p)
+    _add_long_job_options(p)
 
 
 def _train_parser(commands: _Commands) -> None:
@@ -485,8 +484,7 @@ def _train_parser(commands: _Commands) -> None:
     p.add_argument("--overwrite", action="store_true",
                    help="replace the run OUT holds (its checkpoints and curve); without it, or "
                         "--resume, a folder holding a run is refused")
-    _add_progress_option(p)
-    _add_log_options(p)
+    _add_long_job_options(p)
 
 
 def _curve_parser(commands: _Commands) -> None:
