@@ -11,8 +11,6 @@ python tools/eval_traffic.py [--seconds 30]  (needs Chromium, Playwright)
 
 from __future__ import annotations
 
-import argparse
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -20,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from page_traffic import Relay  # noqa: E402
+from page_traffic import Relay, chromium_of  # noqa: E402
 
 from helpers import serving  # noqa: E402
 from victorus.page.server import Table  # noqa: E402
@@ -51,20 +49,13 @@ def watched(browser, seconds: float, evaluation: bool) -> tuple[float, int, int]
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=30.0)
-    args = parser.parse_args()
-    from playwright.sync_api import sync_playwright
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+    with chromium_of(__doc__, 30.0) as (browser, seconds):
         for case, evaluation in (("evaluation off (the default)", False),
                                  ("evaluation switched on", True)):
-            per_action, actions, analyses = watched(browser, args.seconds, evaluation)
+            per_action, actions, analyses = watched(browser, seconds, evaluation)
             print(f"watching 6 random agents, {case}: {per_action:,.0f} B an action "
-                  f"({actions} actions in {args.seconds:g} s; {analyses} analyses started)",
+                  f"({actions} actions in {seconds:g} s; {analyses} analyses started)",
                   flush=True)
-        browser.close()
     return 0
 
 

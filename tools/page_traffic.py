@@ -18,7 +18,10 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
@@ -87,21 +90,29 @@ def traffic(browser, seats, seconds: float, view: str = "0") -> float:
     return received * 60 / seconds / 1e3
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=60.0)
+@contextmanager
+def chromium_of(doc: str, seconds: float) -> Iterator[tuple[Any, float]]:
+    """A tool's --seconds (default ``seconds``) and Debian's Chromium through Playwright,
+    closed after."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=seconds)
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        yield browser, args.seconds
+        browser.close()
+
+
+def main() -> int:
+    with chromium_of(__doc__, 60.0) as (browser, seconds):
         for case, seats, view in (
                 ("watching 6 random agents (0.3 s pause), from red's side", ["random"] * 6, "0"),
                 ("the same, from the army to act (rotating board)", ["random"] * 6, "turn"),
                 ("idle, a person to act", [PERSON] + ["random"] * 5, "0")):
-            print(f"{case}: {traffic(browser, seats, args.seconds, view):,.1f} KB/min",
+            print(f"{case}: {traffic(browser, seats, seconds, view):,.1f} KB/min",
                   flush=True)
-        browser.close()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(f"this process (server and relay) peak memory: {peak / 1024:.1f} MB", flush=True)
     return 0
