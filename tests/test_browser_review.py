@@ -1,11 +1,13 @@
 """The page as a lichess player expects it, in headless Chromium (Playwright): the
 opponent chosen stays chosen, the newest action and its actor always in view, review of
-any position and of a finished game, the outage told in words, spectator tabs, a live
-region for screen readers, named controls and shortcut keys, drag and drop with a short
-glide, the whole team by default, touch targets on a phone. Tests wait for what the page
-shows, never for a time."""
+any position and of a finished game, learning from its mistakes by keyboard, the outage
+told in words, spectator tabs, a live region for screen readers, named controls and
+shortcut keys, drag and drop with a short glide, the whole team by default, touch
+targets on a phone; the README's picture. Tests wait for what the page shows, never for
+a time."""
 
 import os
+import re
 import threading
 from pathlib import Path
 
@@ -15,6 +17,7 @@ import test_browser
 import victorus
 from helpers import serving
 from test_browser import TIMEOUT_MS, new_game
+from victorus.agents import make_agent
 from victorus.clock import ManualTime
 from victorus.geometry import SEAT_NAMES
 from victorus.page.analysis import Analysis, Review
@@ -22,9 +25,10 @@ from victorus.page.server import PERSON, Server, Table
 
 pytestmark = pytest.mark.browser
 browser = test_browser.browser          # the same Chromium fixture (skipped without one)
-#: The page's picture in docs/serve.md: a test run writes its screenshot under tmp_path (a
-#: clean clone stays clean); VICTORUS_WRITE_DOCS_IMG=1 writes it into docs/img on purpose
-#: (VICTORUS_WRITE_DOCS_IMG=1 pytest tests/test_browser_review.py -k reviewed), to commit.
+#: The page's pictures in docs/serve.md and the README's: a test run writes its screenshot
+#: under tmp_path (a clean clone stays clean); VICTORUS_WRITE_DOCS_IMG=1 writes it into
+#: docs/img on purpose (VICTORUS_WRITE_DOCS_IMG=1 pytest tests/test_browser_review.py -k
+#: readme), to commit.
 DOCS_IMG = Path(__file__).resolve().parents[1] / "docs" / "img"
 
 
@@ -218,6 +222,66 @@ def test_analysis_answers_for_the_position_browsed_during_and_after_the_game(ope
                                ".startsWith('game over: ')")
 
 
+# A key that brings the keyboard's cell nearer ``cell`` on screen (Enter once on it): the
+# way a player walks the board with the arrows.
+TOWARD = """(cell) => {
+    const at = document.activeElement, r = at.getBoundingClientRect();
+    const t = document.querySelector(`#board .cell[data-cell="${cell}"]`).getBoundingClientRect();
+    const dx = t.left - r.left, dy = t.top - r.top;
+    if (Math.abs(dx) < 2 && Math.abs(dy) < 2) return 'Enter';
+    return Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? 'ArrowRight' : 'ArrowLeft')
+                                       : (dy > 0 ? 'ArrowDown' : 'ArrowUp'); }"""
+
+
+def walk_and_press(page, cell):
+    """The arrows to ``cell``, then Enter on it (the keyboard's cell checked on the way:
+    the arrows never left the board nor browsed the game)."""
+    for _ in range(60):
+        key = page.evaluate(TOWARD, cell)
+        page.keyboard.press(key)
+        if key == "Enter":
+            return
+        assert page.evaluate("() => document.activeElement.matches('#board .cell')")
+    raise AssertionError(f"the arrows did not reach {cell}")
+
+
+def test_learn_from_your_mistakes_by_keyboard_only(opened):
+    """The learn pass takes the board's keys as play does: `b` to the board, the arrows
+    to a piece, Enter picks it, Escape lets it go, Enter again, the arrows to its cell,
+    Enter; the attempt is sent as a clicked one and the verdict shown."""
+    table = Table("compact", 2, "quick8", seats=["random"] * 6, agent_delay=0)
+    table.review = Review(seconds=None, iterations=100)     # the same on every machine
+    while table.work():
+        pass
+    table.set_seats([PERSON] + ["random"] * 5)
+    with serving(table, worker=False) as srv:
+        page = opened(srv, 1280, 800)
+        page.wait_for_function("() => S.over && review.status === 'done'")
+        first = next(m for m in srv.table.review.state()["marks"] if m["seat"] == 0)
+        tries = []
+        page.on("request", lambda r: tries.append(r.post_data_json)
+                if r.url.endswith("/api/review/try") else None)
+        page.focus("#learn-start")
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"() => S.browse && S.browse.index === {first['index'] - 1}")
+        page.wait_for_selector("#learn-form:not([hidden])")
+        page.keyboard.press("b")                                # the keyboard to the board
+        page.wait_for_function("() => document.activeElement.matches('#board .cell')")
+        origin, target = first["best"].replace("x", "-").split("-")
+        walk_and_press(page, origin)                           # picked
+        page.wait_for_selector(f'#board .cell[data-cell="{origin}"].selected')
+        page.keyboard.press("Escape")                          # let go
+        page.wait_for_function("() => !document.querySelector('#board .cell.selected')")
+        page.keyboard.press("Enter")                           # picked again
+        page.wait_for_selector(f'#board .cell[data-cell="{origin}"].selected')
+        walk_and_press(page, target)                           # tried
+        page.wait_for_function("() => / is better /.test(document.querySelector('#learn-words')"
+                               ".textContent)")
+        assert tries == [{"index": first["index"] - 1, "action": first["best"]}]
+        assert f"{first['best']} is better" in page.inner_text("#learn-words")
+        assert page.evaluate("() => S.browse.index") == first["index"] - 1   # never browsed
+
+
 # -- outages ---------------------------------------------------------------------------------------
 def test_an_outage_is_told_in_words_moves_are_off_and_the_record_offered_on_return(opened):
     table = Table("compact", 2, seats=[PERSON] + ["greedy"] * 5, agent_delay=0)
@@ -398,3 +462,35 @@ def test_a_new_game_s_first_turn_beeps_for_the_person(opened):
         new_game(page)                                         # red, a person, acts first
         page.wait_for_function("() => S.person_to_act && S.game === 2")
         assert page.evaluate("() => soundLog") == ["turn"]
+
+
+# -- the README's picture ----------------------------------------------------------------------
+def test_the_readme_picture_round_4_against_greedy_agents_red_to_act_on_its_clock(opened, tmp_path):
+    """The README's picture (docs/img/serve.png), its caption checked on the page: round 4
+    of a six-army game against greedy agents, red (the person) to act with its clock
+    running. Red's turns are played as the page plays them (`Table.play`), each action
+    a greedy agent's choice; the table's clock is moved by hand, so no turn is ever late."""
+    table = Table("standard", 6, seats=[PERSON] + ["greedy"] * 5, time_limit=120,
+                  agent_delay=0, now=ManualTime())
+    red = make_agent("greedy", seed=1)
+    with serving(table, worker=False) as srv:
+        game = srv.table.game
+        while not (game.round == 4 and game.to_move == 0):
+            if game.to_move == 0:
+                srv.table.play(red.choose(game.copy()).text)
+            else:
+                assert srv.work() is True
+        page = opened(srv, 1400, 900)
+        page.wait_for_function(f"() => S.version === {srv.table.version}")
+        assert page.evaluate("() => [S.round, S.to_move, S.person_to_act, S.over]") == [
+            4, 0, True, False]
+        assert page.inner_text("#status").startswith("Red to act, round 4")
+        assert page.eval_on_selector_all("select.controller", "ss => ss.map(s => s.value)") == [
+            PERSON] + ["greedy"] * 5                            # the armies table's "played by"
+        # red's clock runs: counted down on the page, red's cell of the clocks acting
+        page.wait_for_selector('#clocks td.clock-acting[data-seat="0"]')
+        first = page.inner_text("#clock")
+        assert re.fullmatch(r"you have \d+\.\d s to start the turn", first), first
+        page.wait_for_function("(first) => document.querySelector('#clock').textContent !== first",
+                               arg=first)
+        page.screenshot(path=picture(tmp_path, "serve.png"))

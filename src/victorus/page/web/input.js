@@ -1,12 +1,13 @@
 // Input on the board: a click picks a piece and plays a leg, a piece may be dragged to its
 // destination, and the keyboard walks the cells (arrows), picks and drops (Enter or
 // Space) and lets go (Escape). During the agents' turns the same gestures queue a
-// premove (premove.js).
+// premove (premove.js); during "learn from your mistakes" they pick the action tried
+// (review.js).
 import { $, legs } from "./state.js";
 import { send } from "./connection.js";
 import { pieceAt, translateOf, describeCells } from "./board.js";
 import { premoveClick, cancelPremove } from "./premove.js";
-import { learnClick } from "./review.js";
+import { learnClick, learnOpen } from "./review.js";
 /** @typedef {import("./state.js").State} State */
 
 /** @param {State} st */
@@ -93,8 +94,9 @@ function boardKey(st, event) {
   const S = st.S;
   if (!S || !event.target.closest(".cell")) return;
   if (event.key === "Escape" && cancelPremove(st)) { event.preventDefault(); return; }
-  // (A past position or a watched game: the arrows step through the game instead.)
-  if (S.mode !== "play" || S.browse) return;
+  // (A past position or a watched game: the arrows step through the game instead; not
+  // during the learn pass, played on its past position: Enter's click is the pass's.)
+  if ((S.mode !== "play" || S.browse) && !learnOpen(st)) return;
   if (event.key in ARROWS) {
     event.preventDefault();
     event.stopPropagation();                   // (the page's arrows browse the log)

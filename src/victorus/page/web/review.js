@@ -216,11 +216,12 @@ function drawCounts(st, ours) {
 // -- learn from your mistakes -------------------------------------------------------------
 // At each of the player's marked actions (the position before it shown, the review's
 // answer hidden), the player plays a better action (a piece then its cell on the board,
-// or typed); the review's own search judges it: better (it loses less than an
-// inaccuracy) or not, and the best action.
+// clicked or by the board's keys of input.js, or typed); the review's own search judges
+// it: better (it loses less than an inaccuracy) or not, and the best action.
 
+// True while the pass is open on the game shown (the board's clicks and keys are its).
 /** @param {State} st */
-function learnOpen(st) {
+export function learnOpen(st) {
   return Boolean(st.learn && st.learn.game === gameKey(st));
 }
 
