@@ -62,7 +62,7 @@ def test_the_reliability_table_cuts_the_positions_into_deciles_by_prediction():
 
 def test_a_value_is_read_by_its_number_of_teams_curve_else_by_the_fair_share_line():
     curve = Curve(2, 4.0, 0.0, "standard", 1, 2, ())
-    chances = Calibration("best", 10, {2: curve})
+    chances = Calibration("best", 10, "0123456789ab", {2: curve})
     assert chances.chance(0.0, 2) == 0.5 and chances.chance(0.5, 2) == pytest.approx(1 / (1 + math.exp(-2)))
     assert chances.chance(9.0, 2) == chances.chance(1.0, 2)                # clipped
     assert chances.chance(2 / 3 - 1, 3) == pytest.approx(1 / 3) == linear_chance(2 / 3 - 1)
@@ -73,6 +73,7 @@ def test_a_value_is_read_by_its_number_of_teams_curve_else_by_the_fair_share_lin
 def test_the_shipped_curves_are_the_review_s_and_round_trip(tmp_path):
     assert CALIBRATION.agent == analysis.REVIEW_AGENT
     assert CALIBRATION.iterations == analysis.REVIEW_ITERATIONS
+    assert CALIBRATION.network == analysis.review_network()     # a new default network: refit
     for teams, curve in CALIBRATION.curves.items():
         assert curve.teams == teams and curve.slope > 0 and curve.deciles
         assert sum(d.positions for d in curve.deciles) == curve.positions
@@ -93,14 +94,16 @@ def test_the_docs_reliability_table_is_the_data_file_s():
 
 @pytest.mark.parametrize("content,message", [
     ("not json", "cannot read the calibration"),
-    ('{"agent": "best", "iterations": 1}', "must be an object with 'agent' and a list of 'curves'"),
-    ('{"agent": "best", "iterations": 1, "curves": [7]}', "curve 1 must be an object"),
-    ('{"agent": "best", "iterations": 1, "curves": [{"teams": 2, "slope": "x"}]}',
+    ('{"agent": "best", "iterations": 1}', "must be an object with 'agent', 'network' and a list"),
+    ('{"agent": "best", "iterations": 1, "curves": []}', "must be an object with 'agent', 'network'"),
+    ('{"agent": "best", "iterations": 1, "network": "n", "curves": [7]}', "curve 1 must be an object"),
+    ('{"agent": "best", "iterations": 1, "network": "n", "curves": [{"teams": 2, "slope": "x"}]}',
      "'deciles' must be a list"),
-    ('{"agent": "best", "iterations": 1, "curves": [{"teams": 2, "slope": "x", "deciles": [],'
+    ('{"agent": "best", "iterations": 1, "network": "n", "curves": [{"teams": 2, "slope": "x", "deciles": [],'
      ' "board": "standard"}]}', "'slope' must be a finite number"),
-    ('{"agent": "best", "iterations": 1, "curves": [{"deciles": [3]}]}', "a decile must be an object"),
-    ('{"agent": "best", "iterations": 1, "curves": [{"deciles": [], "board": 5}]}',
+    ('{"agent": "best", "iterations": 1, "network": "n", "curves": [{"deciles": [3]}]}',
+     "a decile must be an object"),
+    ('{"agent": "best", "iterations": 1, "network": "n", "curves": [{"deciles": [], "board": 5}]}',
      "'board' must be a board's name"),
 ])
 def test_a_malformed_calibration_file_is_refused_in_one_line(tmp_path, content, message):
@@ -115,7 +118,7 @@ def test_a_malformed_calibration_file_is_refused_in_one_line(tmp_path, content, 
 
 def test_markdown_gives_each_curve_its_formula_and_deciles():
     curve = Curve(2, 3.5, -0.25, "standard", 4, 20, (Decile(0.2, 0.25, 10), Decile(0.8, 0.7, 10)))
-    text = markdown(Calibration("best", 10, {2: curve}))
+    text = markdown(Calibration("best", 10, "0123456789ab", {2: curve}))
     assert "2 teams (standard board, 4 games, 20 positions)" in text
     assert "1 / (1 + exp(-(3.500 * value - 0.250)))" in text and "calibration error 0.075" in text
     assert "| 1 | 0.200 | 0.250 | 10 |" in text and "| 2 | 0.800 | 0.700 | 10 |" in text

@@ -36,7 +36,7 @@ def server():
 
 
 def test_a_chance_without_a_fitted_curve_reads_the_value_as_twice_the_share_less_one():
-    uncalibrated = Calibration("best", 1, {})
+    uncalibrated = Calibration("best", 1, "0123456789ab", {})
     assert chance(2 / 6 - 1, 6, uncalibrated) == pytest.approx(1 / 6, abs=1e-3)   # the fair share
     assert chance(0.0, 2, uncalibrated) == 0.5 and chance(1.0, 6, uncalibrated) == 1.0
     assert chance(-1.0, 6, uncalibrated) == 0.0 and chance(0.5, 2, uncalibrated) == 0.75

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import victorus
 from victorus.page import calibration
-from victorus.page.analysis import REVIEW_AGENT, REVIEW_ITERATIONS, _teams, review_search
+from victorus.page.analysis import REVIEW_AGENT, REVIEW_ITERATIONS, _teams, review_network, review_search
 
 PLAYERS = {2: 2, 3: 3, 4: 4, 6: 6}
 """The players of a game of each number of teams (players=2 is two teams of three armies)."""
@@ -79,7 +79,7 @@ def play(board: str, teams: int, seed: int, opening: int, max_actions: int,
     if not game.is_over:
         return None
     return {"board": board, "teams": teams, "seed": seed, "iterations": iterations,
-            "actions": len(moves), "values": values,
+            "network": review_network(), "actions": len(moves), "values": values,
             "outcomes": [round(outcome(game, s), 5) for s in seats]}
 
 
@@ -106,6 +106,7 @@ def command_play(args: argparse.Namespace) -> int:
 
 def command_fit(args: argparse.Namespace) -> int:
     games: dict[int, list[dict[str, object]]] = {}
+    network = review_network()
     for name in args.samples:
         for line in Path(name).read_text(encoding="utf-8").splitlines():
             if line.strip():
@@ -113,6 +114,9 @@ def command_fit(args: argparse.Namespace) -> int:
                 if game["iterations"] != REVIEW_ITERATIONS:
                     raise SystemExit(f"{name}: a game searched at {game['iterations']} iterations, "
                                      f"the review searches {REVIEW_ITERATIONS}")
+                if game.get("network") != network:
+                    raise SystemExit(f"{name}: a game searched with the network "
+                                     f"{game.get('network')}, the review reads {network}")
                 games.setdefault(int(game["teams"]), []).append(game)
     out = Path(args.out)
     curves = dict(calibration.load(out).curves) if out.exists() else {}
@@ -130,7 +134,7 @@ def command_fit(args: argparse.Namespace) -> int:
         curves[teams] = replace(curve, deciles=deciles)
         print(f"{teams} teams: {len(played)} games, {len(samples)} positions, slope {slope:.3f}, "
               f"intercept {intercept:.3f}, calibration error {curves[teams].error:.3f}")
-    fitted = calibration.Calibration(REVIEW_AGENT, REVIEW_ITERATIONS, curves)
+    fitted = calibration.Calibration(REVIEW_AGENT, REVIEW_ITERATIONS, network, curves)
     out.write_text(calibration.dump(fitted), encoding="utf-8")
     if args.docs:
         docs = Path(args.docs)

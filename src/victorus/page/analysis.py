@@ -36,6 +36,7 @@ from .. import record
 from ..agents import REGISTRY, PUCTAgent, SearchResult
 from ..checks import shown
 from ..errors import Cancelled
+from ..evaluation import make_evaluator
 from ..game import Game, StopToken, replay_action
 from ..geometry import SEAT_NAMES
 from ..notation import Action
@@ -176,6 +177,16 @@ def position_seed(start: Game, actions: Sequence[str], salt: int = 0) -> int:
     """
     text = f"victorus review {salt}\n{_origin(start)}\n{' '.join(actions)}"
     return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "little")
+
+
+def review_network() -> str:
+    """The content name (`Network.content`) of the network ``REVIEW_AGENT``'s evaluation
+    reads: the review's win-chance curves are fitted for it (calibration.json's
+    ``network``), and another network needs curves of its own."""
+    kind = REGISTRY[REVIEW_AGENT]
+    assert kind.evaluator is not None
+    network = make_evaluator(kind.evaluator).network
+    return "" if network is None else network.content
 
 
 def _search(game: Game, seconds: float | None, seed: int, iterations: int | None = None,

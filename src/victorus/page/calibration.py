@@ -85,10 +85,13 @@ class Curve:
 @dataclass(frozen=True)
 class Calibration:
     """The curves per number of teams (``curves``), fitted for the search ``agent`` at
-    ``iterations`` iterations a position."""
+    ``iterations`` iterations a position, its evaluation reading the network whose content
+    name is ``network`` (`Network.content`: another network's values need curves of
+    their own)."""
 
     agent: str
     iterations: int
+    network: str
     curves: Mapping[int, Curve]
 
     def chance(self, value: float, teams: int) -> float:
@@ -297,12 +300,12 @@ def load(path: Path = DATA) -> Calibration:
     except (OSError, ValueError) as exc:
         raise ConfigError(f"cannot read the calibration {path}: {shown(exc, 120)}") from None
     if not isinstance(data, dict) or not isinstance(data.get("curves"), list) \
-            or not isinstance(data.get("agent"), str):
-        raise ConfigError(f"the calibration {path} must be an object with 'agent' and a list "
-                          f"of 'curves'")
+            or not isinstance(data.get("agent"), str) or not isinstance(data.get("network"), str):
+        raise ConfigError(f"the calibration {path} must be an object with 'agent', 'network' "
+                          f"and a list of 'curves'")
     curves = [_curve(c, f"{path}: curve {i + 1}") for i, c in enumerate(data["curves"])]
     return Calibration(data["agent"], int(_number(data, "iterations", str(path))),
-                       MappingProxyType({c.teams: c for c in curves}))
+                       data["network"], MappingProxyType({c.teams: c for c in curves}))
 
 
 def dump(calibration: Calibration) -> str:
@@ -320,7 +323,7 @@ def dump(calibration: Calibration) -> str:
                             "positions": d.positions} for d in c.deciles]}
               for c in sorted(calibration.curves.values(), key=lambda c: c.teams)]
     return json.dumps({"agent": calibration.agent, "iterations": calibration.iterations,
-                       "curves": curves}, indent=1) + "\n"
+                       "network": calibration.network, "curves": curves}, indent=1) + "\n"
 
 
 def markdown(calibration: Calibration) -> str:
