@@ -5,7 +5,8 @@ The model is the network of victorus.evaluation (the numpy twin's arithmetic, wr
 torch): a sum of first-layer rows (an EmbeddingBag) plus the dense inputs, two clipped-ReLU
 layers, a raw value per seat plus the heuristic terms through ``skip``, a team's share of the
 win by a softmax over the present teams, and the policy head's logits (origin row + target
-row, or a word's row, plus ``policy_capture`` x the capture prior's log). Its loss is the
+row + the pair term of the target and the moving piece's kind, or a word's row, plus
+``policy_capture`` x the capture prior's log). Its loss is the
 training loop's: the value's mean squared error over present seats plus ``policy_weight`` x
 the policy's cross-entropy against the search's visit distribution.
 
@@ -68,6 +69,9 @@ class TorchNet(torch.nn.Module):
         words = self.policy_word.shape[0] - 1
         legs = (h * self.policy_from[origin.clamp(min=0)]).sum(1) \
             + (h * self.policy_to[torch.where(leg, target, 0)]).sum(1)
+        if "policy_pair" in self.names:
+            legs = legs + self.policy_pair[torch.where(leg, target, 0),
+                                           torch.tensor(batch.kind).clamp(min=0)]
         word = (h * self.policy_word[target.clamp(max=words)]).sum(1)
         logits = torch.where(leg, legs, word) \
             + self.policy_capture[0] * torch.tensor(batch.capture, dtype=torch.float64)

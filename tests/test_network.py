@@ -451,17 +451,82 @@ def test_a_fresh_policy_head_gives_the_capture_priors(board, players, variant):
             assert network.priors(game) == pytest.approx(capture_priors(game), abs=1e-9)
 
 
+def without_pair(network: Network) -> Network:
+    """The network's policy head without its pair term (as files of an earlier victorus)."""
+    return Network({k: v for k, v in network.arrays.items() if k != "policy_pair"}, network.trained)
+
+
 @pytest.mark.parametrize("board,players,variant", CONFIGS)
 def test_the_c_priors_are_the_numpy_twins(board, players, variant):
-    """network_priors in C against policy_forward in numpy, on a head drawn at random, on
-    positions mid-turn and not (R22), at every configuration."""
+    """network_priors in C against policy_forward in numpy, on a head drawn at random (its
+    pair term too, and without it), on positions mid-turn and not (R22), at every
+    configuration."""
     network = noisy(Network.fresh(16, 8, seed=2, policy=True), 0.4, seed=7)
+    plain = without_pair(network)
+    assert network.pair and np.abs(network.arrays["policy_pair"]).min() > 0 and not plain.pair
+    changed = 0
     for game in positions(board, players, variant, seed=9, count=50)[::2]:
         fast, slow = network.priors(game), network.reference_priors(game)
         assert len(fast) == len(game.legal_actions()) if not game.is_over else fast == ()
         assert fast == pytest.approx(slow, abs=1e-6)
         if len(fast) > 1:
             assert sum(fast) == pytest.approx(1) and max(fast) < 0.999
+        assert plain.priors(game) == pytest.approx(plain.reference_priors(game), abs=1e-6)
+        changed += plain.priors(game) != pytest.approx(fast, abs=1e-3)
+    assert changed                                   # the pair term moves the priors
+
+
+def test_a_batch_knows_the_kind_of_each_legs_piece():
+    """Batch.kind, read from a position's sparse rows, is the engine's kind of the piece on
+    each leg's origin (-1 for a word), in every position of games on both boards; the pair
+    term's gradient lands on (target row, that kind)."""
+    from victorus.evaluation.twin import Batch, moves
+    from victorus.pieces import Piece
+    seen = set()
+    for board, players, variant in (("compact", 3, "standard"), ("standard", 6, "allied")):
+        games = positions(board, players, variant, seed=11, count=80)[::4]
+        games = [game for game in games if not game.is_over]
+        batch = Batch.of([inputs(game) for game in games], [moves(game) for game in games])
+        kinds = [-1 if a.word is not None else Piece(*game._engine.piece(a.origin)).kind
+                 for game in games for a in game.legal_actions()]
+        assert batch.kind.tolist() == kinds
+        assert batch.take(np.array([len(games) - 1])).kind.tolist() == kinds[-len(games[-1].legal_actions()):]
+        seen.update(kinds)
+    assert seen == set(range(-1, len(PIECE_LETTERS)))    # words and every kind of piece
+
+
+def test_a_head_without_the_pair_term_reads_and_plays_as_before(tmp_path):
+    """A file of a head without the pair term (the shipped networks) reads without it, plays
+    as with the term at zero, and writes back to its own bytes (its content name kept);
+    with_policy adds the term at zero, which changes the content name but no prior."""
+    from victorus.evaluation.network import shipped_network
+    shipped = shipped_network("gated-2615ecd2ea22")
+    assert shipped.policy and not shipped.pair and "policy_pair" not in shipped.arrays
+    assert shipped.to_bytes() == Network.load(shipped.path).to_bytes()
+    assert Network.from_bytes(shipped.to_bytes()).content == shipped.content == "2615ecd2ea22"
+    paired = shipped.with_policy()
+    assert paired.pair and not paired.arrays["policy_pair"].any() and paired.content != shipped.content
+    assert paired.with_policy() is paired and repr(paired).endswith(", policy and pair)")
+    for game in positions("standard", 3, "standard", seed=3, count=30)[::5]:
+        assert paired.priors(game) == shipped.priors(game)
+        assert paired.evaluate(game) == shipped.evaluate(game)
+    plain = without_pair(noisy(paired, 0.2))
+    plain.save(tmp_path / "plain.vnet")
+    data = (tmp_path / "plain.vnet").read_bytes()
+    assert b"policy_pair" not in data and _network.POLICY_LAYOUT.encode() in data
+    assert Network.load(tmp_path / "plain.vnet").content == plain.content
+
+
+def test_the_pair_term_travels_in_its_file(tmp_path):
+    network = noisy(Network.fresh(8, 4, seed=1, policy=True), 0.3)
+    network.save(tmp_path / "pair.vnet")
+    loaded = Network.load(tmp_path / "pair.vnet")
+    assert loaded.pair and loaded.content == network.content
+    assert loaded.arrays["policy_pair"].tobytes() == network.arrays["policy_pair"].tobytes()
+    assert loaded.arrays["policy_pair"].shape == (len(loaded.arrays["policy_to"]), len(PIECE_LETTERS))
+    assert _network.POLICY_PAIR_LAYOUT.encode() in (tmp_path / "pair.vnet").read_bytes()
+    game = positions("compact", 2, "standard", seed=2, count=15)[-1]
+    assert loaded.priors(game) == network.priors(game)
 
 
 def test_a_policy_head_travels_in_its_file_and_keeps_the_value(tmp_path, trained):
@@ -472,28 +537,35 @@ def test_a_policy_head_travels_in_its_file_and_keeps_the_value(tmp_path, trained
     with_head.save(tmp_path / "net.vnet")
     loaded = Network.load(tmp_path / "net.vnet")
     assert loaded.policy and loaded.priors(game) == with_head.priors(game)
-    assert repr(loaded).endswith(", policy)")
+    assert repr(loaded).endswith(", policy and pair)")
     with pytest.raises(ConfigError, match="has no policy head"):
         trained.priors(game)
     data = (tmp_path / "net.vnet").read_bytes()
     header = data[len(MAGIC) + 8:len(MAGIC) + 8 + struct.unpack_from("<I", data, len(MAGIC) + 4)[0]]
-    assert b'"policy": "' + _network.POLICY_LAYOUT.encode() + b'"' in header
+    assert b'"policy": "' + _network.POLICY_PAIR_LAYOUT.encode() + b'"' in header
     missing = dict(with_head.arrays)
     del missing["policy_word"]
     with pytest.raises(NetworkFileError, match="policy_word.* is missing"):
         Network(missing, with_head.trained)
 
 
-def test_another_policy_layout_is_refused(tmp_path, trained):
-    data = trained.with_policy().to_bytes()
-    size = struct.unpack_from("<I", data, len(MAGIC) + 4)[0]
-    header = data[len(MAGIC) + 8:len(MAGIC) + 8 + size]
-    changed = header.replace(_network.POLICY_LAYOUT.encode(), b"from-to/9".ljust(
-        len(_network.POLICY_LAYOUT), b" ")[:len(_network.POLICY_LAYOUT)])
-    body = data[:len(MAGIC) + 8] + changed + data[len(MAGIC) + 8 + size:-32]
+@pytest.mark.parametrize("pair", [False, True])
+def test_another_policy_layout_is_refused(tmp_path, trained, pair):
+    """A policy layout this victorus does not read, or the other of its two (with and
+    without the pair term) over a file's arrays, is refused."""
     import hashlib
-    with pytest.raises(NetworkFileError, match="policy layout"):
-        Network.from_bytes(body + hashlib.sha256(body).digest(), "x.vnet")
+    network = trained.with_policy() if pair else without_pair(trained.with_policy())
+    layout = _network.POLICY_PAIR_LAYOUT if pair else _network.POLICY_LAYOUT
+    other = _network.POLICY_LAYOUT if pair else _network.POLICY_PAIR_LAYOUT
+    data = network.to_bytes()
+    size = struct.unpack_from("<I", data, len(MAGIC) + 4)[0]
+    header = data[len(MAGIC) + 8:len(MAGIC) + 8 + size].decode()
+    for replaced, match in (("from-to/9", "policy layout"), (other, "are not those of hidden sizes")):
+        changed = header.replace(f'"{layout}"', f'"{replaced}"').encode()
+        body = (data[:len(MAGIC)] + struct.pack("<II", FORMAT_VERSION, len(changed)) + changed
+                + data[len(MAGIC) + 8 + size:-32])
+        with pytest.raises(NetworkFileError, match=match):
+            Network.from_bytes(body + hashlib.sha256(body).digest(), "x.vnet")
 
 
 def test_puct_searches_with_the_policy_head_as_its_priors(trained):

@@ -1,5 +1,5 @@
 """examples/train_torch.py: the network written in PyTorch has the numpy twin's loss and
-gradients (value and policy, 2 and 3 teams), trains from a run's dataset, and writes a
+gradients (value and policy, its pair term included, 2 and 3 teams), trains from a run's dataset, and writes a
 ``.vnet`` the searches play. Skipped without PyTorch (CI installs it)."""
 
 import importlib.util
@@ -56,6 +56,7 @@ def test_the_torch_gradients_are_the_twins(example, players):
     policy = rng.uniform(0, 1, len(batch.owner))
     policy /= np.bincount(batch.owner, policy)[batch.owner]
     loss, grads = loss_and_gradients(arrays, batch, targets, policy, 0.7)
+    assert np.abs(grads["policy_pair"]).sum() > 0
     model = example.TorchNet(arrays)
     torch_loss = model.loss(batch, targets, policy, 0.7)
     torch_loss.backward()
@@ -79,7 +80,7 @@ def test_it_trains_from_a_dataset_and_the_searches_play_its_network(example, tmp
     write_dataset(data, played)
     assert example.main([data, "--out", out, "--epochs", "2", "--batch", "16"]) == 0
     network = Network.load(out)
-    assert network.policy
+    assert network.policy and network.pair
     game = victorus.Game("compact", players=2)
     action = make_agent("best-net:8", seed=1, network=out).choose(game)
     assert action in game.legal_actions()

@@ -28,13 +28,16 @@ ctypedef struct NetworkC:
     const float* b3                  # [NUM_SEATS]
     const float* skip                # [SKIP_TERMS]: the heuristic's terms, weighted
     # The policy head (NULL: the network has none; its evaluator then gives capture_priors):
-    # an action's logit is [h1, 1] . from row + [h1, 1] . to row (a word: its row) + capture
-    # x log(capture_priors).
+    # an action's logit is [h1, 1] . from row + [h1, 1] . to row + pair[to, moving kind] (a
+    # word: its row) + capture x log(capture_priors).
     int cell_start[NETWORK_BOARDS]   # the first row of each board's cells in policy_from/_to
     const float* policy_from         # [cells of every board, hidden + 1]: by origin column
     const float* policy_to           # [cells of every board, hidden + 1]: by target column
     const float* policy_word         # [NUM_ID_WORDS, hidden + 1]: stop, end, pass
     const float* policy_capture      # [1]: the weight of log(capture_priors)
+    # [cells of every board, NUM_KINDS]: by target column and the moving piece's kind (NULL:
+    # the head has no pair term, which is 0)
+    const float* policy_pair
 
 cdef class NetworkCore:
     cdef NetworkC c

@@ -21,9 +21,12 @@ SIZES: dict[str, int]
 #: The names of the skip weights, and of the type rows after the pieces.
 SKIP_NAMES: tuple[str, ...]
 TYPE_NAMES: tuple[str, ...]
-#: The policy head's feature layout, and its arrays in the file's order.
+#: The policy head's feature layouts (without, with the pair term), its arrays in the file's
+#: order and the pair term's.
 POLICY_LAYOUT: str
+POLICY_PAIR_LAYOUT: str
 POLICY_NAMES: tuple[str, ...]
+POLICY_PAIR: str
 
 
 class NetworkCore:

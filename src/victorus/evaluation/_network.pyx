@@ -32,10 +32,13 @@ the same).
   ``0.99 tanh(its team's score - the mean over present teams)``), as the heuristic
   evaluation; a finished game is worth its ``share_returns`` exactly (a draw shared).
 - **Policy** (a network with a policy head): the logit of a move's leg is
-  ``[h1, 1] . policy_from[origin column] + [h1, 1] . policy_to[target column]``, of a word
-  (stop, end, pass) ``[h1, 1] . policy_word[word]``, each plus ``policy_capture x
-  log(capture_priors)``; the priors are ``exp(logit - the largest)``. With the head at zero
-  and ``policy_capture`` 1 they are the hand-written capture priors, where training starts.
+  ``[h1, 1] . policy_from[origin column] + [h1, 1] . policy_to[target column]``, plus
+  ``policy_pair[target column, kind]`` (the moving piece's kind: what this kind of piece
+  gains on that cell) where the head has the pair term (POLICY_PAIR_LAYOUT; a head
+  without it: 0), of a word (stop, end, pass) ``[h1, 1] . policy_word[word]``, each plus
+  ``policy_capture x log(capture_priors)``; the priors are ``exp(logit - the largest)``.
+  With the head at zero and ``policy_capture`` 1 they are the hand-written capture priors,
+  where training starts.
 """
 
 cimport cython
@@ -77,11 +80,17 @@ LAYOUT = f"seat-kind-cell/t{TYPES}-s{SEAT_INPUTS}-g{GLOBAL_INPUTS}-k{SKIP_TERMS}
 #: The sizes the Python side (files, training) reads.
 SIZES = {"boards": NETWORK_BOARDS, "types": TYPES, "seat_inputs": SEAT_INPUTS, "global_inputs": GLOBAL_INPUTS,
          "dense_inputs": DENSE_INPUTS, "skip_terms": SKIP_TERMS, "seats": NUM_SEATS,
-         "max_sparse": MAX_SPARSE, "max_hidden": MAX_HIDDEN, "words": NUM_ID_WORDS}
-#: The policy head's feature layout, written in the files of networks that have one.
+         "max_sparse": MAX_SPARSE, "max_hidden": MAX_HIDDEN, "words": NUM_ID_WORDS,
+         "kinds": NUM_KINDS}
+#: The policy head's feature layout, written in the files of networks that have one without
+#: the pair term...
 POLICY_LAYOUT = f"from-to-word/w{NUM_ID_WORDS}-c1"
+#: ... and with it (POLICY_PAIR).
+POLICY_PAIR_LAYOUT = f"from-to-word-pair/w{NUM_ID_WORDS}-c1-k{NUM_KINDS}"
 #: The policy head's arrays, in the file's order after the value's.
 POLICY_NAMES = ("policy_from", "policy_to", "policy_word", "policy_capture")
+#: The pair term's array, after them in the file of a head that has it.
+POLICY_PAIR = "policy_pair"
 #: The names of the skip weights, and of the type rows after the pieces.
 SKIP_NAMES = ("material", "progress", "captures")
 TYPE_NAMES = ("royal", "moving", "frozen")
@@ -296,6 +305,9 @@ cdef void network_priors(const StateC* s, const RulesC* r, const NetworkC* net,
         if actions[i] < WORD_STOP:
             logit = row_dot(net.policy_from + (start + col[code_origin(actions[i])]) * (H + 1), h1, H) \
                 + row_dot(net.policy_to + (start + col[code_target(actions[i])]) * (H + 1), h1, H)
+            if net.policy_pair != NULL:
+                logit += net.policy_pair[(start + col[code_target(actions[i])]) * NUM_KINDS
+                                         + info_kind(s.cells[code_origin(actions[i])].info)]
         else:
             word = (actions[i] - WORD_STOP) // (WORD_END - WORD_STOP)      # stop, end, pass
             logit = row_dot(net.policy_word + word * (H + 1), h1, H)
@@ -320,8 +332,10 @@ cdef class NetworkCore:
 
     def __init__(self, arrays, block_cells, block_rims):
         names = ("w1", "wd", "b1", "w2", "b2", "w3", "b3", "skip")
-        if any(name in arrays for name in POLICY_NAMES):
+        if any(name in arrays for name in POLICY_NAMES + (POLICY_PAIR,)):
             names += POLICY_NAMES
+        if POLICY_PAIR in arrays:
+            names += (POLICY_PAIR,)
         # Copies over immutable bytes: read-only for good (no setflags(write=True) while
         # threads read them), alive as long as this object.
         held = {}
@@ -337,7 +351,8 @@ cdef class NetworkCore:
         expect = {"w1": (total, H), "wd": (DENSE_INPUTS, H), "b1": (H,), "w2": (H, H2),
                   "b2": (H2,), "w3": (H2, NUM_SEATS), "b3": (NUM_SEATS,), "skip": (SKIP_TERMS,),
                   "policy_from": (cells, H + 1), "policy_to": (cells, H + 1),
-                  "policy_word": (NUM_ID_WORDS, H + 1), "policy_capture": (1,)}
+                  "policy_word": (NUM_ID_WORDS, H + 1), "policy_capture": (1,),
+                  POLICY_PAIR: (cells, NUM_KINDS)}
         if len(block_cells) != NETWORK_BOARDS or len(set(block_cells)) != NETWORK_BOARDS \
                 or not all(0 < c <= MAX_CELLS for c in block_cells) \
                 or not 1 <= H <= MAX_HIDDEN or not 1 <= H2 <= MAX_HIDDEN:
@@ -366,11 +381,14 @@ cdef class NetworkCore:
         self.c.b3 = float_pointer(held["b3"])
         self.c.skip = float_pointer(held["skip"])
         self.c.policy_from = self.c.policy_to = self.c.policy_word = self.c.policy_capture = NULL
+        self.c.policy_pair = NULL
         if "policy_from" in held:
             self.c.policy_from = float_pointer(held["policy_from"])
             self.c.policy_to = float_pointer(held["policy_to"])
             self.c.policy_word = float_pointer(held["policy_word"])
             self.c.policy_capture = float_pointer(held["policy_capture"])
+        if POLICY_PAIR in held:
+            self.c.policy_pair = float_pointer(held[POLICY_PAIR])
 
     @property
     def policy(self):

@@ -7,9 +7,11 @@ What the network reads and computes is the C module's (``victorus.evaluation._ne
 sparse rows of (seat, kind, cell) seen from the army to act, dense per-seat inputs, two
 clipped-ReLU layers, a value per seat plus the heuristic evaluation's terms weighted by
 ``skip``; optionally a policy head, priors over the legal actions from the first layer
-(``twin.POLICY_ARRAYS``). A new network (`Network.fresh`) has ``w3 = b3 = 0`` and ``skip`` at the
-heuristic's weights, its policy head at zero and ``policy_capture`` at 1: it *is* the
-heuristic evaluation with the hand-written capture priors until it is trained.
+(``twin.POLICY_ARRAYS``), with or without its pair term (``twin.POLICY_PAIR``: a scalar per
+target cell and moving piece's kind; without it, as with it at zero). A new network
+(`Network.fresh`) has ``w3 = b3 = 0`` and ``skip`` at the heuristic's weights, its policy head
+(pair term included) at zero and ``policy_capture`` at 1: it *is* the heuristic evaluation with
+the hand-written capture priors until it is trained.
 
 A network file (``.vnet``, format version 1)::
 
@@ -18,7 +20,9 @@ A network file (``.vnet``, format version 1)::
     uint32 LE  header length
     header     UTF-8 JSON: layout, hidden sizes, the boards' cells, the arrays' names and
                shapes, what it was trained for ("trained": boards, players) and how;
-               a network with a policy head also names its layout ("policy")
+               a network with a policy head also names its layout ("policy"): POLICY_LAYOUT
+               (its arrays policy_from, policy_to, policy_word, policy_capture) or
+               POLICY_PAIR_LAYOUT (the same, then policy_pair)
     payload    the arrays, float32 little-endian, in the header's order
     32 bytes   SHA-256 of everything before
 
@@ -50,6 +54,7 @@ from .twin import (
     ARRAYS,
     BOARDS,
     POLICY_ARRAYS,
+    POLICY_PAIR,
     SEATS,
     SIZES,
     SKIP_NAMES,
@@ -72,7 +77,9 @@ LEGACY_LAYOUTS: dict[str, str] = {"seat-kind-cell/1": "seat-kind-cell/t10-s8-g9-
 """Layout names written before the name was derived from the sizes, and the sizes they had: a file
 of such a name is read when its sizes are today's."""
 POLICY_LAYOUT: str = _network.POLICY_LAYOUT
-"""The policy head's layout, written in the header of a network that has one."""
+"""The policy head's layout, written in the header of a network that has one without the pair term."""
+POLICY_PAIR_LAYOUT: str = _network.POLICY_PAIR_LAYOUT
+"""The policy head's layout with the pair term (its array ``policy_pair`` after the head's)."""
 #: The largest network file read (a default network is about 2 MB).
 MAX_FILE_BYTES = 256 << 20
 CONTENT_DIGITS = 12
@@ -93,10 +100,10 @@ class NetworkFileError(ConfigError):
 
 class Network:
     """A network for the learned evaluation: its arrays (float32, read-only; the policy
-    head's too if it has one, ``policy``), its layer sizes, what it was ``trained`` for
-    (``{"boards": [...], "players": [...]}``) and free ``info`` on how (the command, the
-    seed, the positions...). Immutable: training makes new networks. Safe to share between
-    threads and searches.
+    head's too if it has one, ``policy``, and its pair term if it has it, ``pair``), its
+    layer sizes, what it was ``trained`` for (``{"boards": [...], "players": [...]}``) and
+    free ``info`` on how (the command, the seed, the positions...). Immutable: training
+    makes new networks. Safe to share between threads and searches.
 
     Args:
         arrays: The arrays of ARRAYS by name, of the shapes of `shapes`.
@@ -116,8 +123,9 @@ class Network:
             hidden, hidden2 = (int(np.shape(arrays[name])[0]) for name in ("b1", "b2"))
         except (KeyError, IndexError, TypeError):
             raise NetworkFileError(f"{where}a network needs the arrays {ARRAYS}") from None
-        policy = any(name in arrays for name in POLICY_ARRAYS)
-        expect = shapes(hidden, hidden2, policy)
+        pair = POLICY_PAIR in arrays
+        policy = pair or any(name in arrays for name in POLICY_ARRAYS)
+        expect = shapes(hidden, hidden2, policy, pair)
         held: dict[str, NDArray[np.float32]] = {}
         for name in expect:
             if name not in arrays:
@@ -132,7 +140,7 @@ class Network:
             if not np.isfinite(array).all():
                 raise NetworkFileError(f"{where}array {shown(name, 60)} holds values that are not finite")
             held[name] = array
-        self.hidden, self.hidden2, self.policy = hidden, hidden2, policy
+        self.hidden, self.hidden2, self.policy, self.pair = hidden, hidden2, policy, pair
         self.trained = _check_trained(trained, where)
         if info is not None and not isinstance(info, Mapping):
             raise NetworkFileError(f"{where}'info' must be a mapping, got {type(info).__name__}")
@@ -158,7 +166,8 @@ class Network:
             hidden2: The second hidden layer's size, likewise.
             seed: Seeds the hidden layers' weights (None: fresh entropy).
             trained: What it is for (None: both boards, 2-6 players).
-            policy: With a policy head (`with_policy`): the capture priors until trained.
+            policy: With a policy head and its pair term (`with_policy`): the capture priors
+                until trained.
 
         Returns:
             The new network.
@@ -187,19 +196,20 @@ class Network:
         return network.with_policy() if policy else network
 
     def with_policy(self) -> "Network":
-        """This network with a policy head (itself if it has one): a new head is at zero,
-        ``policy_capture`` 1, so its priors are the hand-written capture priors and its
-        values this network's.
+        """This network with a policy head and its pair term (itself if it has both): a new
+        head is at zero, ``policy_capture`` 1, so its priors are the hand-written capture
+        priors; a new pair term is at zero, so its priors are the head's. Its values are this
+        network's.
 
         Returns:
-            The network with a policy head.
+            The network with a policy head and its pair term.
         """
-        if self.policy:
+        if self.pair:
             return self
-        size = shapes(self.hidden, self.hidden2, True)
-        head = {name: np.zeros(size[name], np.float32) for name in POLICY_ARRAYS}
+        size = shapes(self.hidden, self.hidden2, True, True)
+        head = {name: np.zeros(size[name], np.float32) for name in (*POLICY_ARRAYS, POLICY_PAIR)}
         head["policy_capture"][0] = 1.0
-        return Network({**self.arrays, **head}, self.trained, self.info)
+        return Network({**head, **self.arrays}, self.trained, self.info)
 
     # -- files -----------------------------------------------------------------------------
 
@@ -279,13 +289,15 @@ class Network:
             raise NetworkFileError(f"{named}: hidden sizes {shown(hidden, 60)}: two integers from 1 to "
                                    f"{SIZES['max_hidden']} are accepted")
         policy = header.get("policy")
-        if policy is not None and policy != POLICY_LAYOUT:
+        if policy is not None and policy not in (POLICY_LAYOUT, POLICY_PAIR_LAYOUT):
             raise NetworkFileError(f"{named}: policy layout {shown(policy, 60)}; this victorus reads "
-                                   f"{POLICY_LAYOUT!r}")
-        expect = shapes(hidden[0], hidden[1], policy is not None)
+                                   f"{POLICY_LAYOUT!r} and {POLICY_PAIR_LAYOUT!r}")
+        expect = shapes(hidden[0], hidden[1], policy is not None, policy == POLICY_PAIR_LAYOUT)
         if listed != [[name, list(shape)] for name, shape in expect.items()]:
+            head = {None: "", POLICY_LAYOUT: " with a policy head",
+                    POLICY_PAIR_LAYOUT: " with a policy head and its pair term"}[policy]
             raise NetworkFileError(f"{named}: its arrays {shown(listed, 60)} are not those of hidden "
-                                   f"sizes {hidden}{' with a policy head' if policy else ''}")
+                                   f"sizes {hidden}{head}")
         arrays: dict[str, NDArray[np.float32]] = {}
         offset = fixed + header_size
         for name in expect:
@@ -306,14 +318,14 @@ class Network:
         Returns:
             The bytes of its ``.vnet`` file.
         """
-        names = ARRAYS + (POLICY_ARRAYS if self.policy else ())
+        names = ARRAYS + (POLICY_ARRAYS if self.policy else ()) + ((POLICY_PAIR,) if self.pair else ())
         fields: dict[str, object] = {
             "layout": LAYOUT, "hidden": [self.hidden, self.hidden2],
             "board_cells": dict(zip(BOARDS, board_cells())),
             "arrays": [[name, list(self.arrays[name].shape)] for name in names],
             "trained": self.trained, "info": self.info}
         if self.policy:
-            fields["policy"] = POLICY_LAYOUT
+            fields["policy"] = POLICY_PAIR_LAYOUT if self.pair else POLICY_LAYOUT
         header = json.dumps(fields, sort_keys=True).encode("utf-8")
         body = (MAGIC + struct.pack("<II", FORMAT_VERSION, len(header)) + header
                 + b"".join(self.arrays[name].astype("<f4").tobytes() for name in names))
@@ -418,7 +430,7 @@ class Network:
         self.check(game)
 
     def __repr__(self) -> str:
-        policy = ", policy" if self.policy else ""
+        policy = ", policy and pair" if self.pair else ", policy" if self.policy else ""
         return f"Network({self.name!r}, hidden={self.hidden}, hidden2={self.hidden2}{policy})"
 
     def __reduce__(self) -> tuple[Callable[[bytes, str | None, str], Network],
@@ -555,5 +567,5 @@ def network_file(spec: object) -> str | None:
     return os.fspath(spec) if isinstance(spec, (str, os.PathLike)) else None
 
 
-__all__ = ["CONTENT_DIGITS", "FORMAT_VERSION", "LAYOUT", "POLICY_LAYOUT", "Network", "NetworkFileError",
-           "default_network", "network_file", "network_from", "shipped_network"]
+__all__ = ["CONTENT_DIGITS", "FORMAT_VERSION", "LAYOUT", "POLICY_LAYOUT", "POLICY_PAIR_LAYOUT", "Network",
+           "NetworkFileError", "default_network", "network_file", "network_from", "shipped_network"]

@@ -32,6 +32,10 @@ POLICY_ARRAYS: tuple[str, ...] = _network.POLICY_NAMES
 ``policy_to`` (a row per cell of every board, in BOARDS order: the weights over the first layer,
 then a bias), ``policy_word`` (a row per word: stop, end, pass) and ``policy_capture`` (the weight
 of the log of the hand-written capture priors)."""
+POLICY_PAIR: str = _network.POLICY_PAIR
+"""The policy head's pair term, after POLICY_ARRAYS in the file of a head that has it:
+``policy_pair``, a scalar per (target cell of every board, in BOARDS order; the moving piece's
+kind) added to a leg's logit. A head without it scores every leg as with it at zero."""
 #: The heuristic weights the skip connection starts from (victorus.evaluation.heuristic).
 SKIP_NAMES: tuple[str, ...] = _network.SKIP_NAMES
 SIZES: dict[str, int] = _network.SIZES
@@ -43,7 +47,14 @@ Inputs: TypeAlias = tuple[str, NDArray[np.int32], NDArray[np.float32], NDArray[n
 inputs, the heuristic terms per seat and each seat's team."""
 Moves: TypeAlias = tuple[NDArray[np.int32], NDArray[np.int32], NDArray[np.float32]]
 """The policy head's inputs of a position's legal actions (`moves`): each one's origin column (-1: a
-word), its target column (a word: its number) and the log of its capture prior."""
+word), its target column (a word: its number) and the log of its capture prior. The moving piece's
+kind (the pair term's) is the position's: the piece on the origin column (`Batch.of` reads it from
+the position's sparse rows)."""
+Actions: TypeAlias = tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.float32],
+                           NDArray[np.int64]]
+"""A Batch's legal actions: each one's position, its row of ``policy_from`` (-1: a word), of
+``policy_to`` (a word: of ``policy_word``), the log of its capture prior and the moving piece's kind
+(-1: a word)."""
 
 
 def board_cells() -> tuple[int, ...]:
@@ -64,16 +75,19 @@ def board_rims() -> tuple[int, ...]:
     return tuple(max(hex_distance(q, r) for q, r in Board(name).coords) for name in BOARDS)
 
 
-def shapes(hidden: int, hidden2: int, policy: bool = False) -> dict[str, tuple[int, ...]]:
+def shapes(hidden: int, hidden2: int, policy: bool = False,
+           pair: bool = False) -> dict[str, tuple[int, ...]]:
     """Each array's shape for these layer sizes.
 
     Args:
         hidden: The first hidden layer's size.
         hidden2: The second hidden layer's size.
         policy: With the policy head's arrays.
+        pair: With the policy head's pair term too (with ``policy``).
 
     Returns:
-        ARRAYS names (and POLICY_ARRAYS names with ``policy``) to their shapes.
+        ARRAYS names (and POLICY_ARRAYS names with ``policy``, then POLICY_PAIR with ``pair``)
+        to their shapes.
     """
     rows = sum(_network.block_size(cells) for cells in board_cells())
     size = {"w1": (rows, hidden), "wd": (SIZES["dense_inputs"], hidden), "b1": (hidden,),
@@ -83,6 +97,8 @@ def shapes(hidden: int, hidden2: int, policy: bool = False) -> dict[str, tuple[i
         cells = sum(board_cells())
         size.update({"policy_from": (cells, hidden + 1), "policy_to": (cells, hidden + 1),
                      "policy_word": (SIZES["words"], hidden + 1), "policy_capture": (1,)})
+        if pair:
+            size[POLICY_PAIR] = (cells, SIZES["kinds"])
     return size
 
 
@@ -164,7 +180,8 @@ class Batch:
     matrices and the present seats' mask; and their legal actions for the policy head,
     position after position (``owner``: each action's position; ``origin``: its row of
     ``policy_from``, -1 for a word; ``target``: its row of ``policy_to``, or of
-    ``policy_word`` for a word; ``capture``: the log of its capture prior).
+    ``policy_word`` for a word; ``capture``: the log of its capture prior; ``kind``: the
+    moving piece's kind, its column of ``policy_pair``, -1 for a word).
 
     Args:
         rows: The sparse rows of every position, global (into ``w1``), [R].
@@ -173,21 +190,20 @@ class Batch:
         terms: The heuristic terms per seat, [B, terms, 6].
         matrices: The team matrices (`team_matrix`), [B, 6, 6].
         present: The present seats' mask, [B, 6].
-        actions: The legal actions' (owner, origin, target, capture), each [A] (None:
-            none).
+        actions: The legal actions' `Actions` (owner, origin, target, capture, kind), each
+            [A] (None: none).
     """
 
     def __init__(self, rows: NDArray[np.int64], starts: NDArray[np.int64],
                  dense: NDArray[np.float32], terms: NDArray[np.float32],
                  matrices: NDArray[np.float32], present: NDArray[np.bool_],
-                 actions: tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64],
-                                NDArray[np.float32]] | None = None) -> None:
+                 actions: Actions | None = None) -> None:
         self.rows, self.starts, self.dense = rows, starts, dense
         self.terms, self.matrices, self.present = terms, matrices, present
         if actions is None:
             empty = np.zeros(0, np.int64)
-            actions = (empty, empty, empty, np.zeros(0, np.float32))
-        self.owner, self.origin, self.target, self.capture = actions
+            actions = (empty, empty, empty, np.zeros(0, np.float32), empty)
+        self.owner, self.origin, self.target, self.capture, self.kind = actions
 
     @classmethod
     def of(cls, samples: Sequence[Inputs], legal: Sequence[Moves] | None = None) -> "Batch":
@@ -209,7 +225,7 @@ class Batch:
                    np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64),
                    np.stack([s[2] for s in samples]), np.stack([s[3] for s in samples]),
                    matrices, np.stack([s[4] >= 0 for s in samples]),
-                   None if legal is None else _stack_moves([s[0] for s in samples], legal))
+                   None if legal is None else _stack_moves(samples, legal))
 
     def __len__(self) -> int:
         return len(self.dense)
@@ -232,7 +248,8 @@ class Batch:
                      np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64),
                      self.dense[index], self.terms[index], self.matrices[index],
                      self.present[index],
-                     (owner, self.origin[picked], self.target[picked], self.capture[picked]))
+                     (owner, self.origin[picked], self.target[picked], self.capture[picked],
+                      self.kind[picked]))
 
     def action_index(self, index: NDArray[np.integer]) -> NDArray[np.int64]:
         """The indices of the actions of the positions at ``index``, in their order.
@@ -251,20 +268,34 @@ class Batch:
                               ).astype(np.int64)
 
 
-def _stack_moves(boards: Sequence[str], legal: Sequence[Moves]) -> tuple[
-        NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.float32]]:
-    """`Moves` of each position as a Batch's actions (rows global into the policy arrays)."""
-    starts = cell_starts()
+def _piece_kinds(rows: NDArray[np.int32], cells: int) -> NDArray[np.int64]:
+    """The kind of the piece on each column of a board of ``cells`` (-1: none), read from a
+    position's sparse rows within its block (a piece's row is (seat, kind, cell); one piece a
+    cell)."""
+    rows = rows.astype(np.int64)
+    kind, column = (rows // cells) % SIZES["types"], rows % cells
+    piece = kind < SIZES["kinds"]
+    kinds = np.full(cells, -1, np.int64)
+    kinds[column[piece]] = kind[piece]
+    return kinds
+
+
+def _stack_moves(positions: Sequence[Inputs], legal: Sequence[Moves]) -> Actions:
+    """`Moves` of each position as a Batch's actions (rows global into the policy arrays;
+    each leg's piece kind read from the position's sparse rows)."""
+    starts, sizes = cell_starts(), dict(zip(BOARDS, board_cells()))
     owner = np.repeat(np.arange(len(legal)), [len(m[0]) for m in legal]).astype(np.int64)
     if not len(owner):
         empty = np.zeros(0, np.int64)
-        return owner, empty, empty, np.zeros(0, np.float32)
-    offset = np.repeat([starts[b] for b in boards], [len(m[0]) for m in legal])
+        return owner, empty, empty, np.zeros(0, np.float32), empty
+    offset = np.repeat([starts[p[0]] for p in positions], [len(m[0]) for m in legal])
     origin = np.concatenate([m[0] for m in legal]).astype(np.int64)
     target = np.concatenate([m[1] for m in legal]).astype(np.int64)
     word = origin < 0
+    kind = np.concatenate([_piece_kinds(p[1], sizes[p[0]])[np.maximum(m[0], 0)]
+                           for p, m in zip(positions, legal)])
     return (owner, np.where(word, -1, origin + offset), np.where(word, target, target + offset),
-            np.concatenate([m[2] for m in legal]).astype(np.float32))
+            np.concatenate([m[2] for m in legal]).astype(np.float32), np.where(word, -1, kind))
 
 
 #: The forward pass's intermediate values: acc, h1, z2, h2, raw, score.
@@ -326,6 +357,8 @@ def _policy_logits(arrays: Mapping[str, NDArray[np.floating]], h1: NDArray[np.fl
     logits = np.empty(len(batch.owner), dtype=h.dtype)
     logits[leg] = (np.einsum("aj,aj->a", h[leg], arrays["policy_from"][batch.origin[leg]])
                    + np.einsum("aj,aj->a", h[leg], arrays["policy_to"][batch.target[leg]]))
+    if POLICY_PAIR in arrays:
+        logits[leg] += arrays[POLICY_PAIR][batch.target[leg], batch.kind[leg]]
     logits[~leg] = np.einsum("aj,aj->a", h[~leg], arrays["policy_word"][batch.target[~leg]])
     return logits + arrays["policy_capture"][0] * batch.capture, h
 
@@ -375,6 +408,10 @@ def _policy_loss(arrays: Mapping[str, NDArray[np.floating]], h1: NDArray[np.floa
         np.add.at(grad, rows[pick], d_logit[pick, None] * h[pick])
         grads[name] = grad
     grads["policy_capture"] = np.array([(d_logit * batch.capture).sum()])
+    if POLICY_PAIR in arrays:
+        pair = np.zeros(arrays[POLICY_PAIR].shape, dtype=np.float64)
+        np.add.at(pair, (batch.target[leg], batch.kind[leg]), d_logit[leg])
+        grads[POLICY_PAIR] = pair
     H = h1.shape[1]
     through = np.where(leg[:, None], arrays["policy_from"][np.maximum(batch.origin, 0)][:, :H]
                        + arrays["policy_to"][batch.target * leg][:, :H],
@@ -492,6 +529,6 @@ def position_priors(arrays: Mapping[str, NDArray[np.floating]], game: Game) -> t
     return tuple(float(p) for p in policy_forward(arrays, h1, batch))
 
 
-__all__ = ["ARRAYS", "BOARDS", "POLICY_ARRAYS", "Batch", "Gradients", "Inputs", "Moves", "forward",
-           "inputs", "loss_and_gradients", "losses", "moves", "policy_forward", "position_priors",
-           "position_value", "team_matrix"]
+__all__ = ["ARRAYS", "BOARDS", "POLICY_ARRAYS", "POLICY_PAIR", "Actions", "Batch", "Gradients", "Inputs",
+           "Moves", "forward", "inputs", "loss_and_gradients", "losses", "moves", "policy_forward",
+           "position_priors", "position_value", "team_matrix"]

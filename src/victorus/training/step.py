@@ -46,7 +46,7 @@ class Adam:
         anchor: The arrays the decay pulls toward (None: 0); settable between steps.
     """
 
-    DECAYED = ("w1", "wd", "w2", "w3", "policy_from", "policy_to", "policy_word")
+    DECAYED = ("w1", "wd", "w2", "w3", "policy_from", "policy_to", "policy_word", "policy_pair")
 
     def __init__(self, arrays: Mapping[str, NDArray[np.float32]], rate: float, decay: float = 0.0,
                  anchor: Mapping[str, NDArray[np.float32]] | None = None) -> None:
