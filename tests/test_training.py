@@ -120,8 +120,11 @@ def test_the_loop_data_reads_back_through_read_run(tmp_path):
         == len(policy) and policy.sum() == pytest.approx(1)
 
 
-def test_each_position_is_read_once(tmp_path, monkeypatch):
-    """window 1, epochs 1 (the defaults): a round trains on its own positions, each once."""
+@pytest.mark.parametrize("window", [1, 2])
+def test_each_position_is_read_in_window_rounds(tmp_path, monkeypatch, window):
+    """The replay window: a round trains on its own positions and those of the window - 1
+    rounds before it, each once an epoch, so a position is read window x epochs times in
+    all, never more (the defaults: a window of 3 rounds, 1 epoch)."""
     from victorus.training import step
     seen = []
     real = step.loss_and_gradients
@@ -130,9 +133,12 @@ def test_each_position_is_read_once(tmp_path, monkeypatch):
         seen.append(len(batch))
         return real(arrays, batch, *args)
     monkeypatch.setattr(step, "loss_and_gradients", spy)
-    _, _, points = run(tmp_path, "once", window=1, epochs=1, batch=16, rounds=2)
-    assert Settings().window == 1 and Settings().epochs == 1
-    assert sum(seen) == points[1].positions + points[2].positions
+    out, _, points = run(tmp_path, f"w{window}", window=window, epochs=1, batch=16, rounds=3)
+    assert Settings().window == 3 and Settings().epochs == 1
+    own = [0] + [len(read_dataset(str(out / f"positions-{n}.npz")).samples) for n in (1, 2, 3)]
+    trained = [sum(own[max(1, n - window + 1):n + 1]) for n in (1, 2, 3)]
+    assert [p.positions for p in points[1:]] == trained
+    assert sum(seen) == sum(trained)
     assert max(seen) <= 16
 
 
@@ -265,8 +271,9 @@ def test_the_gradients_are_those_of_the_loss():
 
 
 def test_the_policy_gradients_are_those_of_the_loss():
-    """The policy head's cross-entropy against finite differences: its arrays, and the
-    first layer it shares with the value (a position without a target adds nothing)."""
+    """The policy head's cross-entropy against finite differences: its arrays (the pair
+    term's too), and the first layer it shares with the value (a position without a target
+    adds nothing)."""
     net = Network.fresh(5, 3, seed=4, policy=True)
     rng = np.random.default_rng(6)
     arrays = {k: np.array(v, dtype=np.float64) + rng.normal(0, 0.3, v.shape)
@@ -283,7 +290,7 @@ def test_the_policy_gradients_are_those_of_the_loss():
     policy[:len(legal[0][0])] = 0                       # the first position: no target
     targets = rng.uniform(-1, 1, (3, 6)) * batch.present
     loss, grads = loss_and_gradients(arrays, batch, targets, policy, 0.7)
-    for name in ("policy_from", "policy_to", "policy_word", "policy_capture", "wd", "b1"):
+    for name in ("policy_from", "policy_to", "policy_word", "policy_capture", "policy_pair", "wd", "b1"):
         flat, grad = arrays[name].reshape(-1), grads[name].reshape(-1)
         for i in np.argsort(-np.abs(grad))[:3]:
             keep = flat[i]
@@ -294,6 +301,26 @@ def test_the_policy_gradients_are_those_of_the_loss():
             flat[i] = keep
             assert grad[i] == pytest.approx((up - down) / 2e-6, abs=1e-5)
     assert np.abs(grads["policy_to"]).sum() > 0
+    # the pair term's gradient is each leg's on (its target row, its piece's kind) alone
+    legs = batch.origin >= 0
+    touched = np.zeros(arrays["policy_pair"].shape, bool)
+    touched[batch.target[legs], batch.kind[legs]] = True
+    assert (grads["policy_pair"][~touched] == 0).all() and np.abs(grads["policy_pair"]).sum() > 0
+
+
+def test_the_pair_term_is_decayed_as_the_policy_rows():
+    """AdamW pulls policy_pair toward 0 (or the anchor) as it does policy_to; policy_capture,
+    a single weight of the capture priors, is not decayed."""
+    from victorus.training.step import Adam
+    net = Network.fresh(4, 2, seed=1, policy=True)
+    arrays = {k: np.ones_like(v) for k, v in net.arrays.items()}
+    adam = Adam(arrays, rate=0.1, decay=2.0)
+    grads = {k: np.zeros_like(v, np.float64) for k, v in arrays.items() if k != "w1"}
+    grads["w1"] = (np.zeros(0, np.intp), np.zeros((0, 4)))
+    adam.step(arrays, grads)
+    assert arrays["policy_pair"] == pytest.approx(np.full_like(arrays["policy_pair"], 0.8))
+    assert arrays["policy_to"] == pytest.approx(np.full_like(arrays["policy_to"], 0.8))
+    assert arrays["policy_capture"] == pytest.approx(np.ones(1))
 
 
 def test_settings_are_checked():

@@ -55,7 +55,8 @@ class Settings:
         max_actions: A self-play game stops there.
         blend: The deep search's value's share of a value label, 0 to 1.
         distil: Self-play searched with the best network so far (else round 0's).
-        window: Rounds whose positions are trained on.
+        window: Rounds whose positions are trained on (a replay window: each position
+            is read in ``window`` rounds, ``window x epochs`` times in all).
         epochs: Passes of Adam over the window per round.
         batch: Positions per step of Adam.
         learning_rate: Adam's learning rate.
@@ -102,10 +103,10 @@ class Settings:
     blend: float = 0.9               # the deep search's value's share of a label (measured:
                                      # docs/training.md, "The label study")
     distil: bool = True              # self-play searched with the best network so far
-    window: int = 1                  # rounds whose positions are trained on
-    epochs: int = 1
+    window: int = 3                  # rounds whose positions are trained on (measured:
+    epochs: int = 1                  # docs/training.md, "The replay window")
     batch: int = 64
-    learning_rate: float = 3e-3
+    learning_rate: float = 1e-3
     weight_decay: float = 1.0        # AdamW's, per unit of learning rate
     decay_toward: str = "best"       # the best network so far, or "zero"
     policy_weight: float = 1.0
