@@ -48,7 +48,7 @@ def board(browser):
         errors = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(server.url + path)
-        page.wait_for_selector("#board svg")
+        page.wait_for_selector("#board svg", state="attached")    # (hidden under a board opened)
         pages.append((page, errors))
         return page, server
     yield open_page
@@ -93,6 +93,7 @@ def test_a_picked_piece_shows_its_destinations_and_a_move_is_drawn_before_the_se
     page, server = board()
     page.keyboard.press("v")
     status_starts(page, "red to act")
+    assert page.is_hidden("#board svg")       # (the game's board under it: not painted nor tabbed to)
     page.click('#ab-board .cell[data-cell="g6"]')
     legal = [a.text for a in victorus.Game("compact", 2).legal_actions()]
     expected = sorted(t.split("-")[1] for t in legal if t.startswith("g6-"))

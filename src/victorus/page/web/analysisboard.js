@@ -166,30 +166,48 @@ function showNode(st) {
 }
 
 // The pieces of ``cells`` on the board, and the last move's line: only the pieces that
-// changed are taken out or put in (a move repaints its two cells, not the board).
+// changed are touched (a move repaints its two cells, not the board), a piece that moved
+// carried to its new cell where it is in the page (not made anew).
 /** @param {State} st */
 function drawPieces(st, box, cells, last) {
   const layer = box.querySelector(".position");
   const centres = st.centres.get(st.frameKey) || [];
   if (!layer || !st.shapes) return;
+  layer.setAttribute("aria-hidden", "true");
   const shapes = st.shapes.shapes, size = st.shapes.size;
   const drawn = new Map([...layer.querySelectorAll(".piece")].map((p) => [p.getAttribute("data-cell"), p]));
-  for (const [label, piece] of drawn) if (piece.getAttribute("data-code") !== cells[label]) piece.remove();
+  /** @type {Map<string, Element[]>} */
+  const spare = new Map();                     // (code: the pieces off their cell)
+  for (const [label, piece] of drawn) {
+    const code = piece.getAttribute("data-code");
+    if (code === cells[label]) continue;
+    drawn.delete(label);
+    spare.set(code, [...(spare.get(code) || []), piece]);
+  }
   let html = "";
   for (const [label, x, y] of centres) {
     const code = cells[label];
-    if (!code || drawn.get(label)?.getAttribute("data-code") === code) continue;
+    if (!code || drawn.has(label)) continue;
+    const piece = spare.get(code)?.pop();
+    if (piece) {
+      piece.setAttribute("data-cell", label);
+      piece.setAttribute("transform", `translate(${x},${y})`);
+      continue;
+    }
     html += `<g class="piece" data-cell="${label}" data-code="${code}" data-army="${code[0]}" transform="translate(${x},${y})">` +
       `${shapes[code] || `<title>${pieceWords(st, code)}</title>`}</g>`;
   }
+  for (const pieces of spare.values()) for (const piece of pieces) piece.remove();
   if (html) layer.insertAdjacentHTML("beforeend", html);
-  layer.querySelector(".ab-last")?.remove();
-  const where = new Map(centres.map(([label, x, y]) => [label, [x, y]]));
-  if (last && where.has(last[0]) && where.has(last[1])) {
-    const [[x1, y1], [x2, y2]] = [where.get(last[0]), where.get(last[1])];
-    layer.insertAdjacentHTML("afterbegin", `<line class="ab-last" x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" stroke="${st.shapes.last_move}" stroke-width="${(size / 10).toFixed(1)}" opacity="0.8"/>`);
+  const ends = last && last.map((label) => centres.find((c) => c[0] === label));
+  let line = layer.querySelector(".ab-last");
+  if (!ends || !ends[0] || !ends[1]) { line?.remove(); return; }
+  if (!line) {
+    layer.insertAdjacentHTML("afterbegin", `<line class="ab-last" stroke="${st.shapes.last_move}" stroke-width="${(size / 10).toFixed(1)}" opacity="0.8"/>`);
+    line = layer.firstElementChild;
   }
-  layer.setAttribute("aria-hidden", "true");
+  const [[, x1, y1], [, x2, y2]] = ends;
+  for (const [name, value] of Object.entries({ x1, y1, x2, y2 })) line.setAttribute(name, String(value));
 }
 
 /** @param {State} st */

@@ -42,28 +42,39 @@ function hideDecoration(box) {
 // The marks on the cells: what can move (blue), the piece picked, its destinations and
 // captures, the last turn's cells; ``view`` gives the legs and the last turn (the live
 // game's, or the analysis board's), and ``view.describe: false`` leaves the cells' words
-// to the caller (describeCells: the analysis board's, after the frame).
+// to the caller (describeCells: the analysis board's, after the frame). Only the cells
+// marked before or now are touched, and a cell's army only where it changed (a move
+// costs its few cells, not the board's hundreds).
+const MARKS = ["recent", "origin", "selected", "target", "capture", "premove"];
 /** @param {State} st */
 export function drawCells(st, box, view) {
-  const armies = new Map([...box.querySelectorAll(".piece")]
-    .map((piece) => [piece.dataset.cell, piece.dataset.army]));
   const all = view.legs;
-  const origins = new Set(all.map((l) => l[0]));
   const mine = all.filter((l) => l[0] === view.selected);
-  const targets = new Set(mine.map((l) => l[1]));
-  const captures = new Set(mine.filter((l) => l[2].includes("x")).map((l) => l[1]));
-  const recent = new Set(view.recent || []);
-  const premove = new Set(view.premove || []);
-  for (const cell of box.querySelectorAll(".cell")) {
-    const label = cell.dataset.cell;
-    if (armies.has(label)) cell.dataset.army = armies.get(label);
-    else delete cell.dataset.army;
-    cell.classList.toggle("recent", recent.has(label));
-    cell.classList.toggle("origin", origins.has(label));
-    cell.classList.toggle("selected", label === view.selected);
-    cell.classList.toggle("target", targets.has(label));
-    cell.classList.toggle("capture", captures.has(label));
-    cell.classList.toggle("premove", premove.has(label));
+  /** @type {Record<string, Set<string>>} */
+  const marks = {
+    recent: new Set(view.recent || []),
+    origin: new Set(all.map((l) => l[0])),
+    selected: new Set(view.selected ? [view.selected] : []),
+    target: new Set(mine.map((l) => l[1])),
+    capture: new Set(mine.filter((l) => l[2].includes("x")).map((l) => l[1])),
+    premove: new Set(view.premove || []),
+  };
+  const cells = new Map([...box.querySelectorAll(".cell")].map((cell) => [cell.getAttribute("data-cell"), cell]));
+  const touched = new Set([...box.querySelectorAll(MARKS.map((m) => `.cell.${m}`).join(", "))]
+    .map((cell) => cell.getAttribute("data-cell")));
+  for (const labels of Object.values(marks)) for (const label of labels) touched.add(label);
+  for (const label of touched) {
+    const cell = cells.get(label);
+    if (cell) for (const m of MARKS) cell.classList.toggle(m, marks[m].has(label));
+  }
+  const armies = new Map([...box.querySelectorAll(".piece")]
+    .map((piece) => [piece.getAttribute("data-cell"), piece.getAttribute("data-army")]));
+  for (const cell of box.querySelectorAll(".cell[data-army]")) {
+    if (!armies.has(cell.getAttribute("data-cell"))) cell.removeAttribute("data-army");
+  }
+  for (const [label, army] of armies) {
+    const cell = cells.get(label);
+    if (cell && cell.getAttribute("data-army") !== army) cell.setAttribute("data-army", army);
   }
   if (view.describe !== false) describeCells(box, view.cursor);
 }
