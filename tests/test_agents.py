@@ -117,22 +117,18 @@ def test_c_mcts_by_time_and_in_teams_of_six_armies():
     assert all(-1.0 <= v <= 1.0 for v in result.values)
 
 
-def test_ctrl_c_stops_a_c_mcts_search():
+def test_ctrl_c_stops_a_c_mcts_search(ctrl_c):
     import _thread
-    import signal
     import threading
     game = _midgame(5)
     agent = MCTSAgent(iterations=10**9, seconds=120, threads=2, seed=1)
     timer = threading.Timer(0.3, _thread.interrupt_main)
-    # A suite started in the background has SIGINT ignored: handle it as a terminal would.
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer.start()
     try:
         with pytest.raises(KeyboardInterrupt):
             agent.search(game)                # (without Ctrl-C it would return in 120 s)
     finally:
         timer.cancel()
-        signal.signal(signal.SIGINT, previous)
     assert MCTSAgent(iterations=50, seed=1).search(game).iterations == 50   # searches again
 
 

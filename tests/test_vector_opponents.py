@@ -170,7 +170,7 @@ def test_splitmix64_draws_as_the_c_agents_do():
 
 
 @pytest.mark.parametrize("spec", ["mcts:3600s", "alphabeta:3600s", "puct:3600s"])
-def test_ctrl_c_stops_the_searches_of_a_step_and_of_a_sent_step(spec):
+def test_ctrl_c_stops_the_searches_of_a_step_and_of_a_sent_step(spec, ctrl_c):
     """Ctrl-C during a step whose opponents search for an hour a decision: their searches
     stop (each decision taken from what was searched), the step ends with every game at a
     learner's turn, KeyboardInterrupt is raised, and the games can be used again; the
@@ -240,7 +240,7 @@ def test_an_mcts_opponent_searches_again_after_running_out_of_memory():
     assert first < 0.25 and second >= 0.5
 
 
-def test_ctrl_c_stops_the_searches_of_set_game():
+def test_ctrl_c_stops_the_searches_of_set_game(ctrl_c):
     """set_game() at a position where a searching opponent is to act: Ctrl-C stops its
     searches as in a step, the game is left at a learner's turn."""
     import _thread
