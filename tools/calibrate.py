@@ -31,6 +31,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import victorus
+from victorus.errors import ConfigError
 from victorus.page import calibration
 from victorus.page.analysis import REVIEW_AGENT, REVIEW_ITERATIONS, _teams, review_network, review_search
 
@@ -104,6 +105,23 @@ def command_play(args: argparse.Namespace) -> int:
     return 0 if done else 1
 
 
+def kept_curves(out: Path, network: str) -> dict[int, calibration.Curve]:
+    """The curves of ``out`` that a fit keeps for the numbers of teams it does not fit:
+    those of the same network only (another network's values need curves of their own)."""
+    if not out.exists():
+        return {}
+    try:
+        existing = calibration.load(out)
+    except ConfigError as error:
+        print(f"{out}: not read ({error}); no curve of it kept")
+        return {}
+    if existing.network != network:
+        print(f"{out}: its curves are the network {existing.network}'s, the review reads "
+              f"{network}: none of them kept")
+        return {}
+    return dict(existing.curves)
+
+
 def command_fit(args: argparse.Namespace) -> int:
     games: dict[int, list[dict[str, object]]] = {}
     network = review_network()
@@ -114,12 +132,15 @@ def command_fit(args: argparse.Namespace) -> int:
                 if game["iterations"] != REVIEW_ITERATIONS:
                     raise SystemExit(f"{name}: a game searched at {game['iterations']} iterations, "
                                      f"the review searches {REVIEW_ITERATIONS}")
-                if game.get("network") != network:
+                if "network" not in game:
+                    raise SystemExit(f"{name}: a game without 'network' (the content name of the "
+                                     f"network its search read); play it again with this tool")
+                if game["network"] != network:
                     raise SystemExit(f"{name}: a game searched with the network "
-                                     f"{game.get('network')}, the review reads {network}")
+                                     f"{game['network']}, the review reads {network}")
                 games.setdefault(int(game["teams"]), []).append(game)
     out = Path(args.out)
-    curves = dict(calibration.load(out).curves) if out.exists() else {}
+    curves = kept_curves(out, network)
     for teams, played in sorted(games.items()):
         if len(played) < args.min_games:
             print(f"{teams} teams: {len(played)} games, fewer than {args.min_games}: not fitted "

@@ -17,9 +17,10 @@ fresh one, which is the heuristic evaluation with the capture priors). Each late
    policy's target; the others get ``iterations`` (with ``noise``) and only move the game
    on. The round's games are kept whole in ``OUT/positions-<n>.npz``
    (victorus.training.dataset), the held-out set's in ``OUT/positions-holdout.npz``.
-2. **Training.** The positions of the last ``window`` rounds (by default 1: each position
-   is read once), ``epochs`` passes of AdamW in numpy (victorus.training.step) on the
-   value's squared error plus ``policy_weight`` x the policy's cross-entropy, continuing
+2. **Training.** The positions of the last ``window`` rounds (a replay window; by default
+   3: each position is read in three rounds, once in each), ``epochs`` passes of AdamW in
+   numpy (victorus.training.step) on the value's squared error plus ``policy_weight`` x
+   the policy's cross-entropy, continuing
    from the last round's network, the weights decayed toward the best network so far
    (``decay_toward``). The losses are measured on a fixed held-out set, the same every
    round: ``holdout_games`` games played once by round 0's network, searched as above; the
